@@ -1,0 +1,5 @@
+import sys
+
+from mmjudge.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the ``mmjudge`` CLI, one module each (see :mod:`mmjudge.cli`)."""

@@ -1,0 +1,44 @@
+"""``mmjudge info``: version, optional dependencies, benchmarks and judges."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from importlib import metadata
+
+NAME = "info"
+HELP = "show the mmjudge version, which optional dependencies are installed, and the registered names"
+
+_EXTRAS = {
+    "video": ("av", "decord", "soundfile"),
+    "judges": ("torch", "torchvision", "transformers", "accelerate"),
+    "metrics": ("evaluate", "datasets", "scipy", "sklearn", "statsmodels"),
+    "space": ("gradio", "matplotlib"),
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """No options."""
+
+
+def run(args: argparse.Namespace) -> int:
+    from mmjudge import __version__
+    from mmjudge.registry import BENCHMARKS, JUDGES
+
+    print(f"mmjudge {__version__}")
+    for extra, modules in _EXTRAS.items():
+        states = ", ".join(f"{name} {_version(name)}" for name in modules)
+        print(f"  [{extra}] {states}")
+    print(f"benchmarks: {', '.join(BENCHMARKS.names())}")
+    print(f"judges: {', '.join(JUDGES.names()) or '(none registered)'}")
+    return 0
+
+
+def _version(module: str) -> str:
+    if importlib.util.find_spec(module) is None:
+        return "missing"
+    distribution = {"sklearn": "scikit-learn"}.get(module, module)
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "installed"
