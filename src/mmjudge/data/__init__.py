@@ -1,0 +1,21 @@
+"""Building Hub-ready dataset folders, sample data and media path resolution.
+
+``build_dataset(benchmark, source, out)`` turns a raw release into a folder that
+``datasets.load_dataset(folder, config)`` reads with no loading script; ``resolve_media`` joins the
+relative media paths stored in rows to a root, refusing paths that escape it.
+"""
+
+from __future__ import annotations
+
+from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, SplitSummary, build_dataset
+from mmjudge.data.media_paths import check_media, resolve_media
+
+__all__ = [
+    "BatchStream",
+    "BuiltConfig",
+    "BuiltDataset",
+    "SplitSummary",
+    "build_dataset",
+    "check_media",
+    "resolve_media",
+]

@@ -1,0 +1,124 @@
+"""Media paths in dataset rows: relative strings resolved against a root, never escaping it.
+
+Rows store media as relative POSIX path strings (``video/sample_001.mp4``). :func:`resolve_media`
+joins one to a root and refuses anything that could point outside it; :func:`check_media` applies the
+missing-media policy of a build (fail listing the first missing files, or keep and mark the rows).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+import numpy as np
+
+from mmjudge.errors import MediaError, SchemaError
+
+__all__ = ["check_media", "resolve_media"]
+
+_SHOWN = 5
+
+
+def resolve_media(relpath: str, root: str | Path) -> Path:
+    """Join ``relpath`` to ``root``, refusing paths that escape the root.
+
+    Rejected with :class:`~mmjudge.errors.SchemaError`: empty paths, absolute paths (POSIX or
+    Windows), ``..`` components, and paths whose resolved target (following symlinks) lies outside
+    the resolved root. The file need not exist; see :func:`check_media` for that.
+
+    Args:
+        relpath: a relative path string as stored in a row, ``/``-separated.
+        root: the folder the path is relative to.
+
+    Returns:
+        ``root / relpath`` (not resolved, so a symlink inside the root keeps its name).
+
+    >>> resolve_media("video/a.mp4", "/data/mer").as_posix()
+    '/data/mer/video/a.mp4'
+    >>> resolve_media("../secret.mp4", "/data/mer")
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: media path '../secret.mp4' escapes its root /data/mer: expected a relative path inside the root without '..' components
+    """
+    root = Path(root)
+    text = str(relpath) if relpath is not None else ""
+    expected = "expected a relative path inside the root without '..' components"
+    if not text.strip():
+        raise SchemaError(f"media path is empty: {expected}")
+    posix = PurePosixPath(text.replace("\\", "/"))
+    if posix.is_absolute() or PureWindowsPath(text).is_absolute() or PureWindowsPath(text).drive:
+        raise SchemaError(f"media path {text!r} is absolute: {expected} (root {root})")
+    if ".." in posix.parts:
+        raise SchemaError(f"media path {text!r} escapes its root {root}: {expected}")
+    joined = root.joinpath(*posix.parts)
+    real_root = root.resolve()
+    real = joined.resolve()
+    if real != real_root and real_root not in real.parents:
+        raise SchemaError(
+            f"media path {text!r} resolves to {real}, outside its root {real_root} (a symlink out of "
+            "the root?): expected a file inside the root; copy the file into the root instead"
+        )
+    return joined
+
+
+def check_media(
+    relpaths: Sequence[str],
+    root: str | Path,
+    *,
+    allow_missing: bool = False,
+    source: str | Path = "",
+    column: str = "video",
+    ids: Sequence[object] | None = None,
+) -> np.ndarray:
+    """Resolve every path under ``root`` and apply the missing-media policy.
+
+    Args:
+        relpaths: relative media paths, one per row.
+        root: the media root they are relative to.
+        allow_missing: keep rows whose file is missing (and warn with the count) instead of failing.
+        source: the file the rows came from, for messages.
+        column: the column holding the paths, for messages.
+        ids: row ids for messages (row numbers when ``None``).
+
+    Returns:
+        Boolean mask, ``True`` where the file is missing (all ``False`` when nothing is missing).
+
+    Raises:
+        SchemaError: a path escapes the root (names the row and column).
+        MediaError: files are missing and ``allow_missing`` is false (names the first few and the count).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp()); _ = (root / "a.mp4").write_bytes(b"x")
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     check_media(["a.mp4", "b.mp4"], root, allow_missing=True).tolist()
+    [False, True]
+    >>> "1 of 2 media files" in str(caught[0].message)
+    True
+    """
+    root = Path(root)
+    missing = np.zeros(len(relpaths), dtype=bool)
+    for index, rel in enumerate(relpaths):
+        where = ids[index] if ids is not None else index
+        try:
+            path = resolve_media(rel, root)
+        except SchemaError as exc:
+            raise SchemaError(f"{source or 'input'}: row {where!r}, column {column!r}: {exc}") from None
+        missing[index] = not path.is_file()
+    count = int(missing.sum())
+    if count:
+        first = [str(relpaths[i]) for i in np.flatnonzero(missing)[:_SHOWN]]
+        if not allow_missing:
+            raise MediaError(
+                f"{count} of {len(relpaths)} media files in column {column!r} of {source or 'input'} are "
+                f"missing under {root}; first: {first}. Pass the right media root (--media-root), or "
+                "--allow-missing-media to keep those rows marked media_missing=True"
+            )
+        warnings.warn(
+            f"{count} of {len(relpaths)} media files in column {column!r} of {source or 'input'} are "
+            f"missing under {root} (first: {first}); rows kept with media_missing=True",
+            UserWarning,
+            stacklevel=2,
+        )
+    return missing
