@@ -1,0 +1,31 @@
+"""Statistics for judge evaluation: bootstrap intervals, agreement, rank correlation with
+permutation tests, the alt-test, Bradley–Terry with ties and classification summaries.
+
+Pure functions over arrays and dicts, vectorised with numpy; scipy, statsmodels and scikit-learn
+are imported on first use (the ``metrics`` extra).
+
+>>> from mmjudge.stats import bootstrap_ci
+>>> bootstrap_ci([1.0, 2.0, 3.0], n_resamples=100).estimate
+2.0
+"""
+
+from mmjudge.stats._agreement import cohen_kappa, fleiss_kappa, fleiss_kappa_ci, rating_table
+from mmjudge.stats._bootstrap import (
+    ConfidenceInterval,
+    PairedBootstrapResult,
+    bootstrap_ci,
+    bootstrap_cis,
+    paired_bootstrap_diff,
+)
+
+__all__ = [
+    "ConfidenceInterval",
+    "PairedBootstrapResult",
+    "bootstrap_ci",
+    "bootstrap_cis",
+    "cohen_kappa",
+    "fleiss_kappa",
+    "fleiss_kappa_ci",
+    "paired_bootstrap_diff",
+    "rating_table",
+]
