@@ -17,14 +17,26 @@ from mmjudge.interventions._frames import (
     temporal_shuffle,
 )
 from mmjudge.interventions._motion import motion_score, select_anchors_by_motion
+from mmjudge.interventions._write import (
+    FRAME_INTERVENTIONS,
+    EncodeSettings,
+    WrittenCounterpart,
+    read_x264_settings,
+    write_counterpart,
+)
 
 __all__ = [
+    "FRAME_INTERVENTIONS",
+    "EncodeSettings",
     "InterventionResult",
+    "WrittenCounterpart",
     "frame_hold",
     "hold_index_map",
     "motion_score",
+    "read_x264_settings",
     "segment_bounds",
     "select_anchors_by_motion",
     "shuffle_index_map",
     "temporal_shuffle",
+    "write_counterpart",
 ]
