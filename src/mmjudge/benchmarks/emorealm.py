@@ -1,0 +1,301 @@
+"""EmoReAlM (AVERE) scoring: per-task accuracy of lettered answers, yes/no accuracies, overall mean.
+
+The official evaluation (``get_accuracy`` in the AVERE release) works as follows, and ``score`` with
+``mode="official", matcher="official"`` reproduces it:
+
+1. items without a prediction are skipped (here: a prediction that is ``None`` or ``""``);
+2. each remaining response is correct iff the gold letter occurs in it as a whole word
+   (:func:`matches_official`; note that the English article "a" counts as A);
+3. ``accuracy/<task>`` = 100 x correct / scored, per task; ``overall`` = unweighted mean over the tasks
+   present (a task whose predictions are all missing scores 0 and still counts, as in the official code;
+   a warning says so);
+4. for the yes/no tasks (``modality_agreement`` and both ``reasoning_stress_*`` tasks, as the official
+   code treats them) the gold answer is Yes when the gold choice's text contains "yes", else No when it
+   contains "no"; the paper's "precision" is the accuracy on gold-Yes items (``yes_accuracy``), its
+   "recall" the accuracy on gold-No items (``no_accuracy``), F1 their harmonic mean (``yes_no_f1``),
+   and the Yes rate counts correct answers on gold-Yes and wrong answers on gold-No items as Yes
+   (``yes_rate``; missing outputs are never counted as Yes).
+
+``mode="strict"`` counts missing outputs as wrong instead of skipping them. ``matcher`` picks the
+official rule, the official ``parse_answer`` (``"official_parse"``, needs ``choices``) or the stricter
+:func:`explicit_answer` (``"explicit"``). The result names its ``mode`` and ``matcher``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mmjudge.benchmarks._base import BenchmarkSpec
+from mmjudge.benchmarks._emorealm_keys import result_keys
+from mmjudge.benchmarks._emorealm_match import (
+    explicit_answer,
+    matches_official,
+    official_parse,
+)
+from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length, check_unique
+from mmjudge.errors import ConfigError, SchemaError, summarize
+from mmjudge.registry import register_benchmark
+from mmjudge.stats import bootstrap_ci
+
+__all__ = [
+    "MATCHERS",
+    "MODES",
+    "TASKS",
+    "YES_NO_TASKS",
+    "explicit_answer",
+    "is_correct",
+    "matches_official",
+    "official_parse",
+    "score",
+]
+
+TASKS: tuple[str, ...] = (
+    "reasoning_basic_audio",
+    "reasoning_basic_video",
+    "reasoning_stress_audio",
+    "reasoning_stress_video",
+    "modality_agreement",
+)
+"""The five EmoReAlM task ids."""
+
+YES_NO_TASKS: tuple[str, ...] = ("reasoning_stress_audio", "reasoning_stress_video", "modality_agreement")
+"""Tasks the official code scores with the yes/no metrics (``get_metrics_yes_no_qa``)."""
+
+MODES: tuple[str, ...] = ("official", "strict")
+"""``official``: missing outputs skipped; ``strict``: missing outputs counted wrong."""
+
+MATCHERS: tuple[str, ...] = ("official", "official_parse", "explicit")
+"""How a response is judged: official whole-word rule, official ``parse_answer``, stricter parser."""
+
+_LETTERS = frozenset(string.ascii_letters)
+# The official ``rstrip_choice``: drop a leading "(A)", "A:" or "A." (letters A-D only).
+_LETTER_PREFIX = re.compile(r"^(?:\([A-D]\)|[A-D][:.])")
+
+
+def is_correct(
+    prediction: str, gold: str, *, matcher: str = "official", choices: Sequence[str] | None = None
+) -> bool:
+    """Whether one (non-missing) response answers ``gold`` under ``matcher``.
+
+    >>> is_correct("a smile", "A"), is_correct("a smile", "A", matcher="explicit")
+    (True, False)
+    """
+    if matcher == "official":
+        return matches_official(prediction, gold)
+    if matcher == "official_parse":
+        return official_parse(prediction, gold, choices or [])
+    if matcher == "explicit":
+        return explicit_answer(prediction, choices) == gold.upper()
+    raise ConfigError(f"`matcher` must be one of {list(MATCHERS)}, got {matcher!r}")
+
+
+def score(
+    predictions: Sequence[str | None],
+    references: Sequence[str],
+    tasks: Sequence[str],
+    *,
+    choices: Sequence[Sequence[str] | None] | None = None,
+    gold_is_yes: Sequence[bool | None] | None = None,
+    ids: Sequence[Any] | None = None,
+    mode: str = "official",
+    matcher: str = "official",
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> dict[str, float | int | str]:
+    """Score raw model responses on EmoReAlM; accuracies are percentages.
+
+    Args:
+        predictions: raw responses; ``None`` or ``""`` is a missing output.
+        references: gold letters (``"A"``, ``"b"``, ...).
+        tasks: task id per item, one of :data:`TASKS`.
+        choices: optional lettered choices per item (``["(A) Yes", "(B) No"]``); they tell which gold
+            letter means Yes on yes/no tasks and feed the ``official_parse``/``explicit`` matchers.
+        gold_is_yes: optional flag per item (``None`` off the yes/no tasks); overrides ``choices`` for
+            the Yes/No reading of the gold. Without either, the yes/no keys are left out.
+        ids: optional item ids; duplicates raise ``SchemaError``.
+        mode: ``"official"`` (skip missing outputs) or ``"strict"`` (count them wrong).
+        matcher: one of :data:`MATCHERS`.
+        n_resamples, confidence, seed: percentile bootstrap of each task's accuracy over items
+            (``n_resamples=0``: no CIs).
+
+    Returns:
+        Per task present: ``accuracy/<task>`` with ``_ci_low``/``_ci_high``, ``n/<task>`` (items
+        scored), ``n_correct/<task>``, ``n_missing/<task>``; per yes/no task with Yes/No gold known:
+        ``yes_accuracy/<task>`` (with gold-Yes items), ``no_accuracy/<task>`` (with gold-No items),
+        ``yes_no_f1/<task>`` (with both), ``yes_rate/<task>``, ``n_yes/<task>``, ``n_no/<task>``;
+        then ``overall``, ``n_items``, ``n_missing``, ``mode``, ``matcher``.
+
+    >>> r = score(["(A)", None, "B", "no"], ["A", "B", "A", "B"], ["reasoning_basic_audio"] * 2
+    ...           + ["modality_agreement"] * 2, choices=[None, None] + [["(A) Yes", "(B) No"]] * 2, n_resamples=0)
+    >>> r["accuracy/reasoning_basic_audio"], r["accuracy/modality_agreement"], r["overall"], r["mode"]
+    (100.0, 0.0, 50.0, 'official')
+    """
+    _check_config(mode, matcher, choices)
+    golds = _validate(predictions, references, tasks, choices, gold_is_yes, ids)
+    item_choices: list[Sequence[str] | None] = list(choices) if choices is not None else [None] * len(golds)
+    missing = np.array([p is None or p == "" for p in predictions], dtype=bool)
+    correct = np.array(
+        [
+            not m and is_correct(str(p), g, matcher=matcher, choices=c)
+            for p, g, c, m in zip(predictions, golds, item_choices, missing, strict=True)
+        ],
+        dtype=bool,
+    )
+    yes_gold = _gold_yes(golds, tasks, item_choices, gold_is_yes)
+    task_array = np.asarray(tasks, dtype=object)
+    result: dict[str, float | int | str] = {}
+    for task in (t for t in TASKS if t in set(tasks)):
+        rows = task_array == task
+        scored = rows & ~missing if mode == "official" else rows
+        result.update(_task_scores(task, correct[scored], int((rows & missing).sum())))
+        _put_ci(result, task, correct[scored], n_resamples, confidence, seed)
+        if task in YES_NO_TASKS and not any(yes_gold[i] is None for i in np.flatnonzero(rows)):
+            answered = scored & ~missing
+            result.update(_yes_no(task, correct, yes_gold, scored, answered))
+    accuracies = [float(result[f"accuracy/{t}"]) for t in TASKS if f"accuracy/{t}" in result]
+    result["overall"] = float(np.mean(accuracies))
+    result.update(n_items=len(golds), n_missing=int(missing.sum()), mode=mode, matcher=matcher)
+    return result
+
+
+def _check_config(mode: str, matcher: str, choices: Any) -> None:
+    if mode not in MODES:
+        raise ConfigError(f"`mode` must be one of {list(MODES)}, got {mode!r}")
+    if matcher not in MATCHERS:
+        raise ConfigError(f"`matcher` must be one of {list(MATCHERS)}, got {matcher!r}")
+    if matcher == "official_parse" and choices is None:
+        raise ConfigError("matcher='official_parse' reads the choices: pass `choices` (lettered, per item)")
+
+
+def _validate(
+    predictions: Sequence[str | None],
+    references: Sequence[str],
+    tasks: Sequence[str],
+    choices: Sequence[Sequence[str] | None] | None,
+    gold_is_yes: Sequence[bool | None] | None,
+    ids: Sequence[Any] | None,
+) -> list[str]:
+    """Check every input; return the gold letters in upper case."""
+    fields: dict[str, Any] = {"predictions": predictions, "references": references, "tasks": tasks}
+    optional = {"choices": choices, "gold_is_yes": gold_is_yes, "ids": ids}
+    fields.update({name: value for name, value in optional.items() if value is not None})
+    check_same_length(**fields)
+    check_nonempty("predictions", predictions)
+    check_labels("tasks", tasks, TASKS)
+    if ids is not None:
+        check_unique("ids", ids)
+    bad = [p for p in predictions if p is not None and not isinstance(p, str)]
+    if bad:
+        raise SchemaError(
+            f"`predictions` must be strings (None or '' for a missing output); {len(bad)} are not: "
+            f"{summarize(bad)}"
+        )
+    bad = [r for r in references if not (isinstance(r, str) and len(r) == 1 and r in _LETTERS)]
+    if bad:
+        raise SchemaError(f"`references` must be single letters A-Z; {len(bad)} are not: {summarize(bad)}")
+    if gold_is_yes is not None:
+        check_labels("gold_is_yes", gold_is_yes, {True, False, None})
+    return [r.upper() for r in references]
+
+
+def _gold_yes(
+    golds: list[str],
+    tasks: Sequence[str],
+    choices: list[Sequence[str] | None],
+    gold_is_yes: Sequence[bool | None] | None,
+) -> list[bool | None]:
+    """Whether each yes/no item's gold answer reads Yes (None when unknown or off the yes/no tasks)."""
+    out: list[bool | None] = []
+    for i, (gold, task, item_choices) in enumerate(zip(golds, tasks, choices, strict=True)):
+        if task not in YES_NO_TASKS:
+            out.append(None)
+        elif gold_is_yes is not None and gold_is_yes[i] is not None:
+            out.append(bool(gold_is_yes[i]))
+        elif item_choices is not None:
+            out.append(_yes_from_choices(i, gold, item_choices))
+        else:
+            out.append(None)
+    return out
+
+
+def _yes_from_choices(index: int, gold: str, item_choices: Sequence[str]) -> bool:
+    """The official reading: the gold choice's text (by position) contains "yes", else "no"."""
+    position = ord(gold) - ord("A")
+    if not 0 <= position < len(item_choices):
+        raise SchemaError(f"item {index}: gold letter {gold!r} has no choice among {summarize(item_choices)}")
+    body = _LETTER_PREFIX.sub("", item_choices[position].strip(), count=1).strip().lower()
+    if "yes" in body:
+        return True
+    if "no" in body:
+        return False
+    raise SchemaError(
+        f"item {index}: the gold choice {item_choices[position]!r} reads neither Yes nor No; "
+        "pass `gold_is_yes` for this item"
+    )
+
+
+def _task_scores(task: str, correct: np.ndarray, n_missing: int) -> dict[str, float | int | str]:
+    if correct.size == 0:
+        warnings.warn(
+            f"EmoReAlM task {task!r}: every prediction is missing; its accuracy is 0 and it still counts "
+            "in `overall`, as in the official code",
+            stacklevel=3,
+        )
+    accuracy = 100.0 * float(correct.mean()) if correct.size else 0.0
+    return {
+        f"accuracy/{task}": accuracy,
+        f"n/{task}": int(correct.size),
+        f"n_correct/{task}": int(correct.sum()),
+        f"n_missing/{task}": n_missing,
+    }
+
+
+def _put_ci(
+    result: dict[str, float | int | str],
+    task: str,
+    correct: np.ndarray,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+) -> None:
+    if n_resamples <= 0 or correct.size == 0:
+        return
+    # Sorted so that the interval does not depend on the order of the rows.
+    values = np.sort(100.0 * correct)
+    ci = bootstrap_ci(values, "mean", n_resamples=n_resamples, confidence=confidence, seed=seed)
+    result[f"accuracy/{task}_ci_low"] = float(ci.low)
+    result[f"accuracy/{task}_ci_high"] = float(ci.high)
+
+
+def _yes_no(
+    task: str, correct: np.ndarray, yes_gold: list[bool | None], scored: np.ndarray, answered: np.ndarray
+) -> dict[str, float | int | str]:
+    is_yes = np.array([bool(v) for v in yes_gold], dtype=bool)
+    yes_items, no_items = scored & is_yes, scored & ~is_yes
+    out: dict[str, float | int | str] = {
+        f"n_yes/{task}": int(yes_items.sum()),
+        f"n_no/{task}": int(no_items.sum()),
+    }
+    if yes_items.any():
+        out[f"yes_accuracy/{task}"] = 100.0 * float(correct[yes_items].mean())
+    if no_items.any():
+        out[f"no_accuracy/{task}"] = 100.0 * float(correct[no_items].mean())
+    if yes_items.any() and no_items.any():
+        p, r = float(out[f"yes_accuracy/{task}"]), float(out[f"no_accuracy/{task}"])
+        out[f"yes_no_f1/{task}"] = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    if answered.any():
+        said_yes = (correct & is_yes) | (~correct & ~is_yes)
+        out[f"yes_rate/{task}"] = 100.0 * float(said_yes[answered].mean())
+    return out
+
+
+register_benchmark("emorealm")(
+    BenchmarkSpec(id="emorealm", title="EmoReAlM", score=score, result_keys=result_keys(TASKS, YES_NO_TASKS))
+)
