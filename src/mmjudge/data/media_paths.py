@@ -15,9 +15,36 @@ import numpy as np
 
 from mmjudge.errors import MediaError, SchemaError
 
-__all__ = ["check_media", "resolve_media"]
+__all__ = ["check_media", "resolve_media", "validate_relpath"]
 
 _SHOWN = 5
+
+
+def validate_relpath(relpath: str, *, root: str | Path | None = None) -> str:
+    """Check a stored media path without touching the disk; return it ``/``-separated.
+
+    Args:
+        relpath: the path string from a row.
+        root: named in the message only.
+
+    >>> validate_relpath("./clips/a.mp4")
+    'clips/a.mp4'
+    >>> validate_relpath("/etc/passwd")
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: media path '/etc/passwd' is absolute: expected a relative path inside the media root without '..' components
+    """
+    text = "" if relpath is None else str(relpath)
+    where = f"the root {root}" if root is not None else "the media root"
+    expected = f"expected a relative path inside {where} without '..' components"
+    if not text.strip():
+        raise SchemaError(f"media path is empty: {expected}")
+    posix = PurePosixPath(text.replace("\\", "/"))
+    if posix.is_absolute() or PureWindowsPath(text).is_absolute() or PureWindowsPath(text).drive:
+        raise SchemaError(f"media path {text!r} is absolute: {expected}")
+    if ".." in posix.parts:
+        raise SchemaError(f"media path {text!r} escapes {where}: {expected}")
+    return posix.as_posix()
 
 
 def resolve_media(relpath: str, root: str | Path) -> Path:
@@ -39,24 +66,16 @@ def resolve_media(relpath: str, root: str | Path) -> Path:
     >>> resolve_media("../secret.mp4", "/data/mer")
     Traceback (most recent call last):
     ...
-    mmjudge.errors.SchemaError: media path '../secret.mp4' escapes its root /data/mer: expected a relative path inside the root without '..' components
+    mmjudge.errors.SchemaError: media path '../secret.mp4' escapes the root /data/mer: expected a relative path inside the root /data/mer without '..' components
     """
     root = Path(root)
-    text = str(relpath) if relpath is not None else ""
-    expected = "expected a relative path inside the root without '..' components"
-    if not text.strip():
-        raise SchemaError(f"media path is empty: {expected}")
-    posix = PurePosixPath(text.replace("\\", "/"))
-    if posix.is_absolute() or PureWindowsPath(text).is_absolute() or PureWindowsPath(text).drive:
-        raise SchemaError(f"media path {text!r} is absolute: {expected} (root {root})")
-    if ".." in posix.parts:
-        raise SchemaError(f"media path {text!r} escapes its root {root}: {expected}")
+    posix = PurePosixPath(validate_relpath(relpath, root=root))
     joined = root.joinpath(*posix.parts)
     real_root = root.resolve()
     real = joined.resolve()
     if real != real_root and real_root not in real.parents:
         raise SchemaError(
-            f"media path {text!r} resolves to {real}, outside its root {real_root} (a symlink out of "
+            f"media path {relpath!r} resolves to {real}, outside its root {real_root} (a symlink out of "
             "the root?): expected a file inside the root; copy the file into the root instead"
         )
     return joined
