@@ -1,0 +1,297 @@
+"""IsoVRBench scoring against the paper's rule written out step by step, edge cases and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mmjudge.benchmarks import isovrbench as iso
+from mmjudge.errors import SchemaError
+from mmjudge.registry import get_benchmark
+from mmjudge.stats import bootstrap_ci
+
+IVS = iso.INTERVENTIONS
+
+
+def reference_rates(intervention, chosen, rejected, missing, tol):
+    """The paper's rule, one pair at a time: correct iff chosen - rejected > tol; ties and no judgment wrong."""
+    table = {}
+    for iv, c, r, skip in zip(intervention, chosen, rejected, missing, strict=True):
+        row = table.setdefault(iv, {"n": 0, "correct": 0, "tie": 0, "none": 0, "rejected": 0})
+        row["n"] += 1
+        if skip:
+            row["none"] += 1
+        elif abs(c - r) <= tol:
+            row["tie"] += 1
+        elif c - r > tol:
+            row["correct"] += 1
+        else:
+            row["rejected"] += 1
+    return table
+
+
+def videoalign_accuracy_without_ties(chosen, rejected):
+    """VideoAlign's calc_accuracy_without_ties on IsoVRBench (human label always 'A', epsilon = -1)."""
+    C = D = Tm = 0
+    for c, r in zip(chosen, rejected, strict=True):
+        h, m = 1, c - r
+        if abs(m) <= -1:
+            Tm += 1
+        elif h * m > 0:
+            C += 1
+        else:
+            D += 1
+    return 100.0 * C / (C + D + Tm)
+
+
+def random_pairs(seed, n=400, ties=0.2, missing=0.1):
+    rng = np.random.default_rng(seed)
+    intervention = rng.choice(IVS, size=n).tolist()
+    chosen = rng.integers(0, 5, size=n).astype(float)
+    rejected = np.where(rng.random(n) < ties, chosen, rng.integers(0, 5, size=n)).astype(float)
+    flags = rng.random(n) < missing
+    return intervention, chosen, rejected, flags
+
+
+@pytest.mark.parametrize("tol", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_matches_rule_step_by_step(seed, tol):
+    intervention, chosen, rejected, flags = random_pairs(seed)
+    result = iso.score(intervention, chosen, rejected, no_judgment=flags, tie_tolerance=tol, n_resamples=0)
+    table = reference_rates(intervention, chosen, rejected, flags, tol)
+    for iv, row in table.items():
+        assert result[f"accuracy/{iv}"] == pytest.approx(100 * row["correct"] / row["n"])
+        assert result[f"tie_rate/{iv}"] == pytest.approx(100 * row["tie"] / row["n"])
+        assert result[f"no_judgment_rate/{iv}"] == pytest.approx(100 * row["none"] / row["n"])
+        decided = row["correct"] + row["rejected"]
+        assert result[f"decided_accuracy/{iv}"] == pytest.approx(100 * row["correct"] / decided)
+        assert result[f"n/{iv}"] == row["n"]
+        assert (result[f"n_correct/{iv}"], result[f"n_tie/{iv}"]) == (row["correct"], row["tie"])
+        assert result[f"n_no_judgment/{iv}"] == row["none"]
+    accuracies = [100 * row["correct"] / row["n"] for row in table.values()]
+    assert result["average"] == pytest.approx(sum(accuracies) / len(accuracies))
+    motion = [100 * table[iv]["correct"] / table[iv]["n"] for iv in iso.DIMENSIONS["motion"] if iv in table]
+    assert result["dimension_accuracy/motion"] == pytest.approx(sum(motion) / len(motion))
+    total = sum(row["n"] for row in table.values())
+    assert result["tie_rate"] == pytest.approx(100 * sum(r["tie"] for r in table.values()) / total)
+    assert result["n_pairs"] == total == len(intervention)
+    assert result["tie_tolerance"] == tol
+
+
+def test_vgrb_accuracy_is_videoalign_rule():
+    intervention, chosen, rejected, flags = random_pairs(3)
+    result = iso.score(intervention, chosen, rejected, no_judgment=flags, n_resamples=0)
+    for iv in IVS:
+        keep = [i for i, v in enumerate(intervention) if v == iv and not flags[i]]
+        expected = videoalign_accuracy_without_ties(chosen[keep], rejected[keep])
+        assert result[f"vgrb_accuracy/{iv}"] == pytest.approx(expected)
+    # With exact ties present it differs from the decided-pairs view, which drops ties.
+    assert result["vgrb_accuracy"] < result["decided_accuracy"]
+
+
+def test_hand_computed_case():
+    result = iso.score(
+        ["temporal_shuffle"] * 4 + ["reduced_steps"] * 2,
+        choice=["chosen", "chosen", "tie", "none", "rejected", "chosen"],
+        n_resamples=0,
+    )
+    assert result["accuracy/temporal_shuffle"] == 50.0
+    assert result["decided_accuracy/temporal_shuffle"] == 100.0
+    assert result["tie_rate/temporal_shuffle"] == 25.0
+    assert result["no_judgment_rate/temporal_shuffle"] == 25.0
+    assert result["vgrb_accuracy/temporal_shuffle"] == pytest.approx(200 / 3)
+    assert result["accuracy/reduced_steps"] == 50.0
+    assert result["average"] == 50.0
+    assert result["dimension_accuracy/motion"] == 50.0 and result["dimension_accuracy/visual"] == 50.0
+    assert "dimension_accuracy/text" not in result and "accuracy/frame_hold" not in result
+    assert result["decided_accuracy"] == 75.0
+    assert result["tie_rate"] == pytest.approx(100 / 6)
+
+
+def test_ties_and_tolerance():
+    assert iso.choices_from_scores([1.0, 1.0, 2.0], [1.0, 1.0 + 1e-12, 1.5]) == ["tie", "rejected", "chosen"]
+    assert iso.choices_from_scores([2.0, 2.0], [1.5, 1.49], tie_tolerance=0.5) == ["tie", "chosen"]
+    assert iso.choices_from_scores([1.0], [1.5], tie_tolerance=0.5) == ["tie"]
+    assert iso.choices_from_scores([1.0], [1.6], tie_tolerance=0.5) == ["rejected"]
+    all_ties = iso.score(["t2v_5b"] * 3, [1.0] * 3, [1.0] * 3, n_resamples=100)
+    assert all_ties["accuracy/t2v_5b"] == 0.0 and all_ties["tie_rate/t2v_5b"] == 100.0
+    assert "decided_accuracy/t2v_5b" not in all_ties and all_ties["vgrb_accuracy/t2v_5b"] == 0.0
+    assert all_ties["accuracy/t2v_5b_ci_low"] == all_ties["accuracy/t2v_5b_ci_high"] == 0.0
+
+
+def test_missing_judgments():
+    result = iso.score(
+        ["frame_hold"] * 3,
+        [None, float("nan"), 3.0],
+        [1.0, None, 1.0],
+        no_judgment=[True, True, False],
+        n_resamples=0,
+    )
+    assert result["accuracy/frame_hold"] == pytest.approx(100 / 3)
+    assert result["no_judgment_rate/frame_hold"] == pytest.approx(200 / 3)
+    assert result["vgrb_accuracy/frame_hold"] == 100.0
+    nothing = iso.score(["frame_hold"], choice=["none"], n_resamples=0)
+    assert nothing["accuracy/frame_hold"] == 0.0 and "vgrb_accuracy/frame_hold" not in nothing
+
+
+def test_single_intervention_average_is_its_accuracy():
+    result = iso.score(["attribute_edit"] * 5, [3, 2, 1, 5, 5], [1, 1, 2, 0, 5], n_resamples=500)
+    assert result["average"] == result["accuracy/attribute_edit"] == 60.0
+    assert result["dimension_accuracy/text"] == 60.0
+    assert result["average_ci_low"] == result["accuracy/attribute_edit_ci_low"]
+    assert [k for k in result if k.startswith("dimension_accuracy/") and "_ci" not in k] == [
+        "dimension_accuracy/text"
+    ]
+
+
+def test_cis_agree_with_item_bootstrap():
+    rng = np.random.default_rng(5)
+    outcome = rng.random(400) < 0.7
+    result = iso.score(
+        ["t2v_1_3b"] * 400, choice=np.where(outcome, "chosen", "rejected").tolist(), n_resamples=20_000
+    )
+    reference = bootstrap_ci(100.0 * outcome, n_resamples=20_000, seed=1)
+    assert result["accuracy/t2v_1_3b_ci_low"] == pytest.approx(reference.low, abs=0.8)
+    assert result["accuracy/t2v_1_3b_ci_high"] == pytest.approx(reference.high, abs=0.8)
+
+
+def test_group_ci_is_stratified_bootstrap_of_mean_accuracy():
+    rng = np.random.default_rng(7)
+    sizes, rates = {"temporal_shuffle": 300, "frame_hold": 100, "motion_regen": 200}, [0.95, 0.6, 0.8]
+    intervention, correct = [], []
+    for (iv, n), p in zip(sizes.items(), rates, strict=True):
+        intervention += [iv] * n
+        correct += (rng.random(n) < p).tolist()
+    choice = ["chosen" if c else "rejected" for c in correct]
+    result = iso.score(intervention, choice=choice, n_resamples=20_000)
+    # Reference: resample each intervention's pairs by index, average the three accuracies.
+    boot = np.zeros(20_000)
+    draw = np.random.default_rng(11)
+    for iv in sizes:
+        values = np.array([c for c, v in zip(correct, intervention, strict=True) if v == iv], dtype=float)
+        boot += 100 * values[draw.integers(0, len(values), size=(20_000, len(values)))].mean(axis=1) / 3
+    low, high = np.quantile(boot, [0.025, 0.975])
+    assert result["dimension_accuracy/motion_ci_low"] == pytest.approx(low, abs=0.6)
+    assert result["dimension_accuracy/motion_ci_high"] == pytest.approx(high, abs=0.6)
+    assert result["dimension_accuracy/motion_ci_low"] < result["dimension_accuracy/motion"]
+    assert result["dimension_accuracy/motion"] < result["dimension_accuracy/motion_ci_high"]
+
+
+def test_seeded_and_optional_cis():
+    intervention, chosen, rejected, _ = random_pairs(2)
+    first = iso.score(intervention, chosen, rejected, n_resamples=300, seed=4)
+    assert first == iso.score(intervention, chosen, rejected, n_resamples=300, seed=4)
+    assert first != iso.score(intervention, chosen, rejected, n_resamples=300, seed=5)
+    bare = iso.score(intervention, chosen, rejected, n_resamples=0)
+    assert not [k for k in bare if "_ci_" in k]
+    assert {k: v for k, v in first.items() if "_ci_" not in k} == bare
+
+
+def test_human_row_constant():
+    assert tuple(iso.HUMAN_ACCURACY) == IVS
+    assert list(iso.HUMAN_ACCURACY.values()) == [100, 93, 100, 98, 84, 98, 98, 100]
+    assert round(sum(iso.HUMAN_ACCURACY.values()) / 8, 1) == iso.HUMAN_AVERAGE == 96.4
+    assert sorted(iv for ivs in iso.DIMENSIONS.values() for iv in ivs) == sorted(IVS)
+
+
+def test_every_key_is_documented():
+    spec = get_benchmark("isovrbench")
+    assert spec.score is iso.score
+    intervention, chosen, rejected, flags = random_pairs(4)
+    result = iso.score(intervention, chosen, rejected, no_judgment=flags, n_resamples=50)
+    documented = {k.name for k in spec.result_keys}
+    assert set(result) <= documented
+    assert len(documented) == len(spec.result_keys)
+    assert spec.higher_is_better("average") and not spec.higher_is_better("tie_rate")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"intervention": [], "choice": []}, "`intervention` is empty"),
+        ({"intervention": ["t2v_5b", "t2v_14b"], "choice": ["chosen"] * 2}, "t2v_14b"),
+        ({"intervention": ["t2v_5b"] * 2, "choice": ["chosen"]}, "intervention=2, choice=1"),
+        ({"intervention": ["t2v_5b"], "choice": ["A"]}, "`choice` has 1 values outside"),
+        ({"intervention": ["t2v_5b"], "score_chosen": [math.inf], "score_rejected": [1.0]}, "`score_chosen`"),
+        (
+            {"intervention": ["t2v_5b"], "score_chosen": [1.0], "score_rejected": [math.nan]},
+            "`score_rejected`",
+        ),
+        (
+            {"intervention": ["t2v_5b"], "score_chosen": [1.0], "score_rejected": [1.0, 2.0]},
+            "score_rejected=2",
+        ),
+        ({"intervention": ["t2v_5b"] * 2, "choice": ["tie"] * 2, "pair_id": ["p", "p"]}, "`pair_id`"),
+        (
+            {"intervention": ["t2v_5b"], "choice": ["tie"], "score_chosen": [1.0], "score_rejected": [1.0]},
+            "both",
+        ),
+        ({"intervention": ["t2v_5b"]}, "neither"),
+        ({"intervention": ["t2v_5b"], "score_chosen": [1.0]}, "together"),
+        ({"intervention": ["t2v_5b"], "choice": ["tie"], "no_judgment": [True]}, "'none'"),
+        ({"intervention": ["t2v_5b"], "choice": ["tie"], "tie_tolerance": -1}, "`tie_tolerance`"),
+        ({"intervention": ["t2v_5b"], "choice": ["tie"], "confidence": 1.5}, "`confidence`"),
+        ({"intervention": ["t2v_5b"], "choice": ["tie"], "n_resamples": -3}, "`n_resamples`"),
+        (
+            {
+                "intervention": ["t2v_5b"],
+                "score_chosen": [1.0],
+                "score_rejected": [1.0],
+                "no_judgment": ["yes"],
+            },
+            "`no_judgment`",
+        ),
+    ],
+)
+def test_bad_input(kwargs, message):
+    with pytest.raises(SchemaError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        iso.score(**kwargs)
+
+
+def test_unknown_intervention_lists_the_allowed_ones():
+    with pytest.raises(ValueError) as info:
+        iso.score(["shuffle"] * 7, choice=["chosen"] * 7)
+    text = str(info.value)
+    assert "7 values outside" in text and all(iv in text for iv in IVS)
+
+
+rows = st.lists(
+    st.tuples(st.sampled_from(IVS), st.integers(0, 3), st.integers(0, 3), st.booleans()),
+    min_size=1,
+    max_size=40,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=rows, seed=st.integers(0, 2**16), tol=st.sampled_from([0.0, 1.0]))
+def test_invariant_to_row_order(rows, seed, tol):
+    order = np.random.default_rng(seed).permutation(len(rows))
+    shuffled = [rows[i] for i in order]
+    results = []
+    for table in (rows, shuffled):
+        iv, c, r, flags = zip(*table, strict=True)
+        results.append(
+            iso.score(list(iv), list(c), list(r), no_judgment=list(flags), tie_tolerance=tol, n_resamples=200)
+        )
+    assert results[0] == results[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=rows, tol=st.sampled_from([0.0, 1.0]))
+def test_swapping_sides_turns_accuracy_into_rejected_share(rows, tol):
+    iv, c, r, flags = (list(x) for x in zip(*rows, strict=True))
+    forward = iso.score(iv, c, r, no_judgment=flags, tie_tolerance=tol, n_resamples=0)
+    swapped = iso.score(iv, r, c, no_judgment=flags, tie_tolerance=tol, n_resamples=0)
+    for name in set(iv):
+        expected = (
+            100
+            - forward[f"accuracy/{name}"]
+            - forward[f"tie_rate/{name}"]
+            - forward[f"no_judgment_rate/{name}"]
+        )
+        assert swapped[f"accuracy/{name}"] == pytest.approx(expected, abs=1e-9)
+        assert swapped[f"tie_rate/{name}"] == forward[f"tie_rate/{name}"]
