@@ -85,6 +85,9 @@ class BuiltDataset:
     """True when rows point into a media root the user supplies (gated media)."""
     card_context: dict[str, Any] = field(default_factory=dict)
     """Extra ``${name}`` values for the card template (counts, notes, synthetic fields)."""
+    resources: list[Any] = field(default_factory=list)
+    """Objects with a ``cleanup()`` method (e.g. a ``tempfile.TemporaryDirectory`` of intermediate
+    files behind a :class:`BatchStream`), cleaned up once the folder is written or the write failed."""
 
 
 class SplitSummary(NamedTuple):
@@ -158,7 +161,11 @@ def build_dataset(
         allow_missing_media=allow_missing_media,
         **options,
     )
-    return _write_atomically(built, out, card_template)
+    try:
+        return _write_atomically(built, out, card_template)
+    finally:
+        for resource in built.resources:
+            resource.cleanup()
 
 
 def _write_atomically(built: BuiltDataset, out: Path, card_template: str | Path | None) -> Path:
