@@ -10,6 +10,7 @@ are imported on first use (the ``metrics`` extra).
 """
 
 from mmjudge.stats._agreement import cohen_kappa, fleiss_kappa, fleiss_kappa_ci, rating_table
+from mmjudge.stats._alt_test import SCORINGS, AltTestResult, alt_test
 from mmjudge.stats._bootstrap import (
     ConfidenceInterval,
     PairedBootstrapResult,
@@ -17,10 +18,20 @@ from mmjudge.stats._bootstrap import (
     bootstrap_cis,
     paired_bootstrap_diff,
 )
+from mmjudge.stats._correlation import EXACT_MAX_N, SpearmanResult, spearman_permutation_test
+from mmjudge.stats._tests import MultipleTestResult, TTestResult, benjamini_yekutieli, welch_t_test
 
 __all__ = [
+    "EXACT_MAX_N",
+    "SCORINGS",
+    "AltTestResult",
     "ConfidenceInterval",
+    "MultipleTestResult",
     "PairedBootstrapResult",
+    "SpearmanResult",
+    "TTestResult",
+    "alt_test",
+    "benjamini_yekutieli",
     "bootstrap_ci",
     "bootstrap_cis",
     "cohen_kappa",
@@ -28,4 +39,6 @@ __all__ = [
     "fleiss_kappa_ci",
     "paired_bootstrap_diff",
     "rating_table",
+    "spearman_permutation_test",
+    "welch_t_test",
 ]
