@@ -1,0 +1,108 @@
+"""MIST metric: does an image change a judge's idiom label (FF / WF / FL / LL)?
+
+A thin shell over :func:`mmjudge.benchmarks.mist.score`; see README.md.
+"""
+
+import datasets
+import evaluate
+
+from mmjudge.benchmarks import mist
+
+_DESCRIPTION = """\
+Scores judge labels on MIST (Misleading-Image Stress Test): 200 idiom sentences labelled FF, WF, FL
+or LL (ordinal 0..3) with no image, an aligned image or a misleading image, with the judge told to
+ignore the image (explicit arm) or not told (silent arm, the control). Reports change rates, the
+direction of changes, the mean ordinal shift (drift) with item-bootstrap CIs and, given human labels,
+agreement with the trio majority, Fleiss' kappa per trio and the alt-test per trio.
+"""
+
+_CITATION = """\
+@misc{mist2026,
+  title = {MIST: a Misleading-Image Stress Test for multimodal judges},
+  year  = {2026},
+  note  = {arXiv:2609.37863 (see the arXiv page for the full title and author list)}
+}
+"""
+
+_KWARGS_DESCRIPTION = """\
+Args (one row per judge label; all lists of equal length):
+    predictions (`list` of `str`): FF, WF, FL or LL.
+    item_ids (`list` of `str`): item id.
+    image_conditions (`list` of `str`): none, aligned or misleading.
+    arms (`list` of `str`): explicit (told to ignore the image) or silent; none for text-only rows.
+    prompt_strategies (`list` of `str`): e.g. zero-shot, few-shot, cot, few-shot-cot.
+Optional keyword arguments:
+    judges: judge name per row. meta_item_ids, meta_cells (T1..T4), meta_trios, meta_sentence_senses:
+    item metadata. human_item_ids, human_annotators, human_labels: human labels. epsilons (trio ->
+    alt-test epsilon), n_resamples, confidence, seed (bootstrap), q, min_humans_per_instance,
+    min_instances_per_human (alt-test).
+Returns:
+    A flat dict of shares in [0, 1] and counts; see README.md for every key.
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Mist(evaluate.Metric):
+    """MIST judge-label measures."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {
+                    "predictions": datasets.Value("string"),
+                    "item_ids": datasets.Value("string"),
+                    "image_conditions": datasets.Value("string"),
+                    "arms": datasets.Value("string"),
+                    "prompt_strategies": datasets.Value("string"),
+                }
+            ),
+        )
+
+    def _compute(
+        self,
+        predictions,
+        item_ids,
+        image_conditions,
+        arms,
+        prompt_strategies,
+        judges=None,
+        meta_item_ids=None,
+        meta_cells=None,
+        meta_trios=None,
+        meta_sentence_senses=None,
+        human_item_ids=None,
+        human_annotators=None,
+        human_labels=None,
+        epsilons=None,
+        n_resamples=2000,
+        confidence=0.95,
+        seed=0,
+        q=0.05,
+        min_humans_per_instance=2,
+        min_instances_per_human=30,
+    ):
+        return mist.score(
+            item_ids=item_ids,
+            image_conditions=image_conditions,
+            arms=arms,
+            prompt_strategies=prompt_strategies,
+            predictions=predictions,
+            judges=judges,
+            meta_item_ids=meta_item_ids,
+            meta_cells=meta_cells,
+            meta_trios=meta_trios,
+            meta_sentence_senses=meta_sentence_senses,
+            human_item_ids=human_item_ids,
+            human_annotators=human_annotators,
+            human_labels=human_labels,
+            epsilons=epsilons,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            q=q,
+            min_humans_per_instance=min_humans_per_instance,
+            min_instances_per_human=min_instances_per_human,
+        )
