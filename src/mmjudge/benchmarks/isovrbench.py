@@ -160,11 +160,10 @@ def score(
     )
     counts = np.bincount(iv_index * 4 + codes, minlength=4 * len(INTERVENTIONS)).reshape(-1, 4)
     present = [k for k in range(len(INTERVENTIONS)) if counts[k].sum() > 0]
+    replicates = _replicates(counts, n_resamples, confidence, seed)
     result: dict[str, float | int] = {}
     for k in present:
         result.update(_rates(INTERVENTIONS[k], counts[k]))
-    replicates = _replicates(counts, n_resamples, confidence, seed)
-    for k in present:
         _put_ci(result, f"accuracy/{INTERVENTIONS[k]}", replicates, [k], confidence)
     for dim, members in DIMENSIONS.items():
         ks = [k for k in present if INTERVENTIONS[k] in members]

@@ -1,0 +1,86 @@
+"""IsoVRBench metric: pairwise accuracy per intervention, ties and missing judgments counted wrong.
+
+A thin shell over :func:`mmjudge.benchmarks.isovrbench.score`; see README.md.
+"""
+
+import datasets
+import evaluate
+
+from mmjudge.benchmarks import isovrbench
+
+_DESCRIPTION = """\
+Scores a video judge on IsoVRBench pairs (an anchor clip and a counterpart made from it by one
+controlled intervention; the anchor is always preferred). Per intervention: accuracy with ties and
+missing judgments counted wrong (the paper's rule), accuracy over decided pairs, tie and no-judgment
+rates, VideoGen-RewardBench's accuracy w/o ties, counts; then per-dimension means, the average over
+the interventions present, and bootstrap CIs stratified by intervention. All rates are percentages.
+"""
+
+_CITATION = """\
+@misc{isovrbench2026,
+  title  = {IsoVRBench},
+  author = {Li and others},
+  year   = {2026},
+  note   = {see the IsoVRBench paper for the full reference}
+}
+"""
+
+_KWARGS_DESCRIPTION = """\
+Args:
+    intervention (`list` of `str`): intervention id per pair: temporal_shuffle, frame_hold,
+        motion_regen, attribute_edit, reduced_steps, i2v_continuation, t2v_5b or t2v_1_3b.
+    score_chosen, score_rejected (`list` of `float`, optional): the judge's score of the anchor and of
+        the intervened clip; give both, or `choice`.
+    choice (`list` of `str`, optional): chosen, rejected, tie or none per pair.
+    no_judgment (`list` of `bool`, optional): with scores, marks pairs the judge did not score.
+    pair_id (`list`, optional): pair ids; duplicates are refused.
+    tie_tolerance (`float`, default 0): |chosen - rejected| <= tie_tolerance is a tie.
+    n_resamples (`int`, default 10000; 0 for no CIs), confidence (`float`, default 0.95),
+    seed (`int`, default 0): the bootstrap.
+Returns:
+    accuracy/<intervention> (+ _ci_low, _ci_high), decided_accuracy/<intervention>,
+    tie_rate/<intervention>, no_judgment_rate/<intervention>, vgrb_accuracy/<intervention>, counts,
+    dimension_accuracy/<dimension> (+ CIs), average (+ CIs), pooled rates, n_pairs, tie_tolerance.
+Examples:
+    >>> metric = evaluate.load("metrics/isovrbench")  # doctest: +SKIP
+    >>> metric.compute(intervention=["frame_hold"], score_chosen=[0.9], score_rejected=[0.2])  # doctest: +SKIP
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Isovrbench(evaluate.Metric):
+    """IsoVRBench pairwise accuracy."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({"intervention": datasets.Value("string")}),
+        )
+
+    def _compute(
+        self,
+        intervention,
+        score_chosen=None,
+        score_rejected=None,
+        choice=None,
+        no_judgment=None,
+        pair_id=None,
+        tie_tolerance=0.0,
+        n_resamples=10_000,
+        confidence=0.95,
+        seed=0,
+    ):
+        return isovrbench.score(
+            intervention,
+            score_chosen,
+            score_rejected,
+            choice=choice,
+            no_judgment=no_judgment,
+            pair_id=pair_id,
+            tie_tolerance=tie_tolerance,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        )
