@@ -197,20 +197,19 @@ def stage_images(refs: Sequence[ImageRef], source: AdmireSource, root: Path, own
     names: dict[ImageRef, str] = {}
     for path, wanted in by_file.items():
         for index, position, value in _cells(path, wanted):
-            rel, src, name = _place(value, path, index, position, root, staging)
-            for ref in by_cell[(path, index, position)]:
+            refs_here = by_cell[(path, index, position)]
+            where = f"{path}: row id {refs_here[0].row_id}, column {IMAGE_COLUMNS[position - 1]!r}"
+            rel, src, name = _place(value, where, root, staging)
+            for ref in refs_here:
                 relpaths[ref], sources[ref] = rel, src
                 if name is not None:
                     names[ref] = name
     return ImageFiles(relpaths, sources, names)
 
 
-def _place(
-    value: Any, path: Path, index: int, position: int, root: Path, staging: Path
-) -> tuple[str, Path, str | None]:
+def _place(value: Any, where: str, root: Path, staging: Path) -> tuple[str, Path, str | None]:
     data = value.get("bytes") if isinstance(value, dict) else None
     name = value.get("path") if isinstance(value, dict) else value
-    where = f"{path}: row {index}, column {IMAGE_COLUMNS[position - 1]!r}"
     if data:
         digest = hashlib.sha256(data).hexdigest()[:16]
         staged = staging / f"sha256-{digest}{_suffix(data, name)}"

@@ -11,21 +11,21 @@ Layout of the release folder (documented in ``dataset_scripts/mist/README.md``):
     images/...         the images named by aligned_image / misleading_image (paths relative to the
                        folder, or to media_root when given)
 
-CSV files are UTF-8 (a byte-order mark is allowed) with a header line. Every bad input raises
-:class:`~mmjudge.errors.SchemaError` naming the file, the line and item id, the column, what was
-expected and what arrived.
+CSV files are UTF-8 with a header line, read with every column as text
+(:mod:`mmjudge.data._tables`). Every bad input raises :class:`~mmjudge.errors.SchemaError` naming the
+file, the data row (1-based, header not counted) and item id, the column, what was expected and what
+arrived.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from mmjudge.data._mist_draw import CELL_ALIGNMENT, CELL_IMAGE_SENSE, CELL_SENTENCE_SENSE, CELLS
+from mmjudge.data._tables import read_csv_strings, schema_error
 from mmjudge.errors import SchemaError
 
 __all__ = [
@@ -66,10 +66,10 @@ _DERIVED = ("image_sense", "cell_image")
 class CsvRow(NamedTuple):
     """One data row of a CSV file."""
 
-    line: int
-    """1-based line number where the row ends (the header is line 1)."""
+    row: int
+    """1-based data row number (the header is not counted)."""
     values: dict[str, str]
-    """Column -> text."""
+    """Column -> text (outer whitespace stripped)."""
 
 
 class Release(NamedTuple):
@@ -91,40 +91,21 @@ def read_csv(path: Path, required: Sequence[str]) -> tuple[list[str], list[CsvRo
     >>> read_csv(p, ["a"])
     Traceback (most recent call last):
     ...
-    mmjudge.errors.SchemaError: ...t.csv: line 2, byte 6: not UTF-8 (invalid start byte); expected a UTF-8 text file, re-save it as UTF-8
+    mmjudge.errors.SchemaError: ...t.csv, row 1: expected UTF-8 text, got bytes b'1,\\xff\\n' (line 2, byte 2). Re-save the file as UTF-8.
     """
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise SchemaError(
-            f"{path}: line {line}, byte {exc.start}: not UTF-8 ({exc.reason}); expected a UTF-8 text file, "
-            "re-save it as UTF-8"
-        ) from None
-    if not text.strip():
-        raise SchemaError(f"{path}: the file is empty; expected a header line with {list(required)}")
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [h.strip() for h in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise SchemaError(
-            f"{path}: missing columns {missing}; expected {list(required)}, got header {header}"
-        )
+    table = read_csv_strings(path, required=required)
+    header = table.column_names
+    columns = {name: table.column(name).to_pylist() for name in header}
     rows = [
-        CsvRow(reader.line_num, {k: (v or "").strip() for k, v in r.items() if k is not None}) for r in reader
+        CsvRow(index + 1, {name: (columns[name][index] or "").strip() for name in header})
+        for index in range(table.num_rows)
     ]
-    if not rows:
-        raise SchemaError(f"{path}: the file has a header but no rows; expected at least one row")
     return header, rows
 
 
 def _fail(path: Path, row: CsvRow, column: str, expected: str, key: str = "item_id") -> SchemaError:
-    who = f" ({key} {row.values.get(key, '')!r})" if key in row.values else ""
-    return SchemaError(
-        f"{path}: line {row.line}{who}, column {column!r}: expected {expected}, got {row.values.get(column)!r}"
-    )
+    where = f"{row.row} ({key} {row.values[key]!r})" if key in row.values else row.row
+    return schema_error(path, row=where, column=column, expected=expected, got=repr(row.values.get(column)))
 
 
 def _check_choice(path: Path, rows: Iterable[CsvRow], column: str, allowed: Sequence[str]) -> None:
@@ -138,11 +119,14 @@ def _check_unique(path: Path, rows: Sequence[CsvRow], columns: Sequence[str]) ->
     for row in rows:
         key = tuple(row.values[c] for c in columns)
         if key in seen:
-            raise SchemaError(
-                f"{path}: line {row.line} repeats {dict(zip(columns, key, strict=True))} of line {seen[key]}; expected "
-                f"each {'/'.join(columns)} once"
+            raise schema_error(
+                path,
+                row=row.row,
+                column="/".join(columns),
+                expected=f"each {'/'.join(columns)} once",
+                got=f"{dict(zip(columns, key, strict=True))} again (first at row {seen[key]})",
             )
-        seen[key] = row.line
+        seen[key] = row.row
 
 
 def majority_label(labels: Sequence[str]) -> str | None:

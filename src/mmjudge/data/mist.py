@@ -32,6 +32,7 @@ from mmjudge.data._mist_match import find_compound, mark_compound
 from mmjudge.data._mist_release import LABEL_CODES, LABELS, majority_label, read_release
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.media_paths import check_media, resolve_media
+from mmjudge.errors import ConfigError
 
 __all__ = [
     "ITEMS_SCHEMA",
@@ -69,8 +70,8 @@ def build_tables(
     *,
     media_root: Path | None = None,
     allow_missing_media: bool = False,
-    n_items: int = 200,
-    seed: int = 123,
+    n_items: int | str = 200,
+    seed: int | str = 123,
 ) -> BuiltDataset:
     """Build the MIST configs from a released table or the AdMIRe release (see the module docstring).
 
@@ -78,7 +79,8 @@ def build_tables(
         source: release folder with ``items.csv``, or AdMIRe parquet file / folder.
         media_root: where image file names point (default: the source folder).
         allow_missing_media: keep items whose image file is missing, with ``media_missing=True``.
-        n_items: items to draw from AdMIRe (a multiple of 4; the paper's 200).
+        n_items: items to draw from AdMIRe (a multiple of 4; the paper's 200). Text is accepted
+            (``--option n_items=24``).
         seed: seed of the AdMIRe draw (the paper's 123).
 
     Returns:
@@ -87,7 +89,20 @@ def build_tables(
     source = Path(source)
     if source.is_dir() and (source / "items.csv").is_file():
         return _from_release(source, media_root or source, allow_missing_media)
-    return _from_admire(source, media_root, allow_missing_media, n_items, seed)
+    count, draw_seed = _integer("n_items", n_items), _integer("seed", seed)
+    return _from_admire(source, media_root, allow_missing_media, count, draw_seed)
+
+
+def _integer(name: str, value: int | str) -> int:
+    """Options may arrive as text from ``--option n_items=24``.
+
+    >>> _integer("n_items", "24")
+    24
+    """
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"option {name}: expected an integer, got {value!r}") from None
 
 
 def _table(rows: list[dict[str, Any]], extras: Sequence[str] = ()) -> pa.Table:
