@@ -18,6 +18,15 @@ from mmjudge.stats._bootstrap import (
     bootstrap_cis,
     paired_bootstrap_diff,
 )
+from mmjudge.stats._bradley_terry import (
+    BradleyTerryCI,
+    BradleyTerryResult,
+    PairwiseCounts,
+    bradley_terry,
+    bradley_terry_ci,
+    bradley_terry_ties,
+    pairwise_counts,
+)
 from mmjudge.stats._correlation import EXACT_MAX_N, SpearmanResult, spearman_permutation_test
 from mmjudge.stats._tests import MultipleTestResult, TTestResult, benjamini_yekutieli, welch_t_test
 
@@ -25,19 +34,26 @@ __all__ = [
     "EXACT_MAX_N",
     "SCORINGS",
     "AltTestResult",
+    "BradleyTerryCI",
+    "BradleyTerryResult",
     "ConfidenceInterval",
     "MultipleTestResult",
     "PairedBootstrapResult",
+    "PairwiseCounts",
     "SpearmanResult",
     "TTestResult",
     "alt_test",
     "benjamini_yekutieli",
     "bootstrap_ci",
     "bootstrap_cis",
+    "bradley_terry",
+    "bradley_terry_ci",
+    "bradley_terry_ties",
     "cohen_kappa",
     "fleiss_kappa",
     "fleiss_kappa_ci",
     "paired_bootstrap_diff",
+    "pairwise_counts",
     "rating_table",
     "spearman_permutation_test",
     "welch_t_test",
