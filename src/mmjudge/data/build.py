@@ -123,6 +123,7 @@ def build_dataset(
     allow_missing_media: bool = False,
     overwrite: bool = False,
     card_template: str | Path | None = None,
+    card_notes: str = "",
     **options: Any,
 ) -> Path:
     """Build the Hub-ready folder of ``benchmark`` from its raw release at ``source``.
@@ -135,6 +136,8 @@ def build_dataset(
         allow_missing_media: keep rows whose media file is missing, marked ``media_missing=True``.
         overwrite: replace an existing ``out`` (only after the new build succeeded).
         card_template: card template file; default ``dataset_scripts/<id>/README.md`` of this checkout.
+        card_notes: markdown for the card's ``${card_notes}`` placeholder (e.g. what is synthetic in
+            sample data).
         **options: benchmark-specific options passed to ``build_tables``.
 
     Returns:
@@ -161,6 +164,8 @@ def build_dataset(
         allow_missing_media=allow_missing_media,
         **options,
     )
+    if card_notes:
+        built.card_context["card_notes"] = card_notes
     try:
         return _write_atomically(built, out, card_template)
     finally:

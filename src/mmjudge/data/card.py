@@ -3,7 +3,8 @@
 The body comes from the template ``dataset_scripts/<id>/README.md`` (its own front matter, e.g.
 ``license`` and ``task_categories``, is kept and the generated keys are added). ``${name}``
 placeholders are filled by :class:`string.Template`: ``${benchmark}``, ``${configs_table}``,
-``${features}``, ``${media_note}``, ``${total_rows}`` and every key of ``card_context``.
+``${features}``, ``${media_note}``, ``${total_rows}``, ``${card_notes}`` and every key of
+``card_context``.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def render_card(
     context.setdefault("features", _features(summaries))
     context.setdefault("media_note", _media_note(built))
     context.setdefault("total_rows", str(sum(s.num_rows for s in summaries)))
+    context.setdefault("card_notes", "")
     filled = string.Template(body).safe_substitute(context)
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{front}---\n{filled}"

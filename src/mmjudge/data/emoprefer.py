@@ -148,6 +148,8 @@ def build_tables(
     assert forward_file is not None  # find_files guarantees one of them
     forward = read_pairs(forward_file, with_models=forward_file == files.modelnames)
     reverse = read_pairs(files.reverse) if files.reverse is not None else reverse_pairs(forward)
+    if "model1" in forward.column_names and "model1" not in reverse.column_names:
+        reverse = _swapped_models(reverse, forward)
     missing = 0
     if media_root is not None:
         forward, missing = _mark_media(forward, media_root, allow_missing_media, forward_file)
@@ -173,6 +175,19 @@ def build_tables(
             "media_missing_count": missing,
             "media_checked": "yes" if media_root is not None else "no (no media root given)",
         },
+    )
+
+
+def _swapped_models(reverse: pa.Table, forward: pa.Table) -> pa.Table:
+    """Give the ``_reverse`` rows the forward file's model names, swapped (null for unknown names)."""
+    models = dict(
+        zip(forward.column("name").to_pylist(), forward.select(["model1", "model2"]).to_pylist(), strict=True)
+    )
+    names = reverse.column("name").to_pylist()
+    first = [models[n]["model2"] if n in models else None for n in names]
+    second = [models[n]["model1"] if n in models else None for n in names]
+    return reverse.add_column(1, "model1", pa.array(first, pa.string())).add_column(
+        2, "model2", pa.array(second, pa.string())
     )
 
 

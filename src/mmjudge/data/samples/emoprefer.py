@@ -27,6 +27,14 @@ __all__ = ["SIZES", "write_raw"]
 
 SIZES = {"small": 6, "medium": 24}
 """Number of samples (clips, and description pairs) per size."""
+SAMPLE_NOTE = (
+    "**This folder is sample data written by `mmjudge sample-data`, not EmoPrefer-Data.** Every field is "
+    "synthetic: `name` values are invented, `a1`/`a2` are templated descriptions, `model1`/`model2` are "
+    "assigned at random, and `preference` follows a fixed rule (the description naming the sample's "
+    "assigned emotion wins; `same` when both do). The clips under the stand-in media root are "
+    "procedural moving textures with a two-tone audio track: no faces, no speech."
+)
+"""Card note passed to the build (``RawSource.options["card_notes"]``)."""
 FPS = 8
 NUM_FRAMES = 16
 SAMPLE_RATE = 16_000
@@ -84,7 +92,7 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
         for r in rows
     ]
     _write(raw_dir / "emoprefer_reverse.csv", ["name", "a1", "a2", "preference"], flipped)
-    return RawSource(raw_dir, media, {})
+    return RawSource(raw_dir, media, {"card_notes": SAMPLE_NOTE})
 
 
 def _pair(name: str, index: int, rng: np.random.Generator) -> dict[str, str]:

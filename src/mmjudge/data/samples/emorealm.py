@@ -34,6 +34,13 @@ TASKS = (
     "reasoning_stress_video",
     "modality_agreement",
 )
+SAMPLE_NOTE = (
+    "**This folder is sample data written by `mmjudge sample-data`, not EmoReAlM.** Every field is "
+    "synthetic: ids, clip paths, questions, choices and answers are templated (answers drawn at random, "
+    "so no clip actually supports its answer). Clips under the stand-in DFEW root are procedural "
+    "moving textures at 24 fps with a two-tone 16 kHz track: no faces, no speech."
+)
+"""Card note passed to the build (``RawSource.options["card_notes"]``)."""
 FPS = 24
 NUM_FRAMES = 24
 SAMPLE_RATE = 16_000
@@ -73,7 +80,7 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
     source = raw_dir / "emorealm_v1.json"
     source.parent.mkdir(parents=True, exist_ok=True)
     source.write_text(json.dumps(items, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return RawSource(source, root, {})
+    return RawSource(source, root, {"card_notes": SAMPLE_NOTE})
 
 
 def _question(number: int, video: str, task: str, rng: np.random.Generator) -> dict[str, object]:
