@@ -27,6 +27,7 @@ from mmjudge.stats._bradley_terry import (
     bradley_terry_ties,
     pairwise_counts,
 )
+from mmjudge.stats._classification import ClassificationSummary, classification_summary
 from mmjudge.stats._correlation import EXACT_MAX_N, SpearmanResult, spearman_permutation_test
 from mmjudge.stats._tests import MultipleTestResult, TTestResult, benjamini_yekutieli, welch_t_test
 
@@ -36,6 +37,7 @@ __all__ = [
     "AltTestResult",
     "BradleyTerryCI",
     "BradleyTerryResult",
+    "ClassificationSummary",
     "ConfidenceInterval",
     "MultipleTestResult",
     "PairedBootstrapResult",
@@ -49,6 +51,7 @@ __all__ = [
     "bradley_terry",
     "bradley_terry_ci",
     "bradley_terry_ties",
+    "classification_summary",
     "cohen_kappa",
     "fleiss_kappa",
     "fleiss_kappa_ci",

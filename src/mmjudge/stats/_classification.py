@@ -1,0 +1,87 @@
+"""Classification summaries used by emotion recognition benchmarks (DFEW, RAVDESS, MER2023)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from mmjudge._deps import require
+from mmjudge.errors import SchemaError, summarize
+from mmjudge.stats._checks import check_labels_present, same_length
+
+__all__ = ["ClassificationSummary", "classification_summary"]
+
+
+class ClassificationSummary(NamedTuple):
+    """Accuracy, F1 and recall averages of one set of predictions (all in [0, 1], higher is better)."""
+
+    accuracy: float
+    """Share of exact matches."""
+    weighted_f1: float
+    """Per-class F1 averaged with weights equal to each class's support (MER2023 reports this)."""
+    macro_f1: float
+    """Per-class F1 averaged uniformly over the classes seen in references or predictions."""
+    uar: float
+    """Unweighted average recall: per-class recall averaged over the classes present in the references."""
+    war: float
+    """Weighted average recall: recall weighted by class support, which equals accuracy."""
+    n: int
+    """Number of scored items."""
+
+    def as_dict(self) -> dict[str, float | int]:
+        """The fields as a plain dict (for evaluate modules and JSON)."""
+        return dict(self._asdict())
+
+
+def classification_summary(
+    y_true: Sequence[Any],
+    y_pred: Sequence[Any],
+    labels: Sequence[Any] | None = None,
+) -> ClassificationSummary:
+    """Accuracy, weighted F1, macro F1, UAR and WAR with scikit-learn.
+
+    DFEW and RAVDESS report UAR and WAR; MER2023 reports weighted F1. UAR averages recall over
+    the classes that occur in ``y_true`` (a class seen only in predictions has no recall);
+    macro F1 averages F1 over the classes seen in either input (a predicted-only class adds an
+    F1 of 0). Both use ``zero_division=0``.
+
+    Args:
+        y_true: reference labels.
+        y_pred: predicted labels, same length and order.
+        labels: the allowed label set; labels outside it raise :class:`SchemaError`.
+
+    >>> s = classification_summary(["hap", "sad", "sad", "ang"], ["hap", "sad", "hap", "hap"])
+    >>> s.accuracy, round(s.uar, 4), round(s.weighted_f1, 4), s.n
+    (0.5, 0.5, 0.4583, 4)
+    """
+    n = same_length(y_true=y_true, y_pred=y_pred)
+    if n == 0:
+        raise SchemaError("`y_true` and `y_pred` are empty: expected at least one item to score")
+    check_labels_present("y_true", y_true)
+    check_labels_present("y_pred", y_pred)
+    if labels is not None:
+        allowed = set(labels)
+        for name, values in (("y_true", y_true), ("y_pred", y_pred)):
+            unknown = [v for v in values if v not in allowed]
+            if unknown:
+                raise SchemaError(
+                    f"`{name}` has {len(unknown)} labels outside {summarize(labels)}: {summarize(unknown)}"
+                )
+    kinds = {isinstance(v, str) for v in (*y_true, *y_pred)}
+    if len(kinds) > 1:
+        raise SchemaError(
+            "labels mix strings and numbers: "
+            f"{summarize([v for v in (*y_true, *y_pred) if not isinstance(v, str)])} beside strings; use one type"
+        )
+    metrics = require("sklearn.metrics", "metrics", purpose="classification_summary")
+    true, pred = list(y_true), list(y_pred)
+    seen = sorted({*true, *pred})
+    present = sorted(set(true))
+    return ClassificationSummary(
+        accuracy=float(metrics.accuracy_score(true, pred)),
+        weighted_f1=float(metrics.f1_score(true, pred, labels=seen, average="weighted", zero_division=0)),
+        macro_f1=float(metrics.f1_score(true, pred, labels=seen, average="macro", zero_division=0)),
+        uar=float(metrics.recall_score(true, pred, labels=present, average="macro", zero_division=0)),
+        war=float(metrics.recall_score(true, pred, labels=seen, average="weighted", zero_division=0)),
+        n=n,
+    )
