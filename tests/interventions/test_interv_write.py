@@ -111,3 +111,14 @@ def test_non_x264_anchor_falls_back_to_defaults_with_a_warning(tmp_path, caplog)
     assert "no x264 settings" in caplog.text
     assert out.settings == EncodeSettings()
     assert video_info(out.counterpart).num_frames == 12
+
+
+def test_settings_carry_keyint_and_mbtree_when_they_are_not_x264_defaults(tmp_path):
+    clip = moving_texture_clip(12, 32, 48, seed=2)
+    path = write_video(tmp_path / "k.mp4", clip, 16, crf=22, x264_params={"keyint": "30", "mbtree": "0"})
+    settings = read_x264_settings(path)
+    assert settings == EncodeSettings(
+        crf=22, gop=None, bframes=3, x264_params={"keyint": "30", "mbtree": "0"}
+    )
+    default = read_x264_settings(write_video(tmp_path / "d.mp4", clip, 16))
+    assert default == EncodeSettings(crf=20, bframes=3)

@@ -58,7 +58,8 @@ class EncodeSettings:
     open_gop: bool = False
     """Open GOPs."""
     x264_params: dict[str, str] = field(default_factory=dict)
-    """Extra x264 options (e.g. ``keyint`` when scene cuts were on and the interval not the default)."""
+    """Extra x264 options: ``keyint`` when scene cuts were on and the interval not the default,
+    ``mbtree=0`` when the anchor was encoded without macroblock-tree rate control."""
 
 
 class WrittenCounterpart(NamedTuple):
@@ -111,6 +112,8 @@ def _parse_x264(text: str) -> EncodeSettings:
     keyint = options.get("keyint", "250")
     scenecut_off = options.get("scenecut", "40") == "0"
     params = {} if scenecut_off or keyint in ("250", "infinite") else {"keyint": keyint}
+    if options.get("mbtree") == "0":
+        params["mbtree"] = "0"
     return EncodeSettings(
         crf=round(float(options.get("crf", 20))),
         gop=int(keyint) if scenecut_off and keyint.isdigit() else None,
