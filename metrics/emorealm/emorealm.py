@@ -1,0 +1,97 @@
+"""EmoReAlM metric: per-task accuracy of lettered answers, yes/no accuracies, unweighted overall mean.
+
+A thin shell over :func:`mmjudge.benchmarks.emorealm.score`; see README.md.
+"""
+
+import datasets
+import evaluate
+
+from mmjudge.benchmarks import emorealm
+
+_DESCRIPTION = """\
+Scores raw model responses on EmoReAlM (AVERE, arXiv 2602.07054), the audiovisual emotion reasoning
+benchmark, with the official answer matcher: a response is correct iff the gold letter occurs in it as a
+whole word, optionally bracketed (so the English article "a" counts as A). Per-task accuracy, the
+unweighted mean over tasks, and on the yes/no tasks the accuracies on gold-Yes and gold-No items (the
+paper's "precision" and "recall"), their F1 and the Yes rate. `mode="strict"` counts missing outputs
+as wrong (the official code skips them); an opt-in stricter parser is available. Percentages.
+"""
+
+_CITATION = """\
+@misc{avere2026,
+  title = {AVERE (EmoReAlM benchmark)},
+  year  = {2026},
+  note  = {arXiv:2602.07054 (see the arXiv page for the title and author list)}
+}
+"""
+
+_KWARGS_DESCRIPTION = """\
+Args:
+    predictions (`list` of `str`): raw model responses; None or "" is a missing output.
+    references (`list` of `str`): gold letters.
+    tasks (`list` of `str`): reasoning_basic_audio, reasoning_basic_video, reasoning_stress_audio,
+        reasoning_stress_video or modality_agreement.
+    choices (`list` of `list` of `str`, optional): the lettered choices per item, e.g.
+        ["(A) Yes", "(B) No"]; they say which gold letter means Yes.
+    gold_is_yes (`list` of `bool` or None, optional): overrides the Yes/No reading of the gold.
+    ids (`list`, optional): item ids; duplicates are refused.
+    mode (`str`, default "official"): "official" skips missing outputs, "strict" counts them wrong.
+    matcher (`str`, default "official"): "official", "official_parse" (needs choices) or "explicit".
+    n_resamples (`int`, default 10000; 0 for no CIs), confidence (`float`, default 0.95),
+    seed (`int`, default 0): bootstrap CIs of each task's accuracy.
+Returns:
+    accuracy/<task> (+ _ci_low, _ci_high), n/<task>, n_correct/<task>, n_missing/<task>;
+    yes_accuracy/<task>, no_accuracy/<task>, yes_no_f1/<task>, yes_rate/<task>, n_yes/<task>,
+    n_no/<task> on yes/no tasks; overall, n_items, n_missing, mode, matcher.
+Examples:
+    >>> metric = evaluate.load("metrics/emorealm")  # doctest: +SKIP
+    >>> metric.compute(predictions=["(B)"], references=["B"], tasks=["reasoning_basic_audio"])  # doctest: +SKIP
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Emorealm(evaluate.Metric):
+    """EmoReAlM answer accuracy."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {
+                    "predictions": datasets.Value("string"),
+                    "references": datasets.Value("string"),
+                    "tasks": datasets.Value("string"),
+                }
+            ),
+            reference_urls=["https://arxiv.org/abs/2602.07054"],
+        )
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        tasks,
+        choices=None,
+        gold_is_yes=None,
+        ids=None,
+        mode="official",
+        matcher="official",
+        n_resamples=10_000,
+        confidence=0.95,
+        seed=0,
+    ):
+        return emorealm.score(
+            predictions,
+            references,
+            tasks,
+            choices=choices,
+            gold_is_yes=gold_is_yes,
+            ids=ids,
+            mode=mode,
+            matcher=matcher,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        )
