@@ -1,0 +1,58 @@
+"""EmoPrefer-Data metric: 2-/3-class weighted F1 and accuracy, and swap consistency (percent).
+
+A thin shell over :func:`mmjudge.benchmarks.emoprefer.score`; see README.md.
+"""
+
+import datasets
+import evaluate
+
+from mmjudge.benchmarks import emoprefer
+
+_DESCRIPTION = """\
+Scores a judge on EmoPrefer-Data (which of two emotion descriptions of a video is better: a1, a2 or
+same) with the official rules: the official response parser, 3-class weighted F1 (WAF) and accuracy,
+2-class WAF and accuracy (items with gold `same` dropped, predicted `same` mapped to `a1`), and swap
+consistency when the predictions on the reversed pairs are given. All numbers are percentages.
+"""
+
+_CITATION = """\
+@misc{emoprefer2026,
+  title = {EmoPrefer (EmoPrefer-Data)},
+  year  = {2026},
+  note  = {ICLR 2026; arXiv:2507.04278 (see the arXiv page for the full author list)}
+}
+"""
+
+_KWARGS_DESCRIPTION = """\
+Args:
+    predictions (`list` of `str`): raw judge responses or labels on the forward pairs; parsed by
+        lowercasing, taking a leading a1/a2/same, else the earliest of the three, else `same`.
+    references (`list` of `str`): gold labels in {a1, a2, same}.
+    swapped_predictions (`list` of `str`, optional): responses on the same items from the
+        `_reverse` file, in that file's label space (a1 and a2 swapped).
+Returns:
+    waf_2class, acc_2class, waf_3class, acc_3class (0-100; the 2-class pair is NaN when no gold label
+    is a1/a2), swap_consistency (0-100, only with swapped_predictions), n_items, n_2class.
+Examples:
+    >>> metric = evaluate.load("metrics/emoprefer")  # doctest: +SKIP
+    >>> metric.compute(predictions=["a1", "a2"], references=["a1", "a2"])  # doctest: +SKIP
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Emoprefer(evaluate.Metric):
+    """EmoPrefer-Data preference scores."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
+            ),
+            reference_urls=["https://arxiv.org/abs/2507.04278"],
+        )
+
+    def _compute(self, predictions, references, swapped_predictions=None):
+        return emoprefer.score(predictions, references, swapped_predictions)

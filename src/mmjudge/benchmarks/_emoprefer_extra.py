@@ -1,0 +1,247 @@
+"""EmoPrefer-Data beyond one run: rounds, votes, the reported strategy, and ranking description models.
+
+Public names are re-exported by :mod:`mmjudge.benchmarks.emoprefer`; import them from there.
+Core functions are imported inside each function because ``emoprefer`` imports this module.
+
+Documented choices (the release has no code for them):
+
+* mean ± std over rounds: ``numpy.std`` with its default ``ddof=0`` (population std).
+* votes: the most frequent label per item. A tie between labels is broken by ``tie_break``:
+  ``"same"`` (default: no majority means no preference) or ``"first"`` (the vote of the earliest
+  voter whose label is among the tied ones: the first forward run, or the best-ranked model).
+* the reported strategy is the one with the highest 2-class WAF; NaN ranks last; equal values go to
+  the strategy name that sorts first.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+
+from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length
+from mmjudge.errors import SchemaError
+
+TieBreak = Literal["same", "first"]
+
+
+class DescriptionRanking(NamedTuple):
+    """Bradley-Terry-with-ties ranking of the models that wrote the descriptions."""
+
+    models: tuple[str, ...]
+    """Model names, sorted alphabetically; the order of ``theta`` and of the count matrices."""
+    theta: np.ndarray
+    """Strengths from :func:`mmjudge.stats.bradley_terry_ties` (normalised as that function does)."""
+    beta: float
+    """Tie parameter: P(tie) = beta / (theta_i + theta_j + beta)."""
+    wins: np.ndarray
+    """``wins[i, j]``: comparisons in which model i's description was preferred over model j's."""
+    ties: np.ndarray
+    """``ties[i, j]``: comparisons of i and j judged ``same`` (symmetric)."""
+    ranking: tuple[str, ...]
+    """Model names from strongest to weakest (equal theta: alphabetical)."""
+
+
+class TopKVote(NamedTuple):
+    """Crowdsourced labels from the k best models."""
+
+    models: tuple[str, ...]
+    """The k models used, best first (by 2-class WAF)."""
+    predictions: list[str]
+    """The voted label per item."""
+
+
+def mean_std_over_rounds(
+    rounds: Sequence[Sequence[str]],
+    references: Sequence[str],
+    swapped_rounds: Sequence[Sequence[str]] | None = None,
+) -> dict[str, float]:
+    """Score each round and report ``<key>_mean`` and ``<key>_std`` (numpy ``ddof=0``) per score key.
+
+    Args:
+        rounds: one prediction list per round (the paper uses 2 rounds).
+        references: gold labels.
+        swapped_rounds: reversed-pair predictions per round, same count as ``rounds``.
+
+    >>> r = mean_std_over_rounds([["a1", "a2"], ["a1", "a1"]], ["a1", "a2"])
+    >>> r["acc_3class_mean"], r["acc_3class_std"]
+    (75.0, 25.0)
+    """
+    from mmjudge.benchmarks.emoprefer import score
+
+    check_nonempty("rounds", rounds)
+    if swapped_rounds is not None:
+        check_same_length(rounds=rounds, swapped_rounds=swapped_rounds)
+    results = [
+        score(preds, references, None if swapped_rounds is None else swapped_rounds[i])
+        for i, preds in enumerate(rounds)
+    ]
+    out: dict[str, float] = {}
+    for key in results[0]:
+        if key.startswith("n_"):
+            continue
+        values = np.array([r[key] for r in results], dtype=np.float64)
+        out[f"{key}_mean"] = float(np.mean(values))
+        out[f"{key}_std"] = float(np.std(values))
+    out["n_rounds"] = len(results)
+    return out
+
+
+def majority_vote(votes: Sequence[Sequence[str]], tie_break: TieBreak = "same") -> list[str]:
+    """Per item, the most frequent label over voters (rows); ties broken by ``tie_break``.
+
+    Args:
+        votes: one label list per voter (run or model), all of the same length.
+        tie_break: ``"same"`` or ``"first"`` (see the module docstring).
+
+    >>> majority_vote([["a1", "a1", "a2"], ["a2", "a1", "same"]])
+    ['same', 'a1', 'same']
+    >>> majority_vote([["a1", "a1", "a2"], ["a2", "a1", "same"]], tie_break="first")
+    ['a1', 'a1', 'a2']
+    """
+    from mmjudge.benchmarks.emoprefer import LABELS
+
+    check_nonempty("votes", votes)
+    check_same_length(**{f"votes[{i}]": v for i, v in enumerate(votes)})
+    for i, row in enumerate(votes):
+        check_labels(f"votes[{i}]", row, LABELS)
+    if tie_break not in ("same", "first"):
+        raise SchemaError(f"tie_break must be 'same' or 'first', got {tie_break!r}")
+    index = {label: k for k, label in enumerate(LABELS)}
+    codes = np.array([[index[v] for v in row] for row in votes], dtype=np.int64)  # (voters, items)
+    counts = np.stack([(codes == k).sum(axis=0) for k in range(len(LABELS))])  # (labels, items)
+    tied = counts == counts.max(axis=0)
+    winner = np.argmax(counts, axis=0)
+    if tie_break == "same":
+        fallback = np.full_like(winner, index["same"])
+    else:
+        voter_in_tie = np.take_along_axis(tied, codes, axis=0)  # (voters, items)
+        fallback = codes[np.argmax(voter_in_tie, axis=0), np.arange(codes.shape[1])]
+    chosen = np.where(tied.sum(axis=0) > 1, fallback, winner)
+    return [LABELS[k] for k in chosen]
+
+
+def vote_normal_swapped(
+    forward_runs: Sequence[Sequence[str]],
+    swapped_runs: Sequence[Sequence[str]],
+    tie_break: TieBreak = "same",
+) -> list[str]:
+    """Normal+swapped majority vote: flip the reversed runs back, then vote over all runs.
+
+    Voters are ordered forward runs first, then swapped runs (this matters for ``tie_break="first"``).
+    Responses are parsed with :func:`~mmjudge.benchmarks.emoprefer.parse_response` first.
+
+    >>> vote_normal_swapped([["a1", "a2"], ["a1", "same"]], [["a2", "a1"], ["a1", "a1"]])
+    ['a1', 'a2']
+    """
+    from mmjudge.benchmarks.emoprefer import flip_labels, parse_responses
+
+    forward = [parse_responses(f"forward_runs[{i}]", run) for i, run in enumerate(forward_runs)]
+    back = [flip_labels(parse_responses(f"swapped_runs[{i}]", run)) for i, run in enumerate(swapped_runs)]
+    return majority_vote(forward + back, tie_break)
+
+
+def top_k_vote(
+    predictions_by_model: Mapping[str, Sequence[str]],
+    references: Sequence[str],
+    k: int,
+    tie_break: TieBreak = "same",
+) -> TopKVote:
+    """Crowdsourcing: rank models by 2-class WAF, keep the best ``k``, majority-vote their labels.
+
+    Equal WAF goes to the model name that sorts first. With ``tie_break="first"`` the best model's
+    label breaks a tie among the voted labels.
+
+    >>> preds = {"m1": ["a1", "a2", "a1"], "m2": ["a1", "a1", "a1"], "m3": ["a2", "a2", "same"]}
+    >>> top_k_vote(preds, ["a1", "a2", "a1"], k=3)
+    TopKVote(models=('m1', 'm3', 'm2'), predictions=['a1', 'a2', 'a1'])
+    """
+    from mmjudge.benchmarks.emoprefer import parse_responses, score
+
+    if not 1 <= k <= len(predictions_by_model):
+        raise SchemaError(f"k must be between 1 and {len(predictions_by_model)} (models given), got {k}")
+    parsed = {
+        name: parse_responses(f"predictions_by_model[{name!r}]", p)
+        for name, p in predictions_by_model.items()
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        waf = {name: score(p, references)["waf_2class"] for name, p in parsed.items()}
+    order = sorted(parsed, key=lambda name: (-_nan_low(waf[name]), name))[:k]
+    return TopKVote(tuple(order), majority_vote([parsed[name] for name in order], tie_break))
+
+
+def _nan_low(value: float) -> float:
+    return -math.inf if math.isnan(value) else value
+
+
+def best_strategy(results: Mapping[str, Mapping[str, float]], key: str = "waf_2class") -> str:
+    """The strategy the paper reports for a model: the highest ``key`` (2-class WAF by default).
+
+    Args:
+        results: strategy name -> result dict (from :func:`score`, or ``waf_2class_mean`` from rounds).
+        key: the score to rank by.
+
+    >>> best_strategy({"S1": {"waf_2class": 60.0}, "S2": {"waf_2class": 71.5}, "S3": {"waf_2class": 71.5}})
+    'S2'
+    """
+    check_nonempty("results", results)
+    missing = [name for name, r in results.items() if key not in r]
+    if missing:
+        raise SchemaError(f"strategies {missing} have no {key!r} score; pass results that contain it")
+    return min(results, key=lambda name: (-_nan_low(float(results[name][key])), name))
+
+
+def rank_description_models(
+    model1: Sequence[str], model2: Sequence[str], preferences: Sequence[str]
+) -> DescriptionRanking:
+    """Rank description models with Bradley-Terry with ties from the ``_with_modelnames`` layout.
+
+    ``a1`` counts as a win of ``model1`` over ``model2``, ``a2`` the reverse, ``same`` a tie.
+    Rows comparing a model with itself carry no information: they are dropped with a warning.
+
+    >>> r = rank_description_models(["x", "x", "y", "x", "y"], ["y", "y", "x", "y", "x"], ["a1", "a1", "a2", "same", "a1"])
+    >>> r.ranking, r.wins.tolist(), r.ties.tolist()
+    (('x', 'y'), [[0, 3], [1, 0]], [[0, 1], [1, 0]])
+    """
+    from mmjudge.benchmarks.emoprefer import LABELS
+    from mmjudge.stats import bradley_terry_ties, pairwise_counts
+
+    check_same_length(model1=model1, model2=model2, preferences=preferences)
+    check_nonempty("preferences", preferences)
+    check_labels("preferences", preferences, LABELS)
+    rows = [
+        (str(a), str(b), _OUTCOME[p]) for a, b, p in zip(model1, model2, preferences, strict=True) if a != b
+    ]
+    if len(rows) < len(preferences):
+        warnings.warn(f"dropped {len(preferences) - len(rows)} self-comparisons", UserWarning, stacklevel=2)
+    if len({m for a, b, _ in rows for m in (a, b)}) < 2:
+        raise SchemaError(
+            f"need comparisons between at least two models, got {sorted(set(model1) | set(model2))}"
+        )
+    first, second, outcome = zip(*rows, strict=True)
+    counts: Any = pairwise_counts(first, second, outcome)
+    fit: Any = bradley_terry_ties(counts.wins, counts.ties, names=counts.names)
+    theta = np.asarray(fit.theta, dtype=np.float64)
+    models = tuple(str(m) for m in counts.names)
+    ranking = tuple(sorted(models, key=lambda m: (-theta[models.index(m)], m)))
+    return DescriptionRanking(models, theta, float(fit.beta), counts.wins, counts.ties, ranking)
+
+
+_OUTCOME = {"a1": "first", "a2": "second", "same": "tie"}
+
+
+__all__ = [
+    "DescriptionRanking",
+    "TieBreak",
+    "TopKVote",
+    "best_strategy",
+    "majority_vote",
+    "mean_std_over_rounds",
+    "rank_description_models",
+    "top_k_vote",
+    "vote_normal_swapped",
+]
