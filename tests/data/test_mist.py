@@ -32,7 +32,9 @@ def raw(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def built(raw, tmp_path_factory) -> Path:
-    return build_dataset("mist", raw, tmp_path_factory.mktemp("built") / "mist")
+    return build_dataset(
+        "mist", raw, tmp_path_factory.mktemp("built") / "mist", card_notes=sample.SAMPLE_NOTE
+    )
 
 
 @pytest.fixture
@@ -117,7 +119,7 @@ def test_card_lists_both_configs_and_fills_every_placeholder(built):
     assert [c["config_name"] for c in meta["configs"]] == ["items", "judge_labels"]
     assert meta["configs"][0]["default"] is True
     assert "${" not in text and "24 items (T1: 6, T2: 6, T3: 6, T4: 6)" in text
-    assert "### (b) A released MIST table" in text
+    assert "### (b) A released MIST table" in text and "not MIST.** Every field is synthetic" in text
 
 
 def test_load_dataset_offline_round_trip(built, tmp_path):
@@ -262,5 +264,8 @@ def test_medium_sample_draws_the_paper_count(tmp_path):
     raw = sample.write_raw(tmp_path / "raw", size="medium")
     rows = _items(build_dataset("mist", raw.source, tmp_path / "out"))
     assert len(rows) == 200 and Counter(r["cell"] for r in rows) == {"T1": 50, "T2": 50, "T3": 50, "T4": 50}
-    again = build_tables(tmp_path / "raw" / "admire", n_items=200).configs[0].splits["test"].to_pylist()
+    built = build_tables(tmp_path / "raw" / "admire", n_items=200)
+    for resource in built.resources:
+        resource.cleanup()
+    again = built.configs[0].splits["test"].to_pylist()
     assert [r["sentence"] for r in again] == [r["sentence"] for r in rows]

@@ -27,7 +27,7 @@ from mmjudge.data._mist_draw import (
     eligible_compounds,
 )
 from mmjudge.data._mist_match import find_compound, mark_compound
-from mmjudge.data.mist import build_tables
+from mmjudge.data.mist import build_tables as _build_tables
 from mmjudge.errors import MediaError, SchemaError
 
 # ---------------------------------------------------------------- matcher
@@ -258,6 +258,14 @@ def _extra_compounds(n):
 
 
 # ---------------------------------------------------------------- the parquet release
+
+
+def build_tables(source, **options):
+    """``mist.build_tables`` with its staged temporary images cleaned up, as build_dataset does."""
+    built = _build_tables(source, **options)
+    for resource in built.resources:
+        resource.cleanup()
+    return built
 
 
 def _png(seed: int) -> bytes:

@@ -16,9 +16,7 @@ by file name keep their relative name under ``media/images/``.
 from __future__ import annotations
 
 import hashlib
-import shutil
 import tempfile
-import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -177,15 +175,18 @@ def _cells(path: Path, wanted: dict[int, set[int]]) -> Iterable[tuple[int, int, 
         offset += batch.num_rows
 
 
-def stage_images(refs: Sequence[ImageRef], source: AdmireSource, root: Path, owner: object) -> ImageFiles:
+def stage_images(
+    refs: Sequence[ImageRef], source: AdmireSource, root: Path, resources: list[Any]
+) -> ImageFiles:
     """Locate or stage the files of ``refs``; embedded bytes go to a temporary folder.
 
-    The temporary folder is removed when ``owner`` (the built dataset) is garbage collected.
-    Images given by file name are resolved against ``root`` and listed in ``names``; whether they
-    exist is the caller's check.
+    The temporary folder is appended to ``resources`` (a :class:`~mmjudge.data.BuiltDataset`'s
+    ``resources``, cleaned up once the folder is written). Images given by file name are resolved
+    against ``root`` and listed in ``names``; whether they exist is the caller's check.
     """
-    staging = Path(tempfile.mkdtemp(prefix="mmjudge-mist-"))
-    weakref.finalize(owner, shutil.rmtree, staging, True)
+    temporary = tempfile.TemporaryDirectory(prefix="mmjudge-mist-")
+    resources.append(temporary)
+    staging = Path(temporary.name)
     by_file: dict[Path, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
     by_cell: dict[tuple[Path, int, int], list[ImageRef]] = defaultdict(list)
     for ref in refs:

@@ -191,6 +191,28 @@ def _admire_row(item: DrawnItem, rel: dict[Any, str]) -> dict[str, Any]:
     }
 
 
+def _admire_rows(
+    items: Sequence[DrawnItem],
+    admire: Any,
+    root: Path,
+    allow_missing: bool,
+    source: Path,
+    built: BuiltDataset,
+) -> list[dict[str, Any]]:
+    """Stage the drawn images (into ``built.resources``), fill ``built.media_files``, return the rows."""
+    refs = [ref for item in items for ref in (item.aligned, item.misleading)]
+    files = stage_images(refs, admire, root, built.resources)
+    rows = [_admire_row(item, files.relpaths) for item in items]
+    checks = {}
+    for column, attr in (("aligned_image", "aligned"), ("misleading_image", "misleading")):
+        named = [i for i, item in enumerate(items) if getattr(item, attr) in files.names]
+        if named:
+            checks[column] = (named, [files.names[getattr(items[i], attr)] for i in named])
+    _missing(rows, root, checks, allow_missing, source)
+    built.media_files = {files.relpaths[r]: p for r, p in files.sources.items() if p.is_file()}
+    return rows
+
+
 def _from_admire(
     source: Path, media_root: Path | None, allow_missing: bool, n_items: int, seed: int
 ) -> BuiltDataset:
@@ -198,16 +220,12 @@ def _from_admire(
     result = draw_items(admire.rows, n_items=n_items, seed=seed)
     root = media_root or (source if source.is_dir() else source.parent)
     built = BuiltDataset("mist", [], {}, False, {})
-    refs = [ref for item in result.items for ref in (item.aligned, item.misleading)]
-    files = stage_images(refs, admire, root, built)
-    rows = [_admire_row(item, files.relpaths) for item in result.items]
-    checks = {}
-    for column, attr in (("aligned_image", "aligned"), ("misleading_image", "misleading")):
-        named = [i for i, item in enumerate(result.items) if getattr(item, attr) in files.names]
-        if named:
-            checks[column] = (named, [files.names[getattr(result.items[i], attr)] for i in named])
-    _missing(rows, root, checks, allow_missing, source)
-    built.media_files = {files.relpaths[r]: p for r, p in files.sources.items() if p.is_file()}
+    try:
+        rows = _admire_rows(result.items, admire, root, allow_missing, source, built)
+    except BaseException:
+        for resource in built.resources:
+            resource.cleanup()
+        raise
     built.configs = [BuiltConfig("items", {"test": _table(rows)}, _ITEMS_DESCRIPTION)]
     exact = sum(item.exact_match for item in result.items)
     built.card_context = {

@@ -35,8 +35,18 @@ from mmjudge.data._mist_draw import AdmireRow, DrawnItem, draw_items
 from mmjudge.data.samples import RawSource
 from mmjudge.errors import ConfigError
 
-__all__ = ["SIZES", "write_raw"]
+__all__ = ["SAMPLE_NOTE", "SIZES", "write_raw"]
 
+SAMPLE_NOTE = (
+    "**This folder is sample data written by `mmjudge sample-data`, not MIST.** Every field is synthetic: "
+    "the compounds are two-word pairs (16 real idioms, the rest made up), the sentences are templates, "
+    "the images are flat shapes with a caption (drawn with Pillow), the items are the Appendix D draw of "
+    "a synthetic AdMIRe-format parquet (`raw/mist/admire/`, rebuild it with `mmjudge build-dataset mist "
+    "--source raw/mist/admire --option n_items=24`), the human labels are random draws biased toward the "
+    "sentence's sense (two trios of three annotators), and the two judges are fake: `sample-judge-a` "
+    "ignores the image, `sample-judge-b` follows a misleading image 40% of the time."
+)
+"""Card note passed to the build (``RawSource.options["card_notes"]``)."""
 SIZES = {"small": 24, "medium": 200}
 """Items drawn per size (a multiple of 4)."""
 JUDGES = ("sample-judge-a", "sample-judge-b")
@@ -357,4 +367,4 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
     _write_parquet(records, raw_dir / "admire" / "data")
     items = draw_items(_as_rows(records), n_items=n_items).items
     _write_release(records, items, raw_dir / "release", rng)
-    return RawSource(raw_dir / "release", None, {})
+    return RawSource(raw_dir / "release", None, {"card_notes": SAMPLE_NOTE})
