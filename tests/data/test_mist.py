@@ -269,3 +269,18 @@ def test_medium_sample_draws_the_paper_count(tmp_path):
         resource.cleanup()
     again = built.configs[0].splits["test"].to_pylist()
     assert [r["sentence"] for r in again] == [r["sentence"] for r in rows]
+
+
+def test_item_without_labels_keeps_empty_lists_and_trio_may_come_from_the_labels(release):
+    path = release / "human_labels.csv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text(
+        "\n".join(line for line in lines if not line.startswith("mist-005,")) + "\n", encoding="utf-8"
+    )
+    _edit(release / "items.csv", ".png,blind,", ".png,,")  # mist-002 loses its trio in items.csv
+    built = build_tables(release)
+    rows = {r["item_id"]: r for r in built.configs[0].splits["test"].to_pylist()}
+    assert rows["mist-005"]["human_labels"] == [] and rows["mist-005"]["majority_label"] is None
+    assert rows["mist-005"]["trio"] == "informed"
+    assert rows["mist-002"]["trio"] == "blind" and len(rows["mist-002"]["human_labels"]) == 3
+    assert "23 of 24 items carry human labels" in built.card_context["label_note"]

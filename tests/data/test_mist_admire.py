@@ -394,3 +394,14 @@ def test_bad_parquet_files(tmp_path):
     with pytest.raises(SchemaError):
         build_dataset("mist", junk.parent, tmp_path / "out", n_items=4)
     assert not (tmp_path / "out").exists() and list(tmp_path.glob(".out*")) == []
+
+
+def test_default_draw_is_the_papers_200_items_in_four_cells_of_50():
+    rows = _corpus(230, extra=False)
+    result = draw_items(rows)
+    assert len(result.items) == 200
+    assert Counter(i.cell for i in result.items) == {"T1": 50, "T2": 50, "T3": 50, "T4": 50}
+    for block, cell in enumerate(("T1", "T2", "T3", "T4")):
+        assert {i.cell for i in result.items[50 * block : 50 * (block + 1)]} == {cell}
+    assert [(i.compound, i.source_id) for i in result.items] == _reference_draw(rows, 200)
+    assert result.items[-1].item_id == "mist-200"
