@@ -360,6 +360,16 @@ def test_matchers_on_a_small_case(matcher):
             "`mode`",
         ),
         (
+            {"predictions": ["A"], "references": ["A"], "tasks": ["modality_agreement"], "n_resamples": -1},
+            ConfigError,
+            "`n_resamples`",
+        ),
+        (
+            {"predictions": ["A"], "references": ["A"], "tasks": ["modality_agreement"], "confidence": 95},
+            ConfigError,
+            "`confidence`",
+        ),
+        (
             {"predictions": ["A"], "references": ["A"], "tasks": ["modality_agreement"], "matcher": "x"},
             ConfigError,
             "`matcher`",

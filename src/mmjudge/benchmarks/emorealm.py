@@ -137,7 +137,7 @@ def score(
     >>> r["accuracy/reasoning_basic_audio"], r["accuracy/modality_agreement"], r["overall"], r["mode"]
     (100.0, 0.0, 50.0, 'official')
     """
-    _check_config(mode, matcher, choices)
+    _check_config(mode, matcher, choices, n_resamples, confidence)
     golds = _validate(predictions, references, tasks, choices, gold_is_yes, ids)
     item_choices: list[Sequence[str] | None] = list(choices) if choices is not None else [None] * len(golds)
     missing = np.array([p is None or p == "" for p in predictions], dtype=bool)
@@ -151,7 +151,7 @@ def score(
     yes_gold = _gold_yes(golds, tasks, item_choices, gold_is_yes)
     task_array = np.asarray(tasks, dtype=object)
     result: dict[str, float | int | str] = {}
-    for task in (t for t in TASKS if t in set(tasks)):
+    for task in (t for t in TASKS if t in set(task_array)):
         rows = task_array == task
         scored = rows & ~missing if mode == "official" else rows
         result.update(_task_scores(task, correct[scored], int((rows & missing).sum())))
@@ -165,13 +165,17 @@ def score(
     return result
 
 
-def _check_config(mode: str, matcher: str, choices: Any) -> None:
+def _check_config(mode: str, matcher: str, choices: Any, n_resamples: int, confidence: float) -> None:
     if mode not in MODES:
         raise ConfigError(f"`mode` must be one of {list(MODES)}, got {mode!r}")
     if matcher not in MATCHERS:
         raise ConfigError(f"`matcher` must be one of {list(MATCHERS)}, got {matcher!r}")
     if matcher == "official_parse" and choices is None:
         raise ConfigError("matcher='official_parse' reads the choices: pass `choices` (lettered, per item)")
+    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 0:
+        raise ConfigError(f"`n_resamples` must be an integer >= 0 (0: no CIs), got {n_resamples!r}")
+    if not 0.0 < float(confidence) < 1.0:
+        raise ConfigError(f"`confidence` must lie strictly between 0 and 1, got {confidence!r}")
 
 
 def _validate(
