@@ -290,6 +290,14 @@ def test_bad_judge_input(change, match):
         ),
         (
             {
+                "human_item_ids": ["i", "i", "j", "j", "j"],
+                "human_annotators": ["a", "b", "a", "b", "c"],
+                "human_labels": ["FF"] * 5,
+            },
+            r"trio 'all': Fleiss' kappa needs the same number of labels per item, got counts \[2, 3\]",
+        ),
+        (
+            {
                 "meta_item_ids": ["i"],
                 "meta_cells": ["T1"],
                 "human_item_ids": ["j"],
