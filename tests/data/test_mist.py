@@ -23,6 +23,8 @@ from mmjudge.errors import MediaError, SchemaError
 
 ROOT = Path(__file__).resolve().parents[2]
 CODES = {"FF": 0, "WF": 1, "FL": 2, "LL": 3}
+N = sample.SIZES["small"]
+CELLS = {"T1": N // 4, "T2": N // 4, "T3": N // 4, "T4": N // 4}
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +35,7 @@ def raw(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def built(raw, tmp_path_factory) -> Path:
     return build_dataset(
-        "mist", raw, tmp_path_factory.mktemp("built") / "mist", card_notes=sample.SAMPLE_NOTE
+        "mist", raw, tmp_path_factory.mktemp("built") / "mist", card_notes=sample.card_note("small")
     )
 
 
@@ -79,8 +81,8 @@ def test_sample_release_has_the_documented_layout_and_is_deterministic(raw, tmp_
 def test_items_carry_trio_labels_annotators_and_majority(built, raw):
     rows = _items(built)
     assert len(rows) == sample.SIZES["small"]
-    assert Counter(r["cell"] for r in rows) == {"T1": 6, "T2": 6, "T3": 6, "T4": 6}
-    assert Counter(r["trio"] for r in rows) == {"informed": 12, "blind": 12}
+    assert Counter(r["cell"] for r in rows) == CELLS
+    assert Counter(r["trio"] for r in rows) == {"informed": N // 2, "blind": N // 2}
     split = 0
     for row in rows:
         assert len(row["human_labels"]) == len(row["human_annotators"]) == 3
@@ -109,7 +111,11 @@ def test_judge_labels_config_is_the_full_grid(built):
     rows = table.to_pylist()
     per = Counter((r["judge"], r["item_id"]) for r in rows)
     assert set(per.values()) == {20} and len(per) == 2 * sample.SIZES["small"]
-    assert Counter(r["image_condition"] for r in rows) == {"none": 192, "aligned": 384, "misleading": 384}
+    assert Counter(r["image_condition"] for r in rows) == {
+        "none": 8 * N,
+        "aligned": 16 * N,
+        "misleading": 16 * N,
+    }
     assert {r["label"] for r in rows} <= set(CODES)
 
 
@@ -118,7 +124,7 @@ def test_card_lists_both_configs_and_fills_every_placeholder(built):
     meta = yaml.safe_load(text.split("---\n")[1])
     assert [c["config_name"] for c in meta["configs"]] == ["items", "judge_labels"]
     assert meta["configs"][0]["default"] is True
-    assert "${" not in text and "24 items (T1: 6, T2: 6, T3: 6, T4: 6)" in text
+    assert "${" not in text and f"{N} items (T1: {N // 4}, T2: {N // 4}, T3: {N // 4}, T4: {N // 4})" in text
     assert "### (b) A released MIST table" in text and "not MIST.** Every field is synthetic" in text
 
 
@@ -144,7 +150,7 @@ def test_load_dataset_offline_round_trip(built, tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert result["items"] == 24 and result["judge"] == 24 * 2 * 20
+    assert result["items"] == N and result["judge"] == N * 2 * 20
     assert "List(Value('string'))" in result["features"]["human_labels"]
     assert "Value('bool')" in result["features"]["media_missing"]
     assert result["first"] == _items(built)[0]
@@ -167,6 +173,8 @@ def _first_line(path: Path, line: int = 1) -> str:
         ("human_labels.csv", lambda p: _edit(p, ",FF\n", ",XX\n"), r"human_labels\.csv, row \d+ \(item_id 'mist-\d+'\), column 'label': expected one of \['FF', 'WF', 'FL', 'LL'\], got 'XX'"),
         ("judge_labels.csv", lambda p: _edit(p, ",LL\n", ",ll\n"), r"judge_labels\.csv, row \d+ \(item_id 'mist-\d+'\), column 'label'.*got 'll'"),
         ("judge_labels.csv", lambda p: _edit(p, ",none,mist", ",text,mist"), r"column 'image_condition': expected one of \['none', 'aligned', 'misleading'\], got 'text'"),
+        ("judge_labels.csv", lambda p: _edit(p, "explicit,aligned", "loud,aligned"), r"judge_labels\.csv, row 2 \(item_id 'mist-001'\), column 'arm': expected one of \['explicit', 'silent'\] for image_condition 'aligned', got 'loud'"),
+        ("judge_labels.csv", lambda p: _edit(p, "zero_shot,none,none", "zero_shot,silent,none"), r"column 'arm': expected one of \['none'\] for image_condition 'none', got 'silent'"),
         ("items.csv", lambda p: _edit(p, "mist-002,", "mist-001,"), r"items\.csv, row 2, column 'item_id': expected each item_id once, got \{'item_id': 'mist-001'\} again \(first at row 1\)"),
         ("human_labels.csv", lambda p: _edit(p, "inf-2", "inf-1"), r"human_labels\.csv, row 2, column 'item_id/annotator_id': expected each"),
         ("items.csv", lambda p: _edit(p, ",T1,misleading,", ",T1,aligned,"), r"items\.csv, row 1 \(item_id 'mist-001'\), column 'alignment': expected 'misleading' for cell T1, got 'aligned'"),
@@ -195,7 +203,7 @@ def test_bad_release_input_names_file_row_column_expected_and_got(release, tmp_p
 
 def test_missing_image_fails_or_is_marked(release):
     (release / "images" / "mist-003_misleading.png").unlink()
-    with pytest.raises(MediaError, match=r"1 of 24 media files in column 'misleading_image'.*mist-003"):
+    with pytest.raises(MediaError, match=rf"1 of {N} media files in column 'misleading_image'.*mist-003"):
         build_tables(release)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -238,9 +246,9 @@ def test_dataset_script_is_a_thin_shell(raw, tmp_path):
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert len(_items(out)) == 24
+    assert len(_items(out)) == N
     rebuilt = tmp_path / "rebuilt"
-    args = ["--source", str(raw.parent / "admire"), "--out", str(rebuilt), "--option", "n_items=24"]
+    args = ["--source", str(raw.parent / "admire"), "--out", str(rebuilt), "--option", f"n_items={N}"]
     proc = subprocess.run(
         [sys.executable, str(ROOT / "dataset_scripts" / "mist" / "build.py"), *args],
         capture_output=True,
@@ -283,4 +291,39 @@ def test_item_without_labels_keeps_empty_lists_and_trio_may_come_from_the_labels
     assert rows["mist-005"]["human_labels"] == [] and rows["mist-005"]["majority_label"] is None
     assert rows["mist-005"]["trio"] == "informed"
     assert rows["mist-002"]["trio"] == "blind" and len(rows["mist-002"]["human_labels"]) == 3
-    assert "23 of 24 items carry human labels" in built.card_context["label_note"]
+    assert f"{N - 1} of {N} items carry human labels" in built.card_context["label_note"]
+
+
+def test_built_sample_feeds_the_mist_scorer(built):
+    from mmjudge.benchmarks.mist import score
+
+    items = _items(built)
+    judge = pq.read_table(built / "data" / "judge_labels" / "test-00000-of-00001.parquet").to_pylist()
+    humans = [
+        (i["item_id"], a, lab)
+        for i in items
+        for a, lab in zip(i["human_annotators"], i["human_labels"], strict=True)
+    ]
+    results = {}
+    for name in sample.JUDGES:
+        rows = [r for r in judge if r["judge"] == name]
+        results[name] = score(
+            item_ids=[r["item_id"] for r in rows],
+            image_conditions=[r["image_condition"] for r in rows],
+            arms=[r["arm"] for r in rows],
+            prompt_strategies=[r["prompt_strategy"] for r in rows],
+            predictions=[r["label"] for r in rows],
+            meta_item_ids=[i["item_id"] for i in items],
+            meta_cells=[i["cell"] for i in items],
+            meta_trios=[i["trio"] for i in items],
+            meta_sentence_senses=[i["sentence_sense"] for i in items],
+            human_item_ids=[h[0] for h in humans],
+            human_annotators=[h[1] for h in humans],
+            human_labels=[h[2] for h in humans],
+            n_resamples=20,
+        )
+    a, b = results["sample-judge-a"], results["sample-judge-b"]
+    key = "change_rate/none_to_misleading/silent"
+    assert b[key] > a[key] + 0.2
+    assert b["direction/silent"] > 0.8
+    assert any(k.startswith("alt_test/informed/") for k in a)

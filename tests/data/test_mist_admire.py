@@ -305,9 +305,10 @@ def test_build_from_the_sample_parquet_copies_the_drawn_images(tmp_path):
     from mmjudge.data.samples import mist as sample
 
     raw = sample.write_raw(tmp_path / "raw", size="small")
-    out = build_dataset("mist", tmp_path / "raw" / "admire", tmp_path / "out", n_items=24)
+    n = sample.SIZES["small"]
+    out = build_dataset("mist", tmp_path / "raw" / "admire", tmp_path / "out", n_items=n)
     table = pq.read_table(out / "data" / "items" / "test-00000-of-00001.parquet").to_pylist()
-    assert Counter(r["cell"] for r in table) == {"T1": 6, "T2": 6, "T3": 6, "T4": 6}
+    assert Counter(r["cell"] for r in table) == {cell: n // 4 for cell in ("T1", "T2", "T3", "T4")}
     for row in table:
         own = "idiomatic" if row["sentence_sense"] == "figurative" else "literal"
         other = "literal" if own == "idiomatic" else "idiomatic"

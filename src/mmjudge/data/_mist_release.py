@@ -7,7 +7,8 @@ Layout of the release folder (documented in ``dataset_scripts/mist/README.md``):
                        (optional: aligned_image_prompt, misleading_image_prompt, source_id;
                        other columns are kept as text)
     human_labels.csv   item_id, trio, annotator_id, label
-    judge_labels.csv   judge, prompt_strategy, arm, image_condition, item_id, label   (optional)
+    judge_labels.csv   judge, prompt_strategy, arm, image_condition, item_id, label   (optional;
+                       arm explicit/silent with an image, none for image_condition none)
     images/...         the images named by aligned_image / misleading_image (paths relative to the
                        folder, or to media_root when given)
 
@@ -19,7 +20,6 @@ arrived.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -29,6 +29,7 @@ from mmjudge.data._tables import read_csv_strings, schema_error
 from mmjudge.errors import SchemaError
 
 __all__ = [
+    "ARMS",
     "IMAGE_CONDITIONS",
     "ITEM_COLUMNS",
     "JUDGE_COLUMNS",
@@ -49,6 +50,8 @@ TRIOS = ("informed", "blind")
 """The two human trios."""
 IMAGE_CONDITIONS = ("none", "aligned", "misleading")
 """Judge image conditions (``none`` = text only)."""
+ARMS = ("explicit", "silent")
+"""Judge arms with an image: told to ignore it, or not told (text-only rows carry ``arm="none"``)."""
 ITEM_COLUMNS = (
     "item_id", "compound", "sentence", "sentence_sense", "cell", "alignment",
     "aligned_image", "misleading_image", "trio",
@@ -134,20 +137,22 @@ def majority_label(labels: Sequence[str]) -> str | None:
 
     The unique most frequent label wins. When no label is strictly most frequent (a three-way split,
     or a 1-1 pair), the label of the median ordinal code (FF=0 < WF=1 < FL=2 < LL=3) of all labels is
-    taken, the lower median for an even count. No labels -> None.
+    taken, the lower median for an even count. No labels -> None. The rule itself lives in
+    :func:`mmjudge.benchmarks.mist.majority_label` (the scorer's trio majority); this maps labels to
+    codes and back.
 
     >>> majority_label(["FF", "FF", "LL"]), majority_label(["FF", "FL", "LL"]), majority_label(["WF", "LL"])
     ('FF', 'FL', 'WF')
     >>> majority_label([]) is None
     True
     """
+    import numpy as np
+
+    from mmjudge.benchmarks.mist import majority_label as majority_code
+
     if not labels:
         return None
-    counts = Counter(labels).most_common()
-    if len(counts) == 1 or counts[0][1] > counts[1][1]:
-        return counts[0][0]
-    codes = sorted(LABEL_CODES[label] for label in labels)
-    return LABELS[codes[(len(codes) - 1) // 2]]
+    return LABELS[majority_code(np.array([LABEL_CODES[label] for label in labels]))]
 
 
 def _check_items(path: Path, header: Sequence[str], rows: Sequence[CsvRow]) -> None:
@@ -202,6 +207,15 @@ def _judge_labels(path: Path, items: dict[str, dict[str, object]]) -> list[dict[
     _, rows = read_csv(path, JUDGE_COLUMNS)
     _check_choice(path, rows, "label", LABELS)
     _check_choice(path, rows, "image_condition", IMAGE_CONDITIONS)
+    for row in rows:
+        allowed = ("none",) if row.values["image_condition"] == "none" else ARMS
+        if row.values["arm"] not in allowed:
+            raise _fail(
+                path,
+                row,
+                "arm",
+                f"one of {list(allowed)} for image_condition {row.values['image_condition']!r}",
+            )
     _check_unique(path, rows, ["judge", "prompt_strategy", "arm", "image_condition", "item_id"])
     for row in rows:
         if row.values["item_id"] not in items:

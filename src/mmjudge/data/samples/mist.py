@@ -35,22 +35,13 @@ from mmjudge.data._mist_draw import AdmireRow, DrawnItem, draw_items
 from mmjudge.data.samples import RawSource
 from mmjudge.errors import ConfigError
 
-__all__ = ["SAMPLE_NOTE", "SIZES", "write_raw"]
+__all__ = ["SIZES", "card_note", "write_raw"]
 
-SAMPLE_NOTE = (
-    "**This folder is sample data written by `mmjudge sample-data`, not MIST.** Every field is synthetic: "
-    "the compounds are two-word pairs (16 real idioms, the rest made up), the sentences are templates, "
-    "the images are flat shapes with a caption (drawn with Pillow), the items are the Appendix D draw of "
-    "a synthetic AdMIRe-format parquet (`raw/mist/admire/`, rebuild it with `mmjudge build-dataset mist "
-    "--source raw/mist/admire --option n_items=24`), the human labels are random draws biased toward the "
-    "sentence's sense (two trios of three annotators), and the two judges are fake: `sample-judge-a` "
-    "ignores the image, `sample-judge-b` follows a misleading image 40% of the time."
-)
-"""Card note passed to the build (``RawSource.options["card_notes"]``)."""
-SIZES = {"small": 24, "medium": 200}
-"""Items drawn per size (a multiple of 4)."""
+SIZES = {"small": 64, "medium": 200}
+"""Items drawn per size (a multiple of 4). Small has 64 so that each trio's annotators label 32 items:
+the alt-test counts only annotators with at least 30 items."""
 JUDGES = ("sample-judge-a", "sample-judge-b")
-"""The fake judges of ``judge_labels.csv``: ``a`` ignores the image, ``b`` drifts toward it."""
+"""The fake judges of ``judge_labels.csv``: ``a`` ignores the image, ``b`` drifts toward a misleading one."""
 PROMPT_STRATEGIES = ("zero_shot", "few_shot", "cot", "few_shot_cot")
 """Prompt strategies of the judge grid."""
 
@@ -271,11 +262,20 @@ def _human_label(sense: str, rng: random.Random) -> str:
     return rng.choices(labels, weights=(0.6, 0.2, 0.12, 0.08))[0]
 
 
-def _judge_label(judge: str, item: DrawnItem, condition: str, rng: random.Random) -> str:
-    """Judge ``a`` labels by the sentence alone; ``b`` follows a misleading image 40% of the time."""
-    other = "literal" if item.sentence_sense == "figurative" else "figurative"
-    swayed = judge.endswith("b") and condition == "misleading" and rng.random() < 0.4
-    return _human_label(other if swayed else item.sentence_sense, rng)
+_LABELS = ("FF", "WF", "FL", "LL")
+_SWAY = {"explicit": 0.25, "silent": 0.45}
+"""Chance that ``sample-judge-b`` follows a misleading image, per arm."""
+
+
+def _judge_label(judge: str, base: str, item: DrawnItem, condition: str, arm: str, rng: random.Random) -> str:
+    """A judge keeps its text-only label ``base`` unless it re-draws (10%) or, for judge ``b`` under a
+    misleading image, is swayed two ordinal steps toward the image's sense (:data:`_SWAY`)."""
+    if judge.endswith("b") and condition == "misleading" and rng.random() < _SWAY[arm]:
+        step = 2 if item.sentence_sense == "figurative" else -2
+        return _LABELS[min(max(_LABELS.index(base) + step, 0), 3)]
+    if condition != "none" and rng.random() < 0.1:
+        return _human_label(item.sentence_sense, rng)
+    return base
 
 
 def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
@@ -321,8 +321,9 @@ def _write_release(
                 grid = [("none", "none")] + [
                     (c, a) for c in ("aligned", "misleading") for a in ("explicit", "silent")
                 ]
+                base = _human_label(item.sentence_sense, rng)
                 for condition, arm in grid:
-                    label = _judge_label(judge, item, condition, rng)
+                    label = _judge_label(judge, base, item, condition, arm, rng)
                     judge_rows.append([judge, strategy, arm, condition, item.item_id, label])
     _write_csv(
         folder / "items.csv",
@@ -350,6 +351,25 @@ def _write_release(
     )
 
 
+def card_note(size: str) -> str:
+    """The card note of a sample build (``RawSource.options["card_notes"]``).
+
+    >>> "not MIST" in card_note("small")
+    True
+    """
+    n_items = SIZES[size]
+    return (
+        "**This folder is sample data written by `mmjudge sample-data`, not MIST.** Every field is synthetic: "
+        "the compounds are two-word pairs (16 real idioms, the rest made up), the sentences are templates, "
+        "the images are flat shapes with a caption (drawn with Pillow), the items are the Appendix D draw of "
+        f"a synthetic AdMIRe-format parquet (`raw/mist/admire/`, rebuild it with `mmjudge build-dataset mist "
+        f"--source raw/mist/admire --option n_items={n_items}`), the human labels are random draws biased "
+        "toward the sentence's sense (two trios of three annotators), and the two judges are fake: "
+        "`sample-judge-a` keeps its text-only label up to 10% re-draws, `sample-judge-b` also moves two "
+        "ordinal steps toward a misleading image's sense 25% (explicit arm) or 45% (silent arm) of the time."
+    )
+
+
 def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> RawSource:
     """Write the sample AdMIRe parquet (``admire/``) and released MIST table (``release/``).
 
@@ -367,4 +387,4 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
     _write_parquet(records, raw_dir / "admire" / "data")
     items = draw_items(_as_rows(records), n_items=n_items).items
     _write_release(records, items, raw_dir / "release", rng)
-    return RawSource(raw_dir / "release", None, {"card_notes": SAMPLE_NOTE})
+    return RawSource(raw_dir / "release", None, {"card_notes": card_note(size)})
