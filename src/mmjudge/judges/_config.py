@@ -1,0 +1,159 @@
+"""Judge configuration: a YAML file (``judges/<name>/config.yaml``) validated into :class:`JudgeConfig`.
+
+Unknown keys and values of the wrong type are refused with a :class:`~mmjudge.errors.ConfigError` naming
+the key and the expected type. A config's :func:`fingerprint` (hash of the resolved config, the judge
+class's ``version`` and the mmjudge version) identifies its results and its cache entries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmjudge.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """A resolved judge configuration."""
+
+    judge: str
+    """Registered judge backend, e.g. ``"frame_smoothness"`` or ``"vlm_digit"``."""
+    name: str = ""
+    """Display name in results and on the leaderboard (default: the backend name)."""
+    model: str | None = None
+    """Hub model id or local path of the weights (``None`` for weight-free judges)."""
+    revision: str | None = None
+    """Model revision (commit hash or tag) to load."""
+    local_files_only: bool = False
+    """Never download: load from the local cache or path only."""
+    dtype: str = "auto"
+    """Torch dtype name (``auto``, ``bfloat16``, ``float16``, ``float32``)."""
+    batch_size: int = 1
+    """Items per ``judge_batch`` call."""
+    frames: int | None = None
+    """Frames sampled per clip (``None``: the judge's default)."""
+    fps: float | None = None
+    """Sample frames at this rate instead of a fixed count."""
+    max_pixels: int | None = None
+    """Resize frames to at most this many pixels."""
+    prompt_template: str | None = None
+    """Prompt template override (backend-specific placeholders)."""
+    seed: int = 0
+    """Seed for any randomness in the judge."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Backend-specific options, validated against the backend's ``Options`` dataclass."""
+
+    @property
+    def display_name(self) -> str:
+        """``name`` or, when empty, the backend name."""
+        return self.name or self.judge
+
+
+def config_from_mapping(data: Mapping[str, Any], *, source: str = "<config>") -> JudgeConfig:
+    """Validate a mapping into a :class:`JudgeConfig`.
+
+    >>> config_from_mapping({"judge": "random", "seed": 3}).seed
+    3
+    >>> config_from_mapping({"judge": "random", "frame": 8})
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: <config>: unknown key 'frame'; known keys: ['batch_size', 'dtype', 'fps', 'frames', 'judge', 'local_files_only', 'max_pixels', 'model', 'name', 'options', 'prompt_template', 'revision', 'seed']
+    >>> config_from_mapping({"judge": "random", "batch_size": "4"})
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: <config>: key 'batch_size' expects int, got str '4'
+    """
+    return _validated(JudgeConfig, data, source)
+
+
+def validate_options(options_type: type, data: Mapping[str, Any], *, source: str = "<options>") -> Any:
+    """Validate backend options into an instance of the backend's ``Options`` dataclass."""
+    return _validated(options_type, data, source)
+
+
+def load_config(path: str | Path) -> JudgeConfig:
+    """Read and validate a judge config YAML file."""
+    import yaml
+
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"judge config {path} does not exist") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of config keys, got {type(data).__name__}")
+    return config_from_mapping(data, source=str(path))
+
+
+def fingerprint(config: JudgeConfig, judge_version: str) -> str:
+    """Hash of the resolved config, the judge code version and the mmjudge version (16 hex digits).
+
+    >>> a = fingerprint(JudgeConfig(judge="random"), "1")
+    >>> a == fingerprint(JudgeConfig(judge="random", seed=1), "1"), len(a)
+    (False, 16)
+    """
+    from mmjudge import __version__
+
+    payload = {"config": dataclasses.asdict(config), "judge_version": judge_version, "mmjudge": __version__}
+    text = json.dumps(payload, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _validated(cls: type, data: Mapping[str, Any], source: str) -> Any:
+    hints = typing.get_type_hints(cls)
+    known = [f.name for f in dataclasses.fields(cls)]
+    for key, value in data.items():
+        if key not in hints:
+            raise ConfigError(f"{source}: unknown key {key!r}; known keys: {sorted(known)}")
+        if not _matches(value, hints[key]):
+            raise ConfigError(
+                f"{source}: key {key!r} expects {_describe(hints[key])}, got {type(value).__name__} {value!r}"
+            )
+    missing = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.name not in data
+        and f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+    ]
+    if missing:
+        raise ConfigError(f"{source}: missing required keys {missing}")
+    return cls(**data)
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arg) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is Any:
+        return True
+    if origin in (dict, Mapping):
+        return isinstance(value, dict)
+    if origin in (list, tuple):
+        return isinstance(value, (list, tuple))
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _describe(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(arg) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return "null"
+    return getattr(origin or hint, "__name__", str(hint))
