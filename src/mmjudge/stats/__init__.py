@@ -11,6 +11,7 @@ are imported on first use (the ``metrics`` extra).
 
 from mmjudge.stats._agreement import cohen_kappa, fleiss_kappa, fleiss_kappa_ci, rating_table
 from mmjudge.stats._alt_test import SCORINGS, AltTestResult, alt_test
+from mmjudge.stats._alt_test_rows import alt_test_from_rows
 from mmjudge.stats._bootstrap import (
     ConfidenceInterval,
     PairedBootstrapResult,
@@ -45,6 +46,7 @@ __all__ = [
     "SpearmanResult",
     "TTestResult",
     "alt_test",
+    "alt_test_from_rows",
     "benjamini_yekutieli",
     "bootstrap_ci",
     "bootstrap_cis",
