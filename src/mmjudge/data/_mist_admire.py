@@ -150,13 +150,14 @@ def read_admire(source: Path) -> AdmireSource:
 
 
 def _suffix(data: bytes, name: str | None) -> str:
-    if name and Path(name).suffix:
-        return Path(name).suffix.lower()
+    """File suffix from the bytes' magic number, else from the struct's ``path``, else ``.img``."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return ".webp"
     for magic, suffix in _MAGIC:
         if data.startswith(magic):
             return suffix
+    if name and Path(name).suffix:
+        return Path(name).suffix.lower()
     return ".img"
 
 
