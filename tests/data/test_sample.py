@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from mmjudge import BENCHMARK_IDS
+from mmjudge.benchmarks.isovrbench import DIMENSIONS, INTERVENTIONS
 from mmjudge.cli import main
 from mmjudge.data.sample import write_sample_data
 from mmjudge.data.samples import isovrbench as iso_sample
@@ -56,11 +57,10 @@ def test_isovrbench_raw_table_has_every_intervention_per_anchor(iso_raw):
     assert len(rows) == spec.anchors * 8
     per_anchor = Counter(r["video_chosen"] for r in rows)
     assert len(per_anchor) == spec.anchors and set(per_anchor.values()) == {8}
-    assert Counter(r["intervention"] for r in rows) == Counter(
-        {i: spec.anchors for i, _, _ in iso_sample._INTERVENTIONS}
-    )
+    assert Counter(r["intervention"] for r in rows) == Counter({i: spec.anchors for i in INTERVENTIONS})
     assert len({r["pair_id"] for r in rows}) == len(rows)
     for row in rows:
+        assert row["intervention"] in DIMENSIONS[row["dimension"]]
         assert row["synthetic"].startswith("anchor: procedural")
         assert row["num_frames"] == "81" and row["fps"] == "16"
         assert (row["index_map"] != "") == (row["intervention"] in ("temporal_shuffle", "frame_hold"))

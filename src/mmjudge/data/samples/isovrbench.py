@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mmjudge.benchmarks.isovrbench import DIMENSIONS, INTERVENTIONS
 from mmjudge.data.samples import RawSource
 from mmjudge.errors import ConfigError
 from mmjudge.interventions import frame_hold, motion_score, select_anchors_by_motion, temporal_shuffle
@@ -74,17 +75,23 @@ SIZES: dict[str, SampleSize] = {
 """``small`` is the default of tests and ``make demo``; ``medium`` has the benchmark's 480x832 frames."""
 
 _ANCHOR_GENERATOR = "Wan2.2-T2V-A14B"
-_INTERVENTIONS: tuple[tuple[str, str, str], ...] = (
-    ("temporal_shuffle", "motion", _ANCHOR_GENERATOR),
-    ("frame_hold", "motion", _ANCHOR_GENERATOR),
-    ("motion_regen", "motion", _ANCHOR_GENERATOR),
-    ("attribute_edit", "text", _ANCHOR_GENERATOR),
-    ("reduced_steps", "visual", _ANCHOR_GENERATOR),
-    ("i2v_continuation", "overall", "Wan2.2-TI2V-5B"),
-    ("t2v_5b", "overall", "Wan2.2-TI2V-5B"),
-    ("t2v_1_3b", "overall", "Wan2.1-T2V-1.3B"),
-)
-"""(intervention id, dimension, generator of the counterpart in the real benchmark)."""
+_GENERATORS = {
+    "i2v_continuation": "Wan2.2-TI2V-5B",
+    "t2v_5b": "Wan2.2-TI2V-5B",
+    "t2v_1_3b": "Wan2.1-T2V-1.3B",
+}
+"""Generator of the rejected clip in the real benchmark where it is not the anchor's."""
+
+
+def _interventions() -> list[tuple[str, str, str]]:
+    """(intervention id, dimension, generator of the rejected side), in the paper's order."""
+    return [
+        (name, dim, _GENERATORS.get(name, _ANCHOR_GENERATOR))
+        for name in INTERVENTIONS
+        for dim, members in DIMENSIONS.items()
+        if name in members
+    ]
+
 
 _ANCHOR_NOTE = "anchor: procedural moving-texture clip standing in for a Wan2.2-T2V-A14B generation"
 _COUNTERPART_NOTES = {
@@ -206,7 +213,7 @@ def _write_anchor_pairs(
     _encode(raw_dir / anchor_rel, frames, spec)
     prompt = _prompt(anchor, anchor.num_objects)
     rows = []
-    for intervention, dimension, generator in _INTERVENTIONS:
+    for intervention, dimension, generator in _interventions():
         counterpart, index_map = _counterpart(intervention, frames, anchor, spec, rng)
         rel = (folder / f"{intervention}.mp4").as_posix()
         _encode(raw_dir / rel, counterpart, spec)
