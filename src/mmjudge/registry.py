@@ -106,7 +106,16 @@ BENCHMARKS = Registry(
         "emorealm": "mmjudge.benchmarks.emorealm",
     },
 )
-JUDGES = Registry("judge", builtin_modules={}, entry_point_group=JUDGE_ENTRY_POINT_GROUP)
+JUDGES = Registry(
+    "judge",
+    builtin_modules={
+        "constant": "mmjudge.judges.constant",
+        "frame_smoothness": "mmjudge.judges.frame_smoothness",
+        "random": "mmjudge.judges.random_judge",
+        "sharpness": "mmjudge.judges.sharpness",
+    },
+    entry_point_group=JUDGE_ENTRY_POINT_GROUP,
+)
 
 
 def register_benchmark(name: str) -> Callable[[T], T]:
