@@ -47,7 +47,7 @@ from mmjudge.data._isovr_rows import (
 from mmjudge.data._isovr_source import SplitFile, columns_of, find_split_files, iter_chunks
 from mmjudge.data._tables import require_columns, schema_error
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, Split
-from mmjudge.data.media_paths import resolve_media
+from mmjudge.data.media_paths import MediaRoot
 from mmjudge.errors import ConfigError, MediaError
 
 __all__ = ["CLIP_SCHEMA", "INTERVENTIONS", "MEDIA_MODES", "build_tables", "clip_hash"]
@@ -87,13 +87,14 @@ class _Clips:
 
     def __init__(self, root: Path, mode: str) -> None:
         self.root, self.mode = root, mode
+        self.media_root = MediaRoot(root)
         self.ids: dict[str, str | None] = {}
 
     def __call__(self, rel: str) -> str | None:
         if self.mode == "metadata":
             return hashlib.sha256(rel.encode()).hexdigest()[:16]
         if rel not in self.ids:
-            path = resolve_media(rel, self.root)
+            path = self.media_root.resolve(rel)
             self.ids[rel] = clip_hash(path) if path.is_file() else None
         return self.ids[rel]
 

@@ -7,6 +7,8 @@ missing-media policy of a build (fail listing the first missing files, or keep a
 
 from __future__ import annotations
 
+import os
+import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -15,9 +17,11 @@ import numpy as np
 
 from mmjudge.errors import MediaError, SchemaError
 
-__all__ = ["check_media", "resolve_media", "validate_relpath"]
+__all__ = ["MediaRoot", "check_media", "resolve_media", "validate_relpath"]
 
 _SHOWN = 5
+_PLAIN = re.compile(r"^(?!\./)(?!.*//)(?!.*/\./)(?!.*/\.$)[^/\\:\s][^\\:]*(?<![/\s])$")
+"""Already-normal relative POSIX paths: no leading or doubled slash, no ``.`` part, no ``\\`` or ``:``."""
 
 
 def validate_relpath(relpath: str, *, root: str | Path | None = None) -> str:
@@ -35,6 +39,8 @@ def validate_relpath(relpath: str, *, root: str | Path | None = None) -> str:
     mmjudge.errors.SchemaError: media path '/etc/passwd' is absolute: expected a relative path inside the media root without '..' components
     """
     text = "" if relpath is None else str(relpath)
+    if _PLAIN.match(text) and ".." not in text.split("/"):
+        return text  # the common case, without building path objects
     where = f"the root {root}" if root is not None else "the media root"
     expected = f"expected a relative path inside {where} without '..' components"
     if not text.strip():
@@ -45,6 +51,30 @@ def validate_relpath(relpath: str, *, root: str | Path | None = None) -> str:
     if ".." in posix.parts:
         raise SchemaError(f"media path {text!r} escapes {where}: {expected}")
     return posix.as_posix()
+
+
+class MediaRoot:
+    """A media root whose real path is computed once; :meth:`resolve` is :func:`resolve_media`.
+
+    >>> MediaRoot("/data/dfew").resolve("clips/1.mp4").as_posix()
+    '/data/dfew/clips/1.mp4'
+    """
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self._real = os.path.realpath(self.root)
+
+    def resolve(self, relpath: str) -> Path:
+        """``root / relpath``, refusing paths that escape the root (see :func:`resolve_media`)."""
+        rel = validate_relpath(relpath, root=self.root)
+        joined = os.path.join(self.root, rel)
+        real = os.path.realpath(joined)
+        if real != self._real and not real.startswith(self._real.rstrip(os.sep) + os.sep):
+            raise SchemaError(
+                f"media path {relpath!r} resolves to {real}, outside its root {self._real} (a symlink out of "
+                "the root?): expected a file inside the root; copy the file into the root instead"
+            )
+        return Path(joined)
 
 
 def resolve_media(relpath: str, root: str | Path) -> Path:
@@ -68,17 +98,7 @@ def resolve_media(relpath: str, root: str | Path) -> Path:
     ...
     mmjudge.errors.SchemaError: media path '../secret.mp4' escapes the root /data/mer: expected a relative path inside the root /data/mer without '..' components
     """
-    root = Path(root)
-    posix = PurePosixPath(validate_relpath(relpath, root=root))
-    joined = root.joinpath(*posix.parts)
-    real_root = root.resolve()
-    real = joined.resolve()
-    if real != real_root and real_root not in real.parents:
-        raise SchemaError(
-            f"media path {relpath!r} resolves to {real}, outside its root {real_root} (a symlink out of "
-            "the root?): expected a file inside the root; copy the file into the root instead"
-        )
-    return joined
+    return MediaRoot(root).resolve(relpath)
 
 
 def check_media(
@@ -107,9 +127,8 @@ def check_media(
         SchemaError: a path escapes the root (names the row and column).
         MediaError: files are missing and ``allow_missing`` is false (names the first few and the count).
 
-    >>> import tempfile
+    >>> import tempfile, warnings
     >>> root = Path(tempfile.mkdtemp()); _ = (root / "a.mp4").write_bytes(b"x")
-    >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     check_media(["a.mp4", "b.mp4"], root, allow_missing=True).tolist()
     [False, True]
@@ -117,11 +136,12 @@ def check_media(
     True
     """
     root = Path(root)
+    media_root = MediaRoot(root)
     missing = np.zeros(len(relpaths), dtype=bool)
     for index, rel in enumerate(relpaths):
         where = ids[index] if ids is not None else index
         try:
-            path = resolve_media(rel, root)
+            path = media_root.resolve(rel)
         except SchemaError as exc:
             raise SchemaError(f"{source or 'input'}: row {where!r}, column {column!r}: {exc}") from None
         missing[index] = not path.is_file()
