@@ -18,6 +18,8 @@ and prompt strategies, as the paper does. Documented rules:
 
 from __future__ import annotations
 
+import warnings
+
 import math
 from typing import Any, NamedTuple
 
@@ -201,6 +203,15 @@ def alt_tests(
         mine = matched[matched["item_id"].isin(set(hrows["item_id"]))]
         for (prompt, arm), jrows in mine.groupby(["prompt", "arm"], sort=True):
             labels = dict(zip(jrows["item_id"], jrows["code"].astype(float), strict=True))
+            if not _any_annotator_qualifies(
+                labels, annotators, min_humans_per_instance, min_instances_per_human
+            ):
+                warnings.warn(
+                    f"alt-test for trio {trio!r}, prompt {prompt!r}, arm {arm!r} skipped: no annotator has "
+                    f"{min_instances_per_human} items with a judge label and >= {min_humans_per_instance} human labels",
+                    stacklevel=2,
+                )
+                continue
             for short, scoring in (("acc", "accuracy"), ("mae", "neg_mae")):
                 res: Any = alt_test(
                     labels, annotators, scoring=scoring, epsilon=epsilons[trio], q=q,
@@ -211,3 +222,15 @@ def alt_tests(
                 out[f"{prefix}/advantage_probability"] = float(res.advantage_probability)
                 out[f"{prefix}/passed"] = bool(res.passed)
     return out
+
+
+def _any_annotator_qualifies(
+    labels: dict[Any, float], annotators: dict[Any, dict[Any, float]], min_humans: int, min_instances: int
+) -> bool:
+    """Whether the alt-test would keep at least one annotator (its own rule, checked up front)."""
+    humans_per_item: dict[Any, int] = {}
+    for items in annotators.values():
+        for item in items:
+            humans_per_item[item] = humans_per_item.get(item, 0) + 1
+    kept = {item for item, n in humans_per_item.items() if n >= min_humans and item in labels}
+    return any(len(kept.intersection(items)) >= min_instances for items in annotators.values())

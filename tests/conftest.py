@@ -1,0 +1,38 @@
+"""Session-wide test setup: offline Hugging Face libraries with a private cache, and the sample data.
+
+Nothing in the test suite may reach the network or the user's Hugging Face cache: the variables below
+are set before any test imports ``datasets``, ``evaluate`` or ``huggingface_hub``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_HF_HOME = Path(tempfile.mkdtemp(prefix="mmjudge-tests-hf-"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["HF_HOME"] = str(_HF_HOME)
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["HF_DATASETS_OFFLINE"] = "1"
+    os.environ["HF_EVALUATE_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+@pytest.fixture(scope="session")
+def sample_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small sample data of all four benchmarks (``mmjudge sample-data``), built once per session.
+
+    ``<dir>/<id>/`` are the Hub-ready folders; gated-media roots are ``<dir>/raw/emoprefer/MER2025`` and
+    ``<dir>/raw/emorealm/DFEW``. Tests must not modify it.
+    """
+    from mmjudge.data.sample import write_sample_data
+
+    out = tmp_path_factory.mktemp("sample-data")
+    write_sample_data(out, size="small")
+    return out

@@ -1,0 +1,123 @@
+"""Scoring prediction files against built folders: coverage rules and equality with the cores."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mmjudge.benchmarks import emoprefer, emorealm, isovrbench, mist
+from mmjudge.errors import SchemaError
+from mmjudge.predictions import PredictionFile, PredictionHeader
+from mmjudge.scoring import load_reference_rows, score_predictions
+
+MEDIA = {"emoprefer": "raw/emoprefer/MER2025", "emorealm": "raw/emorealm/DFEW"}
+
+
+def _file(benchmark: str, records: list[dict]) -> PredictionFile:
+    for r in records:
+        r.setdefault("no_judgment", False)
+    return PredictionFile(PredictionHeader(benchmark, "test"), records)
+
+
+def test_isovrbench_equals_core_and_refuses_gaps(sample_data):
+    rows = load_reference_rows("isovrbench", sample_data / "isovrbench")
+    rng = random.Random(0)
+    records = [
+        {"id": r["pair_id"], "score_chosen": rng.random(), "score_rejected": rng.random()} for r in rows
+    ]
+    records[0].update(score_chosen=None, score_rejected=None, no_judgment=True)
+    got = score_predictions(_file("isovrbench", records), rows, n_resamples=200)
+    want = isovrbench.score(
+        [r["intervention"] for r in rows],
+        [rec["score_chosen"] for rec in records],
+        [rec["score_rejected"] for rec in records],
+        no_judgment=[rec["no_judgment"] for rec in records],
+        n_resamples=200,
+    )
+    assert got == want
+    assert got["no_judgment_rate"] > 0
+    with pytest.raises(SchemaError, match="1 pairs without a prediction"):
+        score_predictions(_file("isovrbench", records[1:]), rows)
+    extra = [*records, {"id": "nope", "score_chosen": 1.0, "score_rejected": 0.0}]
+    with pytest.raises(SchemaError, match="1 unknown ids: \\['nope'\\]"):
+        score_predictions(_file("isovrbench", extra), rows)
+
+
+def test_emorealm_no_judgment_is_a_missing_output(sample_data):
+    rows = load_reference_rows("emorealm", sample_data / "emorealm")
+    records = [{"id": r["id"], "prediction": r["answer"]} for r in rows]
+    records[0].update(prediction=None, no_judgment=True)
+    official = score_predictions(_file("emorealm", records), rows, n_resamples=0)
+    strict = score_predictions(_file("emorealm", records), rows, n_resamples=0, mode="strict")
+    task = rows[0]["task"]
+    assert official[f"accuracy/{task}"] == 100.0
+    assert strict[f"accuracy/{task}"] < 100.0
+    want = emorealm.score(
+        [None] + [r["answer"] for r in rows[1:]],
+        [r["answer"] for r in rows],
+        [r["task"] for r in rows],
+        choices=[r["choices"] for r in rows],
+        n_resamples=0,
+    )
+    assert official == want
+
+
+def test_emoprefer_forward_and_reversed(sample_data):
+    rows = load_reference_rows("emoprefer", sample_data / "emoprefer")
+    fwd = [
+        {"id": r["name"], "name": r["name"], "order": "forward", "prediction": r["preference"]} for r in rows
+    ]
+    flip = {"a1": "a2", "a2": "a1", "same": "same"}
+    rev = [
+        {
+            "id": f"{r['name']}::reversed",
+            "name": r["name"],
+            "order": "reversed",
+            "prediction": flip[r["preference"]],
+        }
+        for r in rows
+    ]
+    got = score_predictions(_file("emoprefer", fwd + rev), rows)
+    assert got == emoprefer.score(
+        [r["preference"] for r in rows],
+        [r["preference"] for r in rows],
+        [flip[r["preference"]] for r in rows],
+    )
+    assert got["swap_consistency"] == 100.0
+    with pytest.raises(SchemaError, match="reversed pairs without a prediction"):
+        score_predictions(_file("emoprefer", fwd + rev[1:]), rows)
+    assert "swap_consistency" not in score_predictions(_file("emoprefer", fwd), rows)
+
+
+def test_mist_requires_every_item(sample_data):
+    rows = load_reference_rows("mist", sample_data / "mist")
+    records = [
+        {
+            "id": f"{r['item_id']}::zero_shot::{arm}::{cond}",
+            "item_id": r["item_id"],
+            "prompt_strategy": "zero_shot",
+            "arm": arm,
+            "image_condition": cond,
+            "label": label,
+        }
+        for r in rows
+        for cond, arm, label in [
+            ("none", "none", "FF"),
+            ("aligned", "explicit", "FF"),
+            ("misleading", "silent", "LL"),
+        ]
+    ]
+    with pytest.warns(UserWarning, match="alt-test for trio .* skipped: no annotator has 30 items"):
+        got = score_predictions(_file("mist", records), rows, n_resamples=50)
+    assert got["change_rate/none_to_misleading/silent"] == 1.0
+    assert got["change_rate/none_to_aligned/explicit"] == 0.0
+    some = [r for r in records if r["item_id"] != rows[0]["item_id"]]
+    with pytest.raises(SchemaError, match="1 items without a prediction"):
+        score_predictions(_file("mist", some), rows)
+    assert mist.score  # the core the adapter calls
+
+
+def test_not_a_built_folder(tmp_path):
+    with pytest.raises(SchemaError, match="is not a built emorealm folder"):
+        load_reference_rows("emorealm", tmp_path)
