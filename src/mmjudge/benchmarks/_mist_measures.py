@@ -18,9 +18,8 @@ and prompt strategies, as the paper does. Documented rules:
 
 from __future__ import annotations
 
-import warnings
-
 import math
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
