@@ -222,8 +222,14 @@ def test_invariant_to_item_and_annotator_order_and_equal_to_loop(seed, coverage,
         ({"judge": {}, "humans": {"h": {1: "a"}}}, "`judge` must be a non-empty dict"),
         ({"judge": {1: "a"}, "humans": {}}, "`humans` must be a non-empty dict"),
         ({"judge": {1: "a"}, "humans": {"h": [1]}}, "values must be dicts"),
-        ({"judge": {1: "a"}, "humans": {"h": {1: None}, "g": {1: "a"}}}, r"humans\['h'\]\[1\] is missing"),
-        ({"judge": {1: float("nan")}, "humans": {"h": {1: "a"}, "g": {1: "a"}}}, r"judge\[1\] is missing"),
+        (
+            {"judge": {1: "a"}, "humans": {"h": {1: None}, "g": {1: "a"}}},
+            r"humans\['h'\] has 1 missing labels .* items \[1\]",
+        ),
+        (
+            {"judge": {1: float("nan")}, "humans": {"h": {1: "a"}, "g": {1: "a"}}},
+            r"judge has 1 missing labels",
+        ),
         (
             {"judge": {1: "a"}, "humans": {"h": {1: "a"}, "g": {1: "b"}}, "scoring": "neg_rmse"},
             "numeric labels",

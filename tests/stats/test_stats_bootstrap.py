@@ -54,7 +54,7 @@ def test_seeded_and_deterministic(sample):
 
 
 def test_columns_share_resamples_and_match_one_dimensional_runs(sample):
-    table = np.column_stack([sample, sample**2, (sample > 1).astype(float)])
+    table = np.column_stack([sample, sample**2, np.exp(sample)])
     joint = bootstrap_ci(table, n_resamples=3000, seed=4)
     assert isinstance(joint, ConfidenceInterval) and joint.low.shape == (3,)
     per_column = bootstrap_cis(table, n_resamples=3000, seed=4)
@@ -64,6 +64,19 @@ def test_columns_share_resamples_and_match_one_dimensional_runs(sample):
         assert ci.low == pytest.approx(single.low, rel=1e-12)
         assert ci.high == pytest.approx(single.high, rel=1e-12)
         assert (ci.low, ci.high) == (joint.low[k], joint.high[k])
+
+
+@pytest.mark.parametrize("shape", [(2000,), (2000, 2)])
+def test_mean_of_few_distinct_values_agrees_with_item_resampling(shape):
+    # 0/1 data takes the multinomial-count path; the callable statistic resamples item indices
+    data = (np.random.default_rng(8).random(shape) < 0.7).astype(float)
+    fast = bootstrap_ci(data, n_resamples=20_000, seed=1)
+    by_items = bootstrap_ci(data, lambda r, axis: r.mean(axis=axis), n_resamples=20_000, seed=2)
+    se = data.std(axis=0) / np.sqrt(len(data))
+    assert np.allclose(fast.estimate, data.mean(axis=0))
+    assert np.all(np.abs(np.asarray(fast.low) - by_items.low) < 0.1 * se)
+    assert np.all(np.abs(np.asarray(fast.high) - by_items.high) < 0.1 * se)
+    assert np.all(np.abs(np.asarray(fast.low) - (data.mean(axis=0) - 1.96 * se)) < 0.15 * se)
 
 
 def test_paired_difference_interval_and_p_value():

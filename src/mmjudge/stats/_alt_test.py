@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats._checks import check_probability, is_missing
+from mmjudge.stats._checks import check_probability
 from mmjudge.stats._tests import by_rejections
 
 __all__ = ["SCORINGS", "AltTestResult", "alt_test"]
@@ -148,11 +148,11 @@ def alt_test(
     q = check_probability("q", q)
     scorer, name = _resolve_scoring(scoring)
     table = _LabelTable.build(judge, humans, numeric=scorer is None and name != "accuracy")
-    keep = (table.mask.sum(axis=0) >= min_humans_per_instance) & table.has_judge
+    enough = table.mask.sum(axis=0) >= min_humans_per_instance
+    keep = enough & table.has_judge
     dropped_items = {
-        item: reasons
-        for item, has_judge, count in zip(table.items, table.has_judge, table.mask.sum(axis=0), strict=True)
-        if (reasons := _item_reasons(bool(has_judge), int(count), min_humans_per_instance))
+        table.items[col]: _item_reasons(bool(table.has_judge[col]), bool(enough[col]))
+        for col in np.flatnonzero(~keep).tolist()
     }
     p_values: dict[Hashable, float] = {}
     advantage: dict[Hashable, float] = {}
@@ -200,8 +200,8 @@ class _LabelTable:
     mask: np.ndarray
     judge: np.ndarray
     has_judge: np.ndarray
-    raw: list[list[Any]]
-    raw_judge: list[Any]
+    humans: Mapping[Hashable, Mapping[Hashable, Any]]
+    judge_labels: Mapping[Hashable, Any]
 
     @classmethod
     def build(
@@ -209,36 +209,47 @@ class _LabelTable:
     ) -> _LabelTable:
         _check_mappings(judge, humans)
         items: dict[Hashable, int] = {}
-        for per_item in humans.values():
-            for item in per_item:
-                items.setdefault(item, len(items))
-        codes: dict[Any, int] = {}
-        encode = _number if numeric else (lambda v: codes.setdefault(v, len(codes)))
-        dtype = np.float64 if numeric else np.int64
-        labels = np.zeros((len(humans), len(items)), dtype=dtype)
+        columns = [[items.setdefault(item, len(items)) for item in per_item] for per_item in humans.values()]
+        encode = _Encoder(numeric)
+        labels = np.zeros((len(humans), len(items)), dtype=encode.dtype)
         mask = np.zeros((len(humans), len(items)), dtype=bool)
-        raw: list[list[Any]] = [[None] * len(items) for _ in humans]
         for row, (annotator, per_item) in enumerate(humans.items()):
-            for item, label in per_item.items():
-                col = items[item]
-                labels[row, col] = encode(_present(label, f"humans[{annotator!r}][{item!r}]"))
-                mask[row, col] = True
-                raw[row][col] = label
-        raw_judge = [judge.get(item) for item in items]
+            labels[row, columns[row]] = encode(
+                list(per_item.values()), f"humans[{annotator!r}]", list(per_item)
+            )
+            mask[row, columns[row]] = True
         has_judge = np.array([item in judge for item in items], dtype=bool)
-        judge_codes = [
-            encode(_present(judge[item], f"judge[{item!r}]")) if item in judge else 0 for item in items
-        ]
-        return cls(
-            list(humans),
-            list(items),
-            labels,
-            mask,
-            np.array(judge_codes, dtype=dtype),
-            has_judge,
-            raw,
-            raw_judge,
-        )
+        judged = [item for item in items if item in judge]
+        judge_codes = np.zeros(len(items), dtype=encode.dtype)
+        judge_codes[has_judge] = encode([judge[item] for item in judged], "judge", judged)
+        return cls(list(humans), list(items), labels, mask, judge_codes, has_judge, humans, judge)
+
+
+class _Encoder:
+    """Turns labels into numbers: category codes for ``accuracy``, floats for numeric scores."""
+
+    def __init__(self, numeric: bool) -> None:
+        self.numeric = numeric
+        self.dtype = np.float64 if numeric else np.int64
+        self.codes: dict[Any, int] = {}
+
+    def __call__(self, values: list[Any], where: str, keys: list[Hashable]) -> list[Any]:
+        missing = [k for k, v in zip(keys, values, strict=True) if v is None or v != v]
+        if missing:
+            raise SchemaError(
+                f"{where} has {len(missing)} missing labels (None or NaN) for items {summarize(missing)}: "
+                "drop the label instead of leaving it empty"
+            )
+        if not self.numeric:
+            codes = self.codes
+            return [codes.setdefault(v, len(codes)) for v in values]
+        bad = [v for v in values if not isinstance(v, numbers.Real) or isinstance(v, bool)]
+        if bad:
+            raise SchemaError(
+                f"numeric scoring (neg_rmse, neg_mae) needs numeric labels such as ordinal codes; {where} has "
+                f'{summarize(bad)}; map labels to codes first or use scoring="accuracy"'
+            )
+        return values
 
 
 def _indicators(
@@ -271,9 +282,10 @@ def _custom_scores(
 ) -> tuple[np.ndarray, np.ndarray]:
     human, judge = np.empty(cols.size), np.empty(cols.size)
     for k, col in enumerate(cols.tolist()):
-        rest = [table.raw[r][col] for r in np.flatnonzero(others[:, k]).tolist()]
-        human[k] = _finite_score(scorer(table.raw[row][col], rest), scorer)
-        judge[k] = _finite_score(scorer(table.raw_judge[col], rest), scorer)
+        item = table.items[col]
+        rest = [table.humans[table.annotators[r]][item] for r in np.flatnonzero(others[:, k]).tolist()]
+        human[k] = _finite_score(scorer(table.humans[table.annotators[row]][item], rest), scorer)
+        judge[k] = _finite_score(scorer(table.judge_labels[item], rest), scorer)
     return human, judge
 
 
@@ -290,8 +302,10 @@ def _one_sided_p(d: np.ndarray, epsilon: float) -> float:
     return float(special.stdtr(n - 1, t))
 
 
-def _item_reasons(has_judge: bool, count: int, minimum: int) -> tuple[str, ...]:
-    return tuple(r for r, bad in ((NO_JUDGE_LABEL, not has_judge), (TOO_FEW_HUMANS, count < minimum)) if bad)
+def _item_reasons(has_judge: bool, enough_humans: bool) -> tuple[str, ...]:
+    return tuple(
+        r for r, bad in ((NO_JUDGE_LABEL, not has_judge), (TOO_FEW_HUMANS, not enough_humans)) if bad
+    )
 
 
 def _resolve_scoring(scoring: str | Scorer) -> tuple[Scorer | None, str]:
@@ -324,21 +338,6 @@ def _check_mappings(judge: Any, humans: Any) -> None:
         raise SchemaError(
             f"`humans` values must be dicts {{item_id: label}}; {len(bad)} are not: {summarize(bad)}"
         )
-
-
-def _present(label: Any, where: str) -> Any:
-    if is_missing(label):
-        raise SchemaError(f"{where} is missing (None or NaN): drop the label instead of leaving it empty")
-    return label
-
-
-def _number(label: Any) -> float:
-    if isinstance(label, numbers.Real) and not isinstance(label, bool):
-        return float(label)
-    raise SchemaError(
-        f"numeric scoring (neg_rmse, neg_mae) needs numeric labels such as ordinal codes, got {label!r}; "
-        'map labels to codes first or use scoring="accuracy"'
-    )
 
 
 def _finite_score(value: Any, scorer: Scorer) -> float:

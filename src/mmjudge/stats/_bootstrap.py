@@ -2,6 +2,12 @@
 
 Resampling draws item indices with replacement, chunk by chunk, so memory stays bounded
 (about :data:`CHUNK_ELEMENTS` indices at a time) whatever the number of resamples.
+
+For the mean of data with few distinct values (at most ``n / MULTINOMIAL_RATIO`` distinct values or
+rows, e.g. 0/1 correctness), the number of times each distinct value is drawn is sampled directly
+from its multinomial distribution, which is exactly the distribution that resampling items gives
+the mean, at a fraction of the cost. The two paths use different random streams, so their intervals
+differ by Monte Carlo noise only.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ __all__ = [
 
 CHUNK_ELEMENTS = 4_000_000
 """Resampled values held in memory at once (32 MB of float64)."""
+
+MULTINOMIAL_RATIO = 100
+"""The mean is resampled through multinomial counts when ``distinct values * MULTINOMIAL_RATIO <= n``."""
 
 Statistic = Callable[..., Any]
 
@@ -169,11 +178,27 @@ def _interval(
 
 def _replicates(data: np.ndarray, statistic: Statistic, n_resamples: int, seed: int) -> np.ndarray:
     """Bootstrap replicates of ``statistic``, shape ``(B,)`` or ``(B, k)``."""
+    if statistic is _mean:
+        values, counts = np.unique(data, axis=0, return_counts=True)
+        if len(values) * MULTINOMIAL_RATIO <= data.shape[0]:
+            return _multinomial_means(values, counts, n_resamples, seed)
     width = data.shape[1] if data.ndim == 2 else 1
     parts = [
         np.asarray(statistic(np.take(data, idx, axis=0), axis=1), dtype=np.float64)
         for idx in resample_indices(data.shape[0], n_resamples, seed, width)
     ]
+    return np.concatenate(parts, axis=0)
+
+
+def _multinomial_means(values: np.ndarray, counts: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    """Means of resamples drawn as multinomial counts of each distinct value (or row)."""
+    rng = np.random.default_rng(seed)
+    n = int(counts.sum())
+    chunk = max(1, CHUNK_ELEMENTS // len(values))
+    parts = []
+    for start in range(0, n_resamples, chunk):
+        draws = rng.multinomial(n, counts / n, size=min(chunk, n_resamples - start))
+        parts.append(draws @ values / n)
     return np.concatenate(parts, axis=0)
 
 
