@@ -233,3 +233,12 @@ def test_medium_isovrbench_sample_has_full_size_clips(tmp_path):
     assert len(rows) == iso_sample.SIZES["medium"].anchors * 8
     info = video_info(raw / rows[0]["video_chosen"])
     assert (info.num_frames, info.fps, info.height, info.width) == (81, 16.0, 480, 832)
+
+
+def test_built_isovrbench_rows_keep_the_index_maps(sample_dir, iso_raw):
+    import pyarrow.parquet as pq
+
+    raw = {r["pair_id"]: r["index_map"] for r in _rows(iso_raw)}
+    table = pq.read_table(sample_dir / "isovrbench" / "data" / "all" / "test-00000-of-00001.parquet")
+    for pair_id, index_map in zip(table["pair_id"].to_pylist(), table["index_map"].to_pylist(), strict=True):
+        assert (index_map or None) == (json.loads(raw[pair_id]) if raw[pair_id] else None), pair_id
