@@ -1,0 +1,101 @@
+"""``constant``: always the same configured answer (MIST, EmoPrefer, EmoReAlM); no weights, no media.
+
+Options: ``label`` for MIST (default ``"FF"``), ``choice`` for EmoPrefer (default ``"a1"``), ``letter``
+for EmoReAlM (default ``"A"``, given whatever the question's choices are; a letter the question does
+not offer is scored wrong by the official matcher).
+
+There is deliberately no ``majority`` judge. The most frequent gold label of the evaluated split is a
+statistic of the answers, which a judge does not have at judge time; a judge emitting it would be a
+constant judge whose constant was chosen by looking at the test labels. A prior taken from elsewhere
+(another split, a paper's training distribution) is a ``constant`` config with that answer, and the
+card of that config says where the answer came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.judges._base import Judge
+from mmjudge.judges._types import (
+    Item,
+    JudgeInput,
+    LabelItem,
+    MediaRequest,
+    PreferenceItem,
+    QuestionItem,
+    Verdict,
+)
+from mmjudge.registry import register_judge
+
+__all__ = ["ConstantJudge", "ConstantOptions"]
+
+_MIST_LABELS = ("FF", "WF", "FL", "LL")
+_PREFERENCE_LABELS = ("a1", "a2", "same")
+
+
+@dataclass(frozen=True)
+class ConstantOptions:
+    """``options`` of a ``constant`` config: the answer given on each benchmark."""
+
+    label: str = "FF"
+    """MIST label, one of ``FF``, ``WF``, ``FL``, ``LL``."""
+    choice: str = "a1"
+    """EmoPrefer answer, one of ``a1``, ``a2``, ``same``."""
+    letter: str = "A"
+    """EmoReAlM answer letter, one upper-case letter ``A``-``Z``."""
+
+    def __post_init__(self) -> None:
+        if self.label not in _MIST_LABELS:
+            raise ConfigError(
+                f"constant option `label` must be one of {list(_MIST_LABELS)}, got {self.label!r}"
+            )
+        if self.choice not in _PREFERENCE_LABELS:
+            raise ConfigError(
+                f"constant option `choice` must be one of {list(_PREFERENCE_LABELS)}, got {self.choice!r}"
+            )
+        if not re.fullmatch(r"[A-Z]", self.letter):
+            raise ConfigError(
+                f"constant option `letter` must be one upper-case letter A-Z, got {self.letter!r}"
+            )
+
+
+@register_judge("constant")
+class ConstantJudge(Judge):
+    """The configured label / choice / letter for every item."""
+
+    benchmarks: ClassVar[frozenset[str]] = frozenset({"mist", "emoprefer", "emorealm"})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = ConstantOptions
+    default_frames: ClassVar[int | None] = None
+
+    def media_request(self, item: Item) -> MediaRequest:
+        """Nothing to decode (not even MIST images)."""
+        return MediaRequest()
+
+    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        """The configured answer for each item.
+
+        >>> from mmjudge.judges import JudgeConfig, QuestionItem
+        >>> judge = ConstantJudge(JudgeConfig(judge="constant", options={"letter": "B"}))
+        >>> item = QuestionItem("q1", None, None, "Is the person happy?", ("(A) Yes", "(B) No"), "modality_agreement")
+        >>> judge.judge_batch([JudgeInput(item)])[0].value
+        'B'
+        """
+        return [Verdict(x.item.item_id, self.answer(x.item)) for x in inputs]
+
+    def answer(self, item: Item) -> str:
+        """The configured answer for ``item``'s benchmark."""
+        if isinstance(item, LabelItem):
+            return str(self.options.label)
+        if isinstance(item, PreferenceItem):
+            return str(self.options.choice)
+        if isinstance(item, QuestionItem):
+            return str(self.options.letter)
+        raise SchemaError(
+            f"constant judges MIST, EmoPrefer and EmoReAlM items, got a {type(item).__name__}; "
+            "use `random`, `frame_smoothness` or `sharpness` for IsoVRBench clips"
+        )
