@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from mmjudge.errors import SchemaError
@@ -143,3 +145,18 @@ def test_model_that_never_wins_gets_zero_strength_with_a_warning():
 def test_bad_input_raises_schema_error(call, message):
     with pytest.raises(SchemaError, match=message):
         call()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(3, 6))
+def test_relabelling_models_permutes_the_fit(seed, n):
+    rng = np.random.default_rng(seed)
+    wins = rng.integers(1, 30, (n, n)) * (1 - np.eye(n, dtype=int))
+    upper = np.triu(rng.integers(0, 10, (n, n)), 1)
+    ties = upper + upper.T
+    order = rng.permutation(n)
+    fit = bradley_terry_ties(wins, ties)
+    moved = bradley_terry_ties(wins[np.ix_(order, order)], ties[np.ix_(order, order)])
+    assert moved.theta == pytest.approx(fit.theta[order], abs=1e-8)
+    assert moved.beta == pytest.approx(fit.beta, rel=1e-7)
+    assert moved.log_likelihood == pytest.approx(fit.log_likelihood, rel=1e-10)

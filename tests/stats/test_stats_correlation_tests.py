@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
@@ -134,3 +136,20 @@ def test_benjamini_yekutieli_bad_input():
         benjamini_yekutieli([0.1, 1.5])
     with pytest.raises(SchemaError, match="empty"):
         benjamini_yekutieli([])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    x=st.lists(st.integers(0, 5), min_size=4, max_size=8),
+    seed=st.integers(0, 1000),
+)
+def test_exact_test_is_symmetric_and_order_free(x, seed):
+    rng = np.random.default_rng(seed)
+    y = np.asarray(x) + rng.integers(-2, 3, len(x))
+    if len(set(x)) < 2 or len(set(y.tolist())) < 2:
+        return
+    res = spearman_permutation_test(x, y)
+    assert spearman_permutation_test(y, x).p_value == pytest.approx(res.p_value, abs=1e-12)
+    order = rng.permutation(len(x))
+    shuffled = spearman_permutation_test(np.asarray(x)[order], y[order])
+    assert (shuffled.rho, shuffled.p_value) == pytest.approx((res.rho, res.p_value), abs=1e-12)
