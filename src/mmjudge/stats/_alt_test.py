@@ -16,6 +16,11 @@ When all of an annotator's ``d`` are equal the t statistic is ``±inf`` (zero va
 reference's ``scipy.stats.ttest_1samp`` then gives ``p = 0`` if ``d < epsilon`` and ``p = 1``
 if ``d > epsilon``; we keep that and also give ``p = 1`` when ``d == epsilon`` exactly (where
 scipy returns NaN, which the reference's BY step never rejects either).
+
+Scores are computed with the same floating-point expressions as the reference (``count / n``,
+``-sqrt(sum / n)``, ``-(sum / n)``), so with integer codes the indicators are identical to the
+reference's; with non-integer numeric labels and 8 or more other annotators per item, numpy may sum
+in a different order than the reference's ``np.mean`` and a tie within one ulp could fall either way.
 """
 
 from __future__ import annotations
