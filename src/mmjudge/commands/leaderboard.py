@@ -1,0 +1,82 @@
+"""``mmjudge leaderboard``: serve the leaderboard locally; ``mmjudge leaderboard worker``: run model requests.
+
+``mmjudge leaderboard [--db PATH] [--port N] [--data-root DIR] [--no-auth] [--demo-output DIR]`` serves
+the Gradio app on an SQLite store (default ``<user data dir>/mmjudge/leaderboard.sqlite``). Without
+``--no-auth`` submissions need a Hugging Face login (as on a Space). ``mmjudge leaderboard worker
+[--db PATH] [--data-root DIR] [--once]`` claims queued model requests and runs ``mmjudge eval`` for each.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "leaderboard"
+HELP = "serve the leaderboard app (SQLite store), or `leaderboard worker` to run queued model requests"
+
+
+def _common(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument(
+        "--db", default=default, help="SQLite store (default: <user data dir>/mmjudge/leaderboard.sqlite)"
+    )
+    parser.add_argument(
+        "--data-root",
+        default=default,
+        help="folder with built benchmark folders <id>/ (the labels; e.g. from sample-data)",
+    )
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Serve options, and the ``worker`` subcommand."""
+    _common(parser)
+    parser.add_argument("--port", type=int, default=7860, help="port (default 7860)")
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    parser.add_argument(
+        "--no-auth", action="store_true", help="local mode: no login, the submitter is 'local'"
+    )
+    parser.add_argument(
+        "--admin", action="append", default=[], help="username allowed to hide rows (repeatable)"
+    )
+    parser.add_argument("--daily-limit", type=int, default=5, help="submissions + requests per user per day")
+    parser.add_argument("--max-mb", type=float, default=64.0, help="size limit of a prediction file in MiB")
+    parser.add_argument(
+        "--demo-output",
+        default="demo-output",
+        help="ingest <dir>/<benchmark>/<judge>/predictions.jsonl as verified",
+    )
+    parser.add_argument(
+        "--mirror-repo", default=None, help="mirror the store to this Hub dataset repo (off by default)"
+    )
+    sub = parser.add_subparsers(dest="leaderboard_action", metavar="ACTION")
+    worker = sub.add_parser("worker", help="claim queued model requests and run them through `mmjudge eval`")
+    _common(worker, argparse.SUPPRESS)
+    worker.add_argument("--once", action="store_true", help="stop when the queue is empty")
+    worker.add_argument("--poll", type=float, default=30.0, help="seconds between polls of an empty queue")
+    worker.add_argument("--lease", type=float, default=600.0, help="lease in seconds (renewed while running)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mmjudge.leaderboard.bootstrap import about_text, open_leaderboard, start_mirror
+
+    if getattr(args, "leaderboard_action", None) == "worker":
+        from mmjudge.leaderboard.worker import run_worker
+
+        board = open_leaderboard(args.db, data_root=args.data_root, require_login=True)
+        done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease)
+        print(f"processed {done} requests")
+        return 0
+    from mmjudge.leaderboard.ui import build_blocks
+
+    board = open_leaderboard(
+        args.db, data_root=args.data_root, require_login=not args.no_auth, admins=args.admin,
+        daily_limit=args.daily_limit, max_bytes=int(args.max_mb * 1024 * 1024), demo_output=args.demo_output,
+    )  # fmt: skip
+    if args.mirror_repo:
+        start_mirror(board.store, args.mirror_repo)
+    print(
+        f"store: {board.store.path}; labels for: {', '.join(board.benchmarks_available()) or 'none (--data-root)'}"
+    )
+    demo = build_blocks(board, about=about_text())
+    demo.queue(default_concurrency_limit=4).launch(
+        server_name=args.host, server_port=args.port, max_file_size=board.settings.max_bytes
+    )
+    return 0

@@ -1,0 +1,301 @@
+"""The leaderboard store: one SQLite file in WAL mode, schema migrations, atomic transactions.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction on a fresh connection, so concurrent writers (Gradio
+worker threads, ``mmjudge leaderboard worker`` processes) serialise on SQLite's write lock and a crash
+leaves either the whole row or nothing. Duplicate checks and the daily limit run inside the same
+transaction as the insert, so two simultaneous submissions of one file cannot both get in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mmjudge.errors import MmjudgeError
+
+__all__ = ["MIGRATIONS", "NewSubmission", "Store", "StoredSubmission", "SubmissionRejected"]
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE submissions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        benchmark TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('verified', 'reported')),
+        judge TEXT NOT NULL,
+        model TEXT NOT NULL,
+        revision TEXT NOT NULL DEFAULT '',
+        link TEXT NOT NULL DEFAULT '',
+        license TEXT NOT NULL DEFAULT '',
+        weights TEXT NOT NULL DEFAULT 'unknown',
+        submitter TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        sha256 TEXT UNIQUE,
+        results TEXT NOT NULL,
+        header TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        hidden INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX submissions_model ON submissions (benchmark, model, revision)
+        WHERE kind = 'verified';
+    CREATE INDEX submissions_by_user ON submissions (submitter, created_at);
+    CREATE TABLE requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        model TEXT NOT NULL,
+        revision TEXT NOT NULL DEFAULT '',
+        backend TEXT NOT NULL,
+        config TEXT NOT NULL,
+        benchmarks TEXT NOT NULL,
+        submitter TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('PENDING', 'RUNNING', 'FINISHED', 'FAILED')),
+        worker TEXT NOT NULL DEFAULT '',
+        lease_expires REAL NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        log_tail TEXT NOT NULL DEFAULT '',
+        updated_at REAL NOT NULL,
+        UNIQUE (model, revision, backend, config)
+    );
+    CREATE INDEX requests_by_status ON requests (status, created_at);
+    """,
+)
+"""Schema migrations; migration ``i`` brings ``PRAGMA user_version`` from ``i`` to ``i + 1``."""
+
+
+class SubmissionRejected(MmjudgeError, ValueError):
+    """A submission or model request was refused (duplicate, daily limit, bad metadata or file)."""
+
+
+@dataclass(frozen=True)
+class NewSubmission:
+    """A scored submission ready to be stored."""
+
+    benchmark: str
+    """Benchmark id."""
+    kind: str
+    """``verified`` (scored here from predictions) or ``reported`` (published numbers)."""
+    judge: str
+    """Judge display name."""
+    model: str
+    """Model repo id, local path or, for weight-free judges, the judge name."""
+    submitter: str
+    """Username of the submitter (``local`` in no-auth mode)."""
+    results: Mapping[str, Any]
+    """The result dict of ``mmjudge.benchmarks.<id>.score`` (or the published numbers)."""
+    revision: str = ""
+    """Model revision."""
+    link: str = ""
+    """Link to the model or paper."""
+    license: str = ""
+    """Model license."""
+    weights: str = "unknown"
+    """``open``, ``closed`` or ``unknown``."""
+    sha256: str | None = None
+    """Content hash of the submitted prediction file (``None`` for reported rows)."""
+    header: Mapping[str, Any] | None = None
+    """The prediction file's header record."""
+    source: str = ""
+    """Where reported numbers come from (paper, table)."""
+
+
+@dataclass(frozen=True)
+class StoredSubmission(NewSubmission):
+    """A submission as read back from the store."""
+
+    id: int = 0
+    """Row id."""
+    created_at: float = 0.0
+    """Unix time of the insert."""
+    hidden: bool = False
+    """Hidden by an admin (kept in the store, left out of tables)."""
+
+
+_SUBMISSION_COLUMNS = (
+    "benchmark, kind, judge, model, submitter, results, revision, link, license, weights, sha256, "
+    "header, source, id, created_at, hidden"
+)
+
+
+class Store:
+    """The leaderboard database at ``path`` (created and migrated on open).
+
+    >>> import tempfile
+    >>> store = Store(Path(tempfile.mkdtemp()) / "lb.sqlite")
+    >>> row = NewSubmission("isovrbench", "verified", "j", "m", "local", {"average": 50.0}, sha256="ab")
+    >>> store.insert_submission(row)
+    1
+    >>> [s.model for s in store.submissions("isovrbench")]
+    ['m']
+    """
+
+    def __init__(self, path: str | Path, *, timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.timeout = timeout
+        with self.connect() as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+        self._migrate()
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE``): committed on success, rolled back on any error."""
+        with self.connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        with self.transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for index in range(version, len(MIGRATIONS)):
+                for statement in MIGRATIONS[index].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version={index + 1}")
+
+    def schema_version(self) -> int:
+        """``PRAGMA user_version`` of the database."""
+        with self.connect() as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def integrity_check(self) -> str:
+        """``PRAGMA integrity_check`` (``"ok"`` for an intact database)."""
+        with self.connect() as conn:
+            return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def insert_submission(
+        self, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None
+    ) -> int:
+        """Store one submission atomically and return its id.
+
+        Raises:
+            SubmissionRejected: same content (sha256) or same (model, revision, benchmark) already stored
+                as verified (the message names the existing row), or the submitter reached
+                ``daily_limit`` submissions in the last 24 hours.
+        """
+        now = time.time() if now is None else now
+        with self.transaction() as conn:
+            _check_duplicates(conn, row)
+            if daily_limit is not None:
+                _check_daily_limit(conn, row.submitter, daily_limit, now)
+            cursor = conn.execute(
+                "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
+                "license, weights, sha256, header, source, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    row.benchmark, row.kind, row.judge, row.model, row.submitter,
+                    json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
+                    row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
+                ),
+            )  # fmt: skip
+            return int(cursor.lastrowid or 0)
+
+    def submissions(
+        self, benchmark: str | None = None, *, include_hidden: bool = False
+    ) -> list[StoredSubmission]:
+        """Stored submissions in insertion order, optionally of one benchmark and with hidden ones."""
+        where, args = [], []
+        if benchmark is not None:
+            where.append("benchmark = ?")
+            args.append(benchmark)
+        if not include_hidden:
+            where.append("hidden = 0")
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        with self.connect() as conn:
+            cursor = conn.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions{clause} ORDER BY id", args)
+            return [_submission(r) for r in cursor.fetchall()]
+
+    def get_submission(self, submission_id: int) -> StoredSubmission | None:
+        """One submission by id (hidden or not), or ``None``."""
+        with self.connect() as conn:
+            cursor = conn.execute(
+                f"SELECT {_SUBMISSION_COLUMNS} FROM submissions WHERE id = ?", (submission_id,)
+            )
+            found = cursor.fetchone()
+        return None if found is None else _submission(found)
+
+    def set_hidden(self, submission_id: int, hidden: bool = True) -> bool:
+        """Hide (or show again) a submission; returns whether the row exists."""
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE submissions SET hidden = ? WHERE id = ?", (int(hidden), submission_id)
+            )
+            return cursor.rowcount == 1
+
+    def count_recent(self, submitter: str, now: float | None = None) -> int:
+        """Submissions plus model requests by ``submitter`` in the last 24 hours."""
+        now = time.time() if now is None else now
+        with self.connect() as conn:
+            return _recent(conn, submitter, now)
+
+
+def _recent(conn: sqlite3.Connection, submitter: str, now: float) -> int:
+    since = now - 86400.0
+    n_sub = conn.execute(
+        "SELECT COUNT(*) FROM submissions WHERE submitter = ? AND created_at >= ? AND kind = 'verified'",
+        (submitter, since),
+    ).fetchone()[0]
+    n_req = conn.execute(
+        "SELECT COUNT(*) FROM requests WHERE submitter = ? AND created_at >= ?", (submitter, since)
+    ).fetchone()[0]
+    return int(n_sub) + int(n_req)
+
+
+def _check_daily_limit(conn: sqlite3.Connection, submitter: str, limit: int, now: float) -> None:
+    used = _recent(conn, submitter, now)
+    if used >= limit:
+        raise SubmissionRejected(
+            f"{submitter!r} already made {used} submissions in the last 24 hours (limit {limit}); "
+            "try again tomorrow"
+        )
+
+
+def _check_duplicates(conn: sqlite3.Connection, row: NewSubmission) -> None:
+    if row.sha256 is not None:
+        found = conn.execute(
+            "SELECT id, benchmark, model FROM submissions WHERE sha256 = ?", (row.sha256,)
+        ).fetchone()
+        if found:
+            raise SubmissionRejected(
+                f"this file (sha256 {row.sha256[:12]}...) was already submitted: row #{found[0]} "
+                f"({found[1]}, model {found[2]!r})"
+            )
+    if row.kind == "verified":
+        found = conn.execute(
+            "SELECT id FROM submissions WHERE kind = 'verified' AND benchmark = ? AND model = ? AND revision = ?",
+            (row.benchmark, row.model, row.revision),
+        ).fetchone()
+        if found:
+            raise SubmissionRejected(
+                f"model {row.model!r} at revision {row.revision!r} already has a verified {row.benchmark} "
+                f"row: #{found[0]}; submit a new revision instead"
+            )
+
+
+def _submission(found: tuple[Any, ...]) -> StoredSubmission:
+    (benchmark, kind, judge, model, submitter, results, revision, link, license_, weights, sha256,
+     header, source, row_id, created_at, hidden) = found  # fmt: skip
+    return StoredSubmission(
+        benchmark=benchmark, kind=kind, judge=judge, model=model, submitter=submitter,
+        results=json.loads(results), revision=revision, link=link, license=license_, weights=weights,
+        sha256=sha256, header=json.loads(header), source=source, id=int(row_id),
+        created_at=float(created_at), hidden=bool(hidden),
+    )  # fmt: skip

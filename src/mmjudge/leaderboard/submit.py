@@ -1,0 +1,175 @@
+"""Submission handling: validate -> score on the server against the labels it holds -> store atomically.
+
+:class:`Leaderboard` is the service behind the Space and the worker. It never computes a score itself:
+:func:`mmjudge.scoring.score_predictions` calls the same core ``evaluate.load("metrics/<id>")`` calls,
+so the stored number equals the metric's on the same file. Scoring happens before the single store
+transaction, so a crash while scoring leaves the store unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmjudge.errors import SchemaError
+from mmjudge.leaderboard.store import NewSubmission, Store, StoredSubmission, SubmissionRejected
+from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES, SubmissionMeta, validate_file, validate_meta
+
+__all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output"]
+
+LOCAL_USER = "local"
+"""Submitter name in no-auth mode."""
+
+RowsFn = Callable[[str, Path], Sequence[Mapping[str, Any]]]
+ScoreFn = Callable[..., dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Leaderboard policy."""
+
+    data_root: Path | None = None
+    """Folder with built benchmark folders ``<data_root>/<id>/`` (the labels the server holds)."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    """Size limit of a submitted file."""
+    daily_limit: int = 5
+    """Submissions plus model requests per user per 24 hours."""
+    admins: frozenset[str] = field(default_factory=frozenset)
+    """Usernames allowed to hide submissions."""
+    require_login: bool = True
+    """Refuse handlers called without a logged-in profile (Space mode); ``False`` is the local no-auth mode."""
+    score_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Per-benchmark keyword options for the scorer (defaults of the core when absent)."""
+
+
+def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
+    from mmjudge.scoring import load_reference_rows
+
+    return load_reference_rows(benchmark, folder)
+
+
+def _default_score(predictions: Any, rows: Any, **options: Any) -> dict[str, Any]:
+    from mmjudge.scoring import score_predictions
+
+    return score_predictions(predictions, rows, **options)
+
+
+class Leaderboard:
+    """Store + labels + policy; every UI handler and the worker go through here.
+
+    Args:
+        store: the SQLite store.
+        settings: policy and the data root.
+        rows_fn: loads a benchmark's reference rows from its folder (default
+            :func:`mmjudge.scoring.load_reference_rows`); cached per benchmark.
+        score_fn: scores a parsed file against rows (default :func:`mmjudge.scoring.score_predictions`).
+    """
+
+    def __init__(self, store: Store, settings: Settings | None = None, *, rows_fn: RowsFn | None = None,
+                 score_fn: ScoreFn | None = None) -> None:  # fmt: skip
+        self.store = store
+        self.settings = settings or Settings()
+        self._rows_fn = rows_fn or _default_rows
+        self._score_fn = score_fn or _default_score
+        self._rows: dict[str, Sequence[Mapping[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def benchmarks_available(self) -> list[str]:
+        """Benchmarks whose labels the server holds (a folder under the data root)."""
+        from mmjudge import BENCHMARK_IDS
+
+        root = self.settings.data_root
+        return [b for b in BENCHMARK_IDS if root is not None and (root / b).is_dir()]
+
+    def reference_rows(self, benchmark: str) -> Sequence[Mapping[str, Any]]:
+        """The reference rows of ``benchmark`` (loaded once)."""
+        with self._lock:
+            if benchmark not in self._rows:
+                root = self.settings.data_root
+                if root is None or not (root / benchmark).is_dir():
+                    raise SchemaError(
+                        f"this leaderboard holds no {benchmark} labels (expected a built folder "
+                        f"{root}/{benchmark}); submissions are accepted for {self.benchmarks_available()}"
+                    )
+                self._rows[benchmark] = self._rows_fn(benchmark, root / benchmark)
+            return self._rows[benchmark]
+
+    def submitter(self, username: str | None) -> str:
+        """The submitter name: the logged-in username, ``local`` in no-auth mode.
+
+        Raises:
+            SubmissionRejected: login required and no user.
+        """
+        if username:
+            return username
+        if self.settings.require_login:
+            raise SubmissionRejected(
+                "please sign in with Hugging Face first (API calls without a login are refused)"
+            )
+        return LOCAL_USER
+
+    def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, daily_limit: int | None = -1,
+               source: str = "predictions.jsonl") -> StoredSubmission:  # fmt: skip
+        """Validate, score and store a prediction file as a ``verified`` row.
+
+        Args:
+            data: the file's bytes.
+            meta: submitter metadata.
+            submitter: username (see :meth:`submitter`).
+            daily_limit: ``-1`` for the configured limit, ``None`` for none (worker, demo loader).
+
+        Raises:
+            SchemaError: the file is invalid or does not cover the benchmark's items.
+            SubmissionRejected: bad metadata, duplicate, or the daily limit.
+        """
+        meta = validate_meta(meta)
+        checked = validate_file(data, max_bytes=self.settings.max_bytes, source=source)
+        header = checked.predictions.header
+        rows = self.reference_rows(header.benchmark)
+        options = dict(self.settings.score_options.get(header.benchmark, {}))
+        results = self._score_fn(checked.predictions, rows, **options)
+        row = NewSubmission(
+            benchmark=header.benchmark, kind="verified", judge=meta.judge, model=meta.model,
+            submitter=submitter, results=results, revision=meta.revision, link=meta.link,
+            license=meta.license, weights=meta.weights, sha256=checked.sha256, header=header.to_record(),
+        )  # fmt: skip
+        limit = self.settings.daily_limit if daily_limit == -1 else daily_limit
+        row_id = self.store.insert_submission(row, daily_limit=limit)
+        stored = self.store.get_submission(row_id)
+        assert stored is not None
+        return stored
+
+    def hide(self, submission_id: int, username: str | None, hidden: bool = True) -> None:
+        """Hide a submission (admins only); the row stays in the store.
+
+        Raises:
+            SubmissionRejected: not an admin, or no such row.
+        """
+        if not username or username not in self.settings.admins:
+            raise SubmissionRejected(f"only admins can hide submissions; {username!r} is not one")
+        if not self.store.set_hidden(submission_id, hidden):
+            raise SubmissionRejected(f"there is no submission #{submission_id}")
+
+
+def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
+    """Store ``demo_dir/<benchmark>/<judge>/predictions.jsonl`` (``mmjudge demo`` output) as verified rows.
+
+    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name); files
+    already stored (same sha256 or same judge) are skipped. Returns one line per file saying what happened.
+    """
+    messages = []
+    for path in sorted(Path(demo_dir).glob("*/*/predictions.jsonl")):
+        benchmark, judge = path.parent.parent.name, path.parent.name
+        if benchmark not in board.benchmarks_available():
+            messages.append(f"{path}: skipped, no {benchmark} labels on this server")
+            continue
+        meta = SubmissionMeta(judge=judge, model=judge, revision="demo", weights="open")
+        try:
+            stored = board.submit(path.read_bytes(), meta, "baseline", daily_limit=None, source=str(path))
+            messages.append(f"{path}: stored as #{stored.id}")
+        except (SubmissionRejected, SchemaError) as exc:
+            messages.append(f"{path}: skipped ({exc})")
+    return messages

@@ -1,0 +1,125 @@
+"""Checks on a submission before it is scored: file size, encoding, schema, and the submitter's metadata.
+
+The prediction-file checks are :func:`mmjudge.predictions.parse_predictions` (UTF-8, JSON lines, header,
+schema version, benchmark, unique ids, verdict types, finite scores, each problem with its line
+number). Coverage (every reference item exactly once, no unknown id) is checked by
+:func:`mmjudge.scoring.score_predictions` against the labels the server holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from mmjudge.errors import SchemaError
+from mmjudge.leaderboard.store import SubmissionRejected
+from mmjudge.predictions import PredictionFile, parse_predictions
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "WEIGHTS",
+    "SubmissionMeta",
+    "ValidatedFile",
+    "validate_file",
+    "validate_meta",
+]
+
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+"""Default size limit of a submitted prediction file (64 MiB; an 8,000-pair IsoVRBench file is ~1 MB)."""
+WEIGHTS: tuple[str, ...] = ("open", "closed", "unknown")
+"""Accepted values of the open/closed-weights field."""
+_MAX_TEXT = 200
+_URL = re.compile(r"^https?://[^\s<>\"']+$")
+
+
+@dataclass(frozen=True)
+class SubmissionMeta:
+    """What the submitter says about the predictions."""
+
+    judge: str
+    """Judge display name."""
+    model: str
+    """Model repo id (or judge name for weight-free judges)."""
+    revision: str = ""
+    """Model revision (commit or tag)."""
+    link: str = ""
+    """http(s) link to the model or paper, or empty."""
+    license: str = ""
+    """License of the model."""
+    weights: str = "unknown"
+    """``open``, ``closed`` or ``unknown``."""
+
+
+@dataclass(frozen=True)
+class ValidatedFile:
+    """A prediction file that passed the schema checks."""
+
+    predictions: PredictionFile
+    """The parsed file."""
+    sha256: str
+    """sha256 of the file's bytes."""
+    n_bytes: int
+    """Size of the file."""
+
+
+def validate_file(
+    data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, source: str = "predictions.jsonl"
+) -> ValidatedFile:
+    """Check size, encoding and schema of a submitted ``predictions.jsonl``.
+
+    >>> ok = validate_file(b'{"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"}\\n'
+    ...                    b'{"id": "q1", "prediction": "A"}\\n')
+    >>> ok.predictions.header.benchmark, len(ok.sha256)
+    ('emorealm', 64)
+    >>> validate_file(b"x" * 10, max_bytes=5)
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: predictions.jsonl: 10 bytes is over the 5-byte limit; submit only the predictions.jsonl written by `mmjudge eval`
+    """
+    if len(data) > max_bytes:
+        raise SchemaError(
+            f"{source}: {len(data)} bytes is over the {max_bytes}-byte limit; "
+            "submit only the predictions.jsonl written by `mmjudge eval`"
+        )
+    if not data.strip():
+        raise SchemaError(f"{source}: the file is empty; expected a header line and one line per item")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SchemaError(
+            f"{source} line {line}: expected UTF-8 text, got an undecodable byte at offset {exc.start}"
+        ) from exc
+    predictions = parse_predictions(text.splitlines(), source=source)
+    return ValidatedFile(predictions, hashlib.sha256(data).hexdigest(), len(data))
+
+
+def validate_meta(meta: SubmissionMeta) -> SubmissionMeta:
+    """Check and normalise submitter metadata (stripped text, bounded length, http(s) link, weights).
+
+    >>> validate_meta(SubmissionMeta(" j ", "org/model", weights="open")).judge
+    'j'
+    >>> validate_meta(SubmissionMeta("j", "m", link="javascript:alert(1)"))
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: link must be an http(s) URL or empty, got 'javascript:alert(1)'
+    """
+    fields = {
+        name: str(getattr(meta, name) or "").strip()
+        for name in ("judge", "model", "revision", "link", "license", "weights")
+    }
+    for name in ("judge", "model"):
+        if not fields[name]:
+            raise SubmissionRejected(f"{name} is required (got an empty value)")
+    for name, value in fields.items():
+        if len(value) > _MAX_TEXT or any(ord(c) < 32 for c in value):
+            raise SubmissionRejected(
+                f"{name} must be one line of at most {_MAX_TEXT} characters, got {value[:60]!r}..."
+            )
+    if fields["link"] and not _URL.match(fields["link"]):
+        raise SubmissionRejected(f"link must be an http(s) URL or empty, got {fields['link']!r}")
+    fields["weights"] = fields["weights"] or "unknown"
+    if fields["weights"] not in WEIGHTS:
+        raise SubmissionRejected(f"weights must be one of {list(WEIGHTS)}, got {fields['weights']!r}")
+    return SubmissionMeta(**fields)
