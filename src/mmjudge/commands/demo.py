@@ -1,0 +1,141 @@
+"""``mmjudge demo``: synthetic sample data -> every weight-free baseline judge on every benchmark -> reports.
+
+What it does, plainly: writes the synthetic sample of all four benchmarks (``mmjudge sample-data``)
+under ``OUT/sample-data`` (reused when it is already there), runs each registered baseline judge on
+each benchmark it supports with :func:`mmjudge.judges.runner.evaluate_judge`, and writes
+``OUT/<benchmark>/<judge>/{predictions.jsonl,results.json,report.md}`` plus ``OUT/summary.md``. The
+sample data are synthetic and the baselines are floors: the numbers exercise the pipeline and say
+nothing about any model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+NAME = "demo"
+HELP = "run every weight-free baseline judge on the synthetic sample of all four benchmarks and write reports"
+
+BASELINES: tuple[str, ...] = ("frame_smoothness", "sharpness", "random", "constant")
+"""The weight-free baselines, in report order (there is deliberately no ``majority`` judge: see
+:mod:`mmjudge.judges.constant`)."""
+
+MEDIA_ROOTS: dict[str, str] = {"emoprefer": "raw/emoprefer/MER2025", "emorealm": "raw/emorealm/DFEW"}
+"""Gated-media roots of the sample, relative to the sample folder."""
+
+_INTRO = (
+    "mmjudge demo: the sample data are SYNTHETIC (generated clips, images and texts in the real release "
+    "formats), and the judges are weight-free BASELINES (floors, not models). The numbers below check "
+    "that loading, judging, scoring and reporting work end to end; they say nothing about any model."
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options: output folder, sample size, benchmarks, decode workers."""
+    from mmjudge import BENCHMARK_IDS
+
+    parser.add_argument("--out", type=Path, default=Path("demo-output"), help="output folder")
+    parser.add_argument("--size", choices=("small", "medium"), default="small", help="sample size")
+    parser.add_argument(
+        "--benchmark", action="append", choices=BENCHMARK_IDS, help="only this benchmark (repeatable)"
+    )
+    parser.add_argument("--decode-workers", type=int, default=0, help="decode worker processes per run")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mmjudge import BENCHMARK_IDS
+
+    print(_INTRO)
+    benchmarks = list(args.benchmark or BENCHMARK_IDS)
+    data = _sample(args.out / "sample-data", args.size, benchmarks)
+    available, missing = _baselines()
+    if missing:
+        print(f"not registered, skipped: {', '.join(missing)}")
+    rows: list[dict[str, Any]] = []
+    for benchmark in benchmarks:
+        for name, judge_cls in available.items():
+            if benchmark in judge_cls.benchmarks:
+                rows.append(_one(benchmark, name, data, args.out, args.decode_workers))
+    summary = _summary(rows)
+    (args.out / "summary.md").write_text(f"# mmjudge demo\n\n{_INTRO}\n\n{summary}\n", encoding="utf-8")
+    print(summary)
+    print(f"reports: {args.out}/<benchmark>/<judge>/report.md; this table: {args.out / 'summary.md'}")
+    failed = [r for r in rows if r["error"]]
+    return 1 if failed else 0
+
+
+def _sample(folder: Path, size: str, benchmarks: list[str]) -> Path:
+    from mmjudge.data.sample import write_sample_data
+
+    summary = folder / "sample_summary.json"
+    if summary.is_file():
+        known = json.loads(summary.read_text(encoding="utf-8"))
+        if known.get("size") == size and all(b in known.get("benchmarks", {}) for b in benchmarks):
+            print(f"reusing the {size} synthetic sample in {folder}")
+            return folder
+    print(f"writing the {size} synthetic sample of {', '.join(benchmarks)} to {folder}")
+    write_sample_data(folder, size=size, benchmarks=benchmarks, overwrite=True)
+    return folder
+
+
+def _baselines() -> tuple[dict[str, Any], list[str]]:
+    from mmjudge.errors import UnknownNameError
+    from mmjudge.registry import get_judge
+
+    available: dict[str, Any] = {}
+    missing: list[str] = []
+    for name in BASELINES:
+        try:
+            available[name] = get_judge(name)
+        except UnknownNameError:
+            missing.append(name)
+    return available, missing
+
+
+def _config(name: str) -> Any:
+    """The shipped ``judges/<name>/config.yaml`` when this is a checkout, else the backend's defaults."""
+    from mmjudge.judges import JudgeConfig, load_config
+
+    for root in (Path.cwd(), Path(__file__).resolve().parents[3]):
+        path = root / "judges" / name / "config.yaml"
+        if path.is_file():
+            return load_config(path)
+    return JudgeConfig(judge=name)
+
+
+def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict[str, Any]:
+    from mmjudge.errors import MmjudgeError
+    from mmjudge.judges.runner import RunOptions, evaluate_judge
+    from mmjudge.report import headline
+
+    root = data / MEDIA_ROOTS[benchmark] if benchmark in MEDIA_ROOTS else None
+    options = RunOptions(
+        media_root=root, swap=benchmark == "emoprefer", decode_workers=workers, progress=False
+    )
+    row: dict[str, Any] = {"benchmark": benchmark, "judge": name, "error": None, "scores": {}, "report": ""}
+    try:
+        (output,) = evaluate_judge(
+            benchmark, _config(name), data / benchmark, out / benchmark / name, options
+        )
+    except MmjudgeError as exc:
+        logging.getLogger(__name__).error("%s on %s failed: %s", name, benchmark, exc)
+        row["error"] = f"{type(exc).__name__}: {exc}"
+        return row
+    row["scores"] = headline(benchmark, output.scores)
+    row["report"] = str(output.report)
+    return row
+
+
+def _summary(rows: list[dict[str, Any]]) -> str:
+    lines = ["| benchmark | judge | headline scores | report |", "|---|---|---|---|"]
+    for row in rows:
+        scores = row["error"] or ", ".join(f"{k} {_fmt(v)}" for k, v in row["scores"].items())
+        lines.append(f"| {row['benchmark']} | {row['judge']} | {scores} | {row['report'] or '-'} |")
+    return "\n".join(lines)
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)

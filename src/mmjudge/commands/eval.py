@@ -1,0 +1,105 @@
+"""``mmjudge eval``: run a judge on a built benchmark folder, score it, write predictions, results and a report.
+
+Works on one process and under ``torchrun --nproc_per_node N -m mmjudge eval ...`` or
+``accelerate launch --multi_gpu --num_processes N -m mmjudge eval ...`` (gloo ranks on CPU). Bad input
+(unknown judge, bad config, a folder that is not a built benchmark) is refused before anything is
+written; the output folder then gets at most ``eval.log``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from mmjudge.errors import ConfigError
+
+NAME = "eval"
+HELP = "judge a built benchmark folder and write predictions.jsonl, results.json and report.md"
+
+LOG_NAME = "eval.log"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options: benchmark, judge, data, output, frames, decode workers, swap, limit, batch size."""
+    from mmjudge import BENCHMARK_IDS
+
+    parser.add_argument("--benchmark", required=True, choices=BENCHMARK_IDS, help="benchmark id")
+    parser.add_argument("--judge", required=True, help="registered judge name or path to a judge config.yaml")
+    parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
+    parser.add_argument(
+        "--media-root", type=Path, help="root of gated media (MER2025, DFEW); default: --data"
+    )
+    parser.add_argument("--out", required=True, type=Path, help="output folder (also holds the resume cache)")
+    parser.add_argument(
+        "--frames", type=frame_counts, default=(), help="frame count, or a sweep such as 4,8,16,32,48"
+    )
+    parser.add_argument(
+        "--decode-workers", type=int, default=2, help="decode worker processes per rank (0: none)"
+    )
+    parser.add_argument(
+        "--swap", action="store_true", help="EmoPrefer: also judge every pair with a1/a2 swapped"
+    )
+    parser.add_argument("--limit", type=int, help="only the first N pairs / items / questions")
+    parser.add_argument("--batch-size", type=int, help="items per judge call (default: the config's)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def frame_counts(text: str) -> tuple[int, ...]:
+    """Parse ``"8"`` or ``"4,8,16"`` into positive, distinct frame counts.
+
+    >>> frame_counts("4, 8,16")
+    (4, 8, 16)
+    >>> frame_counts("8,0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: --frames expects positive integers separated by commas (e.g. 4,8,16), got '8,0'
+    """
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        counts = ()
+    if not counts or min(counts) < 1 or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(
+            f"--frames expects positive integers separated by commas (e.g. 4,8,16), got {text!r}"
+        )
+    return counts
+
+
+def run(args: argparse.Namespace) -> int:
+    from mmjudge.judges.runner import RunOptions, evaluate_judge, load_items, prepare_judge, resolve_config
+
+    for name in ("decode_workers", "limit", "batch_size"):
+        value = getattr(args, name)
+        if value is not None and value < (0 if name == "decode_workers" else 1):
+            raise ConfigError(f"--{name.replace('_', '-')} must be a positive integer, got {value}")
+    options = RunOptions(
+        frames=args.frames,
+        decode_workers=args.decode_workers,
+        swap=args.swap,
+        limit=args.limit,
+        batch_size=args.batch_size,
+        media_root=args.media_root,
+        progress=not args.no_progress,
+    )
+    # Validate everything before the output folder is touched.
+    prepare_judge(args.benchmark, resolve_config(args.judge))
+    load_items(args.benchmark, args.data, options)
+    handler = _log_to(args.out / LOG_NAME)
+    try:
+        outputs = evaluate_judge(args.benchmark, args.judge, args.data, args.out, options)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        handler.close()
+    for output in outputs:
+        label = f"frames={output.frames}: " if output.frames is not None else ""
+        print(f"{label}{output.predictions}\n{label}{output.results}\n{label}{output.report}")
+    return 0
+
+
+def _log_to(path: Path) -> logging.Handler:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(handler)
+    return handler

@@ -1,0 +1,47 @@
+"""``mmjudge score``: re-score a prediction file against a built benchmark folder, without a judge."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+NAME = "score"
+HELP = "score a predictions.jsonl file against a built benchmark folder (same core as evaluate)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options: prediction file, data folder, output, expected benchmark, EmoReAlM mode."""
+    from mmjudge import BENCHMARK_IDS
+
+    parser.add_argument("predictions", type=Path, help="a predictions.jsonl file")
+    parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
+    parser.add_argument("--out", type=Path, help="write results.json here (default: print the scores)")
+    parser.add_argument("--benchmark", choices=BENCHMARK_IDS, help="refuse a file of another benchmark")
+    parser.add_argument(
+        "--mode", choices=("official", "strict"), help="EmoReAlM: skip (official) or count missing outputs"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from mmjudge.errors import ConfigError
+    from mmjudge.judges._outputs import score_file, write_results
+    from mmjudge.predictions import read_predictions
+
+    options = {}
+    if args.mode is not None:
+        found = read_predictions(args.predictions, benchmark=args.benchmark).header.benchmark
+        if found != "emorealm":
+            raise ConfigError(
+                f"--mode applies to emorealm predictions only; {args.predictions} holds {found!r}"
+            )
+        options["mode"] = args.mode
+    predictions, _rows, scores = score_file(args.predictions, args.data, benchmark=args.benchmark, **options)
+    header = predictions.header
+    if args.out is None:
+        print(json.dumps(scores, indent=2, default=str))
+        return 0
+    run_info = {"rescored_from": str(args.predictions), "score_options": options}
+    path = write_results(args.out, header.benchmark, header.judge, scores, header.provenance, run_info)
+    print(path)
+    return 0
