@@ -31,6 +31,7 @@ __all__ = [
     "base_schema",
     "is_vgrb",
     "transform_chunk",
+    "vgrb_pair_id",
 ]
 
 INTERVENTIONS: dict[str, str] = {

@@ -18,8 +18,8 @@ from mmjudge.errors import ConfigError
 
 __all__ = ["CHUNK_ROWS", "SplitFile", "columns_of", "find_split_files", "iter_chunks"]
 
-CHUNK_ROWS = 16_384
-"""Rows per chunk for parquet and JSON Lines (CSV chunks follow pyarrow's 4 MiB blocks)."""
+CHUNK_ROWS = 8_192
+"""Rows per chunk for parquet and JSON Lines (CSV chunks follow pyarrow's 1 MiB blocks)."""
 SUFFIXES = (".csv", ".parquet", ".jsonl")
 SPLIT_NAMES = ("test", "train", "validation")
 

@@ -99,7 +99,7 @@ def require_columns(path: Path | str, columns: Collection[str], required: Iterab
 def _csv_options(header: Sequence[str]) -> tuple[Any, Any]:
     import pyarrow.csv as pacsv
 
-    read = pacsv.ReadOptions(column_names=list(header), skip_rows=1, block_size=1 << 22)
+    read = pacsv.ReadOptions(column_names=list(header), skip_rows=1, block_size=1 << 20)
     convert = pacsv.ConvertOptions(
         column_types={c: pa.string() for c in header},
         strings_can_be_null=False,

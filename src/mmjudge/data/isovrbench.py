@@ -43,8 +43,9 @@ from mmjudge.data._isovr_rows import (
     base_schema,
     is_vgrb,
     transform_chunk,
+    vgrb_pair_id,
 )
-from mmjudge.data._isovr_source import SplitFile, columns_of, find_split_files, iter_chunks
+from mmjudge.data._isovr_source import CHUNK_ROWS, SplitFile, columns_of, find_split_files, iter_chunks
 from mmjudge.data._tables import require_columns, schema_error
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, Split
 from mmjudge.data.media_paths import MediaRoot
@@ -204,7 +205,7 @@ def _stage(
     interventions: Mapping[str, str],
 ) -> dict[str, Counter[str]]:
     """Check and transform every row once, writing each split to ``tmp/<split>.parquet``."""
-    seen: dict[str, tuple[str, int]] = {}
+    seen: set[bytes] = set()
     counts: dict[str, Counter[str]] = {}
     prefix = "media/" if media == "copy" else ""
     for f in files:
@@ -221,24 +222,49 @@ def _stage(
                     video_prefix=prefix,
                     interventions=interventions,
                 )
-                _check_new_ids(f.path, first, batch.column("pair_id").to_pylist(), seen)
+                _check_new_ids(f.path, first, batch.column("pair_id").to_pylist(), seen, files)
                 counts[f.split].update(v for v in batch.column("intervention").to_pylist() if v)
                 writer.write_batch(batch)
     return counts
 
 
-def _check_new_ids(path: Path, first: int, ids: list[str], seen: dict[str, tuple[str, int]]) -> None:
+def _key(*parts: str) -> bytes:
+    """A 16-byte digest standing for a string key in the seen-sets (memory per key stays small)."""
+    return hashlib.blake2b("\0".join(parts).encode(), digest_size=16).digest()
+
+
+def _check_new_ids(path: Path, first: int, ids: list[str], seen: set[bytes], files: list[SplitFile]) -> None:
     for offset, pair_id in enumerate(ids):
-        if pair_id in seen:
-            where = seen[pair_id]
+        key = _key(pair_id)
+        if key in seen:
             raise schema_error(
                 path,
                 row=f"{first + offset} (pair_id {pair_id!r})",
                 column="pair_id",
                 expected="unique pair ids",
-                got=f"{pair_id!r} again (first in {where[0]}, row {where[1]})",
+                got=f"{pair_id!r} again (first in {_first_row_of(pair_id, files)})",
             )
-        seen[pair_id] = (Path(path).name, first + offset)
+        seen.add(key)
+
+
+def _first_row_of(pair_id: str, files: list[SplitFile]) -> str:
+    """Where ``pair_id`` first occurs (re-read on the error path only, so no id -> row map is kept)."""
+    for f in files:
+        columns = columns_of(f.path)
+        column = "pair_id" if "pair_id" in columns else None
+        for first, chunk in iter_chunks(f.path, columns):
+            ids = (
+                chunk[column]
+                if column
+                else [
+                    vgrb_pair_id(str(a), str(b), str(p))
+                    for a, b, p in zip(chunk["path_A"], chunk["path_B"], chunk["prompt"], strict=True)
+                ]
+            )
+            for offset, value in enumerate(ids):
+                if value == pair_id:
+                    return f"{f.path.name}, row {first + offset}"
+    return "an earlier row"
 
 
 def _missing_policy(clips: _Clips, root: Path, allow: bool) -> None:
@@ -262,7 +288,7 @@ def _missing_policy(clips: _Clips, root: Path, allow: bool) -> None:
 
 def _stream(path: Path, schema: pa.Schema, intervention: str | None = None) -> BatchStream:
     def batches() -> Iterator[pa.RecordBatch]:
-        for batch in pq.ParquetFile(path).iter_batches():
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=CHUNK_ROWS):
             if intervention is not None:
                 batch = batch.filter(pc.equal(batch.column("intervention"), intervention))
             if batch.num_rows:
@@ -280,16 +306,17 @@ _CLIP_SOURCE = (
 
 
 def _clip_rows(path: Path) -> Iterator[pa.RecordBatch]:
-    seen: set[tuple[str, str]] = set()
-    for batch in pq.ParquetFile(path).iter_batches(columns=list(_CLIP_SOURCE)):
+    seen: set[bytes] = set()
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=CHUNK_ROWS, columns=list(_CLIP_SOURCE)):
         data = batch.to_pydict()
         out: dict[str, list[Any]] = {name: [] for name in CLIP_SCHEMA.names}
         for i in range(batch.num_rows):
             for side in ("chosen", "rejected"):
                 clip, prompt = data[f"clip_id_{side}"][i], data["prompt"][i]
-                if clip is None or (clip, prompt) in seen:
+                key = _key(clip, prompt) if clip is not None else b""
+                if clip is None or key in seen:
                     continue
-                seen.add((clip, prompt))
+                seen.add(key)
                 video, generator = data[f"video_{side}"][i], data[f"generator_{side}"][i]
                 values = (clip, video, prompt, generator, data["num_frames"][i], data["fps"][i])
                 for name, value in zip(CLIP_SCHEMA.names, values, strict=True):
