@@ -332,8 +332,10 @@ def test_random_without_same() -> None:
 def test_choice_letters() -> None:
     assert choice_letters(["(A) Yes", "(B) No"]) == ["A", "B"]
     assert choice_letters(["C: calm", "d. sad", "plain"]) == ["C", "D", "C"]
+    [empty] = _judge("random").judge_batch([JudgeInput(QuestionItem("q", None, None, "?", (), "x"))])
+    assert empty.no_judgment and "no choices" in (empty.error or "")
     with pytest.raises(SchemaError, match="no choices"):
-        _judge("random").judge_batch([JudgeInput(QuestionItem("q", None, None, "?", (), "x"))])
+        _judge("random").draw(QuestionItem("q", None, None, "?", (), "x"))
 
 
 # --------------------------------------------------------------------------- constant

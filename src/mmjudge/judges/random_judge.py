@@ -95,7 +95,7 @@ class RandomJudge(Judge):
         return MediaRequest()
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """One uniform draw per item from its own seeded generator.
+        """One uniform draw per item from its own seeded generator (``Verdict.failed`` for a question without choices).
 
         >>> from pathlib import Path
         >>> from mmjudge.judges import ClipItem, JudgeConfig
@@ -104,7 +104,14 @@ class RandomJudge(Judge):
         >>> 0.0 <= v.value < 1.0, v.value == judge.judge_batch([JudgeInput(ClipItem("c1", Path("x"), ""))])[0].value
         (True, True)
         """
-        return [Verdict(x.item.item_id, self.draw(x.item)) for x in inputs]
+        return [self._verdict(x.item) for x in inputs]
+
+    def _verdict(self, item: Item) -> Verdict:
+        if isinstance(item, QuestionItem) and not item.choices:
+            return Verdict.failed(
+                item.item_id, "SchemaError: the question has no choices to draw a letter from"
+            )
+        return Verdict(item.item_id, self.draw(item))
 
     def draw(self, item: Item) -> VerdictValue:
         """The verdict value for ``item`` (a function of ``config.seed`` and ``item.item_id`` only)."""
