@@ -111,6 +111,8 @@ JUDGES = Registry(
     builtin_modules={
         "constant": "mmjudge.judges.constant",
         "frame_smoothness": "mmjudge.judges.frame_smoothness",
+        "label_choice": "mmjudge.judges.label_choice",
+        "pairwise_describe": "mmjudge.judges.pairwise_describe",
         "random": "mmjudge.judges.random_judge",
         "sharpness": "mmjudge.judges.sharpness",
     },

@@ -1,0 +1,254 @@
+"""``label_choice``: a VLM picks one label string, by constrained greedy decoding or log-likelihood.
+
+Benchmarks and labels:
+
+* MIST cells: ``FF``, ``WF``, ``FL``, ``LL``; the prompt is the cell of the MIST grid
+  (:mod:`mmjudge.judges._mist_prompts`, **mmjudge's reconstruction of the paper's Appendix I, not its
+  verbatim text**), the image attached for the aligned/misleading conditions. The answer follows the
+  prefilled ``{"final_label": "``.
+* EmoPrefer pairs: ``a1``, ``a2``, ``same`` (S1 prompt of :mod:`mmjudge.judges._emoprefer_prompts`).
+* EmoReAlM questions: the letters of the item's choices (official question prompt plus an answer line).
+
+``options.method`` picks the rule (:mod:`mmjudge.judges._constrained`): ``greedy_trie`` (default;
+the paper's "greedy decoding constrained to the four labels") or ``loglik`` (sum of token log-probs of
+each label's continuation, maximum wins). Labels are tokenised alone (``tokenizer.encode(label,
+add_special_tokens=False)``) and appended after the prompt's token ids, so both rules score the same
+token sequences. The method used is recorded in ``diagnostics.extra["method"]``; ``valid_mass`` is the
+probability of the allowed first tokens at the answer position.
+
+CoT strategies (MIST ``cot``, ``few_shot_cot``): the reasoning is generated freely and greedily (at
+most ``options.max_reasoning_tokens``), cut before any ``final_label`` the model wrote itself (that
+free label is parsed with :func:`~mmjudge.judges._mist_prompts.parse_final_label` and kept in
+``extra["free_label"]``), then ``\\n{"final_label": "`` is appended and the label is chosen under the
+constraint. Audio is not used (see ``audio_visual``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.judges import _chat
+from mmjudge.judges._base import Judge
+from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
+from mmjudge.judges._emoprefer_prompts import choose as emoprefer_prompt
+from mmjudge.judges._emoprefer_prompts import emorealm_question
+from mmjudge.judges._mist_prompts import ANSWER_PREFIX, MIST_LABELS, mist_prompt, parse_final_label
+from mmjudge.judges._types import (
+    Diagnostics,
+    Item,
+    JudgeInput,
+    LabelItem,
+    MediaRequest,
+    PreferenceItem,
+    QuestionItem,
+    Verdict,
+)
+from mmjudge.judges.random_judge import choice_letters
+from mmjudge.registry import register_judge
+
+__all__ = ["LabelChoiceJudge", "LabelChoiceOptions", "Prompt", "build_prompt"]
+
+PREFERENCE_LABELS: tuple[str, ...] = ("a1", "a2", "same")
+_FRAMES_AS = ("video", "images")
+_OWN_JSON = re.compile(r"""\{?\s*["']?final[_\s-]?label""", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LabelChoiceOptions:
+    """``options`` of a ``label_choice`` config."""
+
+    method: str = "greedy_trie"
+    """``greedy_trie`` (constrained greedy decoding) or ``loglik`` (full-sequence log-likelihood)."""
+    max_reasoning_tokens: int = 256
+    """CoT prompts: most tokens of free reasoning before the constrained label."""
+    frames_as: str = "video"
+    """EmoPrefer/EmoReAlM clips: the sampled frames as one ``video`` or as separate ``images``."""
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ConfigError(
+                f"label_choice option `method` must be one of {list(METHODS)}, got {self.method!r}"
+            )
+        if self.frames_as not in _FRAMES_AS:
+            raise ConfigError(
+                f"label_choice option `frames_as` must be one of {list(_FRAMES_AS)}, got {self.frames_as!r}"
+            )
+        if self.max_reasoning_tokens < 1:
+            raise ConfigError(
+                f"label_choice option `max_reasoning_tokens` must be >= 1, got {self.max_reasoning_tokens}"
+            )
+
+
+class Prompt(NamedTuple):
+    """What the model is asked for one item."""
+
+    text: str
+    """User message text."""
+    labels: tuple[str, ...]
+    """Allowed answers."""
+    answer_prefix: str
+    """Assistant text the label follows (MIST: ``{"final_label": "``)."""
+    reasoning: bool
+    """Generate free reasoning before the answer prefix."""
+
+
+def build_prompt(item: Item, *, seed: int = 0) -> Prompt:
+    """The prompt and allowed labels for an item.
+
+    >>> q = QuestionItem("q1", None, None, "Is she happy?", ("(A) Yes", "(B) No"), "modality_agreement")
+    >>> build_prompt(q).labels
+    ('A', 'B')
+    """
+    if isinstance(item, LabelItem):
+        mist = mist_prompt(item, seed=seed)
+        return Prompt(mist.text, MIST_LABELS, ANSWER_PREFIX, mist.reasoning)
+    if isinstance(item, PreferenceItem):
+        return Prompt(emoprefer_prompt(item.a1, item.a2), PREFERENCE_LABELS, "", False)
+    if isinstance(item, QuestionItem):
+        if not item.choices:
+            raise SchemaError(f"EmoReAlM question {item.item_id!r} has no choices to constrain the answer to")
+        letters = tuple(dict.fromkeys(choice_letters(item.choices)))
+        return Prompt(emorealm_question(item.question, item.choices), letters, "", False)
+    raise SchemaError(
+        f"label_choice judges MIST, EmoPrefer and EmoReAlM items, got a {type(item).__name__}; "
+        "use vlm_digit, video_reward or clip_score for IsoVRBench clips"
+    )
+
+
+def cut_reasoning(text: str) -> str:
+    """The reasoning before any ``final_label`` the model wrote itself, stripped.
+
+    >>> cut_reasoning('It is an idiom here. {"final_label": "FF"}')
+    'It is an idiom here.'
+    """
+    match = _OWN_JSON.search(text)
+    return (text[: match.start()] if match else text).strip()
+
+
+def _answer_text(reasoning: str, prompt: Prompt) -> str:
+    """Assistant text before the label: the cut reasoning and a newline (CoT), then the answer prefix."""
+    return (cut_reasoning(reasoning) + "\n" if prompt.reasoning else "") + prompt.answer_prefix
+
+
+@register_judge("label_choice")
+class LabelChoiceJudge(Judge):
+    """Constrained label choice with a transformers image-text-to-text model."""
+
+    benchmarks: ClassVar[frozenset[str]] = frozenset({"mist", "emoprefer", "emorealm"})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = LabelChoiceOptions
+    default_frames: ClassVar[int | None] = 8
+
+    def __init__(self, config: Any) -> None:
+        super().__init__(config)
+        if config.prompt_template is not None:
+            raise ConfigError(
+                "label_choice builds its prompts per benchmark (MIST grid, EmoPrefer S1, EmoReAlM question) "
+                "and takes no `prompt_template`; remove it from the config"
+            )
+        self.model: Any = None
+        self.processor: Any = None
+        self._tries: dict[tuple[str, ...], LabelTrie] = {}
+
+    def media_request(self, item: Item) -> MediaRequest:
+        """Frames of the clip (EmoPrefer, EmoReAlM) or the cell's image (MIST)."""
+        if isinstance(item, (PreferenceItem, QuestionItem)):
+            cfg = self.config
+            num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
+            return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
+        return super().media_request(item)
+
+    def load(self, device: str) -> None:
+        """Load the model and processor (``config.model``) onto ``device``."""
+        from mmjudge.judges._hf import load_model_and_processor
+
+        self.model, self.processor = load_model_and_processor(self.config, device)
+
+    @property
+    def tokenizer(self) -> Any:
+        """The processor's tokenizer."""
+        return getattr(self.processor, "tokenizer", self.processor)
+
+    @property
+    def pad_id(self) -> int:
+        """Padding token id (the EOS token when the tokenizer has no pad token)."""
+        tok = self.tokenizer
+        return int(tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id)
+
+    def trie(self, labels: tuple[str, ...]) -> LabelTrie:
+        """The label trie of ``labels`` under the model's tokenizer (cached)."""
+        if labels not in self._tries:
+            encode = self.tokenizer.encode
+            self._tries[labels] = LabelTrie({lab: encode(lab, add_special_tokens=False) for lab in labels})
+        return self._tries[labels]
+
+    def _encode(self, x: JudgeInput, prompt: Prompt) -> _chat.Encoded:
+        images = [x.image] if x.image is not None else []
+        return _chat.encode_chat(
+            self.processor,
+            prompt.text,
+            images=images,
+            frames=x.frames,
+            frame_indices=x.frame_indices,
+            fps=x.fps,
+            frames_as=self.options.frames_as,
+        )
+
+    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        """Choose one label per input (see the module docstring)."""
+        if self.model is None:
+            raise RuntimeError("label_choice: call load(device) before judge_batch")
+        prompts = [build_prompt(x.item, seed=self.config.seed) for x in inputs]
+        encodings = [self._encode(x, p) for x, p in zip(inputs, prompts, strict=True)]
+        reasoning = self._reason(encodings, prompts)
+        prefixes = [
+            self.tokenizer.encode(_answer_text(r, p), add_special_tokens=False) if _answer_text(r, p) else []
+            for r, p in zip(reasoning, prompts, strict=True)
+        ]
+
+        def logprobs(rows: Sequence[tuple[int, tuple[int, ...]]]) -> Any:
+            batch = _chat.collate(
+                [(encodings[i], [*prefixes[i], *prefix]) for i, prefix in rows], self.pad_id
+            )
+            return _chat.next_logprobs(self.model, batch)
+
+        choices = choose(self.options.method, [self.trie(p.labels) for p in prompts], logprobs)
+        return [
+            self._verdict(x, p, r, c) for x, p, r, c in zip(inputs, prompts, reasoning, choices, strict=True)
+        ]
+
+    def _reason(self, encodings: list[_chat.Encoded], prompts: list[Prompt]) -> list[str]:
+        """Free reasoning (raw generated text) for the CoT prompts; ``""`` for the others."""
+        todo = [i for i, p in enumerate(prompts) if p.reasoning]
+        out = [""] * len(prompts)
+        if todo:
+            texts = _chat.generate_texts(
+                self.model,
+                self.tokenizer,
+                [encodings[i] for i in todo],
+                self.options.max_reasoning_tokens,
+                self.pad_id,
+            )
+            for i, text in zip(todo, texts, strict=True):
+                out[i] = text
+        return out
+
+    def _verdict(self, x: JudgeInput, prompt: Prompt, reasoning: str, choice: Choice) -> Verdict:
+        extra: dict[str, Any] = {
+            "method": choice.method,
+            "labels": list(prompt.labels),
+            "logliks": choice.logliks,
+            "label_tokens": list(choice.tokens),
+        }
+        if prompt.reasoning:
+            extra["free_label"] = parse_final_label(reasoning)
+            extra["reasoning"] = reasoning
+        closing = '"}' if prompt.answer_prefix == ANSWER_PREFIX else ""
+        raw = f"{_answer_text(reasoning, prompt)}{choice.label}{closing}"
+        return Verdict(
+            x.item.item_id, choice.label, diagnostics=Diagnostics(raw, choice.valid_mass, extra=extra)
+        )

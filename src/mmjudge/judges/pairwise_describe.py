@@ -1,0 +1,209 @@
+"""``pairwise_describe``: EmoPrefer's judging strategies S1-S4 with free generation.
+
+* ``S1``: the clip's frames and both descriptions go to the VLM, which answers a1, a2 or same.
+* ``S2``: the VLM describes the clip's emotions, then the same VLM compares that description with a1
+  and a2 in text only.
+* ``S3``: the VLM describes; an external text LLM (``options.text_model``) compares.
+* ``S4``: as S3, but the text LLM first reasons (``options.max_reasoning_tokens``), then a second call
+  extracts the answer from its reasoning.
+
+Prompts are mmjudge's wording (:mod:`mmjudge.judges._emoprefer_prompts`), not the paper's text. All
+generation is greedy. The verdict value is the **raw answer text**: the scorer parses it with the
+official parser (:func:`mmjudge.benchmarks.emoprefer.parse_response`); the parsed label, the strategy,
+the description and the reasoning are kept in ``diagnostics.extra``. Audio is not used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.judges import _chat
+from mmjudge.judges import _emoprefer_prompts as prompts
+from mmjudge.judges._base import Judge
+from mmjudge.judges._types import Diagnostics, Item, JudgeInput, MediaRequest, PreferenceItem, Verdict
+from mmjudge.registry import register_judge
+
+__all__ = ["STRATEGIES", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
+
+STRATEGIES: tuple[str, ...] = ("S1", "S2", "S3", "S4")
+"""EmoPrefer judging strategies."""
+
+
+@dataclass(frozen=True)
+class PairwiseDescribeOptions:
+    """``options`` of a ``pairwise_describe`` config."""
+
+    strategy: str = "S1"
+    """``S1``, ``S2``, ``S3`` or ``S4``."""
+    text_model: str | None = None
+    """S3/S4: Hub id or local folder of the text LLM that compares (``AutoModelForCausalLM``)."""
+    text_model_revision: str | None = None
+    """S3/S4: revision of ``text_model`` (``local_files_only`` and ``dtype`` come from the config)."""
+    max_answer_tokens: int = 32
+    """Most new tokens of an answer."""
+    max_description_tokens: int = 256
+    """S2-S4: most new tokens of the clip description."""
+    max_reasoning_tokens: int = 512
+    """S4: most new tokens of the reasoning."""
+    frames_as: str = "video"
+    """The sampled frames as one ``video`` or as separate ``images``."""
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ConfigError(
+                f"pairwise_describe option `strategy` must be one of {list(STRATEGIES)}, got {self.strategy!r}"
+            )
+        if self.strategy in ("S3", "S4") and not self.text_model:
+            raise ConfigError(
+                f"pairwise_describe strategy {self.strategy} compares with an external text LLM: "
+                "set `options.text_model` to its Hub id or local folder"
+            )
+        if self.frames_as not in ("video", "images"):
+            raise ConfigError(
+                f"pairwise_describe option `frames_as` must be 'video' or 'images', got {self.frames_as!r}"
+            )
+        for name in ("max_answer_tokens", "max_description_tokens", "max_reasoning_tokens"):
+            if getattr(self, name) < 1:
+                raise ConfigError(
+                    f"pairwise_describe option `{name}` must be >= 1, got {getattr(self, name)}"
+                )
+
+
+@dataclass
+class _LM:
+    """A loaded model with what encodes text for it."""
+
+    model: Any
+    tokenizer: Any
+    encoder: Any
+    """Processor (VLM) or tokenizer (text LLM) given to :mod:`mmjudge.judges._chat`."""
+
+    @property
+    def pad_id(self) -> int:
+        tok = self.tokenizer
+        return int(tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id)
+
+    def generate(self, encodings: Sequence[_chat.Encoded], max_new_tokens: int) -> list[str]:
+        return _chat.generate_texts(self.model, self.tokenizer, encodings, max_new_tokens, self.pad_id)
+
+    def ask(self, texts: Sequence[str], max_new_tokens: int) -> list[str]:
+        """Text-only prompts (the VLM's processor without media, or the text LLM's tokenizer)."""
+        if self.encoder is self.tokenizer:
+            encodings = [_chat.encode_text(self.tokenizer, t) for t in texts]
+        else:
+            encodings = [_chat.encode_chat(self.encoder, t) for t in texts]
+        return self.generate(encodings, max_new_tokens)
+
+
+@register_judge("pairwise_describe")
+class PairwiseDescribeJudge(Judge):
+    """EmoPrefer S1-S4 with a transformers VLM (and, for S3/S4, a text LLM)."""
+
+    benchmarks: ClassVar[frozenset[str]] = frozenset({"emoprefer"})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = PairwiseDescribeOptions
+    default_frames: ClassVar[int | None] = 8
+
+    def __init__(self, config: Any) -> None:
+        super().__init__(config)
+        if config.prompt_template is not None:
+            raise ConfigError(
+                "pairwise_describe builds its prompts per strategy and takes no `prompt_template`"
+            )
+        self.vlm: _LM | None = None
+        self.text_lm: _LM | None = None
+
+    def media_request(self, item: Item) -> MediaRequest:
+        """Frames of the clip (config ``frames`` or ``fps``, default 8 frames)."""
+        cfg = self.config
+        num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
+        return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
+
+    def load(self, device: str) -> None:
+        """Load the VLM (``config.model``) and, for S3/S4, the text LLM onto ``device``."""
+        from mmjudge.judges._hf import load_model_and_processor, load_pretrained
+
+        model, processor = load_model_and_processor(self.config, device)
+        self.vlm = _LM(model, getattr(processor, "tokenizer", processor), processor)
+        if self.options.strategy in ("S3", "S4"):
+            common = {
+                "revision": self.options.text_model_revision,
+                "local_files_only": self.config.local_files_only,
+            }
+            tokenizer = load_pretrained("AutoTokenizer", self.options.text_model, **common)
+            text_model = load_pretrained(
+                "AutoModelForCausalLM",
+                self.options.text_model,
+                dtype=self.config.dtype,
+                device=device,
+                **common,
+            )
+            self.text_lm = _LM(text_model, tokenizer, tokenizer)
+
+    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        """Answer each pair with the configured strategy (one generation batch per step)."""
+        if self.vlm is None:
+            raise RuntimeError("pairwise_describe: call load(device) before judge_batch")
+        items = [_preference(x.item) for x in inputs]
+        strategy = self.options.strategy
+        extra: list[dict[str, Any]] = [{"strategy": strategy} for _ in inputs]
+        if strategy == "S1":
+            answers = self.vlm.generate(
+                [self._encode(x, prompts.choose(i.a1, i.a2)) for x, i in zip(inputs, items, strict=True)],
+                self.options.max_answer_tokens,
+            )
+        else:
+            answers = self._describe_then_compare(inputs, items, extra)
+        return [_verdict(x, a, e) for x, a, e in zip(inputs, answers, extra, strict=True)]
+
+    def _encode(self, x: JudgeInput, text: str) -> _chat.Encoded:
+        assert self.vlm is not None
+        return _chat.encode_chat(
+            self.vlm.encoder,
+            text,
+            frames=x.frames,
+            frame_indices=x.frame_indices,
+            fps=x.fps,
+            frames_as=self.options.frames_as,
+        )
+
+    def _describe_then_compare(
+        self, inputs: Sequence[JudgeInput], items: list[PreferenceItem], extra: list[dict[str, Any]]
+    ) -> list[str]:
+        assert self.vlm is not None
+        opts = self.options
+        descriptions = self.vlm.generate(
+            [self._encode(x, prompts.DESCRIBE) for x in inputs], opts.max_description_tokens
+        )
+        judge_lm = self.vlm if opts.strategy == "S2" else self.text_lm
+        assert judge_lm is not None
+        reason = opts.strategy == "S4"
+        asks = [
+            prompts.compare(d, i.a1, i.a2, reason=reason) for d, i in zip(descriptions, items, strict=True)
+        ]
+        replies = judge_lm.ask(asks, opts.max_reasoning_tokens if reason else opts.max_answer_tokens)
+        for e, d in zip(extra, descriptions, strict=True):
+            e["description"] = d
+        if not reason:
+            return replies
+        for e, r in zip(extra, replies, strict=True):
+            e["reasoning"] = r
+        return judge_lm.ask([prompts.extract(r) for r in replies], opts.max_answer_tokens)
+
+
+def _preference(item: Item) -> PreferenceItem:
+    if not isinstance(item, PreferenceItem):
+        raise SchemaError(
+            f"pairwise_describe judges EmoPrefer pairs (PreferenceItem), got a {type(item).__name__}"
+        )
+    return item
+
+
+def _verdict(x: JudgeInput, answer: str, extra: dict[str, Any]) -> Verdict:
+    from mmjudge.benchmarks.emoprefer import parse_response
+
+    extra["parsed"] = parse_response(answer)
+    return Verdict(x.item.item_id, answer, diagnostics=Diagnostics(raw_text=answer, extra=extra))
