@@ -59,10 +59,14 @@ def moving_texture_clip(
     ((5, 32, 48, 3), 'uint8')
     >>> bool((clip[1] != clip[0]).any())
     True
+    >>> moving_texture_clip(81, 32, 48, pan=(-0.2698, 2.6)).shape  # a slow upward pan reaches the canvas edge
+    (81, 32, 48, 3)
     """
     rng = np.random.default_rng(seed)
-    margin_y = int(abs(pan[0]) * num_frames) + 1
-    margin_x = int(abs(pan[1]) * num_frames) + 1
+    # The last frame's offset is round(|pan| * (num_frames - 1)), which can exceed int(|pan| * num_frames)
+    # (pan -0.2698 over 81 frames: 22 > 21); the max keeps every other clip identical to before.
+    margin_y = max(int(abs(pan[0]) * num_frames), round(abs(pan[0]) * (num_frames - 1))) + 1
+    margin_x = max(int(abs(pan[1]) * num_frames), round(abs(pan[1]) * (num_frames - 1))) + 1
     canvas = texture(height + margin_y, width + margin_x, rng)
     side = max(4, min(height, width) // 5)
     objects = [
