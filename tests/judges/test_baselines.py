@@ -179,6 +179,16 @@ def test_smoothness_prefers_anchor_over_shuffle_and_hold(anchor: np.ndarray) -> 
     assert held.hold_penalty > 0 and held.score < shuffled.score
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_smoothness_prefers_anchor_across_generated_clips(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    pan = (float(rng.uniform(-1, 1)), float(rng.choice([-1, 1]) * rng.uniform(0.2, 4.0)))
+    clip = moving_texture_clip(81, 48, 80, seed=seed, pan=pan, num_objects=int(rng.integers(0, 4)))
+    anchor_score = smoothness(clip).score
+    assert anchor_score > smoothness(temporal_shuffle(clip, rng=rng).frames).score
+    assert anchor_score > smoothness(frame_hold(clip, rng=rng).frames).score
+
+
 def test_smoothness_penalises_duplicated_run_and_shuffled_segment(anchor: np.ndarray) -> None:
     order = list(range(len(anchor)))
     duplicated = order[:15] + [15] * 6 + order[21:]
