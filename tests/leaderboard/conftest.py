@@ -1,0 +1,77 @@
+"""Fixtures of the leaderboard tests: one sample data root per session, prediction-file writers."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mmjudge.leaderboard import Leaderboard, Settings, Store
+
+BENCHMARKS = ("isovrbench", "emoprefer")
+
+
+@pytest.fixture(scope="session")
+def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from mmjudge.data.sample import write_sample_data
+
+    root = tmp_path_factory.mktemp("lb_data")
+    write_sample_data(root, benchmarks=list(BENCHMARKS))
+    return root
+
+
+@pytest.fixture(scope="session")
+def reference(data_root: Path) -> dict[str, list[dict[str, Any]]]:
+    from mmjudge.scoring import load_reference_rows
+
+    return {b: load_reference_rows(b, data_root / b) for b in BENCHMARKS}
+
+
+def prediction_lines(
+    benchmark: str, rows: Sequence[Mapping[str, Any]], seed: int = 0, judge: str = "j"
+) -> list[str]:
+    """A valid prediction file for ``rows`` (random verdicts, some ties and no-judgments for IsoVRBench)."""
+    rng = random.Random(seed)
+    header = {"record": "header", "schema_version": 1, "benchmark": benchmark, "judge": judge}
+    records: list[dict[str, Any]] = []
+    if benchmark == "isovrbench":
+        for i, r in enumerate(rows):
+            if i % 7 == 3:
+                records.append(
+                    {"id": r["pair_id"], "score_chosen": None, "score_rejected": None, "no_judgment": True}
+                )
+            else:
+                chosen = 0.5 if i % 5 == 1 else rng.random()
+                rejected = 0.5 if i % 5 == 1 else rng.random()
+                records.append({"id": r["pair_id"], "score_chosen": chosen, "score_rejected": rejected})
+    elif benchmark == "emoprefer":
+        for r in rows:
+            for order in ("forward", "reversed"):
+                item_id = r["name"] if order == "forward" else f"{r['name']}::reversed"
+                choice = rng.choice(["a1", "a2", "same"])
+                records.append({"id": item_id, "name": r["name"], "order": order, "prediction": choice})
+    else:
+        raise ValueError(benchmark)
+    rng.shuffle(records)
+    return [json.dumps(header)] + [json.dumps(r) for r in records]
+
+
+def prediction_bytes(benchmark: str, rows: Sequence[Mapping[str, Any]], seed: int = 0) -> bytes:
+    return ("\n".join(prediction_lines(benchmark, rows, seed)) + "\n").encode()
+
+
+@pytest.fixture
+def board_factory(tmp_path: Path, data_root: Path, reference: dict[str, list[dict[str, Any]]]):
+    """Make a Leaderboard on a fresh store over the session's labels (rows loaded once per session)."""
+
+    def make(**settings: Any) -> Leaderboard:
+        settings.setdefault("data_root", data_root)
+        settings.setdefault("require_login", False)
+        store = Store(tmp_path / "lb.sqlite")
+        return Leaderboard(store, Settings(**settings), rows_fn=lambda b, folder: reference[b])
+
+    return make

@@ -1,0 +1,92 @@
+"""The launched app through gradio_client: public read endpoints answer, store-changing handlers are private."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from mmjudge.leaderboard import SubmissionMeta
+from mmjudge.leaderboard.bootstrap import about_text
+from mmjudge.leaderboard.reference import seed_reference
+
+from .conftest import prediction_bytes
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def app(board_factory, reference, monkeypatch):
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    from mmjudge.leaderboard.ui import build_blocks
+
+    board = board_factory()
+    seed_reference(board.store)
+    board.submit(
+        prediction_bytes("isovrbench", reference["isovrbench"], seed=4),
+        SubmissionMeta("judge-a", XSS, "r1"),
+        "local",
+    )
+    demo = build_blocks(board, about=about_text())
+    port = free_port()
+    demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        yield board, f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
+
+
+def test_client_reads_tables_and_results_but_cannot_submit(app) -> None:
+    from gradio_client import Client
+
+    board, url = app
+    client = Client(url, verbose=False)
+    endpoints = set(client.view_api(print_info=False, return_format="dict")["named_endpoints"])
+    assert {
+        "/table_isovrbench",
+        "/table_emoprefer",
+        "/queue",
+        "/results_file",
+        "/export_csv_isovrbench",
+    } <= endpoints
+    assert not any("submit" in name or "request" in name or "hide" in name for name in endpoints)
+    value = client.predict(api_name="/table_isovrbench")
+    headers, data = value["headers"], value["data"]
+    average = headers.index("Average")
+    verified = next(row for row in data if row[1] == "verified")
+    stored = next(s for s in board.store.submissions("isovrbench") if s.kind == "verified")
+    assert verified[average] == pytest.approx(stored.results["average"], abs=1e-4)
+    assert any(row[1] == "reported" and row[2] == "Human" for row in data)
+    assert not any("<img" in str(cell) for row in data for cell in row)
+    shown = value["metadata"]["display_value"]
+    assert not any("<img" in str(cell) for row in shown for cell in row)
+    results = json.loads(Path(client.predict(stored.id, api_name="/results_file")).read_text())
+    assert results["scores"]["average"] == stored.results["average"]
+    csv_text = Path(client.predict(api_name="/export_csv_isovrbench")).read_text()
+    assert "Average" in csv_text.splitlines()[0] and "<img" not in csv_text
+
+
+def test_cli_parses_serve_and_worker_options(tmp_path) -> None:
+    from mmjudge.cli import build_parser, main
+
+    args = build_parser().parse_args(
+        ["leaderboard", "--db", "a.sqlite", "--port", "9000", "--no-auth", "--data-root", "d"]
+    )
+    assert (args.db, args.port, args.no_auth, args.data_root, args.leaderboard_action) == (
+        "a.sqlite",
+        9000,
+        True,
+        "d",
+        None,
+    )
+    args = build_parser().parse_args(["leaderboard", "worker", "--db", "w.sqlite", "--once"])
+    assert (args.db, args.once, args.leaderboard_action) == ("w.sqlite", True, "worker")
+    assert main(["leaderboard", "worker", "--db", str(tmp_path / "w.sqlite"), "--once"]) == 0

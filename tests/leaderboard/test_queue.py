@@ -1,0 +1,151 @@
+"""Model requests: validation, duplicates, atomic claims, lease expiry, the worker through a fake runner."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mmjudge.leaderboard import SubmissionRejected
+from mmjudge.leaderboard import queue as q
+from mmjudge.leaderboard.worker import EvalJob, process_one
+
+from .conftest import prediction_bytes
+
+BACKENDS = ["random", "frame_smoothness"]
+
+
+def _spec(**kw):
+    args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
+            "benchmarks": ["isovrbench"], "known_backends": BACKENDS}  # fmt: skip
+    args.update(kw)
+    return q.validate_request(**args)
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"model": "bad repo id"}, "Hub repo id"),
+        ({"model": "org/x/y"}, "Hub repo id"),
+        ({"revision": "a b"}, "revision"),
+        ({"backend": "nope"}, "unknown judge backend 'nope'; known: \\['frame_smoothness', 'random'\\]"),
+        ({"config": "frame: 8"}, "unknown key 'frame'"),
+        ({"config": "batch_size: four"}, "'batch_size' expects int"),
+        ({"config": "[1, 2]"}, "mapping"),
+        ({"benchmarks": []}, "non-empty subset"),
+        ({"benchmarks": ["imagenet"]}, "non-empty subset"),
+    ],
+)
+def test_bad_requests_are_refused(kw, message) -> None:
+    with pytest.raises(SubmissionRejected, match=message):
+        _spec(**kw)
+
+
+def test_local_paths_only_where_allowed(tmp_path: Path) -> None:
+    with pytest.raises(SubmissionRejected):
+        _spec(model=str(tmp_path))
+    assert _spec(model=str(tmp_path), allow_local_paths=True).model == str(tmp_path)
+
+
+def test_duplicate_requests_are_refused(board_factory) -> None:
+    store = board_factory().store
+    first = q.enqueue(store, _spec(), "u")
+    with pytest.raises(SubmissionRejected, match=f"request #{first}"):
+        q.enqueue(store, _spec(), "v")
+    q.enqueue(store, _spec(config="seed: 2"), "u")
+    assert [r.status for r in q.list_requests(store)] == ["PENDING", "PENDING"]
+
+
+def test_claims_are_exclusive_and_expired_leases_return_to_the_queue(board_factory) -> None:
+    store = board_factory().store
+    request_id = q.enqueue(store, _spec(), "u", now=100.0)
+    first = q.claim(store, "A", lease_s=10.0, now=200.0)
+    assert first is not None and first.id == request_id and first.status == "RUNNING"
+    assert q.claim(store, "B", lease_s=10.0, now=205.0) is None  # lease still held
+    again = q.claim(store, "B", lease_s=10.0, now=211.0)  # A's lease ran out
+    assert again is not None and again.id == request_id and again.worker == "B" and again.attempts == 2
+    assert not q.renew(store, request_id, "A", now=212.0)
+    assert not q.finish(store, request_id, "A", ok=True, log_tail="late", now=212.0)
+    assert q.finish(store, request_id, "B", ok=False, log_tail="boom", now=213.0)
+    final = q.get_request(store, request_id)
+    assert final.status == "FAILED" and final.log_tail == "boom"
+    assert q.claim(store, "C", now=10_000.0) is None
+
+
+def _fake_eval(reference):
+    def run(job: EvalJob) -> Path:
+        job.out_dir.mkdir(parents=True)
+        with job.log_path.open("a") as log:
+            log.write(f"judging {job.benchmark} with {job.config_path.name}\n")
+        path = job.out_dir / "predictions.jsonl"
+        path.write_bytes(prediction_bytes(job.benchmark, reference[job.benchmark], seed=len(job.benchmark)))
+        return path
+
+    return run
+
+
+def test_worker_turns_a_request_into_verified_rows(board_factory, reference) -> None:
+    board = board_factory()
+    q.enqueue(board.store, _spec(benchmarks=["isovrbench", "emoprefer"]), "alice")
+    done = process_one(board, worker="w1", eval_fn=_fake_eval(reference), lease_s=5.0)
+    assert done is not None
+    request = q.get_request(board.store, done.id)
+    assert request.status == "FINISHED" and "stored as verified row" in request.log_tail
+    assert "judging isovrbench" in request.log_tail
+    rows = [(s.benchmark, s.kind, s.model, s.revision, s.submitter) for s in board.store.submissions()]
+    assert sorted(rows) == [("emoprefer", "verified", "org/tiny", "main", "alice"),
+                            ("isovrbench", "verified", "org/tiny", "main", "alice")]  # fmt: skip
+    assert process_one(board, worker="w1", eval_fn=_fake_eval(reference)) is None
+
+
+def test_a_failing_run_is_marked_failed_with_the_log_tail(board_factory) -> None:
+    board = board_factory()
+    q.enqueue(board.store, _spec(), "alice")
+
+    def broken(job: EvalJob) -> Path:
+        job.log_path.write_text("loading weights...\nCUDA out of memory\n")
+        raise RuntimeError("eval exited with status 1")
+
+    done = process_one(board, worker="w1", eval_fn=broken, lease_s=5.0)
+    request = q.get_request(board.store, done.id)
+    assert request.status == "FAILED"
+    assert "CUDA out of memory" in request.log_tail and "eval exited with status 1" in request.log_tail
+    assert board.store.submissions() == []
+
+
+_DIE_MID_RUN = """
+import os, sys
+from pathlib import Path
+from mmjudge.leaderboard import Leaderboard, Settings, Store
+from mmjudge.leaderboard.worker import process_one
+
+board = Leaderboard(Store(sys.argv[1]), Settings(data_root=Path(sys.argv[2]), require_login=False))
+
+def killed(job):
+    os._exit(9)  # the worker dies in the middle of the run, without finishing the request
+
+process_one(board, worker="doomed", eval_fn=killed, lease_s=1.0)
+"""
+
+
+def test_a_killed_worker_leaves_the_request_claimable_after_the_lease(board_factory, data_root) -> None:
+    board = board_factory()
+    request_id = q.enqueue(board.store, _spec(), "alice")
+    child = subprocess.run(
+        [sys.executable, "-c", _DIE_MID_RUN, str(board.store.path), str(data_root)], timeout=120, check=False
+    )
+    assert child.returncode == 9
+    stuck = q.get_request(board.store, request_id)
+    assert stuck.status == "RUNNING" and stuck.worker == "doomed"
+    assert (
+        q.claim(board.store, "rescuer", now=stuck.lease_expires - 0.01) is None
+    )  # not before the lease ends
+    deadline = time.time() + 5.0
+    rescued = None
+    while rescued is None and time.time() < deadline:
+        rescued = q.claim(board.store, "rescuer", lease_s=5.0)
+        time.sleep(0.1)
+    assert rescued is not None and rescued.id == request_id and rescued.attempts == 2

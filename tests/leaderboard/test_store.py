@@ -1,0 +1,108 @@
+"""The SQLite store: schema and migrations, WAL, atomic inserts, duplicates, daily limit, hiding, concurrency."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from mmjudge.leaderboard import NewSubmission, Store, SubmissionMeta, SubmissionRejected
+from mmjudge.leaderboard.store import MIGRATIONS
+
+from .conftest import prediction_bytes
+
+
+def _row(model: str = "m", sha: str | None = "s1", **kw) -> NewSubmission:
+    return NewSubmission(
+        "isovrbench", "verified", "j", model, kw.pop("submitter", "u"), {"average": 1.0}, sha256=sha, **kw
+    )
+
+
+def test_new_store_is_wal_and_at_latest_schema(tmp_path: Path) -> None:
+    store = Store(tmp_path / "a" / "lb.sqlite")
+    assert store.schema_version() == len(MIGRATIONS)
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    Store(store.path)  # reopening does not migrate twice
+    assert store.schema_version() == len(MIGRATIONS)
+
+
+def test_duplicate_sha_and_model_revision_point_to_existing_row(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lb.sqlite")
+    first = store.insert_submission(_row())
+    with pytest.raises(SubmissionRejected, match=rf"row #{first}"):
+        store.insert_submission(_row(model="other"))
+    with pytest.raises(SubmissionRejected, match=rf"#{first}"):
+        store.insert_submission(_row(sha="s2"))
+    store.insert_submission(_row(sha="s3", revision="v2"))  # a new revision is a new row
+    assert len(store.submissions()) == 2
+
+
+def test_daily_limit_counts_the_last_24_hours(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lb.sqlite")
+    store.insert_submission(_row(sha="a", revision="1"), daily_limit=2, now=1000.0)
+    store.insert_submission(_row(sha="b", revision="2"), daily_limit=2, now=1001.0)
+    with pytest.raises(SubmissionRejected, match="limit 2"):
+        store.insert_submission(_row(sha="c", revision="3"), daily_limit=2, now=1002.0)
+    store.insert_submission(_row(sha="c", revision="3"), daily_limit=2, now=1000.0 + 86401.0)
+    store.insert_submission(_row(sha="d", revision="4", submitter="someone-else"), daily_limit=2, now=1002.0)
+
+
+def test_hidden_rows_stay_in_the_store(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lb.sqlite")
+    row_id = store.insert_submission(_row())
+    assert store.set_hidden(row_id)
+    assert store.submissions() == []
+    assert [s.id for s in store.submissions(include_hidden=True)] == [row_id]
+    assert not store.set_hidden(999)
+
+
+def test_a_failing_transaction_leaves_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lb.sqlite")
+    with pytest.raises(RuntimeError), store.transaction() as conn:
+        conn.execute(
+            "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, created_at) "
+            "VALUES ('isovrbench', 'verified', 'j', 'm', 'u', '{}', 0)"
+        )
+        raise RuntimeError("crash inside the transaction")
+    assert store.submissions(include_hidden=True) == []
+    assert store.integrity_check() == "ok"
+
+
+def test_twenty_simultaneous_submissions_give_twenty_rows(board_factory, reference) -> None:
+    board = board_factory(daily_limit=100)
+    files = [prediction_bytes("isovrbench", reference["isovrbench"], seed=i) for i in range(20)]
+    barrier = threading.Barrier(20)
+
+    def submit(i: int) -> int:
+        barrier.wait()
+        meta = SubmissionMeta(judge=f"j{i}", model=f"org/m{i}", revision="r")
+        return board.submit(files[i], meta, "u").id
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        ids = list(pool.map(submit, range(20)))
+    assert sorted(ids) == sorted(set(ids))
+    assert len(board.store.submissions("isovrbench")) == 20
+    assert board.store.integrity_check() == "ok"
+
+
+def test_simultaneous_copies_of_one_file_store_exactly_one(board_factory, reference) -> None:
+    board = board_factory(daily_limit=100)
+    data = prediction_bytes("isovrbench", reference["isovrbench"], seed=99)
+    barrier = threading.Barrier(8)
+
+    def submit(i: int) -> str:
+        barrier.wait()
+        try:
+            board.submit(data, SubmissionMeta(judge="j", model=f"org/m{i}"), "u")
+        except SubmissionRejected:
+            return "rejected"
+        return "stored"
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(submit, range(8)))
+    assert outcomes.count("stored") == 1
+    assert len(board.store.submissions()) == 1

@@ -1,0 +1,212 @@
+"""Submission handlers: login, validation messages, server-side scoring equal to the evaluate module,
+duplicates, crash safety, escaping, admin hide, demo ingestion."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import evaluate
+import gradio as gr
+import pytest
+
+from mmjudge.leaderboard import SubmissionMeta, build_table, ingest_demo_output
+from mmjudge.leaderboard.ui import Handlers
+
+from .conftest import prediction_bytes, prediction_lines
+
+REPO = Path(__file__).resolve().parents[2]
+XSS = "<script>alert('x')</script>"
+
+
+def _profile(username: str) -> gr.OAuthProfile:
+    return gr.OAuthProfile({"name": username.title(), "preferred_username": username,
+                            "profile": f"https://huggingface.co/{username}", "picture": ""})  # fmt: skip
+
+
+def _write(tmp_path: Path, data: bytes, name: str = "predictions.jsonl") -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def _submit(
+    handlers: Handlers, file: str, model: str = "org/model", profile=None, revision: str = "r1"
+) -> str:
+    return handlers.submit(file, "judge", model, revision, "", "", "open", profile)
+
+
+def test_space_mode_refuses_calls_without_a_profile(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory(require_login=True))
+    file = _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"]))
+    message = _submit(handlers, file, profile=None)
+    assert "sign in" in message and "Rejected" in message
+    assert handlers.board.store.submissions(include_hidden=True) == []
+    stored = _submit(handlers, file, profile=_profile("alice"))
+    assert "Stored" in stored
+    assert [s.submitter for s in handlers.board.store.submissions("isovrbench")] == ["alice"]
+
+
+def test_local_mode_submitter_is_local(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory())
+    assert "Stored" in _submit(
+        handlers, _write(tmp_path, prediction_bytes("emoprefer", reference["emoprefer"]))
+    )
+    assert handlers.board.store.submissions("emoprefer")[0].submitter == "local"
+
+
+def test_stored_isovrbench_score_equals_the_evaluate_module(
+    board_factory, reference, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    rows = reference["isovrbench"]
+    data = prediction_bytes("isovrbench", rows, seed=5)
+    handlers = Handlers(board_factory())
+    assert "Stored" in _submit(handlers, _write(tmp_path, data))
+    stored = handlers.board.store.submissions("isovrbench")[0].results
+    by_id = {r["id"]: r for r in map(json.loads, data.decode().splitlines()[1:])}
+    ordered = [by_id[r["pair_id"]] for r in rows]
+    metric = evaluate.load(str(REPO / "metrics" / "isovrbench"))
+    expected = metric.compute(
+        intervention=[r["intervention"] for r in rows], score_chosen=[p["score_chosen"] for p in ordered],
+        score_rejected=[p["score_rejected"] for p in ordered], no_judgment=[p.get("no_judgment", False) for p in ordered],
+        pair_id=[r["pair_id"] for r in rows],
+    )  # fmt: skip
+    assert set(stored) == set(expected)
+    for key, value in expected.items():
+        assert stored[key] == value or (
+            isinstance(value, float) and math.isnan(value) and math.isnan(stored[key])
+        ), key
+    table = handlers.table("isovrbench")
+    row = next(r for r in table.values if r[1] == "verified")
+    assert row[table.headline] == pytest.approx(expected["average"], abs=1e-4)
+    display = next(d for d, v in zip(table.display, table.values, strict=True) if v[1] == "verified")
+    assert (
+        display[table.headline]
+        == f"{expected['average']:.1f}\n[{expected['average_ci_low']:.1f}, {expected['average_ci_high']:.1f}]"
+    )
+
+
+def test_malformed_file_message_lists_lines_and_nothing_is_stored(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory())
+    lines = prediction_lines("isovrbench", reference["isovrbench"])
+    lines[2] = json.dumps({"id": json.loads(lines[2])["id"], "score_chosen": "high", "score_rejected": 0.1})
+    lines[4] = "{not json"
+    message = _submit(handlers, _write(tmp_path, "\n".join(lines).encode()))
+    assert "Rejected" in message and "line 5" in message and "one JSON object per line" in message
+    lines[4] = lines[5]
+    message = _submit(handlers, _write(tmp_path, "\n".join(lines).encode()))
+    assert "line 3" in message and "must be a number" in message
+    assert handlers.board.store.submissions("isovrbench") == []
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [
+        (lambda lines: lines[:-1], "without a prediction"),
+        (lambda lines: [*lines, json.dumps({"id": "nope", "score_chosen": 1, "score_rejected": 0})], "unknown ids"),
+        (lambda lines: [lines[0].replace('"schema_version": 1', '"schema_version": 9'), *lines[1:]], "schema_version 9"),
+        (lambda lines: [lines[0].replace("isovrbench", "nobench"), *lines[1:]], "unknown benchmark"),
+        (lambda lines: [lines[0], lines[1].replace("}", ', "score_chosen": NaN}') if "no_judgment" not in lines[1] else lines[1], *lines[2:]], "invalid|finite"),
+    ],
+)  # fmt: skip
+def test_coverage_and_schema_problems_are_refused(
+    board_factory, reference, tmp_path, mutate, expected
+) -> None:
+    handlers = Handlers(board_factory())
+    lines = mutate(prediction_lines("isovrbench", reference["isovrbench"]))
+    message = _submit(handlers, _write(tmp_path, "\n".join(lines).encode()))
+    assert "Rejected" in message
+    assert re.search(expected, message), message
+
+
+def test_size_limit_and_encoding(board_factory, reference, tmp_path) -> None:
+    data = prediction_bytes("isovrbench", reference["isovrbench"])
+    handlers = Handlers(board_factory(max_bytes=len(data) - 1))
+    assert "byte limit" in _submit(handlers, _write(tmp_path, data))
+    handlers = Handlers(board_factory())
+    assert "UTF-8" in _submit(handlers, _write(tmp_path, data[:40] + b"\xff\xfe" + data[40:]))
+
+
+def test_resubmission_is_rejected_with_a_pointer(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory())
+    file = _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"]))
+    assert "Stored" in _submit(handlers, file)
+    row_id = handlers.board.store.submissions("isovrbench")[0].id
+    again = _submit(handlers, file, model="org/other")
+    assert "already submitted" in again and f"row #{row_id}" in again
+    other_file = _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"], seed=3), "b.jsonl")
+    same_model = _submit(handlers, other_file)
+    assert f"#{row_id}" in same_model and "already has a verified" in same_model
+
+
+def test_crash_during_scoring_leaves_the_store_unchanged(board_factory, reference, tmp_path) -> None:
+    board = board_factory()
+    before = board.store.submissions(include_hidden=True)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("scorer died")
+
+    board._score_fn = crash
+    with pytest.raises(RuntimeError, match="scorer died"):
+        board.submit(
+            prediction_bytes("isovrbench", reference["isovrbench"]), SubmissionMeta("j", "org/m"), "u"
+        )
+    assert board.store.submissions(include_hidden=True) == before
+    assert board.store.integrity_check() == "ok"
+
+
+def test_model_name_with_script_is_escaped_everywhere(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory())
+    message = handlers.submit(_write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"])),
+                              XSS, XSS, XSS, "", XSS, "open", None)  # fmt: skip
+    assert "<script>" not in message and "&lt;script&gt;" in message
+    table = handlers.table("isovrbench")
+    cells = [str(c) for row in table.values + table.display for c in row]
+    assert not any("<script" in c for c in cells)
+    assert any("&lt;script&gt;" in c for c in cells)
+    assert "html" not in table.datatypes and "markdown" not in table.datatypes
+    exported = Path(handlers.export("isovrbench", "ties_wrong", "csv")).read_text()
+    assert "<script" not in exported
+    request = handlers.request_model(XSS, "", "x", "", ["isovrbench"], None)
+    assert "<script" not in request
+
+
+def test_admin_hides_rows_that_stay_in_the_store(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory(admins=frozenset({"root"})))
+    _submit(handlers, _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"])))
+    row_id = next(s.id for s in handlers.board.store.submissions("isovrbench") if s.kind == "verified")
+    assert "only admins" in handlers.hide(row_id, _profile("mallory"))
+    assert "only admins" in handlers.hide(row_id, None)
+    assert "hidden" in handlers.hide(row_id, _profile("root"))
+    assert all(v[0] != row_id for v in handlers.table("isovrbench").values)
+    assert handlers.board.store.get_submission(row_id).hidden
+    assert handlers.results_file(row_id) is None
+
+
+def test_results_file_has_the_stored_scores(board_factory, reference, tmp_path) -> None:
+    handlers = Handlers(board_factory())
+    _submit(handlers, _write(tmp_path, prediction_bytes("emoprefer", reference["emoprefer"])))
+    sub = handlers.board.store.submissions("emoprefer")[0]
+    record = json.loads(Path(handlers.results_file(sub.id)).read_text())
+    assert record["benchmark"] == "emoprefer" and record["scores"] == sub.results
+    assert record["leaderboard"]["sha256"] == sub.sha256
+
+
+def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_path) -> None:
+    board = board_factory()
+    for benchmark, judge in (("isovrbench", "random"), ("emoprefer", "majority"), ("mist", "constant")):
+        folder = tmp_path / "demo-output" / benchmark / judge
+        folder.mkdir(parents=True)
+        rows = reference.get(benchmark)
+        (folder / "predictions.jsonl").write_bytes(prediction_bytes(benchmark, rows) if rows else b"{}\n")
+    messages = ingest_demo_output(board, tmp_path / "demo-output")
+    assert sum("stored" in m for m in messages) == 2 and any("no mist labels" in m for m in messages)
+    verified = [
+        (s.benchmark, s.judge, s.submitter) for s in board.store.submissions() if s.kind == "verified"
+    ]
+    assert sorted(verified) == [("emoprefer", "majority", "baseline"), ("isovrbench", "random", "baseline")]
+    assert all("skipped" in m for m in ingest_demo_output(board, tmp_path / "demo-output"))
+    assert build_table("emoprefer", board.store.submissions()).values[0][2] == "majority"
