@@ -61,7 +61,7 @@ def read(path: Path, indices: np.ndarray | None, *, threads: int = 0, skip_nonre
                 for frame in codec.decode(packet):
                     slot = slot_of.get(frame.pts)
                     if slot is not None:
-                        _to_rgb(frame, out[slot])
+                        _to_rgb(path, frame, out[slot])
                         done[slot] = True
                 if done.all():
                     return out
@@ -137,10 +137,15 @@ def _configure_threads(stream: Any, threads: int) -> None:
         codec.thread_count = threads
 
 
-def _to_rgb(frame: Any, dst: np.ndarray) -> None:
+def _to_rgb(path: Path, frame: Any, dst: np.ndarray) -> None:
     """Convert one decoded frame to packed RGB24 and copy it into ``dst`` (H, W, 3)."""
+    height, width = dst.shape[:2]
+    if (frame.height, frame.width) != (height, width):
+        raise MediaError(
+            f"{path}: a frame is {frame.width}x{frame.height} but the stream says {width}x{height}; "
+            "clips whose resolution changes are not supported"
+        )
     rgb = frame.reformat(format="rgb24")
     plane = rgb.planes[0]
-    height, width = dst.shape[:2]
     rows = np.frombuffer(plane, dtype=np.uint8).reshape(height, plane.line_size)
     dst[...] = rows[:, : width * 3].reshape(height, width, 3)

@@ -58,8 +58,7 @@ def sample_indices(
         multiple_of: ``n`` is rounded to a multiple of this.
 
     Returns:
-        ``n`` sorted frame indices in ``[0, total)`` (``linspace`` may repeat an index when
-        ``n > total`` cannot happen after the cap, so indices are distinct when ``n <= total``).
+        ``n`` sorted, distinct frame indices in ``[0, total)`` (distinct because ``n <= total``).
 
     >>> sample_indices(81, 16, target_fps=2)
     [0, 9, 18, 27, 36, 44, 53, 62, 71, 80]
