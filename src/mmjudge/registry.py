@@ -109,12 +109,17 @@ BENCHMARKS = Registry(
 JUDGES = Registry(
     "judge",
     builtin_modules={
+        "audio_visual": "mmjudge.judges.audio_visual",
+        "clip_score": "mmjudge.judges.clip_score",
         "constant": "mmjudge.judges.constant",
         "frame_smoothness": "mmjudge.judges.frame_smoothness",
         "label_choice": "mmjudge.judges.label_choice",
+        "openai_compatible": "mmjudge.judges.openai_compatible",
         "pairwise_describe": "mmjudge.judges.pairwise_describe",
         "random": "mmjudge.judges.random_judge",
         "sharpness": "mmjudge.judges.sharpness",
+        "video_reward": "mmjudge.judges.video_reward",
+        "vlm_digit": "mmjudge.judges.vlm_digit",
     },
     entry_point_group=JUDGE_ENTRY_POINT_GROUP,
 )

@@ -1,0 +1,183 @@
+"""``vlm_digit``: a transformers image-text-to-text VLM scoring a clip by its **expected digit** (0-100).
+
+The judge shows the model the clip's generation prompt and ``N`` uniformly sampled frames (``frames``,
+default 8; ``round(linspace(0, total - 1, N))``), as ``N`` images or as one video (``options.as_video``:
+the sampled frames go in with ``video_metadata`` and ``do_sample_frames=False``, so the processor samples
+nothing again and Qwen3-VL's timestamps are right), and asks for one digit from 0 to 9. The score is the
+expected digit under the next-token distribution restricted to the ten digit tokens, rescaled to
+0-100 (:mod:`mmjudge.judges._digits`); ``diagnostics.valid_mass`` is the total probability on digits.
+Batches are left padded by default and read at each row's last real position, which is also right
+under right padding (``options.padding_side``).
+
+Frames are resized once by :func:`mmjudge.media.resize.resize_max_pixels` with the model's factor
+(``patch_size * merge_size``: 28 for Qwen2/2.5-VL, 32 for Qwen3-VL) and the processor is called with
+``do_resize=False``. ``max_pixels`` (config) caps each frame; by default the processor's own limit is
+used, which for Qwen3-VL videos is a budget **per video** (divided by the frame count).
+Works with Qwen2-VL, Qwen2.5-VL and Qwen3-VL checkpoints (tested on tiny random ones).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mmjudge.errors import ConfigError
+from mmjudge.judges._base import Judge
+from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._types import ClipItem, Diagnostics, Item, JudgeInput, MediaRequest, Verdict
+from mmjudge.registry import register_judge
+
+__all__ = ["DEFAULT_PROMPT", "VlmDigitJudge", "VlmDigitOptions"]
+
+DEFAULT_PROMPT = (
+    'These are frames of a video generated from the text prompt: "{prompt}"\n'
+    "Rate the video from 0 (worst) to 9 (best), considering visual quality, motion quality and how well "
+    "it matches the prompt. Answer with a single digit."
+)
+"""Default prompt; ``{prompt}`` is replaced by the clip's generation prompt."""
+
+
+@dataclass(frozen=True)
+class VlmDigitOptions:
+    """``options`` of a ``vlm_digit`` config."""
+
+    as_video: bool = False
+    """Feed the frames as one video (with ``video_metadata``) instead of as separate images."""
+    padding_side: str = "left"
+    """Batch padding side; the next-token logits are read at the last real position either way."""
+    min_pixels: int | None = None
+    """Per-frame area floor (``None``: the processor's own)."""
+    video_max_pixels: int | None = None
+    """Pixel budget for the whole clip, divided evenly between its frames (``None``: no such budget)."""
+    model_class: str = "AutoModelForImageTextToText"
+    """transformers class that loads the model."""
+
+    def __post_init__(self) -> None:
+        if self.padding_side not in ("left", "right"):
+            raise ConfigError(
+                f"vlm_digit options: padding_side must be 'left' or 'right', got {self.padding_side!r}"
+            )
+
+
+@register_judge("vlm_digit")
+class VlmDigitJudge(Judge):
+    """Expected-digit VLM judge for IsoVRBench clips."""
+
+    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench"})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = VlmDigitOptions
+    default_frames: ClassVar[int | None] = 8
+
+    def __init__(self, config: JudgeConfig) -> None:
+        super().__init__(config)
+        self.template = config.prompt_template or DEFAULT_PROMPT
+        if "{prompt}" not in self.template:
+            raise ConfigError(
+                f"vlm_digit prompt_template must contain '{{prompt}}' (the clip's prompt goes there), "
+                f"got {self.template[:80]!r}"
+            )
+        self.model: Any = None
+        self.processor: Any = None
+        self.digit_ids: list[int] = []
+
+    def media_request(self, item: Item) -> MediaRequest:
+        """Uniformly sampled frames at full size: the judge resizes them with the model's own factor."""
+        request = super().media_request(item)
+        return MediaRequest(num_frames=request.num_frames, target_fps=request.target_fps)
+
+    def load(self, device: str) -> None:
+        """Load the model onto ``device`` and its processor; find the ten digit tokens."""
+        from mmjudge.judges._digits import digit_token_ids
+        from mmjudge.judges._hf import load_model_and_processor
+
+        self.model, self.processor = load_model_and_processor(self.config, device, self.options.model_class)
+        self.digit_ids = digit_token_ids(self.processor.tokenizer)
+
+    def prompt_text(self, item: ClipItem, num_frames: int) -> str:
+        """The chat-formatted text for ``item`` with ``num_frames`` frames (placeholders unexpanded)."""
+        visual = [{"type": "video"}] if self.options.as_video else [{"type": "image"}] * num_frames
+        text = self.template.replace("{prompt}", item.prompt)
+        messages = [{"role": "user", "content": [*visual, {"type": "text", "text": text}]}]
+        rendered: str = self.processor.apply_chat_template(
+            messages, tokenize=False, add_generation_prompt=True
+        )
+        return rendered
+
+    def encode(self, inputs: Sequence[JudgeInput]) -> Any:
+        """The processor batch for ``inputs`` (frames resized once, ``do_resize=False``)."""
+        from PIL import Image
+
+        from mmjudge.judges._vision_batch import fit_frames, frame_budget, processor_batch, video_metadata
+
+        texts: list[str] = []
+        images: list[Any] = []
+        videos: list[Any] = []
+        metadata: list[dict[str, Any]] = []
+        for one in inputs:
+            if not isinstance(one.item, ClipItem) or one.frames is None or len(one.frames) == 0:
+                raise ConfigError(
+                    f"vlm_digit judges IsoVRBench clips with frames; got {type(one.item).__name__}"
+                )
+            budget = frame_budget(
+                self.processor,
+                video=self.options.as_video,
+                num_frames=len(one.frames),
+                max_pixels=self.config.max_pixels,
+                min_pixels=self.options.min_pixels,
+                video_max_pixels=self.options.video_max_pixels,
+            )
+            frames = fit_frames(one.frames, budget)
+            texts.append(self.prompt_text(one.item, len(frames)))
+            if self.options.as_video:
+                videos.append(frames)
+                metadata.append(video_metadata(one.frame_indices, one.fps, len(frames)))
+            else:
+                images.extend(Image.fromarray(frame) for frame in frames)
+        return processor_batch(
+            self.processor,
+            texts,
+            images=images or None,
+            videos=videos or None,
+            metadata=metadata or None,
+            padding_side=self.options.padding_side,
+        )
+
+    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        """Expected-digit scores (0-100) of a batch of clips."""
+        import torch
+
+        from mmjudge.judges._digits import expected_digit, next_token_logits
+        from mmjudge.judges._hf import to_device
+
+        if self.model is None:
+            raise RuntimeError("vlm_digit: call load(device) before judge_batch")
+        started = time.perf_counter()
+        batch = to_device(self.encode(inputs), self.model.device)
+        mask = batch["attention_mask"]
+        left = bool(mask[:, -1].all())
+        with torch.inference_mode():
+            logits = self.model(**batch, logits_to_keep=1 if left else 0).logits
+        last = logits[:, -1] if left else next_token_logits(logits, mask)
+        digits = expected_digit(last, self.digit_ids)
+        share = (time.perf_counter() - started) / len(inputs)
+        tokens = mask.sum(dim=-1).tolist()
+        return [
+            Verdict(
+                item_id=one.item.item_id,
+                value=float(digits.scores[i]),
+                diagnostics=Diagnostics(
+                    raw_text=str(digits.argmax[i]),
+                    valid_mass=float(digits.valid_mass[i]),
+                    latency_s=share,
+                    extra={
+                        "expected_digit": float(digits.expected[i]),
+                        "digit_probs": [round(p, 6) for p in digits.probs[i]],
+                        "frames": len(one.frames) if one.frames is not None else 0,
+                        "tokens": int(tokens[i]),
+                    },
+                ),
+            )
+            for i, one in enumerate(inputs)
+        ]
