@@ -181,3 +181,30 @@ def test_backend_selection(monkeypatch, clips):
     monkeypatch.setenv("MMJUDGE_VIDEO_BACKEND", "torchcodec")
     with pytest.raises(UnknownNameError, match=r"known backends: \['decord', 'pyav'\]"):
         video_info(clips["bframes_64x96"].path)
+
+
+def test_env_backend_and_threads_reach_the_backend(monkeypatch, clips):
+    from mmjudge.media import _decord
+
+    seen = {}
+
+    def fake_read(path, indices, *, threads):
+        seen.update(path=path, indices=indices.tolist(), threads=threads)
+        return np.zeros((len(indices), 1, 1, 3), dtype=np.uint8)
+
+    monkeypatch.setattr(_decord, "read", fake_read)
+    monkeypatch.setenv("MMJUDGE_VIDEO_BACKEND", "decord")
+    monkeypatch.setenv("MMJUDGE_VIDEO_THREADS", "1")
+    out = read_frames(clips["bframes_64x96"].path, [5, 2, 5])
+    assert seen == {"path": clips["bframes_64x96"].path, "indices": [2, 5], "threads": 1}
+    assert out.shape == (3, 1, 1, 3)
+
+
+def test_bad_thread_settings(monkeypatch, clips):
+    from mmjudge.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        read_frames(clips["bframes_64x96"].path, [0], threads=-1)
+    monkeypatch.setenv("MMJUDGE_VIDEO_THREADS", "many")
+    with pytest.raises(ConfigError, match="MMJUDGE_VIDEO_THREADS"):
+        read_frames(clips["bframes_64x96"].path, [0])
