@@ -69,6 +69,7 @@ def bad_files(clip_dir: Path, clips: dict[str, Clip]) -> dict[str, Path]:
         "truncated": bad / "truncated.mp4",
         "truncated_faststart": bad / "truncated_faststart.mp4",
         "zero_frames": bad / "zero_frames.mp4",
+        "zero_frame_stream": bad / "zero_frame_stream.mp4",
         "audio_only": bad / "audio_only.mp4",
         "directory": bad / "folder.mp4",
     }
@@ -77,7 +78,14 @@ def bad_files(clip_dir: Path, clips: dict[str, Clip]) -> dict[str, Path]:
     files["truncated"].write_bytes(good[: len(good) // 2])  # moov at the end: the index is lost
     faststart = _remux_faststart(av, clips["bframes_96x160"].path, bad / "faststart.mp4").read_bytes()
     files["truncated_faststart"].write_bytes(faststart[: int(len(faststart) * 0.6)])  # index kept, data cut
-    with av.open(str(files["zero_frames"]), "w") as container:
+    with av.open(str(files["zero_frames"]), "w") as container:  # the muxer drops the empty track
+        stream = container.add_stream("libx264", rate=16)
+        stream.width, stream.height, stream.pix_fmt = 96, 64, "yuv420p"
+        container.start_encoding()
+    # a fragmented mp4 keeps the empty track: a video stream with zero frames
+    with av.open(
+        str(files["zero_frame_stream"]), "w", options={"movflags": "frag_keyframe+empty_moov"}
+    ) as container:
         stream = container.add_stream("libx264", rate=16)
         stream.width, stream.height, stream.pix_fmt = 96, 64, "yuv420p"
         container.start_encoding()

@@ -140,12 +140,18 @@ def test_raw_decord_seek_is_wrong_on_open_gop(clips, references):
         "truncated",
         "truncated_faststart",
         "zero_frames",
+        "zero_frame_stream",
         "audio_only",
         "directory",
     ],
 )
 def test_bad_files_raise_media_error_naming_the_path(bad_files, kind, backend):
     path = bad_files[kind]
+    if kind == "zero_frame_stream":
+        import av
+
+        with av.open(str(path)) as container:  # the fixture really holds a video stream without frames
+            assert container.streams.video and not container.streams.video[0].frames
     for call in (
         lambda: video_info(path, backend=backend),
         lambda: read_frames(path, [0, 1], backend=backend),
