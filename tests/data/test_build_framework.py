@@ -115,6 +115,13 @@ def test_unknown_benchmark_and_missing_source(tmp_path):
         build_dataset("emoprefer", tmp_path / "nope", tmp_path / "o")
 
 
+def test_unknown_build_option_is_a_config_error(tmp_path):
+    with pytest.raises(
+        ConfigError, match=r"unknown build options \['medai'\]; this benchmark accepts \['media', 'split'"
+    ):
+        build_dataset("isovrbench", _emoprefer_source(tmp_path), tmp_path / "o", medai="copy")
+
+
 def test_existing_output_needs_overwrite(tmp_path):
     source = _emoprefer_source(tmp_path)
     out = build_dataset("emoprefer", source, tmp_path / "out")

@@ -158,12 +158,13 @@ def build_dataset(
     if out.exists() and not overwrite:
         raise ConfigError(f"output folder {out} already exists: choose a new --out or pass --overwrite")
     module = importlib.import_module(f"mmjudge.data.{benchmark}")
-    built: BuiltDataset = module.build_tables(
-        source,
-        media_root=Path(media_root) if media_root is not None else None,
-        allow_missing_media=allow_missing_media,
+    kwargs = {
+        "media_root": Path(media_root) if media_root is not None else None,
+        "allow_missing_media": allow_missing_media,
         **options,
-    )
+    }
+    _check_options(benchmark, module.build_tables, source, kwargs)
+    built: BuiltDataset = module.build_tables(source, **kwargs)
     if card_notes:
         built.card_context["card_notes"] = card_notes
     try:
@@ -171,6 +172,22 @@ def build_dataset(
     finally:
         for resource in built.resources:
             resource.cleanup()
+
+
+def _check_options(benchmark: str, builder: Callable[..., Any], source: Path, kwargs: dict[str, Any]) -> None:
+    import inspect
+
+    signature = inspect.signature(builder)
+    try:
+        signature.bind(source, **kwargs)
+    except TypeError:
+        accepted = [
+            p for p in signature.parameters if p not in ("source", "media_root", "allow_missing_media")
+        ]
+        unknown = [k for k in kwargs if k not in signature.parameters]
+        raise ConfigError(
+            f"{benchmark}: unknown build options {unknown}; this benchmark accepts {accepted}"
+        ) from None
 
 
 def _write_atomically(built: BuiltDataset, out: Path, card_template: str | Path | None) -> Path:

@@ -17,7 +17,8 @@ Media modes (option ``media``): ``copy`` (default; clips are hashed, copied unde
 rows point there), ``reference`` (hashed and checked, not copied; rows stay relative to the media
 root) and ``metadata`` (no file is opened: ``clip_id`` hashes the relative path instead, no
 ``media_missing`` column). Sources are read in chunks and written row group by row group; memory
-grows only with the set of pair ids and of distinct clips.
+grows only with two sets of 16-byte digests (pair ids for the duplicate check, and the ``clips``
+config's ``(clip_id, prompt)`` keys), plus the path -> clip id map in ``copy``/``reference`` modes.
 """
 
 from __future__ import annotations
