@@ -9,8 +9,12 @@ the judge, yielding results in input order.
 from __future__ import annotations
 
 import collections
+import ctypes
 import logging
 import multiprocessing
+import os
+import signal
+import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -27,6 +31,8 @@ from mmjudge.media.resize import resize_max_pixels
 from mmjudge.media.video import read_frames, sample_indices, video_info
 
 logger = logging.getLogger(__name__)
+
+_PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -123,6 +129,15 @@ def _add_frames(
         judge_input.fps = info.fps
 
 
+def _die_with_parent(parent: int) -> None:
+    """Make a decode worker exit when the runner dies (a killed run must not leave workers behind)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 class Prefetcher:
     """Decode items ahead of the judge in ``workers`` single-thread processes (0: in the caller, lazily).
 
@@ -142,7 +157,9 @@ class Prefetcher:
             # an unguarded launcher script again) and no start-up cost; the workers only decode.
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
+            )
 
     def map(self, jobs: Iterable[tuple[Item, Sequence[MediaRequest]]]) -> Iterator[Decoded]:
         """Decoded items in the order of ``jobs``."""
