@@ -9,9 +9,10 @@ converts every frame up to the last wanted one to RGB, so it is slower than the 
 sparse reads.
 
 Before decord touches a file, PyAV demuxes it (no decoding) to reject missing, empty, non-video,
-truncated and zero-frame files with a clear :class:`MediaError` (decord's own errors are terse, and
-some damaged files crash native readers); a decord frame count that disagrees with PyAV's packet
-count is refused too, since decord's indices would then not be the file's frames.
+truncated and zero-frame files with a clear :class:`MediaError` (decord's own errors are C++ check
+failures such as ``Check failed: st_nb >= 0``, and on a file truncated after its index it reports
+the header's frame count); a decord frame count that disagrees with PyAV's packet count is refused
+too, since decord's indices would then not be the file's frames.
 """
 
 from __future__ import annotations
