@@ -10,8 +10,8 @@ sparse reads.
 
 Before decord touches a file, PyAV demuxes it (no decoding) to reject missing, empty, non-video,
 truncated and zero-frame files with a clear :class:`MediaError` (decord's own errors are C++ check
-failures such as ``Check failed: st_nb >= 0``, and on a file truncated after its index it reports
-the header's frame count); a decord frame count that disagrees with PyAV's packet count is refused
+failures such as ``Check failed: st_nb >= 0`` or ``av_read_frame failed with 1094995529``); a
+decord frame count that disagrees with PyAV's packet count is refused
 too, since decord's indices would then not be the file's frames.
 """
 
