@@ -1,0 +1,52 @@
+"""``mmjudge demo``: sample data -> every registered baseline -> reports, said plainly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mmjudge.cli import main
+from mmjudge.commands import demo
+
+
+def test_demo_runs_every_registered_baseline_and_says_what_it_did(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "BASELINES", (*demo.BASELINES, "majority_not_written"))
+    out = tmp_path / "demo-output"
+    assert main(["demo", "--out", str(out), "--benchmark", "emoprefer", "--benchmark", "mist"]) == 0
+    text = capsys.readouterr().out
+    assert "SYNTHETIC" in text and "BASELINES" in text and "say nothing about any model" in text
+    assert "not registered, skipped: majority_not_written" in text
+    from mmjudge.registry import get_judge
+
+    expected = [
+        (b, name)
+        for b in ("emoprefer", "mist")
+        for name in demo.BASELINES[:-1]
+        if b in get_judge(name).benchmarks
+    ]
+    assert expected, "no baseline judges these benchmarks"
+    for benchmark, name in expected:
+        folder = out / benchmark / name
+        assert {"predictions.jsonl", "results.json", "report.md"} <= {p.name for p in folder.iterdir()}
+        assert f"| {benchmark} | {name} | " in text
+        assert json.loads((folder / "results.json").read_text())["benchmark"] == benchmark
+    assert (out / "summary.md").read_text().count("report.md") == len(expected)
+    swapped = (out / "emoprefer" / expected[0][1] / "predictions.jsonl").read_text()
+    assert '"order": "reversed"' in swapped
+
+    assert main(["demo", "--out", str(out), "--benchmark", "emoprefer"]) == 0
+    assert "reusing the small synthetic sample" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_full_demo_writes_a_report_per_benchmark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "demo-output"
+    assert main(["demo", "--out", str(out)]) == 0, capsys.readouterr().out
+    for benchmark in ("isovrbench", "mist", "emoprefer", "emorealm"):
+        assert list((out / benchmark).glob("*/report.md")), benchmark
