@@ -133,7 +133,7 @@ def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
                     visible=benchmark == "isovrbench")  # fmt: skip
     frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes), interactive=False,
                          show_search="filter", wrap=True, pinned_columns=3, elem_id=f"table-{benchmark}",
-                         label=f"{TITLES[benchmark]} (second line: 95% CI)")  # fmt: skip
+                         label=f"{TITLES[benchmark]} (each number followed by its 95% CI)")  # fmt: skip
     plot = gr.Plot(value=handlers.plot(benchmark), label="figure", format="png")
     note = missing_reference(benchmark)
     if note:
@@ -214,6 +214,7 @@ def _submit_tab(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]]) -> No
     message = gr.Markdown(elem_id="submit-message")
     event = button.click(handlers.submit, [file, judge, model, revision, link, license_, weights], message,
                          api_visibility="private")  # fmt: skip
+    event.then(lambda: None, None, file, api_visibility="private")  # ready for the next upload
     _refresh_all(handlers, tabs, event)
 
 
