@@ -83,6 +83,21 @@ def test_round_trip_with_model_names_and_features(tmp_path, load_offline):
     assert load_offline(out)["test"]["name"] == pairs["name"]  # pairs is the default config
 
 
+def test_reverse_file_that_is_not_a_mirror_warns(tmp_path):
+    raw = _release(tmp_path / "raw")
+    rows = [{**r, "a1": r["a2"], "a2": r["a1"], "preference": FLIP[r["preference"]]} for r in ROWS]
+    rows[1]["preference"] = "a1"
+    write_csv(
+        raw / "emoprefer_reverse.csv",
+        [*rows[:2], {**rows[2], "name": "extra"}],
+        ["name", "a1", "a2", "preference"],
+    )
+    with pytest.warns(
+        UserWarning, match=r"1 rows are not the forward pair.*'sample_00000002'.*2 names are in only one"
+    ):
+        build_dataset("emoprefer", raw, tmp_path / "out")
+
+
 def test_base_file_only_derives_the_reversed_config(tmp_path, load_offline):
     out = build_dataset(
         "emoprefer", _release(tmp_path / "raw", reverse=False, models=False), tmp_path / "out"

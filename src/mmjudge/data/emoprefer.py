@@ -148,6 +148,8 @@ def build_tables(
     assert forward_file is not None  # find_files guarantees one of them
     forward = read_pairs(forward_file, with_models=forward_file == files.modelnames)
     reverse = read_pairs(files.reverse) if files.reverse is not None else reverse_pairs(forward)
+    if files.reverse is not None:
+        _warn_if_not_mirrored(forward, reverse, files.reverse)
     if "model1" in forward.column_names and "model1" not in reverse.column_names:
         reverse = _swapped_models(reverse, forward)
     missing = 0
@@ -176,6 +178,24 @@ def build_tables(
             "media_checked": "yes" if media_root is not None else "no (no media root given)",
         },
     )
+
+
+def _warn_if_not_mirrored(forward: pa.Table, reverse: pa.Table, path: Path) -> None:
+    """Warn when the ``_reverse`` file is not the forward file with a1/a2 swapped and labels flipped."""
+    import warnings
+
+    expected = {r["name"]: (r["a1"], r["a2"], r["preference"]) for r in reverse_pairs(forward).to_pylist()}
+    actual = {r["name"]: (r["a1"], r["a2"], r["preference"]) for r in reverse.to_pylist()}
+    differ = sorted(n for n in expected.keys() & actual.keys() if expected[n] != actual[n])
+    only = sorted(expected.keys() ^ actual.keys())
+    if differ or only:
+        warnings.warn(
+            f"{path}: {len(differ)} rows are not the forward pair with a1/a2 swapped and the label flipped "
+            f"(first: {differ[:5]}), {len(only)} names are in only one of the two files (first: {only[:5]}); "
+            "pairs_reversed is built from the file as it is",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _swapped_models(reverse: pa.Table, forward: pa.Table) -> pa.Table:
