@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, SplitSummary, build_dataset
 from mmjudge.data.media_paths import check_media, resolve_media
+from mmjudge.data.push import plan_push, push_dataset
 
 __all__ = [
     "BatchStream",
@@ -17,5 +18,7 @@ __all__ = [
     "SplitSummary",
     "build_dataset",
     "check_media",
+    "plan_push",
+    "push_dataset",
     "resolve_media",
 ]
