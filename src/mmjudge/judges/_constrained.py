@@ -60,9 +60,10 @@ class LabelTrie:
     def _add(self, label: str, seq: Prefix) -> None:
         if not seq:
             raise SchemaError(f"label {label!r} tokenises to no tokens; every label needs at least one token")
-        if seq in self._labels:
-            raise SchemaError(f"labels {self._labels[seq]!r} and {label!r} tokenise to the same tokens {seq}")
-        clash = [other for other, s in self.sequences.items() if other != label and s[: len(seq)] == seq]
+        same = [other for other, s in self.sequences.items() if other != label and s == seq]
+        if same:
+            raise SchemaError(f"labels {same[0]!r} and {label!r} tokenise to the same tokens {seq}")
+        clash = [other for other, s in self.sequences.items() if len(s) > len(seq) and s[: len(seq)] == seq]
         if clash:
             raise SchemaError(
                 f"label {label!r} (tokens {seq}) is a prefix of {clash[0]!r} (tokens {self.sequences[clash[0]]}); "

@@ -102,7 +102,7 @@ DEMONSTRATIONS: tuple[Demonstration, ...] = (
         "in hot water",
         "After his shortcut flooded the bathroom, the plumber found himself **in hot water** with the landlord.",
         "WF",
-        "He is in trouble (figurative), and the flooding water makes the literal image resonate.",
+        "He is in trouble (figurative), and the flooding water makes the literal sense resonate.",
     ),
     Demonstration(
         "rock the boat",
