@@ -9,6 +9,7 @@ placeholders are filled by :class:`string.Template`: ``${benchmark}``, ``${confi
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Sequence
 from pathlib import Path
@@ -105,7 +106,7 @@ def render_card(
     context.setdefault("media_note", _media_note(built))
     context.setdefault("total_rows", str(sum(s.num_rows for s in summaries)))
     context.setdefault("card_notes", "")
-    filled = string.Template(body).safe_substitute(context)
+    filled = re.sub(r"\n{3,}", "\n\n", string.Template(body).safe_substitute(context))
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{front}---\n{filled}"
 
