@@ -163,10 +163,14 @@ def test_smoothness_matches_written_out_formula(anchor: np.ndarray) -> None:
             assert got == pytest.approx(_reference_smoothness(clip.astype(np.uint8), o), abs=1e-12)
 
 
-def test_frame_differences_in_int16() -> None:
+def test_frame_differences_are_exact() -> None:
     clip = np.zeros((2, 1, 1, 3), dtype=np.uint8)
-    clip[0] = 250
+    clip[0] = 250  # a wrapping uint8 subtraction would give 6
     assert frame_differences(clip).tolist() == [250.0]
+    rng = np.random.default_rng(4)
+    frames = rng.integers(0, 256, (5, 7, 9, 3), dtype=np.uint8)
+    widened = [np.abs(frames[t + 1].astype(np.int64) - frames[t]).sum() / frames[t].size for t in range(4)]
+    assert frame_differences(frames).tolist() == widened
 
 
 def test_smoothness_prefers_anchor_over_shuffle_and_hold(anchor: np.ndarray) -> None:
