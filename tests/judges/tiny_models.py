@@ -193,7 +193,7 @@ def _save(model: Any, processor: Any, out_dir: Path) -> Path:
 def _qwen_vl_processor(processor_cls: Any, video_cls: Any, tokenizer: Any, patch: int) -> Any:
     from transformers import Qwen2VLImageProcessor
 
-    pixels = {"min_pixels": 4 * (2 * patch) ** 2, "max_pixels": 64 * (2 * patch) ** 2}
+    pixels = {"size": {"shortest_edge": 4 * (2 * patch) ** 2, "longest_edge": 64 * (2 * patch) ** 2}}
     image = Qwen2VLImageProcessor(patch_size=patch, merge_size=2, temporal_patch_size=2, **pixels)
     video = video_cls(patch_size=patch, merge_size=2, temporal_patch_size=2, **pixels)
     return processor_cls(
@@ -356,7 +356,7 @@ def build_qwen2_5_omni_thinker(out_dir: str | Path, *, seed: int = 0) -> Path:
     config.text_config.pad_token_id = ids[PAD_TOKEN]
     _seeded(seed)
     model = Qwen2_5OmniThinkerForConditionalGeneration(config)
-    pixels = {"min_pixels": 4 * 28 * 28, "max_pixels": 64 * 28 * 28}
+    pixels = {"size": {"shortest_edge": 4 * 28 * 28, "longest_edge": 64 * 28 * 28}}
     processor = Qwen2_5OmniProcessor(
         image_processor=Qwen2VLImageProcessor(patch_size=14, merge_size=2, temporal_patch_size=2, **pixels),
         video_processor=Qwen2VLVideoProcessor(patch_size=14, merge_size=2, temporal_patch_size=2, **pixels),

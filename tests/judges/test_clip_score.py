@@ -1,0 +1,110 @@
+"""clip_score: the PickScore-style rule written out against the judge, batching, errors, a runner run.
+
+A tiny random CLIP (random weights prove the plumbing, not the scores), loaded back through the
+judge's real loading path.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mmjudge.errors import ConfigError
+from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
+from mmjudge.judges._decode import frame_indices
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from mmjudge.judges.clip_score import ClipScoreJudge, clip_scores  # noqa: E402
+
+
+def _clip(i: int, frames: int = 3) -> JudgeInput:
+    pixels = np.random.default_rng(i).integers(0, 256, (frames, 48, 80, 3), dtype=np.uint8)
+    item = ClipItem(f"c{i}", Path(f"c{i}.mp4"), "a blue dog walks" + " in the city" * i)
+    return JudgeInput(item=item, frames=pixels, frame_indices=tuple(range(frames)), fps=16.0)
+
+
+@pytest.fixture(scope="module")
+def judge(tiny_clip: Path) -> ClipScoreJudge:
+    loaded = ClipScoreJudge(
+        JudgeConfig(judge="clip_score", model=str(tiny_clip), local_files_only=True, dtype="float32")
+    )
+    loaded.load("cpu")
+    return loaded
+
+
+def test_default_request_is_eight_uniform_frames() -> None:
+    request = ClipScoreJudge(JudgeConfig(judge="clip_score")).media_request(ClipItem("c", Path("c.mp4"), "p"))
+    assert frame_indices(81, 16.0, request) == [int(i) for i in np.round(np.linspace(0, 80, 8))]
+
+
+def test_clip_scores_formula() -> None:
+    rng = np.random.default_rng(0)
+    text, images, counts, scale = rng.normal(size=(2, 5)), rng.normal(size=(5, 5)), [2, 3], 0.7
+    got = clip_scores(
+        torch.tensor(text), torch.tensor(images), torch.tensor(scale, dtype=torch.float64), counts
+    )
+    unit = lambda x: x / np.linalg.norm(x)  # noqa: E731
+    owners = [0, 0, 1, 1, 1]
+    per_frame = [np.exp(scale) * unit(text[o]) @ unit(images[k]) for k, o in enumerate(owners)]
+    assert got == pytest.approx([np.mean(per_frame[:2]), np.mean(per_frame[2:])], abs=1e-12)
+
+
+def test_score_is_mean_scaled_cosine_of_projected_embeddings(judge: ClipScoreJudge) -> None:
+    inputs = [_clip(0), _clip(1, frames=2)]
+    verdicts = judge.judge_batch(inputs)
+    model, processor = judge.model, judge.processor
+    with torch.no_grad():
+        for one, verdict in zip(inputs, verdicts, strict=True):
+            assert one.frames is not None and isinstance(one.item, ClipItem)
+            text_inputs = processor(text=[one.item.prompt], return_tensors="pt")
+            text_hidden = model.text_model(**text_inputs).pooler_output
+            text = model.text_projection(text_hidden)[0].double().numpy()
+            image_inputs = processor(images=list(one.frames), return_tensors="pt")
+            image = model.visual_projection(model.vision_model(**image_inputs).pooler_output).double().numpy()
+            cos = image @ text / np.linalg.norm(image, axis=1) / np.linalg.norm(text)
+            expected = float(np.mean(np.exp(model.logit_scale.item()) * cos))
+            assert verdict.value == pytest.approx(expected, abs=1e-5)
+            assert verdict.diagnostics.extra["frames"] == len(one.frames)
+
+
+def test_batch_of_many_equals_batch_of_one(judge: ClipScoreJudge) -> None:
+    inputs = [_clip(0), _clip(1, frames=5), _clip(2, frames=1)]
+    many = judge.judge_batch(inputs)
+    for one, verdict in zip(inputs, many, strict=True):
+        (alone,) = judge.judge_batch([one])
+        assert alone.value == pytest.approx(verdict.value, abs=1e-5)
+
+
+def test_clips_without_frames_are_refused(judge: ClipScoreJudge) -> None:
+    empty = JudgeInput(item=ClipItem("c", Path("c.mp4"), "p"), frames=None)
+    with pytest.raises(ConfigError, match="clips with frames"):
+        judge.judge_batch([empty])
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    config = JudgeConfig(judge="clip_score", model=str(tmp_path / "missing"), local_files_only=True)
+    with pytest.raises(ConfigError, match=r"could not load .*missing.*the folder does not exist"):
+        ClipScoreJudge(config).load("cpu")
+    with pytest.raises(ConfigError, match="needs `model:`"):
+        ClipScoreJudge(JudgeConfig(judge="clip_score")).load("cpu")
+
+
+def test_runs_through_the_runner_on_the_sample_data(
+    sample_data: Path, tiny_clip: Path, tmp_path: Path
+) -> None:
+    from mmjudge.judges.runner import RunOptions, evaluate_judge
+
+    config = JudgeConfig(
+        judge="clip_score", model=str(tiny_clip), local_files_only=True, batch_size=8, frames=4
+    )
+    (output,) = evaluate_judge(
+        "isovrbench", config, sample_data / "isovrbench", tmp_path / "run", RunOptions(progress=False)
+    )
+    records = [json.loads(line) for line in output.predictions.read_text().splitlines()[1:]]
+    assert records and not any(r["no_judgment"] for r in records)
+    assert output.scores
