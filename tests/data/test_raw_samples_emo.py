@@ -54,7 +54,8 @@ def test_emorealm_sample_has_all_five_tasks_and_builds(tmp_path, load_offline):
     out = build_dataset("emorealm", raw.source, tmp_path / "out", media_root=raw.media_root, **raw.options)
     rows = load_offline(out, "all")["test"]
     assert rows.num_rows == len(items)
-    assert rows["is_yes_no"] == [i["task"] == "modality_agreement" for i in items]
+    yes_no_tasks = {"reasoning_stress_audio", "reasoning_stress_video", "modality_agreement"}
+    assert rows["is_yes_no"] == [i["task"] in yes_no_tasks for i in items]
     assert rows["media_missing"] == [False] * len(items)
     for task in TASKS:
         assert load_offline(out, task)["test"].num_rows >= 2

@@ -6,8 +6,9 @@ clip root ``DFEW/clips/{nnnnn}.mp4`` with the audio beside it as ``.wav`` (16 kH
 
 Everything is synthetic: clips are :func:`~mmjudge.media.synthetic.moving_texture_clip` at 24 fps
 with a :func:`~mmjudge.media.synthetic.tone` track, and questions are templated. Basic reasoning
-tasks are four-way multiple choice; stress tasks are four-way multiple choice with a distractor cue
-from the other modality; ``modality_agreement`` is Yes/No as lettered choices. Answers are spread
+tasks are four-way multiple choice; the stress tasks and ``modality_agreement`` are Yes/No questions
+given as lettered choices ``(A) Yes``/``(B) No`` (the official scorer reads all three with its yes/no
+metrics; a stress question asks whether a cue, present or not, shows an emotion). Answers are spread
 over the letters.
 """
 
@@ -41,6 +42,7 @@ SAMPLE_NOTE = (
     "moving textures at 24 fps with a two-tone 16 kHz track: no faces, no speech."
 )
 """Card note passed to the build (``RawSource.options["card_notes"]``)."""
+_YES_NO_TASKS = ("reasoning_stress_audio", "reasoning_stress_video", "modality_agreement")
 FPS = 24
 NUM_FRAMES = 24
 SAMPLE_RATE = 16_000
@@ -48,8 +50,8 @@ _EMOTIONS = ("happiness", "sadness", "anger", "surprise", "fear", "disgust", "ne
 _QUESTIONS = {
     "reasoning_basic_audio": "Which audio cue best supports the emotion the person shows?",
     "reasoning_basic_video": "Which visual cue best supports the emotion the person shows?",
-    "reasoning_stress_audio": "The voice sounds calm. Which emotion does the person most likely feel?",
-    "reasoning_stress_video": "The face is partly hidden. Which emotion does the person most likely feel?",
+    "reasoning_stress_audio": "Does the trembling voice in the audio show that the person feels {emotion}?",
+    "reasoning_stress_video": "Do the raised eyebrows in the video show that the person feels {emotion}?",
     "modality_agreement": "Do the audio and the video express the same emotion?",
 }
 
@@ -84,9 +86,11 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
 
 
 def _question(number: int, video: str, task: str, rng: np.random.Generator) -> dict[str, object]:
-    if task == "modality_agreement":
+    question = _QUESTIONS[task]
+    if task in _YES_NO_TASKS:
         options = ["Yes", "No"]
         answer = int(rng.integers(2))
+        question = question.format(emotion=_EMOTIONS[int(rng.integers(len(_EMOTIONS)))])
     else:
         picks = rng.choice(len(_EMOTIONS), size=4, replace=False)
         options = [_EMOTIONS[p] for p in picks]
@@ -96,7 +100,7 @@ def _question(number: int, video: str, task: str, rng: np.random.Generator) -> d
         "id": f"emorealm_{number:05d}",
         "video": video,
         "task": task,
-        "question": _QUESTIONS[task],
+        "question": question,
         "choices": [f"({letters[i]}) {text}" for i, text in enumerate(options)],
         "answer": letters[answer],
     }
