@@ -338,29 +338,46 @@ def test_refuses_isovrbench() -> None:
         make_judge(JudgeConfig(judge="label_choice", model="m")).check_benchmark("isovrbench")
 
 
-@pytest.mark.parametrize(
-    ("benchmark", "root", "limit", "swap"),
-    [("mist", None, 1, False), ("emoprefer", "raw/emoprefer/MER2025", 2, True)],
-)
-def test_runs_through_the_runner_on_the_sample_data(
-    sample_data: Path,
-    tiny_qwen2_vl: Path,
-    tmp_path: Path,
-    benchmark: str,
-    root: str | None,
-    limit: int,
-    swap: bool,
+def _write_config(path: Path, config: JudgeConfig) -> Path:
+    import dataclasses
+
+    import yaml
+
+    path.write_text(yaml.safe_dump({k: v for k, v in dataclasses.asdict(config).items() if v is not None}))
+    return path
+
+
+def test_runs_through_mmjudge_eval_on_the_mist_sample(
+    sample_data: Path, tiny_qwen2_vl: Path, tmp_path: Path
+) -> None:
+    from mmjudge.cli import main
+
+    config = _write_config(tmp_path / "config.yaml", _config(tiny_qwen2_vl, "greedy_trie", batch_size=8))
+    out = tmp_path / "out"
+    args = ["eval", "--benchmark", "mist", "--judge", str(config), "--data", str(sample_data / "mist"),
+            "--out", str(out), "--limit", "1", "--decode-workers", "0", "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    records = read_predictions(out / "predictions.jsonl", benchmark="mist").records
+    assert len(records) == 20 and not any(r["no_judgment"] for r in records)
+    assert {r["label"] for r in records} <= set(MIST_LABELS)
+    assert {(r["prompt_strategy"], r["arm"], r["image_condition"]) for r in records} == {
+        (s, a, c) for s in ("zero_shot", "few_shot", "cot", "few_shot_cot")
+        for c, a in [("none", "none"), ("aligned", "explicit"), ("aligned", "silent"),
+                     ("misleading", "explicit"), ("misleading", "silent")]
+    }  # fmt: skip
+    assert (out / "results.json").is_file() and (out / "report.md").is_file()
+
+
+def test_runs_through_the_runner_on_the_emoprefer_sample(
+    sample_data: Path, tiny_qwen2_vl: Path, tmp_path: Path
 ) -> None:
     config = _config(tiny_qwen2_vl, "greedy_trie", frames=4, batch_size=8)
-    options = RunOptions(
-        limit=limit, swap=swap, media_root=sample_data / root if root else None, progress=False
-    )
-    [output] = evaluate_judge(benchmark, config, sample_data / benchmark, tmp_path / "out", options)
-    records = read_predictions(output.predictions, benchmark=benchmark).records
-    assert len(records) == (20 * limit if benchmark == "mist" else 2 * limit)
-    assert not any(r["no_judgment"] for r in records)
-    values = {r["label"] if benchmark == "mist" else r["prediction"] for r in records}
-    assert values <= (set(MIST_LABELS) if benchmark == "mist" else {"a1", "a2", "same"})
+    root = sample_data / "raw" / "emoprefer" / "MER2025"
+    options = RunOptions(limit=2, swap=True, media_root=root, progress=False)
+    [output] = evaluate_judge("emoprefer", config, sample_data / "emoprefer", tmp_path / "out", options)
+    records = read_predictions(output.predictions, benchmark="emoprefer").records
+    assert len(records) == 4 and not any(r["no_judgment"] for r in records)
+    assert {r["prediction"] for r in records} <= {"a1", "a2", "same"}
     assert output.scores and output.results.is_file()
 
 

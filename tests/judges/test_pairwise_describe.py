@@ -195,13 +195,34 @@ def test_shipped_config_loads_and_card_exists(name: str) -> None:
     assert "Random weights prove the plumbing, not the scores" in card
 
 
-@pytest.mark.parametrize("strategy", ["S1", "S3"])
-def test_runs_through_the_runner_on_the_sample_data(
-    sample_data: Path, tiny_qwen2_vl: Path, tiny_text_lm: Path, tmp_path: Path, strategy: str
+def test_s1_runs_through_mmjudge_eval_on_the_sample_data(
+    sample_data: Path, tiny_qwen2_vl: Path, tmp_path: Path
 ) -> None:
-    config = _config(
-        tiny_qwen2_vl, strategy, tiny_text_lm if strategy == "S3" else None, frames=4, batch_size=4
-    )
+    import dataclasses
+
+    import yaml
+
+    from mmjudge.cli import main
+
+    config = _config(tiny_qwen2_vl, "S1", frames=4, batch_size=4)
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({k: v for k, v in dataclasses.asdict(config).items() if v is not None}))
+    out = tmp_path / "out"
+    root = sample_data / "raw" / "emoprefer" / "MER2025"
+    args = ["eval", "--benchmark", "emoprefer", "--judge", str(path), "--data", str(sample_data / "emoprefer"),
+            "--media-root", str(root), "--out", str(out), "--swap", "--limit", "2", "--decode-workers", "0",
+            "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    records = read_predictions(out / "predictions.jsonl", benchmark="emoprefer").records
+    assert len(records) == 4 and not any(r["no_judgment"] for r in records)
+    assert {r["order"] for r in records} == {"forward", "reversed"}
+    assert (out / "results.json").is_file()
+
+
+def test_s3_runs_through_the_runner_on_the_sample_data(
+    sample_data: Path, tiny_qwen2_vl: Path, tiny_text_lm: Path, tmp_path: Path
+) -> None:
+    config = _config(tiny_qwen2_vl, "S3", tiny_text_lm, frames=4, batch_size=4)
     options = RunOptions(
         limit=2, swap=True, media_root=sample_data / "raw" / "emoprefer" / "MER2025", progress=False
     )
