@@ -1,0 +1,234 @@
+"""``audio_visual``: a Qwen2.5-Omni-style thinker judging EmoReAlM and EmoPrefer from video + audio.
+
+Model: transformers' ``Qwen2_5OmniThinkerForConditionalGeneration`` with ``Qwen2_5OmniProcessor``. A
+folder or Hub id holding the whole Qwen2.5-Omni model (``model_type: qwen2_5_omni``, e.g.
+``Qwen/Qwen2.5-Omni-7B``) is loaded as ``Qwen2_5OmniForConditionalGeneration`` with
+``enable_audio_output=False`` (no talker) and its ``.thinker`` is used; a thinker-only folder
+(``qwen2_5_omni_thinker``) is loaded directly. Both go through :func:`mmjudge.judges._hf.load_pretrained`
+(``revision``, ``local_files_only``, ``dtype``, ``device_map={"": device}``).
+
+Input per item, as Qwen2.5-Omni takes a video with its soundtrack:
+
+- frames: sampled at the config's ``fps`` (default 2, Qwen2.5-Omni's rate) or ``frames`` count, clamped to
+  ``[min_frames, max_frames]`` and an even count (qwen-omni-utils' rule), resized by the processor;
+- audio: the clip's audio at 16 kHz mono (EmoPrefer ``audio/{name}.wav``; EmoReAlM the ``.wav`` beside the
+  clip, else the clip's track), interleaved with the frames in 2-second chunks
+  (``use_audio_in_video``, the processor's ``load_audio_from_video`` with the decoded audio); with
+  ``use_audio_in_video: false`` the audio is a separate part before the video;
+- the frame rate passed to the processor is the rate of the sampled frames,
+  ``clip_fps * (n - 1) / (last_index - first_index)``, so audio and video chunks line up in time;
+- text: EmoReAlM's official prompt (question, then the choices joined by spaces), EmoPrefer's S1 prompt
+  (:mod:`mmjudge.judges._emotion_prompts`); **no subtitles**; the official Qwen2.5-Omni system prompt.
+
+Greedy decoding (``max_new_tokens``); the verdict is the raw response text (scored later by the official
+matchers), the parsed answer is in ``diagnostics.extra["parsed"]``. Each item is encoded on its own and
+the batch is left-padded (:func:`mmjudge.judges._chat.collate`), so a batch of many gives what a batch of
+one gives. An item with neither frames nor audio gives ``no_judgment``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mmjudge.errors import ConfigError, MediaError
+from mmjudge.judges._base import Judge
+from mmjudge.judges._emotion_prompts import emotion_prompt, parsed_answer
+from mmjudge.judges._types import Diagnostics, Item, JudgeInput, MediaRequest, Verdict
+from mmjudge.registry import register_judge
+
+__all__ = ["OMNI_SYSTEM_PROMPT", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
+
+OMNI_SYSTEM_PROMPT = (
+    "You are Qwen, a virtual human developed by the Qwen Team, Alibaba Group, capable of perceiving "
+    "auditory and visual inputs, as well as generating text and speech."
+)
+"""Qwen2.5-Omni's official system prompt (its model card asks for it)."""
+AUDIO_SAMPLE_RATE = 16_000
+"""Qwen2.5-Omni's audio rate (Whisper features)."""
+DEFAULT_FPS = 2.0
+"""Frame sampling rate when the config sets neither ``fps`` nor ``frames`` (Qwen2.5-Omni's default)."""
+
+
+@dataclass(frozen=True)
+class AudioVisualOptions:
+    """``options`` of an ``audio_visual`` config."""
+
+    max_new_tokens: int = 64
+    """Greedy decoding length limit."""
+    use_audio_in_video: bool = True
+    """Interleave the audio with the frames (Qwen2.5-Omni's video-with-audio mode); false: separate part."""
+    audio: bool = True
+    """Give the model the audio at all (false: frames only, an ablation)."""
+    system_prompt: str = OMNI_SYSTEM_PROMPT
+    """System turn (``""``: none, the chat template's default)."""
+    min_frames: int = 4
+    """Fewest frames sampled (qwen-omni-utils: 4)."""
+    max_frames: int = 768
+    """Most frames sampled (qwen-omni-utils: 768)."""
+
+    def __post_init__(self) -> None:
+        if self.max_new_tokens < 1 or self.min_frames < 1 or self.max_frames < self.min_frames:
+            raise ConfigError(
+                "audio_visual options: expected max_new_tokens >= 1 and 1 <= min_frames <= max_frames, got "
+                f"max_new_tokens={self.max_new_tokens}, min_frames={self.min_frames}, max_frames={self.max_frames}"
+            )
+
+
+def sampled_fps(indices: Sequence[int], clip_fps: float | None, default: float = DEFAULT_FPS) -> float:
+    """Rate of the sampled frames in frames per second of video time (``default`` when unknown).
+
+    >>> sampled_fps([0, 12, 24, 36], 24.0)
+    2.0
+    >>> sampled_fps([0], 24.0), sampled_fps([0, 5], None)
+    (2.0, 2.0)
+    """
+    if clip_fps and len(indices) > 1 and indices[-1] > indices[0]:
+        return float(clip_fps) * (len(indices) - 1) / (indices[-1] - indices[0])
+    return float(default)
+
+
+@register_judge("audio_visual")
+class AudioVisualJudge(Judge):
+    """Qwen2.5-Omni thinker over video + audio for EmoReAlM and EmoPrefer (greedy, raw text verdicts)."""
+
+    benchmarks: ClassVar[frozenset[str]] = frozenset({"emoprefer", "emorealm"})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = AudioVisualOptions
+    default_frames: ClassVar[int | None] = None
+
+    def __init__(self, config: Any) -> None:
+        super().__init__(config)
+        if config.prompt_template is not None:
+            raise ConfigError(
+                "audio_visual uses the benchmarks' prompts; remove `prompt_template` from the config"
+            )
+        self.model: Any = None
+        self.processor: Any = None
+
+    def media_request(self, item: Item) -> MediaRequest:
+        """Frames (``fps``, default 2, or ``frames``), at least ``min_frames``, even; audio at 16 kHz."""
+        cfg, opts = self.config, self.options
+        fps = cfg.fps if cfg.fps is not None or cfg.frames else DEFAULT_FPS
+        return MediaRequest(
+            num_frames=None if fps is not None else cfg.frames,
+            target_fps=fps,
+            min_frames=opts.min_frames,
+            max_frames=opts.max_frames,
+            multiple_of=2,
+            max_pixels=cfg.max_pixels,
+            audio_sample_rate=AUDIO_SAMPLE_RATE if opts.audio else None,
+        )
+
+    def load(self, device: str) -> None:
+        """Load the thinker (from a thinker folder or a whole Qwen2.5-Omni model) and the processor."""
+        from mmjudge.judges._hf import load_pretrained, model_source
+
+        source = model_source(self.config)
+        common: dict[str, Any] = {
+            "revision": self.config.revision,
+            "local_files_only": self.config.local_files_only,
+        }
+        kind = getattr(load_pretrained("AutoConfig", source, **common), "model_type", None)
+        weights: dict[str, Any] = {"dtype": self.config.dtype, "device": device, **common}
+        if kind == "qwen2_5_omni":
+            full = load_pretrained(
+                "Qwen2_5OmniForConditionalGeneration", source, enable_audio_output=False, **weights
+            )
+            self.model = full.thinker
+        elif kind == "qwen2_5_omni_thinker":
+            self.model = load_pretrained("Qwen2_5OmniThinkerForConditionalGeneration", source, **weights)
+        else:
+            raise ConfigError(
+                f"audio_visual loads Qwen2.5-Omni models (model_type qwen2_5_omni or qwen2_5_omni_thinker); "
+                f"{source!r} is {kind!r}: pick a Qwen2.5-Omni checkpoint"
+            )
+        self.processor = load_pretrained("AutoProcessor", source, **common)
+
+    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        """Greedy answers; items are grouped by whether their audio is interleaved (one flag per call)."""
+        if self.model is None:
+            raise RuntimeError("audio_visual: call load(device) before judge_batch")
+        verdicts: dict[int, Verdict] = {}
+        groups: dict[bool, list[tuple[int, dict[str, Any]]]] = {}
+        for position, judge_input in enumerate(inputs):
+            try:
+                encoded, interleaved = self.encode(judge_input)
+            except MediaError as exc:
+                verdicts[position] = Verdict.failed(judge_input.item.item_id, f"MediaError: {exc}")
+                continue
+            groups.setdefault(interleaved, []).append((position, encoded))
+        for interleaved, members in groups.items():
+            started = time.perf_counter()
+            texts = self._generate([enc for _, enc in members], interleaved)
+            latency = (time.perf_counter() - started) / len(members)
+            for (position, _), text in zip(members, texts, strict=True):
+                verdicts[position] = self._verdict(inputs[position], text, interleaved, latency)
+        return [verdicts[i] for i in range(len(inputs))]
+
+    def messages(self, judge_input: JudgeInput, *, video: bool, audio_part: bool) -> list[dict[str, Any]]:
+        """The chat: the system prompt, then the user turn (audio part, video part, prompt text)."""
+        parts: list[dict[str, Any]] = [{"type": "audio"}] if audio_part else []
+        if video:
+            parts.append({"type": "video"})
+        parts.append({"type": "text", "text": emotion_prompt(judge_input.item)})
+        system = self.options.system_prompt
+        head = [{"role": "system", "content": [{"type": "text", "text": system}]}] if system else []
+        return [*head, {"role": "user", "content": parts}]
+
+    def encode(self, judge_input: JudgeInput) -> tuple[dict[str, Any], bool]:
+        """One item's processor output, and whether its audio is interleaved with its frames."""
+        frames = judge_input.frames
+        has_video = frames is not None and len(frames) > 0
+        audio = judge_input.audio if self.options.audio else None
+        has_audio = audio is not None and len(audio) > 0
+        if not has_video and not has_audio:
+            raise MediaError(f"item {judge_input.item.item_id!r} came with neither video frames nor audio")
+        interleaved = has_video and has_audio and self.options.use_audio_in_video
+        chat = self.messages(judge_input, video=has_video, audio_part=has_audio and not interleaved)
+        prompt = self.processor.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
+        kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt"}
+        if has_video:
+            fps = sampled_fps(judge_input.frame_indices, judge_input.fps, self.config.fps or DEFAULT_FPS)
+            kwargs.update(videos=[frames], fps=fps, do_sample_frames=False)
+        if has_audio:
+            kwargs["audio"] = [audio]
+        if interleaved:
+            kwargs.update(audio_from_video_indices=[0], load_audio_from_video=True)
+        return dict(self.processor(**kwargs)), interleaved
+
+    def _generate(self, encodings: list[dict[str, Any]], interleaved: bool) -> list[str]:
+        import torch
+
+        from mmjudge.judges._chat import collate
+        from mmjudge.judges._hf import to_device
+
+        tokenizer = self.processor.tokenizer
+        pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+        batch = to_device(collate([(e, ()) for e in encodings], pad_id), self.model.device, self.model.dtype)
+        with torch.inference_mode():
+            out = self.model.generate(
+                **batch,
+                use_audio_in_video=interleaved,
+                max_new_tokens=self.options.max_new_tokens,
+                do_sample=False,
+                pad_token_id=pad_id,
+            )
+        new = out[:, batch["input_ids"].shape[1] :]
+        return [str(t) for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
+
+    def _verdict(self, judge_input: JudgeInput, text: str, interleaved: bool, latency: float) -> Verdict:
+        item = judge_input.item
+        frames = 0 if judge_input.frames is None else len(judge_input.frames)
+        audio = judge_input.audio if self.options.audio else None
+        extra = {
+            "parsed": parsed_answer(item, text),
+            "frames": frames,
+            "audio_s": 0.0 if audio is None else len(audio) / AUDIO_SAMPLE_RATE,
+            "audio_in_video": interleaved,
+        }
+        return Verdict(
+            item.item_id, text, diagnostics=Diagnostics(raw_text=text, latency_s=latency, extra=extra)
+        )

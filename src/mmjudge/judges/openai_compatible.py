@@ -1,0 +1,274 @@
+"""``openai_compatible``: any OpenAI-compatible chat endpoint as a judge of all four benchmarks.
+
+The config names the endpoint (``options.base_url``), the served model (``model``) and the environment
+variable holding the API key (``options.api_key_env``; the key itself is never put in a config, a
+verdict, a log line or an error message). Per item, one ``POST <base_url>/chat/completions`` with
+``temperature`` 0 (:mod:`mmjudge.judges._openai_http`: retries with exponential backoff on 429/5xx,
+timeouts and connection errors, honouring ``Retry-After``; a per-request timeout). Frames and images go
+as JPEG data URIs (:mod:`mmjudge.judges._openai_payload`). Audio is not sent.
+
+- IsoVRBench: the sampled frames and ``vlm_digit``'s rating prompt with the clip's prompt (the same
+  text the local digit judge uses), one digit 0-9 requested with ``logprobs`` and
+  ``top_logprobs=20``; the score is the expected digit over the digit tokens among the first answer
+  token's top logprobs, renormalised, x 100/9 (``valid_mass`` recorded).
+- MIST: the prompt of the item's grid cell (:mod:`mmjudge.judges._mist_prompts`), the image attached
+  when the cell has one; the label is read from the reply text (no label: ``no_judgment``).
+- EmoPrefer (S1 prompt) and EmoReAlM (official prompt: question then choices): the sampled frames and
+  the prompt; the verdict is the reply text, scored later by the official matcher; the parsed answer is
+  in ``diagnostics.extra["parsed"]``.
+
+A failed request (after retries), a malformed reply or a missing answer gives ``no_judgment`` with the
+error.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mmjudge.errors import ConfigError, MmjudgeError, SchemaError
+from mmjudge.judges._base import Judge
+from mmjudge.judges._emotion_prompts import emotion_prompt, parsed_answer
+from mmjudge.judges._openai_http import ChatClient
+from mmjudge.judges._openai_payload import (
+    expected_digit_from_top_logprobs,
+    first_top_logprobs,
+    image_part,
+    reply_text,
+)
+from mmjudge.judges._types import (
+    ClipItem,
+    Diagnostics,
+    Item,
+    JudgeInput,
+    LabelItem,
+    MediaRequest,
+    PreferenceItem,
+    QuestionItem,
+    Verdict,
+)
+from mmjudge.registry import register_judge
+
+__all__ = ["OpenAICompatibleJudge", "OpenAICompatibleOptions"]
+
+
+@dataclass(frozen=True)
+class OpenAICompatibleOptions:
+    """``options`` of an ``openai_compatible`` config."""
+
+    base_url: str = "https://api.openai.com/v1"
+    """Endpoint root; requests go to ``<base_url>/chat/completions``."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable holding the API key (``""``: send no key, e.g. a local server)."""
+    timeout_s: float = 60.0
+    """Per-request timeout in seconds."""
+    max_retries: int = 5
+    """Retries after the first attempt (429, 5xx, timeouts, connection errors)."""
+    backoff_s: float = 1.0
+    """First backoff wait in seconds; doubles per retry."""
+    max_backoff_s: float = 60.0
+    """Cap on any wait, ``Retry-After`` included."""
+    temperature: float = 0.0
+    """Sampling temperature (0: greedy, as the protocols ask)."""
+    max_tokens: int = 512
+    """Token limit of text answers (MIST CoT, EmoPrefer, EmoReAlM)."""
+    digit_max_tokens: int = 1
+    """Token limit of IsoVRBench digit answers (only the first token's logprobs are read)."""
+    top_logprobs: int = 20
+    """Alternatives per position requested for IsoVRBench (the API maximum is 20)."""
+    jpeg_quality: int = 90
+    """JPEG quality of frames and images (PIL, 1-95)."""
+    image_detail: str = "auto"
+    """``detail`` of image parts (``low``, ``high``, ``auto``; ``""``: omit)."""
+    concurrency: int = 4
+    """Requests in flight per batch."""
+    send_seed: bool = True
+    """Send ``seed`` (the config's) with each request."""
+
+    def __post_init__(self) -> None:
+        checks = {
+            "timeout_s": self.timeout_s > 0,
+            "max_retries": self.max_retries >= 0,
+            "backoff_s": self.backoff_s >= 0,
+            "max_backoff_s": self.max_backoff_s >= 0,
+            "max_tokens": self.max_tokens >= 1,
+            "digit_max_tokens": self.digit_max_tokens >= 1,
+            "top_logprobs": 1 <= self.top_logprobs <= 20,
+            "jpeg_quality": 1 <= self.jpeg_quality <= 95,
+            "concurrency": self.concurrency >= 1,
+            "image_detail": self.image_detail in ("", "low", "high", "auto"),
+            "base_url": self.base_url.startswith(("http://", "https://")),
+        }
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad:
+            raise ConfigError(
+                f"openai_compatible options out of range: {bad} (got "
+                f"{ {name: getattr(self, name) for name in bad} }); see judges/openai_compatible/README.md"
+            )
+
+
+@register_judge("openai_compatible")
+class OpenAICompatibleJudge(Judge):
+    """A judge served by an OpenAI-compatible chat completions endpoint."""
+
+    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench", "mist", "emoprefer", "emorealm"})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = OpenAICompatibleOptions
+    default_frames: ClassVar[int | None] = 8
+
+    def __init__(self, config: Any) -> None:
+        super().__init__(config)
+        if not config.model:
+            raise ConfigError("openai_compatible needs `model:` (the model name the endpoint serves)")
+        if config.prompt_template is not None:
+            raise ConfigError("openai_compatible has fixed prompts; remove `prompt_template` from the config")
+        self._client: ChatClient | None = None
+        self._secret: str | None = None
+
+    def media_request(self, item: Item) -> MediaRequest:
+        """Frames (config ``frames``/``fps``, default 8) for clips and emotion items; the image for MIST."""
+        if isinstance(item, (PreferenceItem, QuestionItem)):
+            cfg = self.config
+            num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
+            return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
+        return super().media_request(item)
+
+    def load(self, device: str) -> None:
+        """Set up the HTTP client; the key is read from ``options.api_key_env`` (the device is unused)."""
+        opts = self.options
+        key = None
+        if opts.api_key_env:
+            key = os.environ.get(opts.api_key_env)
+            if not key:
+                raise ConfigError(
+                    f"openai_compatible: environment variable {opts.api_key_env!r} is not set; export the "
+                    "API key there, or set `api_key_env: ''` for an endpoint without a key"
+                )
+        self._secret = key
+        self._client = ChatClient(
+            opts.base_url,
+            api_key=key,
+            timeout_s=opts.timeout_s,
+            max_retries=opts.max_retries,
+            backoff_s=opts.backoff_s,
+            max_backoff_s=opts.max_backoff_s,
+        )
+
+    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        """One request per input, ``options.concurrency`` in flight; failures become ``no_judgment``."""
+        if self._client is None:
+            self.load("cpu")
+        if len(inputs) <= 1 or self.options.concurrency == 1:
+            return [self._judge_one(x) for x in inputs]
+        with ThreadPoolExecutor(max_workers=min(self.options.concurrency, len(inputs))) as pool:
+            return list(pool.map(self._judge_one, inputs))
+
+    def _judge_one(self, judge_input: JudgeInput) -> Verdict:
+        item_id = judge_input.item.item_id
+        started = time.perf_counter()
+        try:
+            verdict = self._ask(judge_input)
+        except MmjudgeError as exc:
+            return Verdict.failed(item_id, self._scrub(f"{type(exc).__name__}: {exc}"))
+        latency = time.perf_counter() - started
+        return Verdict(
+            verdict.item_id,
+            verdict.value,
+            verdict.no_judgment,
+            verdict.error,
+            Diagnostics(
+                verdict.diagnostics.raw_text,
+                verdict.diagnostics.valid_mass,
+                latency,
+                verdict.diagnostics.extra,
+            ),
+        )
+
+    def _ask(self, judge_input: JudgeInput) -> Verdict:
+        item = judge_input.item
+        if isinstance(item, ClipItem):
+            return self._ask_digit(judge_input, item)
+        if isinstance(item, LabelItem):
+            return self._ask_label(judge_input, item)
+        reply = self._chat(self._messages(emotion_prompt(item), judge_input), self.options.max_tokens)
+        raw = reply_text(reply)
+        return Verdict(
+            item.item_id,
+            raw,
+            diagnostics=Diagnostics(raw_text=raw, extra={"parsed": parsed_answer(item, raw)}),
+        )
+
+    def _ask_digit(self, judge_input: JudgeInput, item: ClipItem) -> Verdict:
+        n = 0 if judge_input.frames is None else len(judge_input.frames)
+        if n == 0:
+            raise SchemaError(f"clip {item.item_id!r} came without frames; the judge needs sampled frames")
+        from mmjudge.judges.vlm_digit import DEFAULT_PROMPT  # the prompt of the local digit judge
+
+        prompt = DEFAULT_PROMPT.replace("{prompt}", item.prompt)
+        extra = {"logprobs": True, "top_logprobs": self.options.top_logprobs}
+        reply = self._chat(self._messages(prompt, judge_input), self.options.digit_max_tokens, extra)
+        raw = reply_text(reply)
+        digits = expected_digit_from_top_logprobs(first_top_logprobs(reply))
+        if digits is None:
+            raise SchemaError(
+                f"no digit token among the top {self.options.top_logprobs} logprobs of the first answer token "
+                f"(reply {raw!r})"
+            )
+        details = {"expected_digit": digits.expected, "digit_probs": digits.probs, "frames": n}
+        return Verdict(
+            item.item_id, digits.score, diagnostics=Diagnostics(raw, digits.valid_mass, None, details)
+        )
+
+    def _ask_label(self, judge_input: JudgeInput, item: LabelItem) -> Verdict:
+        from mmjudge.judges._mist_prompts import mist_prompt, parse_final_label
+
+        images = [judge_input.image] if judge_input.image is not None else []
+        reply = self._chat(
+            self._messages(mist_prompt(item, seed=self.config.seed).text, judge_input, images),
+            self.options.max_tokens,
+        )
+        raw = reply_text(reply)
+        label = parse_final_label(raw)
+        if label is None:
+            return Verdict(
+                item.item_id,
+                None,
+                True,
+                f"no FF/WF/FL/LL label in the reply {raw[:200]!r}",
+                Diagnostics(raw_text=raw),
+            )
+        return Verdict(item.item_id, label, diagnostics=Diagnostics(raw_text=raw))
+
+    def _messages(
+        self, text: str, judge_input: JudgeInput, images: Sequence[Any] | None = None
+    ) -> list[dict[str, Any]]:
+        pictures = (
+            list(images)
+            if images is not None
+            else list(judge_input.frames if judge_input.frames is not None else [])
+        )
+        opts = self.options
+        parts = [image_part(p, quality=opts.jpeg_quality, detail=opts.image_detail or None) for p in pictures]
+        return [{"role": "user", "content": [*parts, {"type": "text", "text": text}]}]
+
+    def _chat(
+        self, messages: list[dict[str, Any]], max_tokens: int, extra: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": self.options.temperature,
+            "max_tokens": max_tokens,
+            **(extra or {}),
+        }
+        if self.options.send_seed:
+            payload["seed"] = self.config.seed
+        assert self._client is not None
+        return self._client.chat(payload)
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._secret, "***") if self._secret else text
