@@ -203,3 +203,12 @@ def test_mmjudge_eval_end_to_end(
     assert len(records) == 3 and not any(r["no_judgment"] for r in records)
     assert all(isinstance(r["prediction"], str) for r in records)
     assert np.isfinite(json.loads((out / "results.json").read_text()) is not None)
+
+
+def test_the_shipped_config_loads() -> None:
+    from mmjudge.judges import load_config
+
+    root = Path(__file__).resolve().parents[2]
+    loaded = make_judge(load_config(root / "judges" / "audio_visual" / "config.yaml"))
+    assert loaded.benchmarks == {"emoprefer", "emorealm"} and loaded.config.fps == 2.0
+    assert loaded.options.use_audio_in_video and loaded.options.max_new_tokens == 64

@@ -296,3 +296,12 @@ def test_mmjudge_eval_end_to_end(
     text = "".join(p.read_text(errors="replace") for p in out.rglob("*") if p.is_file())
     assert secret not in text
     assert server.requests and all(r["json"]["model"] == "test-model" for r in server.requests)
+
+
+def test_the_shipped_config_loads() -> None:
+    from mmjudge.judges import load_config
+
+    root = Path(__file__).resolve().parents[2]
+    judge = make_judge(load_config(root / "judges" / "openai_compatible" / "config.yaml"))
+    assert judge.benchmarks == {"isovrbench", "mist", "emoprefer", "emorealm"}
+    assert judge.options.top_logprobs == 20 and judge.options.temperature == 0.0
