@@ -395,3 +395,15 @@ def test_runs_through_the_runner_on_the_emorealm_sample(
         assert isinstance(item, QuestionItem) and not verdict.no_judgment
         assert verdict.value in choice_letters(item.choices)
         assert verdict.diagnostics.extra["method"] == "loglik"
+
+
+def test_inputs_without_their_media_fail_alone(judges: dict[str, Any]) -> None:
+    inputs = _inputs()
+    blind = [
+        JudgeInput(inputs[0].item),  # an aligned MIST cell whose image did not load
+        JudgeInput(inputs[3].item),  # an EmoPrefer pair without frames
+    ]
+    verdicts = judges["loglik"].judge_batch([blind[0], inputs[1], blind[1], inputs[4]])
+    assert [v.no_judgment for v in verdicts] == [True, False, True, False]
+    assert all("MediaError" in str(v.error) for v in verdicts if v.no_judgment)
+    assert verdicts[1].value in MIST_LABELS and verdicts[3].value in ("A", "B", "C")

@@ -23,6 +23,7 @@ __all__ = [
     "encode_chat",
     "encode_text",
     "generate_texts",
+    "missing_media",
     "next_logprobs",
     "user_content",
 ]
@@ -59,30 +60,48 @@ def encode_chat(
     frame_indices: Sequence[int] = (),
     fps: float | None = None,
     frames_as: str = "video",
+    max_pixels: int | None = None,
 ) -> Encoded:
     """Encode one user turn (with its images or video frames) plus the generation prompt.
 
-    ``frames`` (``uint8 (T, H, W, 3)``) go in as one video (``do_sample_frames=False`` with the
-    sampled indices and the clip's fps as metadata) or, with ``frames_as="images"``, as T images.
+    Media are resized once by mmjudge (:mod:`mmjudge.judges._vision_batch`: smart resize to the
+    processor's factor and pixel limits, or ``max_pixels`` per frame) and given to the processor with
+    ``do_resize=False``, as ``vlm_digit`` does. ``frames`` (``uint8 (T, H, W, 3)``) go in as one video
+    (``do_sample_frames=False`` with the sampled indices and the clip's fps as metadata) or, with
+    ``frames_as="images"``, as T images.
     """
-    images = list(images)
-    video = None
-    if frames is not None and frames_as == "images":
-        from PIL import Image
+    from mmjudge.judges._vision_batch import fit_frames, frame_budget, video_metadata
 
-        images += [Image.fromarray(f) for f in frames]
-    elif frames is not None:
-        video = frames
-    content = user_content(text, images=len(images), video=video is not None)
+    arrays = [np.asarray(image.convert("RGB") if hasattr(image, "convert") else image) for image in images]
+    as_video = frames is not None and frames_as == "video"
+    if frames is not None and not as_video:
+        arrays += list(frames)
+    if arrays:
+        budget = frame_budget(processor, video=False, num_frames=1, max_pixels=max_pixels)
+        arrays = [fit_frames(a[None], budget)[0] for a in arrays]
+    content = user_content(text, images=len(arrays), video=as_video)
     prompt = _template(processor, [{"role": "user", "content": content}])
-    kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt"}
-    if images:
-        kwargs["images"] = [images]
-    if video is not None:
-        indices = list(frame_indices) or list(range(len(video)))
-        meta = {"fps": float(fps or 1.0), "total_num_frames": max(indices) + 1, "frames_indices": indices}
-        kwargs.update(videos=[video], video_metadata=[meta], do_sample_frames=False)
+    kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt", "do_resize": False}
+    if arrays:
+        kwargs["images"] = [arrays]
+    if as_video:
+        assert frames is not None
+        budget = frame_budget(processor, video=True, num_frames=len(frames), max_pixels=max_pixels)
+        meta = video_metadata(frame_indices, fps, len(frames))
+        kwargs.update(videos=[fit_frames(frames, budget)], video_metadata=[meta], do_sample_frames=False)
     return dict(processor(**kwargs))
+
+
+def missing_media(x: Any) -> str | None:
+    """Why an input cannot be judged as its benchmark requires (no clip frames, no MIST image), or ``None``."""
+    item = x.item
+    if hasattr(item, "image_condition"):
+        if item.image_condition != "none" and x.image is None:
+            return f"MediaError: MIST cell {item.item_id!r} ({item.image_condition}) has no image (path {item.image})"
+        return None
+    if x.frames is None:
+        return f"MediaError: {item.item_id!r} has no video frames (clip {getattr(item, 'video', None)})"
+    return None
 
 
 def encode_text(tokenizer: Any, text: str) -> Encoded:

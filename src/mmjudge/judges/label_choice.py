@@ -196,12 +196,22 @@ class LabelChoiceJudge(Judge):
             frame_indices=x.frame_indices,
             fps=x.fps,
             frames_as=self.options.frames_as,
+            max_pixels=self.config.max_pixels,
         )
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """Choose one label per input (see the module docstring)."""
+        """Choose one label per input (see the module docstring); inputs without their media fail alone."""
         if self.model is None:
             raise RuntimeError("label_choice: call load(device) before judge_batch")
+        missing = {x.item.item_id: why for x in inputs if (why := _chat.missing_media(x)) is not None}
+        ready = [x for x in inputs if x.item.item_id not in missing]
+        verdicts = {v.item_id: v for v in self._choose(ready)} if ready else {}
+        return [
+            verdicts.get(x.item.item_id) or Verdict.failed(x.item.item_id, missing[x.item.item_id])
+            for x in inputs
+        ]
+
+    def _choose(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         prompts = [build_prompt(x.item, seed=self.config.seed) for x in inputs]
         encodings = [self._encode(x, p) for x, p in zip(inputs, prompts, strict=True)]
         reasoning = self._reason(encodings, prompts)

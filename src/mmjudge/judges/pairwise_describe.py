@@ -144,9 +144,22 @@ class PairwiseDescribeJudge(Judge):
             self.text_lm = _LM(text_model, tokenizer, tokenizer)
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """Answer each pair with the configured strategy (one generation batch per step)."""
+        """Answer each pair with the configured strategy (one generation batch per step).
+
+        A pair without video frames fails alone (``no_judgment``) instead of being judged blind.
+        """
         if self.vlm is None:
             raise RuntimeError("pairwise_describe: call load(device) before judge_batch")
+        missing = {x.item.item_id: why for x in inputs if (why := _chat.missing_media(x)) is not None}
+        ready = [x for x in inputs if x.item.item_id not in missing]
+        verdicts = {v.item_id: v for v in self._answer(ready)} if ready else {}
+        return [
+            verdicts.get(x.item.item_id) or Verdict.failed(x.item.item_id, missing[x.item.item_id])
+            for x in inputs
+        ]
+
+    def _answer(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
+        assert self.vlm is not None
         items = [_preference(x.item) for x in inputs]
         strategy = self.options.strategy
         extra: list[dict[str, Any]] = [{"strategy": strategy} for _ in inputs]
@@ -168,6 +181,7 @@ class PairwiseDescribeJudge(Judge):
             frame_indices=x.frame_indices,
             fps=x.fps,
             frames_as=self.options.frames_as,
+            max_pixels=self.config.max_pixels,
         )
 
     def _describe_then_compare(
