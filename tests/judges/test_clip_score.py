@@ -108,3 +108,14 @@ def test_runs_through_the_runner_on_the_sample_data(
     records = [json.loads(line) for line in output.predictions.read_text().splitlines()[1:]]
     assert records and not any(r["no_judgment"] for r in records)
     assert output.scores
+
+
+def test_shipped_config_and_card() -> None:
+    from mmjudge.judges import load_config, make_judge
+
+    repo = Path(__file__).resolve().parents[2]
+    config = load_config(repo / "judges" / "clip_score" / "config.yaml")
+    assert config.judge == "clip_score" and config.model
+    assert type(make_judge(config)).__name__ == "ClipScoreJudge"
+    card = " ".join((repo / "judges" / "clip_score" / "README.md").read_text(encoding="utf-8").split())
+    assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card

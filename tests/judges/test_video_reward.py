@@ -279,6 +279,8 @@ def test_missing_paths_give_clear_errors(tiny_qwen2_vl: Path, full_checkpoint: P
         VideoRewardJudge(_config(tiny_qwen2_vl, tmp_path / "nowhere")).load("cpu")
     with pytest.raises(ConfigError, match="does not exist"):
         VideoRewardJudge(_config(tmp_path / "no-model", full_checkpoint)).load("cpu")
+    with pytest.raises(ConfigError, match=r"could not fetch the checkpoint 'someone/no-such-reward-model'"):
+        VideoRewardJudge(_config(tiny_qwen2_vl, Path("someone/no-such-reward-model"))).load("cpu")
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "model_config.json").write_text(json.dumps({"model_config": {}}))
     with pytest.raises(ConfigError, match="checkpoint-<step>"):
@@ -324,3 +326,14 @@ def test_runs_through_the_runner_on_the_sample_data(
     cache = "\n".join(p.read_text() for p in (tmp_path / "run" / "cache").glob("*.jsonl"))
     assert all(head in cache for head in ("VQ", "MQ", "TA", "overall"))
     assert set(DIMENSION_HEADS.values()) == {"VQ", "MQ", "TA", "overall"}
+
+
+def test_shipped_config_and_card() -> None:
+    from mmjudge.judges import load_config, make_judge
+
+    repo = Path(__file__).resolve().parents[2]
+    config = load_config(repo / "judges" / "video_reward" / "config.yaml")
+    assert config.judge == "video_reward" and config.model
+    assert type(make_judge(config)).__name__ == "VideoRewardJudge"
+    card = " ".join((repo / "judges" / "video_reward" / "README.md").read_text(encoding="utf-8").split())
+    assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card

@@ -204,3 +204,39 @@ def test_runs_through_the_runner_on_the_sample_data(
     records = [json.loads(line) for line in output.predictions.read_text().splitlines()[1:]]
     assert records and not any(r["no_judgment"] for r in records)
     assert output.scores
+
+
+def test_shipped_config_and_card() -> None:
+    from mmjudge.judges import load_config, make_judge
+
+    repo = Path(__file__).resolve().parents[2]
+    config = load_config(repo / "judges" / "vlm_digit" / "config.yaml")
+    assert config.judge == "vlm_digit" and config.model
+    assert type(make_judge(config)).__name__ == "VlmDigitJudge"
+    card = " ".join((repo / "judges" / "vlm_digit" / "README.md").read_text(encoding="utf-8").split())
+    assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card
+
+
+def test_runs_through_mmjudge_eval(sample_data: Path, tiny_qwen2_vl: Path, tmp_path: Path) -> None:
+    from mmjudge.cli import main
+
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        f"judge: vlm_digit\nmodel: {tiny_qwen2_vl}\nlocal_files_only: true\ndtype: float32\nframes: 4\n"
+        "options:\n  as_video: true\n",
+        encoding="utf-8",
+    )
+    args = [
+        "eval",
+        "--benchmark",
+        "isovrbench",
+        "--judge",
+        str(config),
+        "--data",
+        str(sample_data / "isovrbench"),
+    ]
+    assert main([*args, "--out", str(tmp_path / "out"), "--limit", "4", "--no-progress"]) == 0
+    records = [
+        json.loads(line) for line in (tmp_path / "out" / "predictions.jsonl").read_text().splitlines()[1:]
+    ]
+    assert len(records) == 4 and not any(r["no_judgment"] for r in records)

@@ -94,6 +94,8 @@ class VideoRewardOptions:
     """VideoAlign checkpoint folder (``model_config.json`` + ``checkpoint-<step>/``); required."""
     checkpoint_step: int = -1
     """Which ``checkpoint-<step>`` to load (-1: the highest)."""
+    checkpoint_revision: str | None = None
+    """Revision of a Hub ``checkpoint`` (a repo id such as ``KwaiVGI/VideoReward``, not a local folder)."""
     min_pixels: int = MIN_PIXELS
     """Per-frame area floor; smaller frames are enlarged (qwen-vl-utils' video ``min_pixels``)."""
     use_norm: bool = True
@@ -180,9 +182,7 @@ class VideoRewardJudge(Judge):
         """Read the checkpoint settings, build the model and load the VideoAlign weights."""
         from mmjudge.judges._videoalign_ckpt import find_checkpoint, load_weights, read_settings
 
-        folder = self.options.checkpoint
-        if not folder:
-            raise ConfigError("video_reward needs options.checkpoint: the VideoAlign checkpoint folder")
+        folder = self.checkpoint_folder()
         self.settings = read_settings(folder)
         self._check_data_settings()
         model, self.processor = self.build_model(device, self.settings)
@@ -194,6 +194,31 @@ class VideoRewardJudge(Judge):
             raise ConfigError(
                 f"video_reward: the checkpoint reads the markers {list(MARKERS.values())}; the prompt lacks some"
             )
+
+    def checkpoint_folder(self) -> str:
+        """``options.checkpoint`` as a local folder; a Hub repo id is fetched (``local_files_only`` respected)."""
+        folder = self.options.checkpoint
+        if not folder:
+            raise ConfigError(
+                "video_reward needs options.checkpoint: the VideoAlign checkpoint folder or Hub repo"
+            )
+        if Path(folder).exists() or folder.count("/") != 1 or folder.startswith((".", "/", "~")):
+            return str(folder)
+        from huggingface_hub import snapshot_download
+
+        try:
+            return str(
+                snapshot_download(
+                    folder,
+                    revision=self.options.checkpoint_revision,
+                    local_files_only=self.config.local_files_only,
+                )
+            )
+        except (OSError, ValueError) as exc:  # every hub lookup error is an OSError
+            raise ConfigError(
+                f"video_reward: could not fetch the checkpoint {folder!r} from the Hub ({type(exc).__name__}: {exc}); "
+                "download it and set options.checkpoint to the local folder"
+            ) from exc
 
     def _check_data_settings(self) -> None:
         data = self.settings.data
