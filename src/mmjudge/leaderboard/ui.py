@@ -90,7 +90,12 @@ class Handlers:
         """Queue a model request as PENDING; returns a Markdown message."""
         try:
             submitter = self.board.submitter(_username(profile))
-            spec = queue.validate_request(model, revision, backend, config, benchmarks or [])
+            local = (
+                not self.board.settings.require_login
+            )  # local mode: a model folder on this machine is fine
+            spec = queue.validate_request(
+                model, revision, backend, config, benchmarks or [], allow_local_paths=local
+            )
             request_id = queue.enqueue(
                 self.board.store, spec, submitter, daily_limit=self.board.settings.daily_limit
             )
