@@ -304,6 +304,7 @@ def test_only_valid_labels_on_every_family(request: pytest.FixtureRequest, famil
     for verdict, allowed in zip(judge.judge_batch(inputs), valid, strict=True):
         assert not verdict.no_judgment and verdict.value in allowed
         assert 0.0 < verdict.diagnostics.valid_mass <= 1.0
+        assert verdict.diagnostics.latency_s is not None and verdict.diagnostics.latency_s > 0
 
 
 # --------------------------------------------------------------------------- configs and runs

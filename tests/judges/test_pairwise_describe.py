@@ -104,6 +104,7 @@ def test_value_is_the_raw_answer_and_the_parsed_label_is_kept(judges: dict[str, 
         extra = verdict.diagnostics.extra
         assert isinstance(verdict.value, str) and not verdict.no_judgment
         assert verdict.diagnostics.raw_text == verdict.value
+        assert verdict.diagnostics.latency_s is not None and verdict.diagnostics.latency_s > 0
         assert extra["parsed"] == parse_response(verdict.value) and extra["strategy"] == strategy
         assert ("description" in extra) == (strategy != "S1")
         assert ("reasoning" in extra) == (strategy == "S4")

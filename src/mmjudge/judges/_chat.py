@@ -12,7 +12,9 @@ torch and transformers are imported inside the functions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,7 @@ __all__ = [
     "generate_texts",
     "missing_media",
     "next_logprobs",
+    "timed_verdicts",
     "user_content",
 ]
 
@@ -90,6 +93,17 @@ def encode_chat(
         meta = video_metadata(frame_indices, fps, len(frames))
         kwargs.update(videos=[fit_frames(frames, budget)], video_metadata=[meta], do_sample_frames=False)
     return dict(processor(**kwargs))
+
+
+def timed_verdicts(judge_fn: Callable[[Sequence[Any]], list[Any]], inputs: Sequence[Any]) -> list[Any]:
+    """``judge_fn(inputs)`` with ``diagnostics.latency_s`` set to the batch time divided by the batch size."""
+    started = time.perf_counter()
+    verdicts = judge_fn(inputs)
+    latency = (time.perf_counter() - started) / max(1, len(inputs))
+    return [
+        dataclasses.replace(v, diagnostics=dataclasses.replace(v.diagnostics, latency_s=latency))
+        for v in verdicts
+    ]
 
 
 def missing_media(x: Any) -> str | None:

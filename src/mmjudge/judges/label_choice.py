@@ -20,7 +20,7 @@ CoT strategies (MIST ``cot``, ``few_shot_cot``): the reasoning is generated free
 most ``options.max_reasoning_tokens``), cut before any ``final_label`` the model wrote itself (that
 free label is parsed with :func:`~mmjudge.judges._mist_prompts.parse_final_label` and kept in
 ``extra["free_label"]``), then ``\\n{"final_label": "`` is appended and the label is chosen under the
-constraint. Audio is not used (see ``audio_visual``).
+constraint (the kept reasoning is re-tokenised from its text). Audio is not used (see ``audio_visual``).
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ class LabelChoiceJudge(Judge):
             raise RuntimeError("label_choice: call load(device) before judge_batch")
         missing = {x.item.item_id: why for x in inputs if (why := _chat.missing_media(x)) is not None}
         ready = [x for x in inputs if x.item.item_id not in missing]
-        verdicts = {v.item_id: v for v in self._choose(ready)} if ready else {}
+        verdicts = {v.item_id: v for v in _chat.timed_verdicts(self._choose, ready)} if ready else {}
         return [
             verdicts.get(x.item.item_id) or Verdict.failed(x.item.item_id, missing[x.item.item_id])
             for x in inputs

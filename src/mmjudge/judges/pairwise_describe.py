@@ -152,7 +152,7 @@ class PairwiseDescribeJudge(Judge):
             raise RuntimeError("pairwise_describe: call load(device) before judge_batch")
         missing = {x.item.item_id: why for x in inputs if (why := _chat.missing_media(x)) is not None}
         ready = [x for x in inputs if x.item.item_id not in missing]
-        verdicts = {v.item_id: v for v in self._answer(ready)} if ready else {}
+        verdicts = {v.item_id: v for v in _chat.timed_verdicts(self._answer, ready)} if ready else {}
         return [
             verdicts.get(x.item.item_id) or Verdict.failed(x.item.item_id, missing[x.item.item_id])
             for x in inputs
