@@ -408,3 +408,27 @@ def test_inputs_without_their_media_fail_alone(judges: dict[str, Any]) -> None:
     assert [v.no_judgment for v in verdicts] == [True, False, True, False]
     assert all("MediaError" in str(v.error) for v in verdicts if v.no_judgment)
     assert verdicts[1].value in MIST_LABELS and verdicts[3].value in ("A", "B", "C")
+
+
+def test_frames_as_images_gives_valid_labels_and_batch_invariance(tiny_qwen2_5_vl: Path) -> None:
+    judge = make_judge(
+        JudgeConfig(
+            judge="label_choice",
+            model=str(tiny_qwen2_5_vl),
+            local_files_only=True,
+            dtype="float32",
+            options={"method": "loglik", "frames_as": "images"},
+        )
+    )
+    judge.load("cpu")
+    inputs = _inputs()[3:]
+    many = judge.judge_batch(inputs)
+    assert all(
+        v.value in allowed for v, allowed in zip(many, [("a1", "a2", "same"), ("A", "B", "C")], strict=True)
+    )
+    for x, verdict in zip(inputs, many, strict=True):
+        [one] = judge.judge_batch([x])
+        assert one.value == verdict.value
+        assert one.diagnostics.extra["logliks"] == pytest.approx(
+            verdict.diagnostics.extra["logliks"], abs=1e-5
+        )

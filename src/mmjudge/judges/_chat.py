@@ -161,7 +161,10 @@ def next_logprobs(model: Any, batch: Mapping[str, Any]) -> np.ndarray:
 
     inputs = to_device(batch, model.device, _model_dtype(model))
     with torch.inference_mode():
-        logits = model(**inputs, logits_to_keep=1).logits[:, -1, :]
+        try:
+            logits = model(**inputs, logits_to_keep=1).logits[:, -1, :]
+        except TypeError:  # a model class without ``logits_to_keep``: compute all, keep the last
+            logits = model(**inputs).logits[:, -1, :]
     return torch.log_softmax(logits.double(), dim=-1).cpu().numpy()
 
 
