@@ -240,3 +240,16 @@ def test_runs_through_mmjudge_eval(sample_data: Path, tiny_qwen2_vl: Path, tmp_p
         json.loads(line) for line in (tmp_path / "out" / "predictions.jsonl").read_text().splitlines()[1:]
     ]
     assert len(records) == 4 and not any(r["no_judgment"] for r in records)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_bfloat16_matches_cpu_float32(tiny_qwen2_vl: Path) -> None:
+    inputs = [_clip(0), _clip(1)]
+    cpu = [v.value for v in _judge(tiny_qwen2_vl).judge_batch(inputs)]
+    config = JudgeConfig(judge="vlm_digit", model=str(tiny_qwen2_vl), local_files_only=True, dtype="bfloat16")
+    judge = VlmDigitJudge(config)
+    judge.load("cuda:0")
+    assert judge.model.device.type == "cuda"
+    gpu = [v.value for v in judge.judge_batch(inputs)]
+    assert gpu == pytest.approx(cpu, abs=1.0)  # bf16 weights: close, not equal

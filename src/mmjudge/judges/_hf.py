@@ -165,7 +165,13 @@ def load_model_and_processor(
 
 
 def to_device(batch: Mapping[str, Any], device: Any, dtype: Any = None) -> dict[str, Any]:
-    """Tensors of ``batch`` on ``device``; floating tensors cast to ``dtype`` when given."""
+    """Tensors of ``batch`` on ``device``; floating tensors cast to ``dtype`` when given.
+
+    >>> import torch
+    >>> moved = to_device({"ids": torch.tensor([1]), "pixels": torch.zeros(1), "n": 3}, "cpu", torch.float16)
+    >>> moved["ids"].dtype, moved["pixels"].dtype, moved["n"]
+    (torch.int64, torch.float16, 3)
+    """
     torch = require_torch()
     out: dict[str, Any] = {}
     for key, value in batch.items():

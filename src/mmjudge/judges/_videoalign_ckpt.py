@@ -161,7 +161,11 @@ def remap_legacy_keys(state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def to_legacy_keys(state: Mapping[str, Any]) -> dict[str, Any]:
-    """The inverse of :func:`remap_legacy_keys`: >= 4.52 names back to the legacy ones."""
+    """The inverse of :func:`remap_legacy_keys`: >= 4.52 names back to the legacy ones.
+
+    >>> to_legacy_keys({"model.visual.merger.mlp.0.bias": 0, "model.language_model.layers.0.mlp.up_proj.weight": 1})
+    {'visual.merger.mlp.0.bias': 0, 'model.layers.0.mlp.up_proj.weight': 1}
+    """
     out: dict[str, Any] = {}
     for key, value in state.items():
         prefix = "base_model.model." if key.startswith("base_model.model.") else ""

@@ -73,6 +73,13 @@ def frame_budget(
         max_pixels: per-frame cap from the config (``None``: the processor's own limit).
         min_pixels: per-frame floor (``None``: the processor's own, at most ``max_pixels``).
         video_max_pixels: a pixel budget for the whole clip, divided evenly between its frames.
+
+    >>> from types import SimpleNamespace
+    >>> sub = SimpleNamespace(patch_size=14, merge_size=2, size={"shortest_edge": 3136, "longest_edge": 200_704})
+    >>> frame_budget(SimpleNamespace(video_processor=sub), video=True, num_frames=8)
+    PixelBudget(factor=28, min_pixels=3136, max_pixels=200704)
+    >>> frame_budget(SimpleNamespace(video_processor=sub), video=True, num_frames=8, video_max_pixels=800_000)
+    PixelBudget(factor=28, min_pixels=3136, max_pixels=100000)
     """
     sub = _sub_processor(processor, video)
     factor = int(getattr(sub, "patch_size", 14)) * int(getattr(sub, "merge_size", 2))
@@ -91,7 +98,11 @@ def frame_budget(
 
 
 def fit_frames(frames: np.ndarray, budget: PixelBudget) -> np.ndarray:
-    """``frames`` smart-resized to ``budget`` (the input itself when it already fits)."""
+    """``frames`` smart-resized to ``budget`` (the input itself when it already fits).
+
+    >>> fit_frames(np.zeros((2, 480, 832, 3), dtype=np.uint8), PixelBudget(28, 100_352, 200_704)).shape
+    (2, 336, 588, 3)
+    """
     return resize_max_pixels(frames, budget.max_pixels, budget.factor, min_pixels=budget.min_pixels)
 
 
