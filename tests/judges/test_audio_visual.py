@@ -12,15 +12,12 @@ import numpy as np
 import pytest
 
 from mmjudge.judges import JudgeConfig, JudgeInput, QuestionItem, make_judge
-from mmjudge.judges._decode import decode_item, frame_indices
+from mmjudge.judges._decode import frame_indices
 from mmjudge.judges.items import build_items
+from mmjudge.media.audio import load_audio
+from mmjudge.media.video import read_frames, video_info
 
 MEDIA = {"emorealm": "raw/emorealm/DFEW", "emoprefer": "raw/emoprefer/MER2025"}
-EMOREALM_SAMPLE_SCORING = pytest.mark.xfail(
-    reason="known bug outside this backend: scoring the EmoReAlM sample fails for every judge (its "
-    "reasoning_stress_* questions have emotion choices, the scorer's yes/no rule wants Yes/No choices)",
-    strict=False,
-)
 
 
 def config(model: Path, **options: object) -> JudgeConfig:
@@ -43,10 +40,16 @@ def decoded(sample_data: Path, judge) -> dict[str, list[JudgeInput]]:
     out = {}
     for benchmark, media in MEDIA.items():
         items, _ = build_items(benchmark, sample_data / benchmark, media_root=sample_data / media)
-        results = [decode_item(item, [judge.media_request(item)]) for item in items[:4]]
-        assert all(r.error is None for r in results), [r.error for r in results]
-        out[benchmark] = [r.inputs[0] for r in results if r.inputs]
+        out[benchmark] = [decode(item, judge.media_request(item)) for item in items[:4]]
     return out
+
+
+def decode(item, request) -> JudgeInput:
+    """What the runner decodes for ``request`` (frames by the request's indices, audio at its rate)."""
+    info = video_info(item.video)
+    indices = frame_indices(info.num_frames, info.fps, request)
+    audio = load_audio(item.audio or item.video, request.audio_sample_rate)
+    return JudgeInput(item, read_frames(item.video, indices), tuple(indices), info.fps, audio)
 
 
 def test_media_request_is_two_fps_even_at_least_four_with_16k_audio(judge) -> None:
@@ -176,7 +179,7 @@ def test_a_non_omni_model_is_refused(tiny_clip: Path) -> None:
         make_judge(config(tiny_clip)).load("cpu")
 
 
-@pytest.mark.parametrize("benchmark", ["emoprefer", pytest.param("emorealm", marks=EMOREALM_SAMPLE_SCORING)])
+@pytest.mark.parametrize("benchmark", ["emoprefer", "emorealm"])
 def test_mmjudge_eval_end_to_end(
     benchmark: str, sample_data: Path, tiny_omni_thinker: Path, tmp_path: Path
 ) -> None:
@@ -202,6 +205,11 @@ def test_mmjudge_eval_end_to_end(
     records = read_predictions(out / "predictions.jsonl", benchmark=benchmark).records
     assert len(records) == 3 and not any(r["no_judgment"] for r in records)
     assert all(isinstance(r["prediction"], str) for r in records)
+    cached = [
+        json.loads(line) for f in (out / "cache").glob("*.jsonl") for line in f.read_text().splitlines()
+    ]
+    extras = [c["verdict"]["diagnostics"]["extra"] for c in cached]
+    assert extras and all(e["frames"] >= 4 and e["audio_in_video"] and e["audio_s"] > 0.5 for e in extras)
     assert np.isfinite(json.loads((out / "results.json").read_text()) is not None)
 
 

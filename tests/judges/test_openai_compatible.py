@@ -27,11 +27,6 @@ from mmjudge.judges._openai_http import ApiError, ChatClient
 from mmjudge.judges._openai_payload import expected_digit_from_top_logprobs, jpeg_data_uri
 
 KEY_ENV = "MMJUDGE_TEST_API_KEY"
-EMOREALM_SAMPLE_SCORING = pytest.mark.xfail(
-    reason="known bug outside this backend: scoring the EmoReAlM sample fails for every judge (its "
-    "reasoning_stress_* questions have emotion choices, the scorer's yes/no rule wants Yes/No choices)",
-    strict=False,
-)
 SECRET = "sk-test-5f1c0ffee-do-not-leak"
 
 
@@ -261,7 +256,7 @@ def test_batch_of_many_equals_batch_of_one(server: ChatServer, secret: str) -> N
     ("benchmark", "media"),
     [
         ("isovrbench", None),
-        pytest.param("emorealm", "raw/emorealm/DFEW", marks=EMOREALM_SAMPLE_SCORING),
+        ("emorealm", "raw/emorealm/DFEW"),
         ("emoprefer", "raw/emoprefer/MER2025"),
         ("mist", None),
     ],
@@ -296,6 +291,10 @@ def test_mmjudge_eval_end_to_end(
     text = "".join(p.read_text(errors="replace") for p in out.rglob("*") if p.is_file())
     assert secret not in text
     assert server.requests and all(r["json"]["model"] == "test-model" for r in server.requests)
+    images = [
+        sum(p["type"] == "image_url" for p in r["json"]["messages"][0]["content"]) for r in server.requests
+    ]
+    assert max(images) == (1 if benchmark == "mist" else 4)  # MIST: the cell's image; else 4 frames
 
 
 def test_the_shipped_config_loads() -> None:
