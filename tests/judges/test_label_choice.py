@@ -367,6 +367,7 @@ def test_runs_through_mmjudge_eval_on_the_mist_sample(
                      ("misleading", "explicit"), ("misleading", "silent")]
     }  # fmt: skip
     assert (out / "results.json").is_file() and (out / "report.md").is_file()
+    assert '"method": "greedy_trie"' in (out / "results.json").read_text(encoding="utf-8")
 
 
 def test_runs_through_the_runner_on_the_emoprefer_sample(
@@ -432,3 +433,13 @@ def test_frames_as_images_gives_valid_labels_and_batch_invariance(tiny_qwen2_5_v
         assert one.diagnostics.extra["logliks"] == pytest.approx(
             verdict.diagnostics.extra["logliks"], abs=1e-5
         )
+
+
+def test_option_defaults_are_written_into_the_config() -> None:
+    judge = make_judge(JudgeConfig(judge="label_choice", model="m"))
+    assert judge.config.options["method"] == "greedy_trie"  # so results.json names the method used
+    explicit = make_judge(JudgeConfig(judge="label_choice", model="m", options={"method": "greedy_trie"}))
+    assert judge.fingerprint == explicit.fingerprint
+    assert make_judge(
+        JudgeConfig(judge="label_choice", model="m", options={"method": "loglik"})
+    ).fingerprint != (judge.fingerprint)

@@ -239,3 +239,14 @@ def test_a_pair_without_frames_fails_alone(judges: dict[str, Any]) -> None:
     verdicts = judges["S1"].judge_batch([inputs[0], JudgeInput(inputs[1].item), inputs[2]])
     assert [v.no_judgment for v in verdicts] == [False, True, False]
     assert "no video frames" in str(verdicts[1].error)
+
+
+def test_option_defaults_are_written_into_the_config() -> None:
+    judge = make_judge(JudgeConfig(judge="pairwise_describe", model="m"))
+    assert judge.config.options["strategy"] == "S1"
+    assert (
+        judge.fingerprint
+        == make_judge(
+            JudgeConfig(judge="pairwise_describe", model="m", options={"strategy": "S1"})
+        ).fingerprint
+    )

@@ -25,6 +25,7 @@ constraint (the kept reasoning is re-tokenised from its text). Audio is not used
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from typing import Any, ClassVar, NamedTuple
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge
+from mmjudge.judges._config import fingerprint
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
 from mmjudge.judges._emoprefer_prompts import choose as emoprefer_prompt
 from mmjudge.judges._emoprefer_prompts import emorealm_question
@@ -150,6 +152,9 @@ class LabelChoiceJudge(Judge):
                 "label_choice builds its prompts per benchmark (MIST grid, EmoPrefer S1, EmoReAlM question) "
                 "and takes no `prompt_template`; remove it from the config"
             )
+        # option defaults written into the config: results.json and the prediction header name them
+        self.config = dataclasses.replace(config, options=dataclasses.asdict(self.options))
+        self.fingerprint = fingerprint(self.config, self.version)
         self.model: Any = None
         self.processor: Any = None
         self._tries: dict[tuple[str, ...], LabelTrie] = {}

@@ -15,6 +15,7 @@ the description and the reasoning are kept in ``diagnostics.extra``. Audio is no
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -23,6 +24,7 @@ from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
 from mmjudge.judges import _emoprefer_prompts as prompts
 from mmjudge.judges._base import Judge
+from mmjudge.judges._config import fingerprint
 from mmjudge.judges._types import Diagnostics, Item, JudgeInput, MediaRequest, PreferenceItem, Verdict
 from mmjudge.registry import register_judge
 
@@ -113,6 +115,9 @@ class PairwiseDescribeJudge(Judge):
             raise ConfigError(
                 "pairwise_describe builds its prompts per strategy and takes no `prompt_template`"
             )
+        # option defaults written into the config: results.json and the prediction header name them
+        self.config = dataclasses.replace(config, options=dataclasses.asdict(self.options))
+        self.fingerprint = fingerprint(self.config, self.version)
         self.vlm: _LM | None = None
         self.text_lm: _LM | None = None
 
