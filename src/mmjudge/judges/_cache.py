@@ -1,4 +1,4 @@
-"""The runner's verdict cache: append-only JSON lines, one file per rank, fsynced per record.
+"""The runner's verdict cache: append-only JSON lines, one file per rank, fsynced per judge call.
 
 A record is ``{"key": ..., "item_id": ..., "verdict": {...}}``. The key hashes the judge fingerprint,
 the content of every media file the item uses, the item's other fields and the media request, so a
@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -172,12 +172,22 @@ class VerdictCache:
 
     def put(self, key: str, verdict: Verdict) -> None:
         """Append one verdict and fsync it before returning."""
-        line = json.dumps({"key": key, "verdict": verdict_to_dict(verdict)}, default=_json_default)
+        self.put_many([(key, verdict)])
+
+    def put_many(self, pairs: Sequence[tuple[str, Verdict]]) -> None:
+        """Append the verdicts of one judge call (one line each) and fsync them before returning.
+
+        The runner calls this once per ``judge_batch``: what a judge call returned is on disk before the
+        next call starts, and a kill loses at most the call in flight (whose verdicts were never returned).
+        """
+        if not pairs:
+            return
+        lines = [json.dumps({"key": k, "verdict": verdict_to_dict(v)}, default=_json_default) for k, v in pairs]
         with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+            handle.write("".join(line + "\n" for line in lines))
             handle.flush()
             os.fsync(handle.fileno())
-        self._verdicts[key] = verdict
+        self._verdicts.update(pairs)
 
 
 def _json_default(value: Any) -> Any:

@@ -9,16 +9,22 @@ the judge, yielding results in input order.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
+import dataclasses
+import glob
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,47 +39,122 @@ from mmjudge.media.video import read_frames, sample_indices, video_info
 logger = logging.getLogger(__name__)
 
 _PR_SET_PDEATHSIG = 1
+_SHM = "/dev/shm"
+_PREFIX = "mmjudge-frames-"
 
 
 @dataclass
 class Decoded:
-    """One item decoded for every request of a run."""
+    """One item decoded for every request of a run; frames are stored once and sliced per request."""
 
     item: Item
     """The item."""
     inputs: list[JudgeInput] | None
-    """One judge input per request, in request order; ``None`` when decoding failed."""
+    """One judge input per request, in request order, without frames (see :meth:`input`); ``None``
+    when decoding failed."""
     error: str | None
     """``"<ErrorType>: <message>"`` when decoding failed."""
     seconds: float
     """Time spent decoding."""
+    frames: list[np.ndarray] = field(default_factory=list)
+    """Decoded frame stacks, one per distinct ``max_pixels`` (emptied by :meth:`share`)."""
+    slices: list[tuple[int, np.ndarray] | None] = field(default_factory=list)
+    """Per request: (index into ``frames``, positions of its frames in that stack), or ``None``."""
+    shared: _SharedFrames | None = None
+    """Each request's frames, contiguous, in a shared-memory file (set by :meth:`share`)."""
+
+    def input(self, position: int) -> JudgeInput:
+        """The judge input of request ``position``, with its frames."""
+        if self.inputs is None:
+            raise RuntimeError(f"{self.item.item_id}: decoding failed ({self.error})")
+        judge_input = self.inputs[position]
+        if self.shared is not None:
+            frames = self.shared.view(position)
+            return judge_input if frames is None else dataclasses.replace(judge_input, frames=frames)
+        spec = self.slices[position] if self.slices else None
+        if spec is None:
+            return judge_input
+        return dataclasses.replace(judge_input, frames=_take(self.frames[spec[0]], spec[1]))
+
+    def share(self) -> Decoded:
+        """Write every request's frames, contiguous, to one shared-memory file (in a worker).
+
+        The runner then maps the file and hands out views: no pickling of frames through the pool's
+        pipe and no copy in the judging process. Without room in shared memory, nothing changes.
+        """
+        parts = [None if spec is None else _take(self.frames[spec[0]], spec[1]) for spec in self.slices]
+        total = sum(p.nbytes for p in parts if p is not None)
+        folder = _SHM if os.path.isdir(_SHM) else tempfile.gettempdir()
+        if total == 0 or shutil.disk_usage(folder).free < 2 * total:
+            return self
+        path = os.path.join(folder, f"{_PREFIX}{os.getppid()}-{uuid.uuid4().hex}.u8")
+        layout: list[tuple[int, tuple[int, ...]] | None] = []
+        with open(path, "wb") as handle:
+            for part in parts:
+                layout.append(None if part is None else (handle.tell(), tuple(part.shape)))
+                if part is not None:
+                    handle.write(np.ascontiguousarray(part).data)
+        self.shared, self.frames, self.slices = _SharedFrames(path, layout), [], []
+        return self
+
+
+def _take(stack: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    if len(positions) == len(stack) and bool(np.all(positions == np.arange(len(stack)))):
+        return stack
+    return np.asarray(stack[positions])
+
+
+@dataclass
+class _SharedFrames:
+    """Frames in a shared-memory file: mapped copy-on-write and unlinked on first use."""
+
+    path: str
+    layout: list[tuple[int, tuple[int, ...]] | None]
+    _map: np.ndarray | None = None
+
+    def view(self, position: int) -> np.ndarray | None:
+        if self._map is None:
+            self._map = np.memmap(self.path, dtype=np.uint8, mode="c")
+            os.unlink(self.path)  # the mapping stays valid; the memory goes with the last reference
+        spec = self.layout[position]
+        if spec is None:
+            return None
+        offset, shape = spec
+        return np.asarray(self._map[offset : offset + int(np.prod(shape))]).reshape(shape)
 
 
 def decode_item(
-    item: Item, requests: Sequence[MediaRequest], *, backend: str | None = None, threads: int = 1
+    item: Item,
+    requests: Sequence[MediaRequest],
+    *,
+    backend: str | None = None,
+    threads: int = 1,
+    share: bool = False,
 ) -> Decoded:
     """Decode what ``requests`` ask of ``item``, reading each file once.
 
     Failures (a missing or damaged file, an index out of range) come back as ``error``, never raised.
+    ``share`` puts the frames in shared memory (for a worker process).
     """
     started = time.perf_counter()
+    decoded = Decoded(item, [JudgeInput(item=item) for _ in requests], None, 0.0)
     try:
-        inputs = _decode(item, requests, backend, threads)
+        _decode(decoded, requests, backend, threads)
+        if share:
+            decoded.share()
     except Exception as exc:  # a per-item failure is recorded, the run goes on
-        return Decoded(item, None, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
-    return Decoded(item, inputs, None, time.perf_counter() - started)
+        decoded = Decoded(item, None, f"{type(exc).__name__}: {exc}", 0.0)
+    decoded.seconds = time.perf_counter() - started
+    return decoded
 
 
-def _decode(
-    item: Item, requests: Sequence[MediaRequest], backend: str | None, threads: int
-) -> list[JudgeInput]:
-    inputs = [JudgeInput(item=item) for _ in requests]
+def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | None, threads: int) -> None:
+    item, inputs = decoded.item, decoded.inputs or []
     video: Path | None = getattr(item, "video", None)
     wants_video = [i for i, r in enumerate(requests) if r.num_frames is not None or r.target_fps is not None]
+    decoded.slices = [None] * len(requests)
     if wants_video and video is not None:
-        _add_frames(
-            video, [requests[i] for i in wants_video], [inputs[i] for i in wants_video], backend, threads
-        )
+        _add_frames(decoded, video, requests, wants_video, backend, threads)
     audio_cache: dict[int, np.ndarray] = {}
     image_cache: list[Any] = []
     for request, judge_input in zip(requests, inputs, strict=True):
@@ -88,7 +169,6 @@ def _decode(
             if not image_cache:
                 image_cache.append(load_image(image))
             judge_input.image = image_cache[0]
-    return inputs
 
 
 def frame_indices(total: int, fps: float, request: MediaRequest) -> list[int]:
@@ -110,22 +190,27 @@ def frame_indices(total: int, fps: float, request: MediaRequest) -> list[int]:
 
 
 def _add_frames(
+    decoded: Decoded,
     video: Path,
     requests: Sequence[MediaRequest],
-    inputs: Sequence[JudgeInput],
+    wanted: Sequence[int],
     backend: str | None,
     threads: int,
 ) -> None:
+    """Read the union of the requested indices once; one stack per distinct ``max_pixels``."""
     info = video_info(video, backend=backend)
-    wanted = [frame_indices(info.num_frames, info.fps, r) for r in requests]
-    union = np.unique(np.concatenate([np.asarray(w, dtype=np.int64) for w in wanted]))
+    indices = {i: frame_indices(info.num_frames, info.fps, requests[i]) for i in wanted}
+    union = np.unique(np.concatenate([np.asarray(v, dtype=np.int64) for v in indices.values()]))
     frames = read_frames(video, union, backend=backend, threads=threads)
-    for request, indices, judge_input in zip(requests, wanted, inputs, strict=True):
-        chosen = frames[np.searchsorted(union, indices)]
-        if request.max_pixels is not None:
-            chosen = resize_max_pixels(chosen, request.max_pixels)
-        judge_input.frames = chosen
-        judge_input.frame_indices = tuple(indices)
+    stacks: dict[int | None, int] = {}
+    for i, chosen in indices.items():
+        max_pixels = requests[i].max_pixels
+        if max_pixels not in stacks:
+            stacks[max_pixels] = len(decoded.frames)
+            decoded.frames.append(frames if max_pixels is None else resize_max_pixels(frames, max_pixels))
+        decoded.slices[i] = (stacks[max_pixels], np.searchsorted(union, chosen))
+        judge_input = (decoded.inputs or [])[i]
+        judge_input.frame_indices = tuple(chosen)
         judge_input.fps = info.fps
 
 
@@ -171,17 +256,23 @@ class Prefetcher:
         iterator = iter(jobs)
         limit = self.workers * self.depth
         for item, requests in iterator:
-            pending.append(self._pool.submit(decode_item, item, list(requests), backend=self.backend))
+            pending.append(
+                self._pool.submit(decode_item, item, list(requests), backend=self.backend, share=True)
+            )
             if len(pending) >= limit:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes and remove frames they shared that were never attached."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+            for folder in {_SHM, tempfile.gettempdir()}:
+                for path in glob.glob(os.path.join(folder, f"{_PREFIX}{os.getpid()}-*.u8")):
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
 
     def __enter__(self) -> Prefetcher:
         return self

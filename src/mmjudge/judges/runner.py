@@ -4,7 +4,7 @@
 way on every rank (:func:`mmjudge.judges.items.build_items`); the ones without a cached verdict are
 split between the ranks (``accelerate``'s ``split_between_processes``; padding repeats are judged once),
 decoded ahead of the judge by a pool of single-thread worker processes, judged in batches, appended to
-the rank's cache file (fsynced per verdict) and gathered. A run killed at any point and started again
+the rank's cache file (fsynced after each judge call) and gathered. A run killed at any point and started again
 with the same output folder judges only what is not cached yet. A frame-count sweep decodes each clip
 once and judges it once per count. :func:`evaluate_judge` adds scoring and writes ``predictions.jsonl``,
 ``results.json`` and ``report.md`` (one folder per frame count in a sweep).
@@ -70,6 +70,8 @@ class RunStats:
     """Processes."""
     wall_s: float = 0.0
     """Seconds from start to gathered verdicts (main rank)."""
+    loop_s: float = 0.0
+    """Seconds in the decode-and-judge loop (main rank); ``judge_s / loop_s`` is how busy the judge was."""
     judge_s: float = 0.0
     """Seconds inside ``judge_batch`` (main rank)."""
     decode_s: float = 0.0
@@ -248,16 +250,17 @@ def _judge_items(
     new: list[tuple[str, Verdict]] = []
     jobs = ((i, [v.media_request(i) for v in variants.values()]) for i in items)
     bar = tqdm(total=len(items), desc="judging", unit="item", disable=not (dist.is_main and options.progress))
+    started = time.perf_counter()
     with Prefetcher(options.decode_workers, backend=options.video_backend) as prefetcher:
         for batch in _timed_batches(prefetcher.map(jobs), batch_size, stats):
             for position, (count, variant) in enumerate(variants.items()):
                 todo = [d for d in batch if keys[count][d.item.item_id] not in cache]
-                for verdict in _judge_batch(variant, todo, position, stats):
-                    key = keys[count][verdict.item_id]
-                    cache.put(key, verdict)
-                    new.append((key, verdict))
+                done = [(keys[count][v.item_id], v) for v in _judge_batch(variant, todo, position, stats)]
+                cache.put_many(done)
+                new.extend(done)
             bar.update(len(batch))
     bar.close()
+    stats.loop_s = time.perf_counter() - started
     return new
 
 
@@ -279,12 +282,12 @@ def _timed_batches(decoded: Iterator[Decoded], size: int, stats: RunStats) -> It
 
 def _judge_batch(judge: Judge, batch: list[Decoded], position: int, stats: RunStats) -> list[Verdict]:
     """Verdicts for ``batch``: decode failures and model errors become ``no_judgment``."""
-    ready = [d for d in batch if d.inputs is not None]
+    ready = [d for d in batch if d.error is None]
     verdicts = {
-        d.item.item_id: Verdict.failed(d.item.item_id, str(d.error)) for d in batch if d.inputs is None
+        d.item.item_id: Verdict.failed(d.item.item_id, str(d.error)) for d in batch if d.error is not None
     }
     if ready:
-        inputs = [d.inputs[position] for d in ready if d.inputs is not None]
+        inputs = [d.input(position) for d in ready]
         started = time.perf_counter()
         for verdict in _call_judge(judge, inputs):
             verdicts[verdict.item_id] = verdict
