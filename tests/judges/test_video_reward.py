@@ -55,9 +55,12 @@ def _config(base: Path, checkpoint: Path | None = None, **options: Any) -> Judge
 
 
 def _write_checkpoint(
-    base: Path, folder: Path, output_dim: int, lora: bool
+    base: Path, folder: Path, output_dim: int, lora: bool, *, lora_as_full: bool = False
 ) -> tuple[Any, Any, VideoAlignSettings]:
-    """A random reward model (LoRA B non-zero) saved as a legacy VideoAlign folder; returns the model in memory."""
+    """A random reward model (LoRA B non-zero) saved as a legacy VideoAlign folder; returns the model in memory.
+
+    ``lora_as_full`` writes the LoRA-wrapped model's whole state dict as ``model.pth`` instead of adapter files.
+    """
     settings = VideoAlignSettings(
         output_dim=output_dim,
         lora=LORA if lora else None,
@@ -74,6 +77,10 @@ def _write_checkpoint(
             if "lora_B" in name:
                 torch.nn.init.normal_(param, std=0.1)
     save_checkpoint(model, folder, settings)
+    if lora_as_full:
+        for path in (folder / "checkpoint-1").iterdir():
+            path.unlink()
+        torch.save(to_legacy_keys(model.state_dict()), folder / "checkpoint-1" / "model.pth")
     return (model.merge_and_unload() if lora else model), processor, settings
 
 
@@ -231,6 +238,46 @@ def test_checkpoint_loads_like_the_model_that_wrote_it(
         assert b.value == pytest.approx(a.value, abs=1e-5)
     base_only, _ = VideoRewardJudge(_config(tiny_qwen2_vl, folder)).build_model("cpu", settings)
     assert not torch.equal(base_only.rm_head.weight, loaded.model.rm_head.weight)  # the head was loaded
+
+
+def test_lora_model_saved_whole_as_model_pth(tiny_qwen2_vl: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "ckpt"
+    model, processor, settings = _write_checkpoint(tiny_qwen2_vl, folder, 3, lora=True, lora_as_full=True)
+    written = _saved_keys(folder / "checkpoint-1")
+    assert any("lora_A.default" in k for k in written) and any(
+        k.startswith("base_model.model.visual.") for k in written
+    )
+    inputs = [_clip(0), _clip(1)]
+    expected = _in_memory_judge(tiny_qwen2_vl, folder, model, processor, settings).judge_batch(inputs)
+    loaded = VideoRewardJudge(_config(tiny_qwen2_vl, folder))
+    loaded.load("cpu")
+    for a, b in zip(expected, loaded.judge_batch(inputs), strict=True):
+        assert b.value == pytest.approx(a.value, abs=1e-5)
+
+
+def test_markers_missing_from_the_base_tokenizer_are_added(tmp_path: Path) -> None:
+    from tiny_models import build_qwen2_vl
+    from transformers import AutoTokenizer
+
+    base = build_qwen2_vl(tmp_path / "stock", reward_markers=False)
+    stock = AutoTokenizer.from_pretrained(base, local_files_only=True)
+    assert not any(m in stock.get_vocab() for m in MARKERS.values())
+    folder = tmp_path / "ckpt"
+    model, processor, settings = _write_checkpoint(base, folder, 1, lora=False)
+    vocab = processor.tokenizer.get_vocab()
+    assert all(m in vocab for m in MARKERS.values())
+    assert model.get_input_embeddings().weight.shape[0] == len(processor.tokenizer)
+    loaded = VideoRewardJudge(_config(base, folder))
+    loaded.load("cpu")
+    inputs = [_clip(0)]
+    (expected,) = _in_memory_judge(base, folder, model, processor, settings).judge_batch(inputs)
+    (got,) = loaded.judge_batch(inputs)
+    assert got.value == pytest.approx(expected.value, abs=1e-5)
+    batch = loaded.encode(inputs)
+    for marker in MARKERS.values():  # each marker is one token, not split into pieces
+        assert (
+            int((batch["input_ids"] == loaded.processor.tokenizer.convert_tokens_to_ids(marker)).sum()) == 1
+        )
 
 
 def _saved_keys(checkpoint: Path) -> list[str]:

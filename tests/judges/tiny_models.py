@@ -11,7 +11,7 @@ Public API (kept stable; other judge tests build on it):
 - :func:`build_tokenizer` -> a ``transformers`` fast tokenizer with :data:`SPECIAL_TOKENS` (the Qwen chat
   and vision tokens, the Omni audio / vision tokens, the three reward markers) and the digits ``0``-``9``
   as single tokens (:data:`DIGITS`). Any text tokenizes (byte-level alphabet).
-- ``build_qwen2_vl(out_dir)``, ``build_qwen2_5_vl(out_dir)``, ``build_qwen3_vl(out_dir)``,
+- ``build_qwen2_vl(out_dir, reward_markers=True)``, ``build_qwen2_5_vl(out_dir)``, ``build_qwen3_vl(out_dir)``,
   ``build_qwen2_5_omni_thinker(out_dir)``, ``build_clip(out_dir)``: each writes a model folder and returns
   ``out_dir`` (a :class:`~pathlib.Path`); keyword ``seed`` (default 0) fixes the weights.
 - :data:`BUILDERS`: family name -> builder (``"qwen2_vl"``, ``"qwen2_5_vl"``, ``"qwen3_vl"``,
@@ -119,14 +119,19 @@ def _corpus() -> list[str]:
 
 
 def build_tokenizer(
-    vocab_size: int = 512, named_tokens: dict[str, str] | None = None, *, append_eos: bool = False
+    vocab_size: int = 512,
+    named_tokens: dict[str, str] | None = None,
+    *,
+    append_eos: bool = False,
+    reward_markers: bool = True,
 ) -> Any:
     """A byte-level BPE tokenizer with the Qwen special tokens, trained on a small generated corpus.
 
     ``named_tokens`` become tokenizer attributes (``{"audio_token": "<|AUDIO|>"}`` -> ``tok.audio_token``),
     as Qwen2.5-Omni's processor expects; the Qwen-VL processors fall back to ``<|image_pad|>`` /
     ``<|video_pad|>`` when the attributes are absent. ``append_eos`` ends every encoded text with
-    ``<|im_end|>`` (CLIP pools its text embedding at the end-of-text token).
+    ``<|im_end|>`` (CLIP pools its text embedding at the end-of-text token). ``reward_markers=False``
+    leaves out VideoAlign's three markers (as in a stock Qwen2-VL tokenizer).
 
     >>> tok = build_tokenizer()
     >>> [tok.convert_ids_to_tokens(i) for i in tok("<|im_start|>7 <|VQ_reward|>")["input_ids"]]
@@ -145,7 +150,7 @@ def build_tokenizer(
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
-        special_tokens=list(SPECIAL_TOKENS),
+        special_tokens=[t for t in SPECIAL_TOKENS if reward_markers or t not in REWARD_MARKERS],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
@@ -160,7 +165,7 @@ def build_tokenizer(
 
 
 def _ids(tokenizer: Any) -> dict[str, int]:
-    return {t: int(tokenizer.convert_tokens_to_ids(t)) for t in SPECIAL_TOKENS}
+    return {t: int(tokenizer.convert_tokens_to_ids(t)) for t in SPECIAL_TOKENS if t in tokenizer.get_vocab()}
 
 
 def _text(hidden: int = 32, layers: int = 1, heads: int = 2, **extra: Any) -> dict[str, Any]:
@@ -201,12 +206,12 @@ def _qwen_vl_processor(processor_cls: Any, video_cls: Any, tokenizer: Any, patch
     )
 
 
-def build_qwen2_vl(out_dir: str | Path, *, seed: int = 0) -> Path:
+def build_qwen2_vl(out_dir: str | Path, *, seed: int = 0, reward_markers: bool = True) -> Path:
     """Tiny Qwen2-VL (text hidden 32, 1 layer; vision depth 1, patch 14, merge 2: frames in 28-px cells)."""
     from transformers import Qwen2VLConfig, Qwen2VLForConditionalGeneration, Qwen2VLProcessor
     from transformers.models.qwen2_vl.video_processing_qwen2_vl import Qwen2VLVideoProcessor
 
-    tokenizer = build_tokenizer()
+    tokenizer = build_tokenizer(reward_markers=reward_markers)
     ids = _ids(tokenizer)
     rope = {"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [2, 3, 3]}
     config = Qwen2VLConfig(

@@ -19,6 +19,7 @@ leaves new ones alone; :func:`to_legacy_keys` is its inverse (used to write test
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ __all__ = [
     "to_legacy_keys",
     "wrap_lora",
 ]
+
+logger = logging.getLogger(__name__)
 
 DIMENSIONS = ("VQ", "MQ", "TA")
 """VideoAlign's reward dimensions, in marker order."""
@@ -237,10 +240,18 @@ def wrap_lora(model: Any, settings: LoraSettings) -> Any:
     return peft.get_peft_model(model, config)
 
 
-def _load_state(model: Any, incoming: Mapping[str, Any], source: Path) -> None:
+def _load_state(model: Any, incoming: Mapping[str, Any], source: Path, *, full: bool = False) -> None:
     from mmjudge.errors import summarize
 
     state = model.state_dict()
+    missing = sorted(set(state) - set(incoming))
+    if full and missing:
+        logger.warning(
+            "%s: %d model parameters are not in the checkpoint and keep their base weights: %s",
+            source,
+            len(missing),
+            summarize(missing),
+        )
     unknown = sorted(set(incoming) - set(state))
     if unknown:
         raise ConfigError(
@@ -272,11 +283,11 @@ def load_weights(model: Any, checkpoint: Path, settings: VideoAlignSettings) -> 
         wrapped = any(k.startswith("base_model.model.") for k in state)
         if wrapped and settings.lora is not None:
             peft_model = wrap_lora(model, settings.lora)
-            _load_state(peft_model, state, full)
+            _load_state(peft_model, state, full, full=True)
             return peft_model.merge_and_unload()
         if wrapped:
             state = {k.removeprefix("base_model.model."): v for k, v in state.items()}
-        _load_state(model, state, full)
+        _load_state(model, state, full, full=True)
         return model
     adapter, rest = checkpoint / "adapter_model.safetensors", checkpoint / "non_lora_state_dict.pth"
     if not (adapter.is_file() and rest.is_file()):
