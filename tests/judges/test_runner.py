@@ -269,3 +269,21 @@ def test_limit_keeps_the_first_rows_and_resume_reuses_the_cache(emoprefer_data: 
         media_root=media_root(emoprefer_data), progress=False))  # fmt: skip
     assert (again.stats.cached, again.stats.judged) == (2, 4)
     assert again.verdicts[None][:2] == first.verdicts[None]
+
+
+@pytest.mark.parametrize(("world", "count"), [(2, 1), (2, 5), (3, 4), (3, 7), (4, 2)])
+def test_every_item_lands_on_exactly_one_rank(world: int, count: int) -> None:
+    """accelerate's padding repeats the global last item on shorter ranks; the runner's shards must not."""
+    from types import SimpleNamespace
+
+    from accelerate.state import PartialState
+
+    from mmjudge.judges._dist import Dist
+
+    items = [f"i{k}" for k in range(count)]
+    shares = []
+    for rank in range(world):
+        state = SimpleNamespace(num_processes=world, process_index=rank, device="cpu")
+        state.split_between_processes = PartialState.split_between_processes.__get__(state)
+        shares.append(Dist(rank=rank, world=world, device="cpu", state=state).shard(items))
+    assert [i for share in shares for i in share] == items

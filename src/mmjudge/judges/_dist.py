@@ -38,11 +38,19 @@ class Dist:
             self.state.wait_for_everyone()
 
     def shard(self, items: Sequence[T]) -> list[T]:
-        """This rank's share of ``items`` (``split_between_processes`` with padding; may repeat the last)."""
+        """This rank's share of ``items``: each item on exactly one rank, in order.
+
+        ``split_between_processes(..., apply_padding=True)`` pads the shorter ranks with the *global*
+        last item, which can land on another rank than the one that owns it (4 items on 3 ranks, or
+        fewer items than ranks) and would be judged twice; the padding is cut off here, and
+        :func:`gather_object` takes shares of unequal length.
+        """
         if self.world == 1 or not items:
             return list(items)
+        size, extra = divmod(len(items), self.world)
+        own = size + (1 if self.rank < extra else 0)
         with self.state.split_between_processes(list(items), apply_padding=True) as part:
-            return list(part)
+            return list(part)[:own]
 
     def gather(self, values: list[Any]) -> list[Any]:
         """Every rank's ``values`` concatenated, on every rank."""
