@@ -28,17 +28,27 @@ Rows = Sequence[Mapping[str, Any]]
 
 
 def load_reference_rows(benchmark: str, data_dir: str | Path, *, split: str = "test") -> list[dict[str, Any]]:
-    """Load the reference rows of a built benchmark folder with ``datasets.load_dataset``."""
+    """Load the reference rows of a built benchmark folder with ``datasets.load_dataset``.
+
+    The rows are read through a private, temporary ``cache_dir``: datasets 5 keys the cache of a local
+    folder by the folder's name, config and card only, so two folders named ``emorealm`` with the same card
+    but different parquet files would otherwise share (stale) cached rows.
+    """
+    import tempfile
+
     from datasets import load_dataset
 
-    try:
-        dataset = load_dataset(str(data_dir), REFERENCE_CONFIGS[benchmark], split=split)
-    except (ValueError, FileNotFoundError) as exc:
-        raise SchemaError(
-            f"{data_dir} is not a built {benchmark} folder with config {REFERENCE_CONFIGS[benchmark]!r} "
-            f"({exc}); build one with `mmjudge build-dataset {benchmark}` or `mmjudge sample-data`"
-        ) from exc
-    return list(dataset.to_list())
+    with tempfile.TemporaryDirectory(prefix="mmjudge-reference-") as cache_dir:
+        try:
+            dataset = load_dataset(
+                str(data_dir), REFERENCE_CONFIGS[benchmark], split=split, cache_dir=cache_dir
+            )
+        except (ValueError, FileNotFoundError) as exc:
+            raise SchemaError(
+                f"{data_dir} is not a built {benchmark} folder with config {REFERENCE_CONFIGS[benchmark]!r} "
+                f"({exc}); build one with `mmjudge build-dataset {benchmark}` or `mmjudge sample-data`"
+            ) from exc
+        return list(dataset.to_list())
 
 
 def score_predictions(predictions: PredictionFile, rows: Rows, **options: Any) -> dict[str, Any]:
