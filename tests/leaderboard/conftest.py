@@ -12,7 +12,7 @@ import pytest
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 
-BENCHMARKS = ("isovrbench", "emoprefer")
+BENCHMARKS = ("isovrbench", "emoprefer", "emorealm")
 
 
 @pytest.fixture(scope="session")
@@ -54,6 +54,10 @@ def prediction_lines(
                 item_id = r["name"] if order == "forward" else f"{r['name']}::reversed"
                 choice = rng.choice(["a1", "a2", "same"])
                 records.append({"id": item_id, "name": r["name"], "order": order, "prediction": choice})
+    elif benchmark == "emorealm":
+        for i, r in enumerate(rows):
+            answer = rng.choice(["A", "(B)", "The answer is C.", "no idea", ""])
+            records.append({"id": r["id"], "prediction": None if i == 2 else answer, "no_judgment": i == 2})
     else:
         raise ValueError(benchmark)
     rng.shuffle(records)

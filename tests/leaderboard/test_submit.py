@@ -89,6 +89,33 @@ def test_stored_isovrbench_score_equals_the_evaluate_module(
     )
 
 
+def _metric_inputs(benchmark: str, rows, records) -> dict:
+    """The evaluate module's inputs written out from the file and the reference rows."""
+    if benchmark == "emoprefer":
+        by_key = {(r["name"], r["order"]): r["prediction"] for r in records}
+        return {"predictions": [by_key[(r["name"], "forward")] for r in rows],
+                "references": [r["preference"] for r in rows],
+                "swapped_predictions": [by_key[(r["name"], "reversed")] for r in rows]}  # fmt: skip
+    by_id = {r["id"]: r for r in records}
+    return {"predictions": [by_id[r["id"]]["prediction"] for r in rows], "references": [r["answer"] for r in rows],
+            "tasks": [r["task"] for r in rows], "choices": [r["choices"] for r in rows], "ids": [r["id"] for r in rows]}  # fmt: skip
+
+
+@pytest.mark.parametrize("benchmark", ["emoprefer", "emorealm"])
+def test_stored_scores_equal_the_evaluate_module(
+    benchmark, board_factory, reference, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    data = prediction_bytes(benchmark, reference[benchmark], seed=8)
+    handlers = Handlers(board_factory())
+    assert "Stored" in _submit(handlers, _write(tmp_path, data))
+    stored = handlers.board.store.submissions(benchmark)[0].results
+    records = [json.loads(line) for line in data.decode().splitlines()[1:]]
+    metric = evaluate.load(str(REPO / "metrics" / benchmark))
+    expected = metric.compute(**_metric_inputs(benchmark, reference[benchmark], records))
+    assert stored == expected
+
+
 def test_malformed_file_message_lists_lines_and_nothing_is_stored(board_factory, reference, tmp_path) -> None:
     handlers = Handlers(board_factory())
     lines = prediction_lines("isovrbench", reference["isovrbench"])

@@ -55,19 +55,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.leaderboard.bootstrap import about_text, open_leaderboard, start_mirror
+    from mmjudge.leaderboard.bootstrap import about_text, default_data_root, open_leaderboard, start_mirror
 
     if getattr(args, "leaderboard_action", None) == "worker":
         from mmjudge.leaderboard.worker import run_worker
 
-        board = open_leaderboard(args.db, data_root=args.data_root, require_login=True)
+        board = open_leaderboard(args.db, data_root=default_data_root(args.data_root, "demo-output"))
         done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease)
         print(f"processed {done} requests")
         return 0
     from mmjudge.leaderboard.ui import build_blocks
 
     board = open_leaderboard(
-        args.db, data_root=args.data_root, require_login=not args.no_auth, admins=args.admin,
+        args.db, data_root=default_data_root(args.data_root, args.demo_output), require_login=not args.no_auth, admins=args.admin,
         daily_limit=args.daily_limit, max_bytes=int(args.max_mb * 1024 * 1024), demo_output=args.demo_output,
     )  # fmt: skip
     if args.mirror_repo:

@@ -20,7 +20,7 @@ from mmjudge.leaderboard.store import Store
 from mmjudge.leaderboard.submit import Leaderboard, Settings, ingest_demo_output
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
 
-__all__ = ["about_text", "default_db_path", "open_leaderboard", "start_mirror"]
+__all__ = ["about_text", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +30,19 @@ def default_db_path() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("mmjudge")) / "leaderboard.sqlite"
+
+
+def default_data_root(data_root: str | Path | None, demo_output: str | Path | None) -> Path | None:
+    """``data_root`` if given, else ``<demo_output>/sample-data`` when ``mmjudge demo`` wrote it, else ``None``.
+
+    >>> default_data_root("labels", "demo-output")
+    PosixPath('labels')
+    """
+    if data_root is not None:
+        return Path(data_root)
+    if demo_output is not None and (Path(demo_output) / "sample-data").is_dir():
+        return Path(demo_output) / "sample-data"
+    return None
 
 
 def about_text() -> str:
