@@ -142,4 +142,6 @@ def processor_batch(
         if metadata is not None:
             call["video_metadata"] = list(metadata)
             call["do_sample_frames"] = False
+        if hasattr(getattr(processor, "video_processor", None), "cap_pixels_per_frame"):
+            call["cap_pixels_per_frame"] = False  # only affects the processor's resize, which is off
     return processor(**call, **kwargs)

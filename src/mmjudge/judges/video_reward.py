@@ -248,9 +248,11 @@ class VideoRewardJudge(Judge):
 
     def encode(self, inputs: Sequence[JudgeInput]) -> Any:
         """Right-padded processor batch of the clips (frames floored at ``min_pixels``, ``do_resize=False``)."""
-        from mmjudge.judges._vision_batch import fit_frames, frame_budget, processor_batch
+        from mmjudge.judges._vision_batch import fit_frames, frame_budget, processor_batch, video_metadata
 
-        texts, videos = [], []
+        texts: list[str] = []
+        videos: list[Any] = []
+        metadata: list[dict[str, Any]] = []
         for one in inputs:
             if not isinstance(one.item, ClipItem) or one.frames is None or len(one.frames) == 0:
                 raise ConfigError(
@@ -264,12 +266,13 @@ class VideoRewardJudge(Judge):
                 min_pixels=self.options.min_pixels,
             )
             videos.append(fit_frames(one.frames, budget))
+            metadata.append(video_metadata(one.frame_indices, one.fps, len(one.frames)))
             rubric = self.template.replace("{prompt}", one.item.prompt)
             messages = [{"role": "user", "content": [{"type": "video"}, {"type": "text", "text": rubric}]}]
             texts.append(
                 self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
             )
-        return processor_batch(self.processor, texts, videos=videos, padding_side="right")
+        return processor_batch(self.processor, texts, videos=videos, metadata=metadata, padding_side="right")
 
     def raw_rewards(self, batch: Mapping[str, Any]) -> Any:
         """Head outputs ``(B, 3)`` for VQ, MQ, TA (float32)."""
