@@ -373,6 +373,7 @@ def _write_outputs(
         "decode_workers": options.decode_workers,
         "batch_size": options.batch_size or config.batch_size,
         "score_options": score_options,
+        "scoring_seed": score_options.get("seed", 0),  # the bootstrap seed (the scorers' default is 0)
     }
     results_path = write_results(
         folder / "results.json", result.benchmark, config.display_name, scores, prov, run
