@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from mmjudge import BENCHMARK_IDS
 
     print(_INTRO)
+    if not getattr(args, "verbose", False):  # the table is the output; -v shows the library's progress
+        _quiet()
     benchmarks = list(args.benchmark or BENCHMARK_IDS)
     data = _sample(args.out / "sample-data", args.size, benchmarks)
     available, missing = _baselines()
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     for benchmark in benchmarks:
         for name, judge_cls in available.items():
             if benchmark in judge_cls.benchmarks:
+                print(f"judging {benchmark} with {name} ...", flush=True)
                 rows.append(_one(benchmark, name, data, args.out, args.decode_workers))
     summary = _summary(rows)
     (args.out / "summary.md").write_text(f"# mmjudge demo\n\n{_INTRO}\n\n{summary}\n", encoding="utf-8")
@@ -65,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"reports: {args.out}/<benchmark>/<judge>/report.md; this table: {args.out / 'summary.md'}")
     failed = [r for r in rows if r["error"]]
     return 1 if failed else 0
+
+
+def _quiet() -> None:
+    from datasets.utils.logging import disable_progress_bar
+
+    disable_progress_bar()
+    logging.getLogger().setLevel(logging.WARNING)
 
 
 def _sample(folder: Path, size: str, benchmarks: list[str]) -> Path:
@@ -116,6 +126,7 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         media_root=root, swap=benchmark == "emoprefer", decode_workers=workers, progress=False
     )
     row: dict[str, Any] = {"benchmark": benchmark, "judge": name, "error": None, "scores": {}, "report": ""}
+    row["verdicts"] = "-"
     try:
         (output,) = evaluate_judge(
             benchmark, _config(name), data / benchmark, out / benchmark / name, options
@@ -126,14 +137,19 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         return row
     row["scores"] = headline(benchmark, output.scores)
     row["report"] = str(output.report)
+    run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
+    row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"
     return row
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
-    lines = ["| benchmark | judge | headline scores | report |", "|---|---|---|---|"]
+    lines = ["| benchmark | judge | headline scores | verdicts | report |", "|---|---|---|---|---|"]
     for row in rows:
         scores = row["error"] or ", ".join(f"{k} {_fmt(v)}" for k, v in row["scores"].items())
-        lines.append(f"| {row['benchmark']} | {row['judge']} | {scores} | {row['report'] or '-'} |")
+        verdicts = row.get("verdicts", "-")
+        lines.append(
+            f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} |"
+        )
     return "\n".join(lines)
 
 
