@@ -90,3 +90,29 @@ def test_cli_parses_serve_and_worker_options(tmp_path) -> None:
     args = build_parser().parse_args(["leaderboard", "worker", "--db", "w.sqlite", "--once"])
     assert (args.db, args.once, args.leaderboard_action) == ("w.sqlite", True, "worker")
     assert main(["leaderboard", "worker", "--db", str(tmp_path / "w.sqlite"), "--once"]) == 0
+
+
+def test_space_app_builds_from_environment(tmp_path, data_root, monkeypatch) -> None:
+    import runpy
+
+    import gradio as gr
+    import gradio.oauth
+
+    # pretend to be a Space with OAuth enabled (locally gradio mocks OAuth with the machine's HF login)
+    monkeypatch.setattr(gradio.oauth, "get_space", lambda: "org/leaderboard")
+    for name in ("OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "OAUTH_SCOPES"):
+        monkeypatch.setattr(gradio.oauth, name, "test")
+    monkeypatch.setattr(gradio.oauth, "OPENID_PROVIDER_URL", "https://huggingface.co")
+    monkeypatch.setenv("MMJUDGE_DB", str(tmp_path / "space.sqlite"))
+    monkeypatch.setenv("MMJUDGE_DATA_ROOT", str(data_root))
+    monkeypatch.setenv("MMJUDGE_ADMINS", "root, admin2")
+    namespace = runpy.run_path(str(Path(__file__).resolve().parents[2] / "spaces" / "leaderboard" / "app.py"))
+    assert isinstance(namespace["demo"], gr.Blocks)
+    board = namespace["board"]
+    assert board.settings.require_login and board.settings.admins == {"root", "admin2"}
+    assert "isovrbench" in board.benchmarks_available()
+    assert [s.judge for s in board.store.submissions("isovrbench")] == ["Human"]
+    readme = (Path(__file__).resolve().parents[2] / "spaces" / "leaderboard" / "README.md").read_text()
+    front = readme.split("---")[1]
+    for line in ("sdk: gradio", "sdk_version: 6.31.0", "app_file: app.py", "hf_oauth: true"):
+        assert line in front

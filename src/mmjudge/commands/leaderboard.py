@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease)
         print(f"processed {done} requests")
         return 0
+    _check_login_possible(args.no_auth)
     from mmjudge.leaderboard.ui import build_blocks
 
     board = open_leaderboard(
@@ -80,3 +81,18 @@ def run(args: argparse.Namespace) -> int:
         server_name=args.host, server_port=args.port, max_file_size=board.settings.max_bytes
     )
     return 0
+
+
+def _check_login_possible(no_auth: bool) -> None:
+    """Outside a Space, gradio mocks the OAuth login with this machine's Hugging Face login."""
+    import os
+
+    from huggingface_hub import get_token
+
+    from mmjudge.errors import ConfigError
+
+    if not no_auth and not os.environ.get("SPACE_ID") and get_token() is None:
+        raise ConfigError(
+            "submissions need a Hugging Face login: on a Space OAuth provides it, locally gradio mocks it with "
+            "this machine's login (`hf auth login`); for a local leaderboard run `mmjudge leaderboard --no-auth`"
+        )
