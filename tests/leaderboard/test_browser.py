@@ -44,7 +44,7 @@ def served(board_factory, monkeypatch):
 def _submit(page, path: Path, model: str) -> str:
     page.get_by_role("tab", name="Submit").click()
     page.locator("#submit-file input[type=file]").set_input_files(str(path))
-    page.locator("#submit-file").get_by_text(path.name).first.wait_for(timeout=20_000)
+    page.locator("#submit-file").get_by_text(path.name).first.wait_for(timeout=60_000)
     page.locator("#submit-judge textarea, #submit-judge input").first.fill("browser judge")
     page.locator("#submit-model textarea, #submit-model input").first.fill(model)
     page.locator("#submit-revision textarea, #submit-revision input").first.fill("r1")
@@ -55,7 +55,7 @@ def _submit(page, path: Path, model: str) -> str:
         "([el, before]) => !el.innerText.includes(before || '\\u0000') && /Stored|Rejected/.test(el.innerText)"
         " && !/\\d\\.\\ds/.test(el.innerText)",
         arg=[message.element_handle(), before],
-        timeout=30_000,
+        timeout=60_000,
     )
     return message.inner_text()
 
@@ -77,10 +77,11 @@ def test_upload_valid_malformed_and_duplicate_files(served, reference, tmp_path)
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
             page = browser.new_page()
+            page.set_default_timeout(60_000)  # the CI machine may be busy
             # no internet here: refuse outside requests (web fonts) at once instead of waiting for them
             page.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
             page.goto(url, wait_until="domcontentloaded")
-            page.get_by_role("tab", name="Submit").wait_for(timeout=30_000)
+            page.get_by_role("tab", name="Submit").wait_for(timeout=60_000)
             stored = _submit(page, valid, MODEL)
             assert "Stored" in stored and MODEL in stored  # escaped text, shown literally
             row = next(s for s in board.store.submissions("isovrbench") if s.kind == "verified")
@@ -89,7 +90,7 @@ def test_upload_valid_malformed_and_duplicate_files(served, reference, tmp_path)
 
             page.get_by_role("tab", name="IsoVRBench").click()
             table = page.locator("#table-isovrbench")
-            expect(table).to_contain_text("browser judge", timeout=20_000)
+            expect(table).to_contain_text("browser judge", timeout=60_000)
             text = table.inner_text()
             assert expected in text and "&lt;b&gt;browser&lt;/b&gt;" in text
             assert table.locator("b").count() == 0  # the model name's tags are not rendered
