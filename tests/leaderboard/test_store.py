@@ -106,3 +106,39 @@ def test_simultaneous_copies_of_one_file_store_exactly_one(board_factory, refere
         outcomes = list(pool.map(submit, range(8)))
     assert outcomes.count("stored") == 1
     assert len(board.store.submissions()) == 1
+
+
+def test_reference_rows_are_seeded_once(tmp_path: Path) -> None:
+    from mmjudge.leaderboard.bootstrap import open_leaderboard
+
+    for _ in range(2):
+        board = open_leaderboard(tmp_path / "lb.sqlite", require_login=False)
+    assert [(s.kind, s.judge) for s in board.store.submissions(include_hidden=True)] == [
+        ("reported", "Human")
+    ]
+
+
+def test_mirror_pushes_a_consistent_snapshot(tmp_path: Path, monkeypatch) -> None:
+    import huggingface_hub
+
+    from mmjudge.leaderboard.bootstrap import start_mirror
+
+    pushed: list[list[str]] = []
+
+    class FakeScheduler:
+        def __init__(self, *, repo_id, repo_type, folder_path, every):
+            assert (repo_id, repo_type) == ("org/lb-mirror", "dataset")
+            self.folder, self.lock = Path(folder_path), threading.Lock()
+
+        def push_to_hub(self):
+            with sqlite3.connect(self.folder / "leaderboard.sqlite") as conn:
+                pushed.append([r[0] for r in conn.execute("SELECT model FROM submissions ORDER BY id")])
+
+    monkeypatch.setattr(huggingface_hub, "CommitScheduler", FakeScheduler)
+    store = Store(tmp_path / "db" / "lb.sqlite")
+    store.insert_submission(_row(model="first"))
+    scheduler = start_mirror(store, "org/lb-mirror")
+    scheduler.push_to_hub()
+    store.insert_submission(_row(model="second", sha="s2"))
+    scheduler.push_to_hub()
+    assert pushed == [["first"], ["first", "second"]]
