@@ -99,7 +99,7 @@ def test_upload_valid_malformed_and_duplicate_files(served, reference, tmp_path)
             assert (
                 "Rejected" in rejected
                 and re.search(r"line 4", rejected)
-                and "non-empty string id" in rejected
+                and "non-empty string `id`" in rejected
             )
 
             again = _submit(page, valid, "org/third")

@@ -35,7 +35,12 @@ def _write(tmp_path: Path, data: bytes, name: str = "predictions.jsonl") -> str:
 def _submit(
     handlers: Handlers, file: str, model: str = "org/model", profile=None, revision: str = "r1"
 ) -> str:
-    return handlers.submit(file, "judge", model, revision, "", "", "open", profile)
+    return _plain(handlers.submit(file, "judge", model, revision, "", "", "open", profile))
+
+
+def _plain(message: str) -> str:
+    """The message as Markdown renders it (Markdown escapes removed; HTML entities kept)."""
+    return message.replace("\\", "")
 
 
 def test_space_mode_refuses_calls_without_a_profile(board_factory, reference, tmp_path) -> None:
@@ -197,6 +202,9 @@ def test_model_name_with_script_is_escaped_everywhere(board_factory, reference, 
     assert "html" not in table.datatypes and "markdown" not in table.datatypes
     exported = Path(handlers.export("isovrbench", "ties_wrong", "csv")).read_text()
     assert "<script" not in exported
+    link = handlers.submit(_write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"], seed=2), "l.jsonl"),
+                           "j", "[click](https://evil.example)", "r", "", "", "open", None)  # fmt: skip
+    assert "Stored" in link and "\\[click\\]\\(https://evil\\.example\\)" in link  # no Markdown link
     request = handlers.request_model(XSS, "", "x", "", ["isovrbench"], None)
     assert "<script" not in request
 

@@ -10,6 +10,7 @@ escapes it (``html.escape``) and the tables use ``str``/``number`` datatypes onl
 from __future__ import annotations
 
 import html
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, cast
@@ -44,8 +45,21 @@ def _username(profile: gr.OAuthProfile | None) -> str | None:
     return None if profile is None else str(profile.username)
 
 
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+def _md(text: str) -> str:
+    """Submitter text for a Markdown message: HTML-escaped, then Markdown punctuation backslash-escaped
+    (so a model name can neither inject tags nor render as a link, emphasis or code).
+
+    >>> _md("[x](javascript:alert(1)) <b>")
+    '\\\\[x\\\\]\\\\(javascript:alert\\\\(1\\\\)\\\\) &lt;b&gt;'
+    """
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(text, quote=False))  # quotes: no attribute here
+
+
 def _error(exc: Exception) -> str:
-    return f"**Rejected.** {html.escape(str(exc))}"
+    return f"**Rejected.** {_md(str(exc))}"
 
 
 class Handlers:
@@ -82,7 +96,7 @@ class Handlers:
         first, score = table.headers[table.headline], table.display[0][table.headline].split("\n")[0]
         return (
             f"**Stored** as verified row #{stored.id} on the {TITLES[stored.benchmark]} tab: "
-            f"{html.escape(stored.model)} ({html.escape(stored.judge)}), {first} = {score}."
+            f"{_md(stored.model)} ({_md(stored.judge)}), {first} = {score}."
         )
 
     def request_model(self, model: str, revision: str, backend: str, config: str, benchmarks: list[str],
@@ -101,7 +115,7 @@ class Handlers:
             )
         except MmjudgeError as exc:
             return _error(exc)
-        return f"**Queued** request #{request_id} ({html.escape(spec.model)}) as PENDING."
+        return f"**Queued** request #{request_id} ({_md(spec.model)}) as PENDING."
 
     def queue_value(self) -> list[list[Any]]:
         """Rows of the queue table (escaped text)."""
