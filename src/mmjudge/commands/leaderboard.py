@@ -21,7 +21,7 @@ def _common(parser: argparse.ArgumentParser, default: object = None) -> None:
     parser.add_argument(
         "--data-root",
         default=default,
-        help="folder with built benchmark folders <id>/ (the labels; e.g. from sample-data)",
+        help="folder with built benchmark folders <id>/ holding the labels (default: <demo output>/sample-data if present)",
     )
 
 
