@@ -1,47 +1,17 @@
-"""The `metrics/alt_test` evaluate module: loads offline, returns the core's result, card example runs."""
+"""The `metrics/alt_test` evaluate module: loads offline, returns the core's result, card names the keys.
+
+Fixtures `metric` and `card_text` come from conftest.py; the card example, front matter, app and
+requirements are tested for every metric folder in test_metric_cards.py."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import evaluate
 import numpy as np
 import pytest
-import yaml
 
 from mmjudge.errors import SchemaError
 from mmjudge.stats import alt_test, alt_test_from_rows
-
-REPO = Path(__file__).resolve().parents[2]
-FOLDER = REPO / "metrics" / "alt_test"
-APP = """from pathlib import Path
-
-from mmjudge.metric_app import build_demo
-
-demo = build_demo(Path(__file__).parent)
-
-if __name__ == "__main__":
-    demo.launch()
-"""
-SECTIONS = (
-    "Description",
-    "How to Use",
-    "Inputs",
-    "Output Values",
-    "Values from Popular Papers",
-    "Examples",
-    "Limitations and Bias",
-    "Citation",
-)
-
-
-@pytest.fixture(scope="module")
-def metric():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HF_HUB_OFFLINE", "1")
-        patch.setenv("HF_EVALUATE_OFFLINE", "1")
-        yield evaluate.load(str(FOLDER))
 
 
 def rows(n_items=40, seed=0, numeric=False):
@@ -96,40 +66,7 @@ def test_bad_input_reaches_the_user(metric, change, message):
         metric.compute(**rows(), scoring="neg_rmse")
 
 
-def card_example(text: str) -> tuple[str, str]:
-    section = text.split("## Examples", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S)
-    output = re.search(r"```text\n(.*?)```", section, re.S)
-    assert code and output
-    return code.group(1), output.group(1)
-
-
-def test_card_example_prints_what_the_card_says(metric, monkeypatch, capsys):
-    code, expected = card_example((FOLDER / "README.md").read_text(encoding="utf-8"))
-    monkeypatch.chdir(REPO)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
-    exec(compile(code, "README example", "exec"), {})
-    assert capsys.readouterr().out.strip() == expected.strip()
-
-
-def test_card_front_matter_sections_and_keys():
-    text = (FOLDER / "README.md").read_text(encoding="utf-8")
-    front = yaml.safe_load(text.split("---")[1])
-    headings = {line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")}
-    assert front["sdk"] == "gradio" and front["sdk_version"] == "6.31.0" and front["app_file"] == "app.py"
-    assert set(front["tags"]) >= {"evaluate", "metric"} and front["pinned"] is False
-    assert {"title", "emoji", "colorFrom", "colorTo", "description"} <= set(front)
-    for section in SECTIONS:
-        assert section in headings or f"Metric {section}" in headings, section
+def test_card_names_every_result_key(card_text):
     keys = {re.sub(r"/h\d$", "/<annotator>", key) for key in alt_test_from_rows(**rows()).as_dict()}
     for key in keys:
-        assert f"`{key}`" in text, key
-
-
-def test_app_and_requirements():
-    assert (FOLDER / "app.py").read_text(encoding="utf-8") == APP
-    assert (FOLDER / "requirements.txt").read_text(encoding="utf-8").split() == [
-        "mmjudge[metrics]",
-        "evaluate",
-    ]
+        assert f"`{key}`" in card_text, key
