@@ -59,6 +59,15 @@ def test_duplicate_requests_are_refused(board_factory) -> None:
     assert [r.status for r in q.list_requests(store)] == ["PENDING", "PENDING"]
 
 
+def test_requests_count_toward_the_daily_limit(board_factory) -> None:
+    store = board_factory().store
+    q.enqueue(store, _spec(), "u", daily_limit=2, now=100.0)
+    q.enqueue(store, _spec(config="seed: 2"), "u", daily_limit=2, now=101.0)
+    with pytest.raises(SubmissionRejected, match="limit 2"):
+        q.enqueue(store, _spec(config="seed: 3"), "u", daily_limit=2, now=102.0)
+    q.enqueue(store, _spec(config="seed: 3"), "v", daily_limit=2, now=102.0)
+
+
 def test_claims_are_exclusive_and_expired_leases_return_to_the_queue(board_factory) -> None:
     store = board_factory().store
     request_id = q.enqueue(store, _spec(), "u", now=100.0)

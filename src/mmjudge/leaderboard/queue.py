@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mmjudge.leaderboard.store import Store, SubmissionRejected
+from mmjudge.leaderboard.store import Store, SubmissionRejected, check_daily_limit
 
 __all__ = [
     "ModelRequest",
@@ -24,6 +24,7 @@ __all__ = [
     "claim",
     "enqueue",
     "finish",
+    "get_request",
     "list_requests",
     "renew",
     "validate_request",
@@ -150,9 +151,7 @@ def enqueue(store: Store, spec: RequestSpec, submitter: str, *, daily_limit: int
         if found:
             raise SubmissionRejected(f"the same request is already queued: request #{found[0]} ({found[1]})")
         if daily_limit is not None:
-            from mmjudge.leaderboard.store import _check_daily_limit
-
-            _check_daily_limit(conn, submitter, daily_limit, now)
+            check_daily_limit(conn, submitter, daily_limit, now)
         cursor = conn.execute(
             "INSERT INTO requests (model, revision, backend, config, benchmarks, submitter, created_at, status, "
             "updated_at) VALUES (?,?,?,?,?,?,?,'PENDING',?)",

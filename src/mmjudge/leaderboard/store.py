@@ -19,7 +19,14 @@ from typing import Any
 
 from mmjudge.errors import MmjudgeError
 
-__all__ = ["MIGRATIONS", "NewSubmission", "Store", "StoredSubmission", "SubmissionRejected"]
+__all__ = [
+    "MIGRATIONS",
+    "NewSubmission",
+    "Store",
+    "StoredSubmission",
+    "SubmissionRejected",
+    "check_daily_limit",
+]
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -196,7 +203,7 @@ class Store:
         with self.transaction() as conn:
             _check_duplicates(conn, row)
             if daily_limit is not None:
-                _check_daily_limit(conn, row.submitter, daily_limit, now)
+                check_daily_limit(conn, row.submitter, daily_limit, now)
             cursor = conn.execute(
                 "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
                 "license, weights, sha256, header, source, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -259,7 +266,9 @@ def _recent(conn: sqlite3.Connection, submitter: str, now: float) -> int:
     return int(n_sub) + int(n_req)
 
 
-def _check_daily_limit(conn: sqlite3.Connection, submitter: str, limit: int, now: float) -> None:
+def check_daily_limit(conn: sqlite3.Connection, submitter: str, limit: int, now: float) -> None:
+    """Refuse when ``submitter`` made ``limit`` submissions plus model requests in the 24 hours before ``now``
+    (call inside the write transaction that adds the new one)."""
     used = _recent(conn, submitter, now)
     if used >= limit:
         raise SubmissionRejected(
