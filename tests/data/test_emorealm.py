@@ -132,6 +132,13 @@ def test_missing_audio_track_counts_as_missing(tmp_path, load_offline):
     assert load_offline(out, "all")["test"]["media_missing"] == [True] * 5
 
 
+def test_missing_video_message_names_the_raw_column(tmp_path):
+    source = _write(tmp_path, _items())
+    (tmp_path / "DFEW").mkdir()
+    with pytest.raises(MediaError, match=r"5 of 5 media files in column 'video' of"):
+        build_dataset("emorealm", source, tmp_path / "out", media_root=tmp_path / "DFEW")
+
+
 def _with(**changes: object) -> list[dict]:
     items = _items()
     items[2] = {**items[2], **changes}

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import pytest
 
 from mmjudge.data import check_media, resolve_media
-from mmjudge.data.media_paths import validate_relpath
+from mmjudge.data.media_paths import mark_missing_media, validate_relpath
 from mmjudge.errors import MediaError, SchemaError
 
 
@@ -81,3 +82,41 @@ def test_check_media_allow_missing_marks_and_warns(tmp_path):
 def test_check_media_names_the_row_of_an_escaping_path(tmp_path):
     with pytest.raises(SchemaError, match=r"row 'q7', column 'video'"):
         check_media(["ok.mp4", "../x.mp4"], tmp_path, ids=["q1", "q7"], source="f.json")
+
+
+def test_mark_missing_media_ors_the_columns_and_names_them_in_messages(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    _files(tmp_path, ["a.mp4", "a.wav", "b.mp4", "c.wav"])
+    table = pa.table(
+        {"id": ["x", "y", "z"], "video": ["a.mp4", "b.mp4", "c.mp4"], "audio": ["a.wav", "b.wav", "c.wav"]}
+    )
+    columns = [("video", "raw_video"), ("audio", "audio")]
+    with pytest.raises(MediaError, match=r"1 of 3 media files in column 'raw_video' of t.json.*\['c.mp4'\]"):
+        mark_missing_media(
+            table, tmp_path, allow_missing=False, source="t.json", id_column="id", columns=columns
+        )
+    with pytest.warns(UserWarning) as caught:
+        marked, count = mark_missing_media(
+            table, tmp_path, allow_missing=True, source="t.json", id_column="id", columns=columns
+        )
+    assert [str(w.message).split(" of t.json")[0] for w in caught] == [
+        "1 of 3 media files in column 'raw_video'",
+        "1 of 3 media files in column 'audio'",
+    ]
+    assert marked.column("media_missing").to_pylist() == [False, True, True] and count == 2
+    assert marked.column_names == ["id", "video", "audio", "media_missing"]
+    with pytest.raises(SchemaError, match=r"row 'y', column 'raw_video'"):
+        mark_missing_media(
+            table.set_column(1, "video", pa.array(["a.mp4", "../b.mp4", "c.mp4"])),
+            tmp_path,
+            allow_missing=True,
+            source="t.json",
+            id_column="id",
+            columns=columns,
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, silent = mark_missing_media(
+            table, tmp_path, allow_missing=True, source="t.json", id_column="id", columns=columns, warn=False
+        )
+    assert silent == 2

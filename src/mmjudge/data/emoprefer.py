@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from mmjudge.data._tables import check_allowed, check_unique, read_csv_strings, schema_error
 from mmjudge.data.build import BuiltConfig, BuiltDataset
-from mmjudge.data.media_paths import check_media, validate_relpath
+from mmjudge.data.media_paths import mark_missing_media, validate_relpath
 from mmjudge.errors import ConfigError, SchemaError
 
 __all__ = ["PREFERENCES", "EmoPreferFiles", "build_tables", "find_files", "read_pairs", "reverse_pairs"]
@@ -154,8 +154,17 @@ def build_tables(
         reverse = _swapped_models(reverse, forward)
     missing = 0
     if media_root is not None:
-        forward, missing = _mark_media(forward, media_root, allow_missing_media, forward_file)
-        reverse, _ = _mark_media(reverse, media_root, True, files.reverse or forward_file, warn=False)
+        forward, missing = mark_missing_media(
+            forward, media_root, allow_missing=allow_missing_media, source=forward_file, id_column="name"
+        )
+        reverse, _ = mark_missing_media(
+            reverse,
+            media_root,
+            allow_missing=True,
+            source=files.reverse or forward_file,
+            id_column="name",
+            warn=False,
+        )
     counts = {p: forward.column("preference").to_pylist().count(p) for p in PREFERENCES}
     return BuiltDataset(
         benchmark="emoprefer",
@@ -209,32 +218,3 @@ def _swapped_models(reverse: pa.Table, forward: pa.Table) -> pa.Table:
     return reverse.add_column(1, "model1", pa.array(first, pa.string())).add_column(
         2, "model2", pa.array(second, pa.string())
     )
-
-
-def _mark_media(
-    table: pa.Table, root: Path, allow_missing: bool, source: Path, *, warn: bool = True
-) -> tuple[pa.Table, int]:
-    import warnings
-
-    names = table.column("name").to_pylist()
-    with warnings.catch_warnings():
-        if not warn:
-            warnings.simplefilter("ignore")
-        video = check_media(
-            table.column("video_path").to_pylist(),
-            root,
-            allow_missing=allow_missing,
-            source=source,
-            column="video_path",
-            ids=names,
-        )
-        audio = check_media(
-            table.column("audio_path").to_pylist(),
-            root,
-            allow_missing=allow_missing,
-            source=source,
-            column="audio_path",
-            ids=names,
-        )
-    missing = video | audio
-    return table.append_column("media_missing", pa.array(missing, pa.bool_())), int(missing.sum())

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from mmjudge.data._tables import check_allowed, check_unique, read_json_list, schema_error
 from mmjudge.data.build import BuiltConfig, BuiltDataset
-from mmjudge.data.media_paths import check_media, validate_relpath
+from mmjudge.data.media_paths import mark_missing_media, validate_relpath
 from mmjudge.errors import SchemaError
 
 __all__ = ["FIELDS", "TASKS", "build_tables", "is_yes_no", "normalize_items"]
@@ -167,7 +167,14 @@ def build_tables(
     table = normalize_items(source, read_json_list(source))
     missing = 0
     if media_root is not None:
-        table, missing = _mark_media(table, media_root, allow_missing_media, source)
+        table, missing = mark_missing_media(
+            table,
+            media_root,
+            allow_missing=allow_missing_media,
+            source=source,
+            id_column="id",
+            columns=(("video_path", "video"), ("audio_path", "audio_path")),  # messages name the raw `video`
+        )
     configs = [BuiltConfig("all", {"test": table}, "every question")]
     tasks = table.column("task")
     counts = {}
@@ -190,25 +197,3 @@ def build_tables(
             "media_checked": "yes" if media_root is not None else "no (no media root given)",
         },
     )
-
-
-def _mark_media(table: pa.Table, root: Path, allow_missing: bool, source: Path) -> tuple[pa.Table, int]:
-    ids = table.column("id").to_pylist()
-    video = check_media(
-        table.column("video_path").to_pylist(),
-        root,
-        allow_missing=allow_missing,
-        source=source,
-        column="video",
-        ids=ids,
-    )
-    audio = check_media(
-        table.column("audio_path").to_pylist(),
-        root,
-        allow_missing=allow_missing,
-        source=source,
-        column="audio_path",
-        ids=ids,
-    )
-    missing = video | audio
-    return table.append_column("media_missing", pa.array(missing, pa.bool_())), int(missing.sum())

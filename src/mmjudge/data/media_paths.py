@@ -2,7 +2,8 @@
 
 Rows store media as relative POSIX path strings (``video/sample_001.mp4``). :func:`resolve_media`
 joins one to a root and refuses anything that could point outside it; :func:`check_media` applies the
-missing-media policy of a build (fail listing the first missing files, or keep and mark the rows).
+missing-media policy of a build (fail listing the first missing files, or keep and mark the rows);
+:func:`mark_missing_media` applies it to the media columns of a table and appends ``media_missing``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mmjudge.errors import MediaError, SchemaError
 
-__all__ = ["MediaRoot", "check_media", "resolve_media", "validate_relpath"]
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = ["MediaRoot", "check_media", "mark_missing_media", "resolve_media", "validate_relpath"]
 
 _SHOWN = 5
 _PLAIN = re.compile(r"^(?!\./)(?!.*//)(?!.*/\./)(?!.*/\.$)[^/\\:\s][^\\:]*(?<![/\s])$")
@@ -161,3 +166,55 @@ def check_media(
             stacklevel=2,
         )
     return missing
+
+
+def mark_missing_media(
+    table: pa.Table,
+    root: str | Path,
+    *,
+    allow_missing: bool,
+    source: str | Path,
+    id_column: str,
+    columns: Sequence[tuple[str, str]] = (("video_path", "video_path"), ("audio_path", "audio_path")),
+    warn: bool = True,
+) -> tuple[pa.Table, int]:
+    """Run :func:`check_media` on each media column and append ``media_missing`` (any file missing).
+
+    Args:
+        table: rows with the media columns and ``id_column``.
+        root: the media root the paths are relative to.
+        allow_missing: keep rows whose file is missing instead of failing (see :func:`check_media`).
+        source: the file the rows came from, for messages.
+        id_column: the column whose values name the rows in messages.
+        columns: ``(table column, column named in messages)`` pairs, checked in this order.
+        warn: emit the missing-files warning (``False`` silences it, e.g. for a mirrored table).
+
+    Returns:
+        The table with a ``media_missing`` bool column appended, and the number of rows marked.
+
+    >>> import tempfile, pyarrow as pa
+    >>> root = Path(tempfile.mkdtemp()); _ = (root / "a.mp4").write_bytes(b"x")
+    >>> rows = pa.table({"id": [1, 2], "video_path": ["a.mp4", "b.mp4"]})
+    >>> marked, count = mark_missing_media(
+    ...     rows, root, allow_missing=True, source="x.json", id_column="id",
+    ...     columns=[("video_path", "video")], warn=False)
+    >>> marked.column("media_missing").to_pylist(), count
+    ([False, True], 1)
+    """
+    import pyarrow as pa
+
+    ids = table.column(id_column).to_pylist()
+    missing = np.zeros(table.num_rows, dtype=bool)
+    with warnings.catch_warnings():
+        if not warn:
+            warnings.simplefilter("ignore")
+        for name, label in columns:
+            missing |= check_media(
+                table.column(name).to_pylist(),
+                root,
+                allow_missing=allow_missing,
+                source=source,
+                column=label,
+                ids=ids,
+            )
+    return table.append_column("media_missing", pa.array(missing, pa.bool_())), int(missing.sum())
