@@ -8,13 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._bootstrap import ConfidenceInterval, resample_indices
 from mmjudge.stats._checks import (
     check_labels_present,
     check_positive_int,
     check_probability,
-    same_length,
 )
 
 __all__ = ["cohen_kappa", "fleiss_kappa", "fleiss_kappa_ci", "rating_table"]
@@ -118,7 +118,7 @@ def cohen_kappa(
     >>> round(cohen_kappa(["x", "x", "y", "y"], ["x", "y", "y", "y"]), 4)
     0.5
     """
-    same_length(a=a, b=b)
+    check_same_length(a=a, b=b)
     if len(a) == 0:
         raise SchemaError("`a` and `b` are empty: expected at least one rated item")
     check_labels_present("a", a)

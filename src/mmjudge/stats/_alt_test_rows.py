@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._alt_test import AltTestResult, Scorer, alt_test
-from mmjudge.stats._checks import is_missing, same_length
+from mmjudge.stats._checks import is_missing
 
 __all__ = ["alt_test_from_rows"]
 
@@ -38,7 +39,9 @@ def alt_test_from_rows(
     >>> res.winning_rate, res.advantage_probability
     (1.0, 1.0)
     """
-    n = same_length(item_ids=item_ids, annotators=annotators, references=references, predictions=predictions)
+    n = check_same_length(
+        item_ids=item_ids, annotators=annotators, references=references, predictions=predictions
+    )
     if n == 0:
         raise SchemaError("`item_ids` is empty: expected one row per human label")
     humans: dict[Hashable, dict[Hashable, Any]] = {}

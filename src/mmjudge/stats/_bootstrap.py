@@ -17,8 +17,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError
-from mmjudge.stats._checks import check_positive_int, check_probability, finite_array, same_length
+from mmjudge.stats._checks import check_positive_int, check_probability, finite_array
 
 __all__ = [
     "ConfidenceInterval",
@@ -137,7 +138,7 @@ def paired_bootstrap_diff(
     """
     first = finite_array("a", a)
     second = finite_array("b", b)
-    same_length(a=first, b=second)
+    check_same_length(a=first, b=second)
     diff = first - second
     n_resamples = check_positive_int("n_resamples", n_resamples)
     confidence = check_probability("confidence", confidence)

@@ -50,21 +50,6 @@ def finite_array(name: str, values: Any, *, ndims: Sequence[int] = (1,)) -> np.n
     return array
 
 
-def same_length(**arrays: Any) -> int:
-    """Require equal first dimensions; return it.
-
-    >>> same_length(a=[1, 2], b=[1])
-    Traceback (most recent call last):
-    ...
-    mmjudge.errors.SchemaError: expected inputs of equal length, got a=2, b=1
-    """
-    lengths = {name: len(values) for name, values in arrays.items()}
-    if len(set(lengths.values())) > 1:
-        shown = ", ".join(f"{name}={n}" for name, n in lengths.items())
-        raise SchemaError(f"expected inputs of equal length, got {shown}")
-    return next(iter(lengths.values()), 0)
-
-
 def check_labels_present(name: str, values: Sequence[Any]) -> None:
     """Refuse missing labels (``None`` or NaN) in a sequence of categorical labels.
 

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from mmjudge._deps import require
+from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats._checks import check_labels_present, same_length
+from mmjudge.stats._checks import check_labels_present
 
 __all__ = ["ClassificationSummary", "classification_summary"]
 
@@ -54,7 +55,7 @@ def classification_summary(
     >>> s.accuracy, round(s.uar, 4), round(s.weighted_f1, 4), s.n
     (0.5, 0.5, 0.4583, 4)
     """
-    n = same_length(y_true=y_true, y_pred=y_pred)
+    n = check_same_length(y_true=y_true, y_pred=y_pred)
     if n == 0:
         raise SchemaError("`y_true` and `y_pred` are empty: expected at least one item to score")
     check_labels_present("y_true", y_true)

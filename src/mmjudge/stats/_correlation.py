@@ -8,8 +8,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError
-from mmjudge.stats._checks import check_positive_int, finite_array, same_length, scipy_stats
+from mmjudge.stats._checks import check_positive_int, finite_array, scipy_stats
 
 __all__ = ["EXACT_MAX_N", "SpearmanResult", "spearman_permutation_test"]
 
@@ -62,7 +63,7 @@ def spearman_permutation_test(
     """
     xs = finite_array("x", x)
     ys = finite_array("y", y)
-    n = same_length(x=xs, y=ys)
+    n = check_same_length(x=xs, y=ys)
     if alternative not in _ALTERNATIVES:
         raise SchemaError(f"`alternative` must be one of {list(_ALTERNATIVES)}, got {alternative!r}")
     if n < 2:
