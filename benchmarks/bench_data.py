@@ -24,17 +24,6 @@ import tempfile
 import time
 from pathlib import Path
 
-INTERVENTIONS = (
-    "temporal_shuffle",
-    "frame_hold",
-    "motion_regen",
-    "attribute_edit",
-    "reduced_steps",
-    "i2v_continuation",
-    "t2v_5b",
-    "t2v_1_3b",
-)
-
 HEADER = [
     "pair_id",
     "prompt",
@@ -53,6 +42,8 @@ HEADER = [
 
 def write_pairs(folder: Path, rows: int, *, clips: bool) -> Path:
     """A pair table of ``rows`` rows (anchors shared like the benchmark's ~15k clips per 8k pairs)."""
+    from mmjudge.benchmarks.isovrbench import INTERVENTIONS
+
     folder.mkdir(parents=True, exist_ok=True)
     anchors = max(1, rows * 7047 // 8000)
     index_map = json.dumps([(i * 7) % 81 for i in range(81)])

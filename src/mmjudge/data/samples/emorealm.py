@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mmjudge.data.emorealm import TASKS
 from mmjudge.data.samples import RawSource
 from mmjudge.errors import ConfigError
 from mmjudge.media.encode import write_video, write_wav
@@ -28,13 +29,6 @@ __all__ = ["SIZES", "TASKS", "write_raw"]
 
 SIZES = {"small": 5, "medium": 20}
 """Number of clips per size; each clip gets two questions, so every task occurs twice per 5 clips."""
-TASKS = (
-    "reasoning_basic_audio",
-    "reasoning_basic_video",
-    "reasoning_stress_audio",
-    "reasoning_stress_video",
-    "modality_agreement",
-)
 SAMPLE_NOTE = (
     "**This folder is sample data written by `mmjudge sample-data`, not EmoReAlM.** Every field is "
     "synthetic: ids, clip paths, questions, choices and answers are templated (answers drawn at random, "
