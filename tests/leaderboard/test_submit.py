@@ -227,7 +227,8 @@ def test_results_file_has_the_stored_scores(board_factory, reference, tmp_path) 
     sub = handlers.board.store.submissions("emoprefer")[0]
     record = json.loads(Path(handlers.results_file(sub.id)).read_text())
     assert record["benchmark"] == "emoprefer" and record["scores"] == sub.results
-    assert record["leaderboard"]["sha256"] == sub.sha256
+    assert record["run"]["leaderboard"]["sha256"] == sub.sha256
+    assert set(record) == {"results_version", "benchmark", "judge", "scores", "provenance", "run"}
 
 
 def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_path) -> None:

@@ -1,13 +1,13 @@
-"""Exports: tables as CSV/JSON, and each verified submission as a results file like ``mmjudge eval`` writes.
+"""Exports: tables as CSV/JSON, and each verified submission as a ``results.json`` like ``mmjudge eval``'s.
 
-A results file holds the benchmark, the judge, the score dict of ``mmjudge.benchmarks.<id>.score`` under
-``scores`` and the prediction file's header (fingerprint, versions, provenance) under ``provenance``,
-plus where the row came from on the leaderboard.
+A results file has the runner's layout (``mmjudge.judges._outputs.write_results``: ``results_version``,
+``benchmark``, ``judge``, ``scores`` = the dict of ``mmjudge.benchmarks.<id>.score``, ``provenance`` = the
+prediction file's header provenance with its fingerprint and mmjudge version, ``run``); ``run`` says where
+the row came from on the leaderboard instead of the run's timings.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -37,25 +37,32 @@ def write_table(table: Table, path: str | Path) -> Path:
 
 
 def results_record(sub: StoredSubmission) -> dict[str, Any]:
-    """The results-file content of a stored submission."""
+    """The results-file content of a stored submission (before ``write_results`` adds date and Python)."""
+    from mmjudge.judges._outputs import RESULTS_VERSION
+
     header = dict(sub.header or {})
-    return {
-        "benchmark": sub.benchmark,
-        "judge": sub.judge,
-        "fingerprint": header.get("fingerprint", ""),
-        "mmjudge_version": header.get("mmjudge_version", ""),
-        "scores": dict(sub.results),
-        "provenance": header.get("provenance", {}),
-        "leaderboard": {
-            "id": sub.id, "kind": sub.kind, "model": sub.model, "revision": sub.revision, "link": sub.link,
-            "license": sub.license, "weights": sub.weights, "submitter": sub.submitter,
-            "created_at": sub.created_at, "sha256": sub.sha256, "source": sub.source,
-        },
+    provenance = dict(header.get("provenance") or {})
+    provenance.setdefault("fingerprint", header.get("fingerprint", ""))
+    provenance.setdefault("mmjudge_version", header.get("mmjudge_version", ""))
+    leaderboard = {
+        "id": sub.id, "kind": sub.kind, "model": sub.model, "revision": sub.revision, "link": sub.link,
+        "license": sub.license, "weights": sub.weights, "submitter": sub.submitter,
+        "created_at": sub.created_at, "sha256": sub.sha256, "source": sub.source,
     }  # fmt: skip
+    return {"results_version": RESULTS_VERSION, "benchmark": sub.benchmark, "judge": sub.judge,
+            "scores": dict(sub.results), "provenance": provenance, "run": {"leaderboard": leaderboard}}  # fmt: skip
 
 
 def write_results_file(sub: StoredSubmission, path: str | Path) -> Path:
-    """Write :func:`results_record` of ``sub`` as JSON to ``path``."""
-    path = Path(path)
-    path.write_text(json.dumps(results_record(sub), indent=2, allow_nan=True) + "\n", encoding="utf-8")
-    return path
+    """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON)."""
+    from mmjudge.judges._outputs import write_results
+
+    record = results_record(sub)
+    return write_results(
+        Path(path),
+        record["benchmark"],
+        record["judge"],
+        record["scores"],
+        record["provenance"],
+        record["run"],
+    )
