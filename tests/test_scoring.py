@@ -121,3 +121,20 @@ def test_mist_requires_every_item(sample_data):
 def test_not_a_built_folder(tmp_path):
     with pytest.raises(SchemaError, match="is not a built emorealm folder"):
         load_reference_rows("emorealm", tmp_path)
+
+
+def test_load_rows_never_returns_another_folders_cached_rows(tmp_path):
+    """datasets 5 caches a local folder by name and config; load_rows must read each folder's own files."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from mmjudge.scoring import load_rows
+
+    card = "---\nconfigs:\n- config_name: clips\n  data_files:\n  - split: test\n    path: data/test.parquet\n---\n"
+    for parent, value in (("a", "first"), ("b", "second")):
+        folder = tmp_path / parent / "isovrbench"
+        (folder / "data").mkdir(parents=True)
+        pq.write_table(pa.table({"clip_id": [value]}), folder / "data" / "test.parquet")
+        (folder / "README.md").write_text(card)
+    assert load_rows(tmp_path / "a" / "isovrbench", "clips") == [{"clip_id": "first"}]
+    assert load_rows(tmp_path / "b" / "isovrbench", "clips") == [{"clip_id": "second"}]

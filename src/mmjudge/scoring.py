@@ -27,28 +27,37 @@ REFERENCE_CONFIGS: dict[str, str] = {
 Rows = Sequence[Mapping[str, Any]]
 
 
-def load_reference_rows(benchmark: str, data_dir: str | Path, *, split: str = "test") -> list[dict[str, Any]]:
-    """Load the reference rows of a built benchmark folder with ``datasets.load_dataset``.
+def load_rows(data_dir: str | Path, config: str, *, split: str = "test") -> list[dict[str, Any]]:
+    """Load one config of a built folder with ``datasets.load_dataset``, bypassing the shared cache.
 
     The rows are read through a private, temporary ``cache_dir``: datasets 5 keys the cache of a local
-    folder by the folder's name, config and card only, so two folders named ``emorealm`` with the same card
-    but different parquet files would otherwise share (stale) cached rows.
+    folder by the folder's name and config, so a rebuilt folder, or another folder with the same name,
+    would otherwise return stale cached rows.
+
+    Raises:
+        SchemaError: the folder has no such config (it is not a built benchmark folder).
     """
     import tempfile
 
     from datasets import load_dataset
 
-    with tempfile.TemporaryDirectory(prefix="mmjudge-reference-") as cache_dir:
+    with tempfile.TemporaryDirectory(prefix="mmjudge-rows-") as cache_dir:
         try:
-            dataset = load_dataset(
-                str(data_dir), REFERENCE_CONFIGS[benchmark], split=split, cache_dir=cache_dir
-            )
+            dataset = load_dataset(str(data_dir), config, split=split, cache_dir=cache_dir)
         except (ValueError, FileNotFoundError) as exc:
             raise SchemaError(
-                f"{data_dir} is not a built {benchmark} folder with config {REFERENCE_CONFIGS[benchmark]!r} "
-                f"({exc}); build one with `mmjudge build-dataset {benchmark}` or `mmjudge sample-data`"
+                f"{data_dir} is not a built benchmark folder with config {config!r} ({exc}); build one with "
+                "`mmjudge build-dataset <id>` or `mmjudge sample-data`"
             ) from exc
         return list(dataset.to_list())
+
+
+def load_reference_rows(benchmark: str, data_dir: str | Path, *, split: str = "test") -> list[dict[str, Any]]:
+    """The reference rows of a built ``benchmark`` folder (config :data:`REFERENCE_CONFIGS`)."""
+    try:
+        return load_rows(data_dir, REFERENCE_CONFIGS[benchmark], split=split)
+    except SchemaError as exc:
+        raise SchemaError(f"{data_dir} is not a built {benchmark} folder: {exc}") from exc
 
 
 def score_predictions(predictions: PredictionFile, rows: Rows, **options: Any) -> dict[str, Any]:

@@ -50,15 +50,13 @@ def build_items(
     Returns:
         ``(items, reference_rows)``.
     """
-    from datasets import load_dataset
-
-    from mmjudge.scoring import load_reference_rows
+    from mmjudge.scoring import load_reference_rows, load_rows
 
     data_dir = Path(data_dir)
     root = Path(media_root) if media_root is not None else data_dir
     rows = load_reference_rows(benchmark, data_dir)
     if benchmark == "isovrbench":
-        clips = load_dataset(str(data_dir), "clips", split="test").to_list()
+        clips = load_rows(data_dir, "clips")
         return [_clip(r, root) for r in clips], rows
     if benchmark == "mist":
         return [item for r in rows for item in _mist_cells(r, data_dir, strategies)], rows
