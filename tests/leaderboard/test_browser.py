@@ -6,6 +6,7 @@ Needs Debian's ``chromium`` at ``/usr/bin/chromium`` (CI installs it); run with 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -62,6 +63,8 @@ def _submit(page, path: Path, model: str) -> str:
 
 def test_upload_valid_malformed_and_duplicate_files(served, reference, tmp_path) -> None:
     if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing on CI: .ci/run must install Debian's chromium")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
 
