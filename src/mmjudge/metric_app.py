@@ -15,16 +15,23 @@ from typing import Any
 from mmjudge.errors import MmjudgeError, SchemaError
 
 
-def input_template(features: Mapping[str, Any]) -> str:
+def input_template(features: Mapping[str, Any] | list[Mapping[str, Any]]) -> str:
     """A JSON skeleton with one empty list per input feature of the metric.
+
+    A metric that accepts several input formats has a list of feature sets; the first one is shown.
 
     >>> print(input_template({"predictions": None, "references": None}))
     {
       "predictions": [],
       "references": []
     }
+    >>> print(input_template([{"labels": None}, {"scores": None}]))
+    {
+      "labels": []
+    }
     """
-    return json.dumps({name: [] for name in features}, indent=2)
+    first = features[0] if isinstance(features, list) else features
+    return json.dumps({name: [] for name in first}, indent=2)
 
 
 def parse_inputs(text: str) -> dict[str, Any]:
@@ -40,9 +47,13 @@ def parse_inputs(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SchemaError(f"the input is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from exc
+        raise SchemaError(
+            f"the input is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from exc
     if not isinstance(value, dict):
-        raise SchemaError(f"expected a JSON object mapping argument names to lists, got {type(value).__name__}")
+        raise SchemaError(
+            f"expected a JSON object mapping argument names to lists, got {type(value).__name__}"
+        )
     return value
 
 
@@ -64,7 +75,9 @@ def build_demo(folder: str | Path) -> Any:
     card = folder / "README.md"
     with gr.Blocks(title=f"mmjudge metric: {folder.name}") as demo:
         gr.Markdown(f"# `{folder.name}`\n{metric.description}")
-        text = gr.Code(value=input_template(metric.features), language="json", label="compute(**kwargs) as JSON")
+        text = gr.Code(
+            value=input_template(metric.features), language="json", label="compute(**kwargs) as JSON"
+        )
         upload = gr.File(label="or upload a JSON file", file_types=[".json"])
         button = gr.Button("Compute", variant="primary")
         result = gr.JSON(label="scores")
