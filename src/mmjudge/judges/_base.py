@@ -52,12 +52,16 @@ class Judge(abc.ABC):
     def media_request(self, item: Item) -> MediaRequest:
         """What to decode for ``item``: by default frames from the config for clips, the image for MIST."""
         if isinstance(item, ClipItem):
-            cfg = self.config
-            num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
-            return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
+            return self.frames_request()
         if isinstance(item, LabelItem):
             return MediaRequest(image=item.image is not None)
         return MediaRequest()
+
+    def frames_request(self) -> MediaRequest:
+        """Frames as the config asks: ``fps`` if set, else ``frames``, else :attr:`default_frames`."""
+        cfg = self.config
+        num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
+        return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
 
     def load(self, device: str) -> None:  # noqa: B027 - optional hook
         """Load weights onto ``device`` (``"cpu"``, ``"cuda:0"``, ...); weight-free judges do nothing."""

@@ -132,9 +132,7 @@ class OpenAICompatibleJudge(Judge):
     def media_request(self, item: Item) -> MediaRequest:
         """Frames (config ``frames``/``fps``, default 8) for clips and emotion items; the image for MIST."""
         if isinstance(item, (PreferenceItem, QuestionItem)):
-            cfg = self.config
-            num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
-            return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
+            return self.frames_request()
         return super().media_request(item)
 
     def load(self, device: str) -> None:

@@ -123,9 +123,7 @@ class PairwiseDescribeJudge(Judge):
 
     def media_request(self, item: Item) -> MediaRequest:
         """Frames of the clip (config ``frames`` or ``fps``, default 8 frames)."""
-        cfg = self.config
-        num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
-        return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
+        return self.frames_request()
 
     def load(self, device: str) -> None:
         """Load the VLM (``config.model``) and, for S3/S4, the text LLM onto ``device``."""
