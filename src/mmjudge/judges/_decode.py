@@ -14,6 +14,7 @@ import ctypes
 import dataclasses
 import glob
 import logging
+import math
 import multiprocessing
 import os
 import shutil
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -80,22 +81,48 @@ class Decoded:
         """Write every request's frames, contiguous, to one shared-memory file (in a worker).
 
         The runner then maps the file and hands out views: no pickling of frames through the pool's
-        pipe and no copy in the judging process. Without room in shared memory, nothing changes.
+        pipe and no copy in the judging process. Each frame goes from the decoded stack straight into
+        the file (one copy; no per-request array in between). Without room in shared memory, nothing
+        changes.
         """
-        parts = [None if spec is None else _take(self.frames[spec[0]], spec[1]) for spec in self.slices]
-        total = sum(p.nbytes for p in parts if p is not None)
+        shapes = [
+            None if spec is None else (len(spec[1]), *self.frames[spec[0]].shape[1:]) for spec in self.slices
+        ]
+        total = sum(math.prod(shape) for shape in shapes if shape is not None)
         folder = _SHM if os.path.isdir(_SHM) else tempfile.gettempdir()
         if total == 0 or shutil.disk_usage(folder).free < 2 * total:
             return self
         path = os.path.join(folder, f"{_PREFIX}{os.getppid()}-{uuid.uuid4().hex}.u8")
         layout: list[tuple[int, tuple[int, ...]] | None] = []
-        with open(path, "wb") as handle:
-            for part in parts:
-                layout.append(None if part is None else (handle.tell(), tuple(part.shape)))
-                if part is not None:
-                    handle.write(np.ascontiguousarray(part).data)
+        try:
+            with open(path, "wb", buffering=0) as handle:
+                for spec, shape in zip(self.slices, shapes, strict=True):
+                    layout.append(None if spec is None or shape is None else (handle.tell(), shape))
+                    if spec is not None:
+                        _write_frames(handle, self.frames[spec[0]], spec[1])
+        except OSError as exc:  # e.g. the folder filled up meanwhile: the frames go through the pipe
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            logger.info(
+                "could not write %d bytes of frames to %s (%s); sending them through the pipe",
+                total,
+                path,
+                exc,
+            )
+            return self
         self.shared, self.frames, self.slices = _SharedFrames(path, layout), [], []
         return self
+
+
+def _write_frames(handle: BinaryIO, stack: np.ndarray, positions: np.ndarray) -> None:
+    """Write ``stack[positions]`` frame by frame (each frame is contiguous: no gathered copy)."""
+    for position in positions:
+        view = np.ascontiguousarray(stack[position]).reshape(-1).data
+        while view:
+            written = handle.write(view)
+            if not written:
+                raise OSError(f"wrote nothing to {handle.name}")
+            view = view[written:]
 
 
 def _take(stack: np.ndarray, positions: np.ndarray) -> np.ndarray:
