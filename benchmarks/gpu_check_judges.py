@@ -65,6 +65,11 @@ embedding table but not the compute of the transformer.
 Smoke mode (CPU, seconds; ``tests/test_gpu_check_script.py`` runs it so the script cannot rot)::
 
     .venv/bin/python benchmarks/gpu_check_judges.py --tiny --device cpu --clips 2 --no-append
+
+The real-size code path (default processors, bf16, 704x1280 frames) at the real widths but one text
+and one vision block, on CPU (~3 minutes on 2 cores; not in the test suite)::
+
+    .venv/bin/python benchmarks/gpu_check_judges.py --device cpu --layers 1 --clips 4 --warmup-pairs 1 --no-append
 """
 
 from __future__ import annotations
@@ -205,8 +210,12 @@ def build_data(raw: Path, data: Path, clips: int) -> int:
 # --- model and checkpoint -------------------------------------------------------------------------------
 
 
-def real_config(tokenizer: Any, tiny: Any) -> Any:
-    """``Qwen2VLConfig`` with :data:`QWEN2_VL_2B`'s sizes and the special-token ids of ``tokenizer``."""
+def real_config(tokenizer: Any, tiny: Any, layers: int | None = None) -> Any:
+    """``Qwen2VLConfig`` with :data:`QWEN2_VL_2B`'s sizes and the special-token ids of ``tokenizer``.
+
+    ``layers`` cuts both the text decoder and the vision tower to that many blocks (widths unchanged),
+    for a cheap CPU run of the real-size code path; ``None`` keeps the released depths.
+    """
     from transformers import Qwen2VLConfig
 
     ids = {t: int(tokenizer.convert_tokens_to_ids(t)) for t in tiny.QWEN_TOKENS}
@@ -216,9 +225,12 @@ def real_config(tokenizer: Any, tiny: Any) -> Any:
         "eos_token_id": ids["<|im_end|>"],
         "pad_token_id": ids["<|endoftext|>"],
     }
+    vision = dict(QWEN2_VL_2B["vision"])
+    if layers is not None:
+        text["num_hidden_layers"], vision["depth"] = layers, layers
     return Qwen2VLConfig(
         text_config=text,
-        vision_config=QWEN2_VL_2B["vision"],
+        vision_config=vision,
         image_token_id=ids["<|image_pad|>"],
         video_token_id=ids["<|video_pad|>"],
         vision_start_token_id=ids["<|vision_start|>"],
@@ -227,14 +239,14 @@ def real_config(tokenizer: Any, tiny: Any) -> Any:
     )
 
 
-def build_real_model(out: Path, device: str, tiny: Any) -> int:
+def build_real_model(out: Path, device: str, tiny: Any, layers: int | None = None) -> int:
     """Qwen2-VL-2B-sized model with random bf16 weights built on ``device``; returns the parameter count."""
     import torch
     from transformers import Qwen2VLForConditionalGeneration, Qwen2VLImageProcessor, Qwen2VLProcessor
     from transformers.models.qwen2_vl.video_processing_qwen2_vl import Qwen2VLVideoProcessor
 
     tokenizer = tiny.build_tokenizer()
-    config = real_config(tokenizer, tiny)
+    config = real_config(tokenizer, tiny, layers)
     torch.manual_seed(0)
     previous = torch.get_default_dtype()
     torch.set_default_dtype(torch.bfloat16)
@@ -507,6 +519,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--budget-s", type=float, default=420.0, help="total time budget in seconds")
     parser.add_argument("--device", default="cuda", help="cuda or cpu")
     parser.add_argument("--tiny", action="store_true", help="tiny random Qwen2-VL (smoke test)")
+    parser.add_argument(
+        "--layers", type=int, default=None, help="cut the real-size model to N text and N vision blocks"
+    )
     parser.add_argument("--judges", default=",".join(JUDGES), help="comma-separated subset of the judges")
     parser.add_argument("--out", default=os.environ.get("OUT"), help="copy the report here (default $OUT)")
     parser.add_argument("--no-append", action="store_true", help="do not append to benchmarks/RESULTS.md")
@@ -545,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
             tiny.build_qwen2_vl(model_dir)
             hidden = 32
         else:
-            facts["parameters"] = build_real_model(model_dir, args.device, tiny)
+            facts["parameters"] = build_real_model(model_dir, args.device, tiny, args.layers)
             hidden = QWEN2_VL_2B["text"]["hidden_size"]
         checkpoint = write_reward_checkpoint(work / "videoalign", hidden)
         facts["model build+save s"] = time.perf_counter() - t
