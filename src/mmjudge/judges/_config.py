@@ -12,7 +12,7 @@ import hashlib
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +107,18 @@ def fingerprint(config: JudgeConfig, judge_version: str) -> str:
     payload = {"config": dataclasses.asdict(config), "judge_version": judge_version, "mmjudge": __version__}
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def check_option(judge: str, key: str, value: Any, allowed: Collection[Any]) -> None:
+    """Refuse a backend option outside its allowed values.
+
+    >>> check_option("label_choice", "method", "beam", ("greedy_trie", "loglik"))
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: label_choice option `method` must be one of ['greedy_trie', 'loglik'], got 'beam'
+    """
+    if value not in allowed:
+        raise ConfigError(f"{judge} option `{key}` must be one of {list(allowed)}, got {value!r}")
 
 
 def _validated(cls: type, data: Mapping[str, Any], source: str) -> Any:

@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges._base import Judge
+from mmjudge.judges._config import check_option
 from mmjudge.judges._types import (
     Item,
     JudgeInput,
@@ -49,14 +50,8 @@ class ConstantOptions:
     """EmoReAlM answer letter, one upper-case letter ``A``-``Z``."""
 
     def __post_init__(self) -> None:
-        if self.label not in _MIST_LABELS:
-            raise ConfigError(
-                f"constant option `label` must be one of {list(_MIST_LABELS)}, got {self.label!r}"
-            )
-        if self.choice not in _PREFERENCE_LABELS:
-            raise ConfigError(
-                f"constant option `choice` must be one of {list(_PREFERENCE_LABELS)}, got {self.choice!r}"
-            )
+        check_option("constant", "label", self.label, _MIST_LABELS)
+        check_option("constant", "choice", self.choice, _PREFERENCE_LABELS)
         if not re.fullmatch(r"[A-Z]", self.letter):
             raise ConfigError(
                 f"constant option `letter` must be one upper-case letter A-Z, got {self.letter!r}"

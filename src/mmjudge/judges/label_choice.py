@@ -34,7 +34,7 @@ from typing import Any, ClassVar, NamedTuple
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge
-from mmjudge.judges._config import fingerprint
+from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
 from mmjudge.judges._emoprefer_prompts import choose as emoprefer_prompt
 from mmjudge.judges._emoprefer_prompts import emorealm_question
@@ -71,14 +71,8 @@ class LabelChoiceOptions:
     """EmoPrefer/EmoReAlM clips: the sampled frames as one ``video`` or as separate ``images``."""
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise ConfigError(
-                f"label_choice option `method` must be one of {list(METHODS)}, got {self.method!r}"
-            )
-        if self.frames_as not in _FRAMES_AS:
-            raise ConfigError(
-                f"label_choice option `frames_as` must be one of {list(_FRAMES_AS)}, got {self.frames_as!r}"
-            )
+        check_option("label_choice", "method", self.method, METHODS)
+        check_option("label_choice", "frames_as", self.frames_as, _FRAMES_AS)
         if self.max_reasoning_tokens < 1:
             raise ConfigError(
                 f"label_choice option `max_reasoning_tokens` must be >= 1, got {self.max_reasoning_tokens}"

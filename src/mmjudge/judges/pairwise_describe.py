@@ -24,7 +24,7 @@ from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
 from mmjudge.judges import _emoprefer_prompts as prompts
 from mmjudge.judges._base import Judge
-from mmjudge.judges._config import fingerprint
+from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._types import Diagnostics, Item, JudgeInput, MediaRequest, PreferenceItem, Verdict
 from mmjudge.registry import register_judge
 
@@ -54,10 +54,7 @@ class PairwiseDescribeOptions:
     """The sampled frames as one ``video`` or as separate ``images``."""
 
     def __post_init__(self) -> None:
-        if self.strategy not in STRATEGIES:
-            raise ConfigError(
-                f"pairwise_describe option `strategy` must be one of {list(STRATEGIES)}, got {self.strategy!r}"
-            )
+        check_option("pairwise_describe", "strategy", self.strategy, STRATEGIES)
         if self.strategy in ("S3", "S4") and not self.text_model:
             raise ConfigError(
                 f"pairwise_describe strategy {self.strategy} compares with an external text LLM: "
