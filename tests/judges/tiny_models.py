@@ -168,6 +168,16 @@ def _ids(tokenizer: Any) -> dict[str, int]:
     return {t: int(tokenizer.convert_tokens_to_ids(t)) for t in SPECIAL_TOKENS if t in tokenizer.get_vocab()}
 
 
+def _vision_token_ids(ids: dict[str, int]) -> dict[str, int]:
+    """The image/video placeholder and vision start/end token ids every Qwen-VL config takes."""
+    return {
+        "image_token_id": ids["<|image_pad|>"],
+        "video_token_id": ids["<|video_pad|>"],
+        "vision_start_token_id": ids["<|vision_start|>"],
+        "vision_end_token_id": ids["<|vision_end|>"],
+    }
+
+
 def _text(hidden: int = 32, layers: int = 1, heads: int = 2, **extra: Any) -> dict[str, Any]:
     return {
         "vocab_size": 512,
@@ -226,10 +236,7 @@ def build_qwen2_vl(out_dir: str | Path, *, seed: int = 0, reward_markers: bool =
             "mlp_ratio": 2,
             "patch_size": 14,
         },
-        image_token_id=ids["<|image_pad|>"],
-        video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"],
-        vision_end_token_id=ids["<|vision_end|>"],
+        **_vision_token_ids(ids),
     )
     config.text_config.pad_token_id = ids[PAD_TOKEN]
     _seeded(seed)
@@ -259,10 +266,7 @@ def build_qwen2_5_vl(out_dir: str | Path, *, seed: int = 0) -> Path:
     config = Qwen2_5_VLConfig(
         text_config=_text(rope_parameters=rope, bos_token_id=ids[PAD_TOKEN], eos_token_id=ids["<|im_end|>"]),
         vision_config=vision,
-        image_token_id=ids["<|image_pad|>"],
-        video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"],
-        vision_end_token_id=ids["<|vision_end|>"],
+        **_vision_token_ids(ids),
     )
     config.text_config.pad_token_id = ids[PAD_TOKEN]
     _seeded(seed)
@@ -299,10 +303,7 @@ def build_qwen3_vl(out_dir: str | Path, *, seed: int = 0) -> Path:
             head_dim=16, rope_parameters=rope, bos_token_id=ids[PAD_TOKEN], eos_token_id=ids["<|im_end|>"]
         ),
         vision_config=vision,
-        image_token_id=ids["<|image_pad|>"],
-        video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"],
-        vision_end_token_id=ids["<|vision_end|>"],
+        **_vision_token_ids(ids),
     )
     config.text_config.pad_token_id = ids[PAD_TOKEN]
     _seeded(seed)
