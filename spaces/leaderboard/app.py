@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from mmjudge.leaderboard.bootstrap import about_text, open_leaderboard, start_mirror
-from mmjudge.leaderboard.ui import build_blocks
+from mmjudge.leaderboard.ui import build_app
 
 
 def _db_path() -> Path | None:
@@ -32,7 +32,8 @@ board = open_leaderboard(
 )
 if os.environ.get("MMJUDGE_MIRROR_REPO"):
     start_mirror(board.store, os.environ["MMJUDGE_MIRROR_REPO"])
-demo = build_blocks(board, about=about_text())
+app = build_app(board, about=about_text())
+demo = app.blocks  # the Blocks, under the name gradio's reload mode looks for
 
 if __name__ == "__main__":
-    demo.queue(default_concurrency_limit=4).launch(max_file_size=board.settings.max_bytes)
+    app.launch(max_file_size=board.settings.max_bytes)  # closes in order (waits for running handlers)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+import socket
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +81,30 @@ def board_factory(tmp_path: Path, data_root: Path, reference: dict[str, list[dic
         return Leaderboard(store, Settings(**settings), rows_fn=lambda b, folder: reference[b])
 
     return make
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def served(board: Leaderboard) -> Iterator[tuple[Any, str]]:
+    """Serve ``board``'s app on a free loopback port; yields ``(app, url)``.
+
+    On exit the app is closed in order: the server stops and every handler still running (a table or plot
+    refresh started by the last event) finishes before the test goes on, so no gradio worker thread is
+    left inside matplotlib or pyarrow when the interpreter exits.
+    """
+    from mmjudge.leaderboard.bootstrap import about_text
+    from mmjudge.leaderboard.ui import build_app
+
+    app = build_app(board, about=about_text())
+    port = free_port()
+    app.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        yield app, f"http://127.0.0.1:{port}/"
+    finally:
+        drained = app.close(timeout=120)
+        assert drained, f"{app.handlers.in_flight.running} handler(s) still running 120 s after closing"

@@ -3,31 +3,22 @@
 from __future__ import annotations
 
 import json
-import socket
+import threading
 from pathlib import Path
 
 import pytest
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.bootstrap import about_text
 from mmjudge.leaderboard.reference import seed_reference
 
-from .conftest import prediction_bytes
+from .conftest import prediction_bytes, served
 
 XSS = "<img src=x onerror=alert(1)>"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
 def app(board_factory, reference, monkeypatch):
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
-    from mmjudge.leaderboard.ui import build_blocks
-
     board = board_factory()
     seed_reference(board.store)
     board.submit(
@@ -35,13 +26,8 @@ def app(board_factory, reference, monkeypatch):
         SubmissionMeta("judge-a", XSS, "r1"),
         "local",
     )
-    demo = build_blocks(board, about=about_text())
-    port = free_port()
-    demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    try:
-        yield board, f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
+    with served(board) as (_, url):
+        yield board, url
 
 
 def test_client_reads_tables_and_results_but_cannot_submit(app) -> None:
@@ -116,3 +102,53 @@ def test_space_app_builds_from_environment(tmp_path, data_root, monkeypatch) -> 
     front = readme.split("---")[1]
     for line in ("sdk: gradio", "sdk_version: 6.31.0", "app_file: app.py", "hf_oauth: true"):
         assert line in front
+
+
+def test_close_waits_for_a_running_handler_then_refuses_new_calls(board_factory, monkeypatch) -> None:
+    """Closing stops the server but lets a handler in flight finish: gradio runs handlers in daemon threads,
+    and one still inside matplotlib or pyarrow at interpreter exit aborts the process."""
+    from gradio_client import Client
+
+    from mmjudge.leaderboard import ui
+
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    started, release, closed = threading.Event(), threading.Event(), []
+    real = ui.build_table
+
+    def slow_table(*args, **kwargs):
+        started.set()
+        release.wait(60)
+        return real(*args, **kwargs)
+
+    with served(board_factory()) as (app, url):
+        monkeypatch.setattr(ui, "build_table", slow_table)
+        Client(url, verbose=False).submit(api_name="/table_isovrbench")
+        assert started.wait(60), "the table handler never started"
+        closer = threading.Thread(target=lambda: closed.append(app.close(timeout=60)))
+        closer.start()
+        closer.join(0.5)
+        assert closer.is_alive() and app.handlers.in_flight.running == 1  # waiting for the handler
+        with pytest.raises(ui.AppClosingError, match="shutting down"):
+            app.handlers.table_value("isovrbench")
+        release.set()
+        closer.join(60)
+        assert closed == [True] and app.handlers.in_flight.running == 0
+
+
+def test_in_flight_close_reports_a_handler_that_outlives_the_timeout() -> None:
+    from mmjudge.leaderboard.ui import InFlight
+
+    calls, entered, leave = InFlight(), threading.Event(), threading.Event()
+
+    def handler() -> None:
+        with calls():
+            entered.set()
+            leave.wait(10)
+
+    worker = threading.Thread(target=handler)
+    worker.start()
+    assert entered.wait(10)
+    assert calls.close(timeout=0.05) is False and calls.running == 1
+    leave.set()
+    worker.join(10)
+    assert calls.close(timeout=1.0) is True and calls.running == 0

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"processed {done} requests")
         return 0
     _check_login_possible(args.no_auth)
-    from mmjudge.leaderboard.ui import build_blocks
+    from mmjudge.leaderboard.ui import build_app
 
     board = open_leaderboard(
         args.db, data_root=default_data_root(args.data_root, args.demo_output), require_login=not args.no_auth, admins=args.admin,
@@ -76,10 +76,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"store: {board.store.path}; labels for: {', '.join(board.benchmarks_available()) or 'none (--data-root)'}"
     )
-    demo = build_blocks(board, about=about_text())
-    demo.queue(default_concurrency_limit=4).launch(
-        server_name=args.host, server_port=args.port, max_file_size=board.settings.max_bytes
-    )
+    app = build_app(board, about=about_text())
+    app.launch(server_name=args.host, server_port=args.port, max_file_size=board.settings.max_bytes)
     return 0
 
 

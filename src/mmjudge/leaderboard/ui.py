@@ -5,15 +5,25 @@ logged-in profile is refused, which is how API callers without a session arrive;
 mode the submitter is ``local``. Handlers that change the store are ``api_visibility="private"``;
 the tables and exports are public read-only endpoints. Every message that repeats submitter text
 escapes it (``html.escape``) and the tables use ``str``/``number`` datatypes only.
+
+Shutdown is orderly: gradio runs handlers in daemon worker threads and closing its server does not wait
+for them. A thread still inside C++ code (matplotlib's Agg renderer, pyarrow) when the interpreter exits
+aborts the whole process ("terminate called without an active exception"), so :meth:`LeaderboardApp.close`
+refuses new handler calls and waits for the ones in flight.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import gradio as gr
 
@@ -25,7 +35,7 @@ from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.tables import VIEWS, Table, build_table
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 
-__all__ = ["Handlers", "build_blocks"]
+__all__ = ["AppClosingError", "Handlers", "InFlight", "LeaderboardApp", "build_app"]
 
 TITLES = {"isovrbench": "IsoVRBench", "mist": "MIST", "emoprefer": "EmoPrefer", "emorealm": "EmoReAlM"}
 QUEUE_HEADERS = [
@@ -62,25 +72,86 @@ def _error(exc: Exception) -> str:
     return f"**Rejected.** {_md(str(exc))}"
 
 
+class AppClosingError(MmjudgeError):
+    """A handler was called after the app began shutting down."""
+
+
+class InFlight:
+    """Counts handler calls in progress; :meth:`close` refuses new calls and waits for the running ones.
+
+    >>> calls = InFlight()
+    >>> with calls():
+    ...     calls.running
+    1
+    >>> calls.close(timeout=1.0), calls.running
+    (True, 0)
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self.running = 0
+        self.closed = False
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._cond:
+            if self.closed:
+                raise AppClosingError("the leaderboard is shutting down: reload the page in a moment")
+            self.running += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self.running -= 1
+                self._cond.notify_all()
+
+    def close(self, timeout: float) -> bool:
+        """Refuse new calls; wait up to ``timeout`` s for running ones. ``True`` when none is left."""
+        with self._cond:
+            self.closed = True
+            return self._cond.wait_for(lambda: self.running == 0, timeout)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _tracked(method: F) -> F:
+    """Run a handler method inside its :class:`Handlers`' :class:`InFlight` count."""
+
+    @functools.wraps(method)
+    def wrapper(self: Handlers, *args: Any, **kwargs: Any) -> Any:
+        with self.in_flight():
+            return method(self, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 class Handlers:
-    """Event handlers bound to a :class:`Leaderboard` (directly callable in tests)."""
+    """Event handlers bound to a :class:`Leaderboard` (directly callable in tests).
+
+    Every handler the Blocks wire runs inside :attr:`in_flight`, so that closing the app can wait for it.
+    """
 
     def __init__(self, board: Leaderboard) -> None:
         self.board = board
+        self.in_flight = InFlight()
         self._export_dir = Path(tempfile.mkdtemp(prefix="mmjudge-leaderboard-"))
 
     def table(self, benchmark: str, view: str = "ties_wrong") -> Table:
         """The current table of ``benchmark``."""
         return build_table(benchmark, self.board.store.submissions(benchmark), view)
 
+    @_tracked
     def table_value(self, benchmark: str, view: str = "ties_wrong") -> dict[str, Any]:
         """The table as a ``gr.Dataframe`` value."""
         return self.table(benchmark, view).gradio_value()
 
+    @_tracked
     def plot(self, benchmark: str) -> Any:
         """The tab's figure."""
         return plots.figure(benchmark, self.board.store.submissions(benchmark))
 
+    @_tracked
     def submit(self, file: str | None, judge: str, model: str, revision: str, link: str, license_: str,
                weights: str, profile: gr.OAuthProfile | None) -> str:  # fmt: skip
         """Validate, score and store an uploaded ``predictions.jsonl``; returns a Markdown message."""
@@ -99,6 +170,7 @@ class Handlers:
             f"{_md(stored.model)} ({_md(stored.judge)}), {first} = {score}."
         )
 
+    @_tracked
     def request_model(self, model: str, revision: str, backend: str, config: str, benchmarks: list[str],
                       profile: gr.OAuthProfile | None) -> str:  # fmt: skip
         """Queue a model request as PENDING; returns a Markdown message."""
@@ -117,6 +189,7 @@ class Handlers:
             return _error(exc)
         return f"**Queued** request #{request_id} ({_md(spec.model)}) as PENDING."
 
+    @_tracked
     def queue_value(self) -> list[list[Any]]:
         """Rows of the queue table (escaped text)."""
         return [
@@ -125,6 +198,7 @@ class Handlers:
             for r in queue.list_requests(self.board.store)
         ]  # fmt: skip
 
+    @_tracked
     def hide(self, submission_id: float | None, profile: gr.OAuthProfile | None) -> str:
         """Admin: hide a submission (it stays in the store)."""
         try:
@@ -133,11 +207,13 @@ class Handlers:
             return _error(exc)
         return f"Row #{int(submission_id or 0)} hidden."
 
+    @_tracked
     def export(self, benchmark: str, view: str, suffix: str) -> str:
         """Write the table as CSV or JSON; returns the file path for ``gr.File``."""
         path = self._export_dir / f"{benchmark}_{view}.{suffix}"
         return str(write_table(self.table(benchmark, view), path))
 
+    @_tracked
     def results_file(self, submission_id: float | None) -> str | None:
         """Write the results file of a visible verified submission; ``None`` when there is none."""
         sub = self.board.store.get_submission(int(submission_id or 0))
@@ -172,7 +248,33 @@ def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
     return frame, plot, view
 
 
-def build_blocks(board: Leaderboard, *, about: str = "") -> gr.Blocks:
+@dataclass
+class LeaderboardApp:
+    """The Blocks of the leaderboard and the handlers they call; :meth:`close` shuts both down in order."""
+
+    blocks: gr.Blocks
+    handlers: Handlers
+
+    def launch(self, **kwargs: Any) -> None:
+        """Serve with the queue (4 concurrent calls per event); keyword arguments go to ``Blocks.launch``.
+
+        Blocking unless ``prevent_thread_lock=True``; when a blocking launch returns (Ctrl-C), the app is
+        closed with :meth:`close`.
+        """
+        self.blocks.queue(default_concurrency_limit=4).launch(**kwargs)
+        if not kwargs.get("prevent_thread_lock"):
+            self.close()
+
+    def close(self, timeout: float = 60.0) -> bool:
+        """Stop the server, refuse new handler calls and wait up to ``timeout`` s for the running ones.
+
+        Returns ``True`` when no handler is left running.
+        """
+        self.blocks.close(verbose=False)
+        return self.handlers.in_flight.close(timeout)
+
+
+def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
     """The leaderboard app: one tab per benchmark, submit, model request, queue, about, admin."""
     from mmjudge import BENCHMARK_IDS
 
@@ -205,7 +307,7 @@ def build_blocks(board: Leaderboard, *, about: str = "") -> gr.Blocks:
             name = gr.State(benchmark)
             demo.load(handlers.table_value, [name, view], frame, api_name=f"table_{benchmark}")
             demo.load(handlers.plot, name, plot, api_visibility="private")
-    return demo
+    return LeaderboardApp(demo, handlers)
 
 
 def _refresh_all(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]], event: Any) -> None:
