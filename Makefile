@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.mmjudge-installed
-PYTEST_ARGS ?= -n 2 -m "not slow and not gpu"
+PYTEST_ARGS ?= -n 2 -m "not slow and not gpu" --durations=15
 
 .PHONY: demo test lint typecheck pytest venv clean
 
