@@ -119,7 +119,7 @@ def _config(name: str) -> Any:
 def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict[str, Any]:
     from mmjudge.errors import MmjudgeError
     from mmjudge.judges.runner import RunOptions, evaluate_judge
-    from mmjudge.report import headline
+    from mmjudge.report import ci_text, headline
 
     root = data / MEDIA_ROOTS[benchmark] if benchmark in MEDIA_ROOTS else None
     options = RunOptions(
@@ -136,6 +136,7 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
     row["scores"] = headline(benchmark, output.scores)
+    row["ci"] = {key: ci_text(output.scores, key) for key in row["scores"]}
     row["report"] = str(output.report)
     run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
     row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"
@@ -145,7 +146,10 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
 def _summary(rows: list[dict[str, Any]]) -> str:
     lines = ["| benchmark | judge | headline scores | verdicts | report |", "|---|---|---|---|---|"]
     for row in rows:
-        scores = row["error"] or ", ".join(f"{k} {_fmt(v)}" for k, v in row["scores"].items())
+        cis = row.get("ci", {})
+        scores = row["error"] or ", ".join(
+            f"{k} {_fmt(v)}" + (f" {cis[k]}" if cis.get(k) else "") for k, v in row["scores"].items()
+        )
         verdicts = row.get("verdicts", "-")
         lines.append(
             f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} |"
