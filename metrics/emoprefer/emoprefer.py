@@ -31,6 +31,7 @@ Args:
     references (`list` of `str`): gold labels in {a1, a2, same}.
     swapped_predictions (`list` of `str`, optional): responses on the same items from the
         `_reverse` file, in that file's label space (a1 and a2 swapped).
+    ids (`list`, optional): item names; duplicates are refused.
     strategy (`str`, optional): the prompting strategy (S1-S4), echoed.
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
     seed (`int`, default 0).
@@ -64,6 +65,7 @@ class Emoprefer(evaluate.Metric):
         predictions,
         references,
         swapped_predictions=None,
+        ids=None,
         strategy=None,
         n_resamples=10_000,
         confidence=0.95,
@@ -73,6 +75,7 @@ class Emoprefer(evaluate.Metric):
             predictions,
             references,
             swapped_predictions,
+            ids=ids,
             strategy=strategy,
             n_resamples=n_resamples,
             confidence=confidence,
