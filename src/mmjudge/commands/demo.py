@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         for name, judge_cls in available.items():
             if benchmark in judge_cls.benchmarks:
                 print(f"judging {benchmark} with {name} ...", flush=True)
-                rows.append(_one(benchmark, name, data, args.out, args.decode_workers))
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", UserWarning)
+                    rows.append(_one(benchmark, name, data, args.out, args.decode_workers))
+                for note in dict.fromkeys(str(w.message) for w in caught):
+                    print(f"  note: {note}")
     summary = _summary(rows)
     (args.out / "summary.md").write_text(f"# mmjudge demo\n\n{_INTRO}\n\n{summary}\n", encoding="utf-8")
     print(summary)
