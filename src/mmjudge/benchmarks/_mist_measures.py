@@ -12,7 +12,8 @@ Documented rules:
   the sense the sentence does not use, so for a figurative sentence "toward" is a rise. Chance 50%.
   NaN with ``n_changed = 0`` when no label differs. ``direction/<arm>`` pools every changed cell (the
   paper's running text, 37% over 13 judges); with several judges ``direction/<arm>/mean_over_judges``
-  is the mean of the judges' own rates (the paper's Table 6 mean row, 34), with an item bootstrap.
+  is the mean of the own rates of the judges that change at least one label (the paper's Table 6 mean
+  row, 34), with an item bootstrap.
 * trio majority: the most frequent human label of the item; a tie (e.g. a three-way split) goes to
   the lower median of the item's ordinal codes (the middle label of three).
 
