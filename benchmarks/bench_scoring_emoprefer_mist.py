@@ -7,12 +7,16 @@ Run on demand (never in ``make test``)::
 
 Cases (seeded random labels, so only the timing matters):
 
-* ``emoprefer.score``: raw responses (parsed) plus swapped responses, ``--emoprefer-items`` items.
+* ``emoprefer.score``: raw responses (parsed) plus swapped responses, ``--emoprefer-items`` items,
+  with the Wilson intervals and the 10,000-resample WAF bootstrap.
 * ``emoprefer.rank_description_models``: Bradley-Terry with ties over 20 models from 100,000 rows.
-* ``mist.score`` judge labels only: the paper's full grid, 200 items x 4 prompts x 5 (condition, arm)
-  slots x 8 judges = 32,000 rows, 2,000 bootstrap resamples for the drift CIs.
+* ``mist.score`` judge labels and item metadata: the paper's full grid, 200 items x 4 prompts x 5
+  (condition, arm) slots x 8 judges = 32,000 rows: change rates, direction (pooled and the mean over
+  judges, 2,000 item resamples) and the drift decomposition (2 sentence types x 4 prompts x 2 arms, 2,000
+  resamples each).
 * ``mist.score`` one judge with metadata and two trios of human labels (200 items x 3 labels):
-  adds direction, agreement, Fleiss' kappa CIs (2,000 resamples) and 16 alt-tests.
+  adds agreement, Fleiss' kappa CIs (2,000 resamples) and 96 alt-tests (2 trios x 3 slices x 2 scorings
+  x 4 prompts x 2 arms).
 
 The table gives the median wall time over repeats (``time.perf_counter``).
 """
@@ -76,6 +80,7 @@ def bt_inputs(n: int, n_models: int, rng: np.random.Generator) -> tuple[list[str
 
 
 def mist_inputs(n_items: int, n_judges: int, rng: np.random.Generator, humans: bool) -> dict[str, Any]:
+    ids = [f"i{k:03d}" for k in range(n_items)]
     rows = [
         (f"i{k:03d}", f"judge{j}", p, c, a)
         for k in range(n_items) for j in range(n_judges) for p in PROMPTS for c, a in SLOTS
@@ -84,14 +89,13 @@ def mist_inputs(n_items: int, n_judges: int, rng: np.random.Generator, humans: b
         "item_ids": [r[0] for r in rows], "judges": [r[1] for r in rows], "prompt_strategies": [r[2] for r in rows],
         "image_conditions": [r[3] for r in rows], "arms": [r[4] for r in rows],
         "predictions": rng.choice(mist.LABELS, len(rows)).tolist(), "n_resamples": 2000,
+        "meta_item_ids": ids, "meta_cells": [["T1", "T2", "T3", "T4"][k % 4] for k in range(n_items)],
     }  # fmt: skip
     if humans:
-        ids = [f"i{k:03d}" for k in range(n_items)]
         trios = ["informed" if k < n_items // 2 else "blind" for k in range(n_items)]
         hum = [(i, f"{t}{h}") for i, t in zip(ids, trios, strict=True) for h in range(3)]
         cols.update(
-            meta_item_ids=ids, meta_cells=[["T1", "T2", "T3", "T4"][k % 4] for k in range(n_items)], meta_trios=trios,
-            human_item_ids=[h[0] for h in hum], human_annotators=[h[1] for h in hum],
+            meta_trios=trios, human_item_ids=[h[0] for h in hum], human_annotators=[h[1] for h in hum],
             human_labels=rng.choice(mist.LABELS, len(hum)).tolist(),
         )  # fmt: skip
     return cols
@@ -118,10 +122,10 @@ def main() -> None:
     grid = mist_inputs(200, 8, rng, humans=False)
     one = mist_inputs(200, 1, rng, humans=True)
     cases: list[tuple[str, str, Callable[[], Any]]] = [
-        ("emoprefer.score", f"{args.emoprefer_items} items, raw responses + swapped", lambda: emoprefer.score(**ep)),
+        ("emoprefer.score", f"{args.emoprefer_items} items, raw responses + swapped, B=10000", lambda: emoprefer.score(**ep)),
         ("emoprefer.rank_description_models", "20 models, 100,000 comparisons", lambda: emoprefer.rank_description_models(*bt)),
-        ("mist.score (judge labels)", "32,000 rows (200 items x 4 prompts x 5 slots x 8 judges), B=2000", lambda: mist.score(**grid)),
-        ("mist.score (+ metadata, humans)", "4,000 rows, 600 human labels, 2 trios, 16 alt-tests, B=2000", lambda: mist.score(**one)),
+        ("mist.score (judge labels + metadata)", "32,000 rows (200 items x 4 prompts x 5 slots x 8 judges), direction, drift, B=2000", lambda: mist.score(**grid)),
+        ("mist.score (+ humans)", "4,000 rows, 600 human labels, 2 trios, 96 alt-tests, B=2000", lambda: mist.score(**one)),
     ]  # fmt: skip
     rows = []
     with warnings.catch_warnings():

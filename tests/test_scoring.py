@@ -108,9 +108,9 @@ def test_mist_requires_every_item(sample_data):
             ("misleading", "silent", "LL"),
         ]
     ]
-    with pytest.warns(UserWarning, match="alt-test for trio .* skipped: no annotator has 30 items"):
+    with pytest.warns(UserWarning, match="alt-test not run for .* no annotator has 30 items"):
         got = score_predictions(_file("mist", records), rows, n_resamples=50)
-    assert got["change_rate/none_to_misleading/silent"] == 1.0
+    assert got["change_rate/none_to_misleading/silent"] == 100.0
     assert got["change_rate/none_to_aligned/explicit"] == 0.0
     some = [r for r in records if r["item_id"] != rows[0]["item_id"]]
     with pytest.raises(SchemaError, match="1 items without a prediction"):

@@ -12,7 +12,8 @@ _DESCRIPTION = """\
 Scores a judge on EmoPrefer-Data (which of two emotion descriptions of a video is better: a1, a2 or
 same) with the official rules: the official response parser, 3-class weighted F1 (WAF) and accuracy,
 2-class WAF and accuracy (items with gold `same` dropped, predicted `same` mapped to `a1`), and swap
-consistency when the predictions on the reversed pairs are given. All numbers are percentages.
+consistency when the predictions on the reversed pairs are given. All numbers are percentages, each
+with a 95% CI (Wilson for the accuracies and swap consistency, an item bootstrap for the WAF scores).
 """
 
 _CITATION = """\
@@ -30,9 +31,14 @@ Args:
     references (`list` of `str`): gold labels in {a1, a2, same}.
     swapped_predictions (`list` of `str`, optional): responses on the same items from the
         `_reverse` file, in that file's label space (a1 and a2 swapped).
+    ids (`list`, optional): item names; duplicates are refused.
+    strategy (`str`, optional): the prompting strategy (S1-S4), echoed.
+    n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
+    seed (`int`, default 0).
 Returns:
     waf_2class, acc_2class, waf_3class, acc_3class (0-100; the 2-class pair is NaN when no gold label
-    is a1/a2), swap_consistency (0-100, only with swapped_predictions), n_items, n_2class.
+    is a1/a2), swap_consistency (0-100, only with swapped_predictions), each with <key>_ci_low and
+    <key>_ci_high; n_items, n_2class, strategy (when given).
 Examples:
     >>> metric = evaluate.load("metrics/emoprefer")  # doctest: +SKIP
     >>> metric.compute(predictions=["a1", "a2"], references=["a1", "a2"])  # doctest: +SKIP
@@ -54,5 +60,24 @@ class Emoprefer(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2507.04278"],
         )
 
-    def _compute(self, predictions, references, swapped_predictions=None):
-        return emoprefer.score(predictions, references, swapped_predictions)
+    def _compute(
+        self,
+        predictions,
+        references,
+        swapped_predictions=None,
+        ids=None,
+        strategy=None,
+        n_resamples=10_000,
+        confidence=0.95,
+        seed=0,
+    ):
+        return emoprefer.score(
+            predictions,
+            references,
+            swapped_predictions,
+            ids=ids,
+            strategy=strategy,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        )

@@ -13,8 +13,10 @@ Scores raw model responses on EmoReAlM (AVERE, arXiv 2602.07054), the audiovisua
 benchmark, with the official answer matcher: a response is correct iff the gold letter occurs in it as a
 whole word, optionally bracketed (so the English article "a" counts as A). Per-task accuracy, the
 unweighted mean over tasks, and on the yes/no tasks the accuracies on gold-Yes and gold-No items (the
-paper's "precision" and "recall"), their F1 and the Yes rate. `mode="strict"` counts missing outputs
-as wrong (the official code skips them); an opt-in stricter parser is available. Percentages.
+paper's "precision" and "recall"), their F1 and the Yes rate. Only None is a missing output (an empty
+response is an answer, as in the official code); `mode="strict"` counts missing outputs as wrong (the
+official code skips them); an opt-in stricter parser is available. Percentages, each with a 95% CI
+(Wilson for proportions, a stratified bootstrap for `overall` and the yes/no F1).
 """
 
 _CITATION = """\
@@ -27,7 +29,7 @@ _CITATION = """\
 
 _KWARGS_DESCRIPTION = """\
 Args:
-    predictions (`list` of `str`): raw model responses; None or "" is a missing output.
+    predictions (`list` of `str`): raw model responses; None is a missing output ("" is an answer).
     references (`list` of `str`): gold letters.
     tasks (`list` of `str`): reasoning_basic_audio, reasoning_basic_video, reasoning_stress_audio,
         reasoning_stress_video or modality_agreement.
@@ -37,12 +39,12 @@ Args:
     ids (`list`, optional): item ids; duplicates are refused.
     mode (`str`, default "official"): "official" skips missing outputs, "strict" counts them wrong.
     matcher (`str`, default "official"): "official", "official_parse" (needs choices) or "explicit".
-    n_resamples (`int`, default 10000; 0 for no CIs), confidence (`float`, default 0.95),
-    seed (`int`, default 0): bootstrap CIs of each task's accuracy.
+    n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
+    seed (`int`, default 0): the bootstrap of `overall` and of the yes/no F1; Wilson CIs always.
 Returns:
-    accuracy/<task> (+ _ci_low, _ci_high), n/<task>, n_correct/<task>, n_missing/<task>;
-    yes_accuracy/<task>, no_accuracy/<task>, yes_no_f1/<task>, yes_rate/<task>, n_yes/<task>,
-    n_no/<task> on yes/no tasks; overall, n_items, n_missing, mode, matcher.
+    accuracy/<task>, n/<task>, n_correct/<task>, n_missing/<task>; yes_accuracy/<task>,
+    no_accuracy/<task>, yes_no_f1/<task>, yes_rate/<task>, n_yes/<task>, n_no/<task> on yes/no tasks;
+    overall, n_items, n_missing, mode, matcher; every score with <key>_ci_low and <key>_ci_high.
 Examples:
     >>> metric = evaluate.load("metrics/emorealm")  # doctest: +SKIP
     >>> metric.compute(predictions=["(B)"], references=["B"], tasks=["reasoning_basic_audio"])  # doctest: +SKIP

@@ -11,9 +11,11 @@ from mmjudge.benchmarks import isovrbench
 _DESCRIPTION = """\
 Scores a video judge on IsoVRBench pairs (an anchor clip and a counterpart made from it by one
 controlled intervention; the anchor is always preferred). Per intervention: accuracy with ties and
-missing judgments counted wrong (the paper's rule), accuracy over decided pairs, tie and no-judgment
-rates, VideoGen-RewardBench's accuracy w/o ties, counts; then per-dimension means, the average over
-the interventions present, and bootstrap CIs stratified by intervention. All rates are percentages.
+missing judgments counted wrong (the paper's Table 2 rule), accuracy over decided pairs (Table 5), tie
+and no-judgment rates, VideoAlign's accuracy w/o ties (VideoGen-RewardBench), counts; then
+per-dimension means, the average over the interventions present, the mean decided accuracy (Table 5
+"Avg."). All rates are percentages with 95% Wilson CIs; the means carry bootstrap CIs stratified by
+intervention.
 """
 
 _CITATION = """\
@@ -35,12 +37,13 @@ Args:
     no_judgment (`list` of `bool`, optional): with scores, marks pairs the judge did not score.
     pair_id (`list`, optional): pair ids; duplicates are refused.
     tie_tolerance (`float`, default 0): |chosen - rejected| <= tie_tolerance is a tie.
-    n_resamples (`int`, default 10000; 0 for no CIs), confidence (`float`, default 0.95),
-    seed (`int`, default 0): the bootstrap.
+    n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
+    seed (`int`, default 0): the bootstrap; Wilson CIs always.
 Returns:
-    accuracy/<intervention> (+ _ci_low, _ci_high), decided_accuracy/<intervention>,
-    tie_rate/<intervention>, no_judgment_rate/<intervention>, vgrb_accuracy/<intervention>, counts,
-    dimension_accuracy/<dimension> (+ CIs), average (+ CIs), pooled rates, n_pairs, tie_tolerance.
+    accuracy/<intervention>, decided_accuracy/<intervention>, tie_rate/<intervention>,
+    no_judgment_rate/<intervention>, vgrb_accuracy/<intervention>, counts,
+    dimension_accuracy/<dimension>, average, decided_average, decided_accuracy_pooled, pooled rates,
+    each with <key>_ci_low and <key>_ci_high; n_pairs, tie_tolerance.
 Examples:
     >>> metric = evaluate.load("metrics/isovrbench")  # doctest: +SKIP
     >>> metric.compute(intervention=["frame_hold"], score_chosen=[0.9], score_rejected=[0.2])  # doctest: +SKIP

@@ -12,8 +12,9 @@ _DESCRIPTION = """\
 Scores judge labels on MIST (Misleading-Image Stress Test): 200 idiom sentences labelled FF, WF, FL
 or LL (ordinal 0..3) with no image, an aligned image or a misleading image, with the judge told to
 ignore the image (explicit arm) or not told (silent arm, the control). Reports change rates, the
-direction of changes, the mean ordinal shift (drift) with item-bootstrap CIs and, given human labels,
-agreement with the trio majority, Fleiss' kappa per trio and the alt-test per trio.
+direction of changes (pooled, and the mean over judges), the drift decomposition per sentence type and
+prompt and, given human labels, agreement with the trio majority, Fleiss' kappa per trio and the
+alt-test per trio on all / aligned / misleading items. Rates are percentages with 95% CIs.
 """
 
 _CITATION = """\
@@ -34,10 +35,11 @@ Args (one row per judge label; all lists of equal length):
 Optional keyword arguments:
     judges: judge name per row. meta_item_ids, meta_cells (T1..T4), meta_trios, meta_sentence_senses:
     item metadata. human_item_ids, human_annotators, human_labels: human labels. epsilons (trio ->
-    alt-test epsilon), n_resamples, confidence, seed (bootstrap), q, min_humans_per_instance,
-    min_instances_per_human (alt-test).
+    alt-test epsilon), n_resamples, confidence, seed (bootstrap; Wilson CIs always), q,
+    min_humans_per_instance, min_instances_per_human (alt-test).
 Returns:
-    A flat dict of shares in [0, 1] and counts; see README.md for every key.
+    A flat dict of percentages (0-100), drift in label steps, kappa, their CIs and counts; see
+    README.md for every key.
 """
 
 

@@ -6,7 +6,7 @@ matrix, which counts the official parser's reading of each forward prediction ag
 
 - IsoVRBench: accuracy per intervention with its CI, the 50% chance line and the paper's human row.
 - MIST: change rates (text-only -> aligned / misleading per arm, and the control) and the direction
-  shares with their 50% chance line.
+  percentages with their 50% chance line, with the scorer's intervals.
 - EmoPrefer: the 3 x 3 confusion matrix (gold rows, predicted columns).
 - EmoReAlM: accuracy per task with its CI.
 """
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["emoprefer_confusion", "headline", "write_report"]
+__all__ = ["ci_text", "emoprefer_confusion", "headline", "write_report"]
 
 _HEADLINES: dict[str, tuple[str, ...]] = {
     "isovrbench": ("average",),
@@ -36,6 +36,22 @@ def headline(benchmark: str, scores: Mapping[str, Any]) -> dict[str, Any]:
     {'overall': 50.0}
     """
     return {key: scores[key] for key in _HEADLINES[benchmark] if key in scores}
+
+
+def ci_text(scores: Mapping[str, Any], key: str) -> str:
+    """``key``'s 95% CI as the scorer wrote it (``<key>_ci_low``/``_ci_high``), or ``""`` without one.
+
+    >>> ci_text({"overall": 50.0, "overall_ci_low": 31.25, "overall_ci_high": 68.75}, "overall")
+    '[31.2, 68.8]'
+    """
+    low, high = scores.get(f"{key}_ci_low"), scores.get(f"{key}_ci_high")
+    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+        return ""
+    return f"[{_num1(low)}, {_num1(high)}]"
+
+
+def _num1(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.1f}"
 
 
 def emoprefer_confusion(
@@ -94,8 +110,10 @@ def write_report(
             f"{run.get('cached')} from the cache, {_num(run.get('wall_s'))} s wall, "
             f"{_num(run.get('judge_s'))} s in the judge"
         )
-    lines += ["", "## Headline", "", "| score | value |", "|---|---|"]
-    lines += [f"| `{k}` | {_num(v)} |" for k, v in headline(benchmark, scores).items()]
+    lines += ["", "## Headline", "", "| score | value | 95% CI |", "|---|---|---|"]
+    lines += [
+        f"| `{k}` | {_num(v)} | {ci_text(scores, k) or '-'} |" for k, v in headline(benchmark, scores).items()
+    ]
     lines += [
         "",
         f"![{benchmark}]({plot.name})",
@@ -153,10 +171,9 @@ def _save(fig: Any, path: Path) -> Path:
 
 
 def _bars(ax: Any, names: Sequence[str], scores: Mapping[str, Any], prefix: str) -> None:
-    values = [_float(scores.get(f"{prefix}/{n}")) for n in names]
-    low = [v - _float(scores.get(f"{prefix}/{n}_ci_low", v)) for n, v in zip(names, values, strict=True)]
-    high = [_float(scores.get(f"{prefix}/{n}_ci_high", v)) - v for n, v in zip(names, values, strict=True)]
-    ax.bar(range(len(names)), values, yerr=[low, high], capsize=3, color="#4c72b0", label="judge")
+    keys = [f"{prefix}/{n}" for n in names]
+    values = [_float(scores.get(k)) for k in keys]
+    ax.bar(range(len(names)), values, yerr=_errors(scores, keys), capsize=3, color="#4c72b0", label="judge")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
 
 
@@ -188,17 +205,28 @@ def _isovrbench(folder: Path, scores: Mapping[str, Any], records: Any, rows: Any
     ax.set_ylabel("accuracy (%)")
     ax.legend(fontsize=7, loc="lower right")
     caption = (
-        "Accuracy per intervention (ties and no-judgments count as wrong) with bootstrap CIs; "
+        "Accuracy per intervention (ties and no-judgments count as wrong) with 95% Wilson intervals; "
         "dashed: chance (50%); orange: the paper's human accuracy."
     )
     return _save(fig, folder / "isovrbench_accuracy.png"), caption
 
 
+def _errors(scores: Mapping[str, Any], keys: Sequence[str]) -> list[list[float]]:
+    """Error-bar lengths below and above each value from its ``_ci_low``/``_ci_high`` keys (0 without)."""
+    values = [_float(scores.get(k)) for k in keys]
+    low = [v - _float(scores.get(f"{k}_ci_low", v)) for k, v in zip(keys, values, strict=True)]
+    high = [_float(scores.get(f"{k}_ci_high", v)) - v for k, v in zip(keys, values, strict=True)]
+    return [low, high]
+
+
 def _mist(folder: Path, scores: Mapping[str, Any], records: Any, rows: Any) -> tuple[Path, str]:
-    change = [k for k in scores if k.startswith("change_rate/") and not k.endswith("/n")]
+    change = [
+        k for k in scores if k.startswith("change_rate/") and not k.endswith(("/n", "_ci_low", "_ci_high"))
+    ]
     direction = [k for k in ("direction/explicit", "direction/silent") if k in scores]
     fig, (left, right) = _figure(9.0, 3.8, ncols=2, gridspec_kw={"width_ratios": [3, 1]})
-    left.bar(range(len(change)), [_float(scores[k]) for k in change], color="#4c72b0")
+    left.bar(range(len(change)), [_float(scores[k]) for k in change], yerr=_errors(scores, change), capsize=3,
+             color="#4c72b0")  # fmt: skip
     left.set_xticks(
         range(len(change)),
         [k.removeprefix("change_rate/") for k in change],
@@ -206,17 +234,18 @@ def _mist(folder: Path, scores: Mapping[str, Any], records: Any, rows: Any) -> t
         ha="right",
         fontsize=7,
     )
-    left.set_ylim(0, 1)
-    left.set_ylabel("change rate")
-    right.bar(range(len(direction)), [_float(scores[k]) for k in direction], color="#55a868")
+    left.set_ylim(0, 100)
+    left.set_ylabel("change rate (%)")
+    right.bar(range(len(direction)), [_float(scores[k]) for k in direction], yerr=_errors(scores, direction),
+              capsize=3, color="#55a868")  # fmt: skip
     right.set_xticks(range(len(direction)), [k.removeprefix("direction/") for k in direction], fontsize=8)
-    right.axhline(0.5, color="grey", linestyle="--", linewidth=1)
-    right.set_ylim(0, 1)
-    right.set_ylabel("toward the image's sense")
+    right.axhline(50.0, color="grey", linestyle="--", linewidth=1)
+    right.set_ylim(0, 100)
+    right.set_ylabel("toward the image's sense (%)")
     caption = (
-        "Left: share of cells whose label changes from text-only to an image (per arm) and in the "
-        "control; right: among changed labels, the share moving toward the sense the image depicts "
-        "(dashed: chance)."
+        "Left: percent of cells whose label changes from text-only to an image (per arm) and in the "
+        "control; right: among changed labels, the percent moving toward the sense the image depicts "
+        "(dashed: chance). Bars: 95% Wilson intervals from the scorer."
     )
     return _save(fig, folder / "mist_change_direction.png"), caption
 
@@ -246,7 +275,7 @@ def _emorealm(folder: Path, scores: Mapping[str, Any], records: Any, rows: Any) 
     _bars(ax, names, scores, "accuracy")
     ax.set_ylim(0, 105)
     ax.set_ylabel("accuracy (%)")
-    caption = f"Accuracy per task with bootstrap CIs (mode `{scores.get('mode')}`, matcher `{scores.get('matcher')}`)."
+    caption = f"Accuracy per task with 95% Wilson intervals (mode `{scores.get('mode')}`, matcher `{scores.get('matcher')}`)."
     return _save(fig, folder / "emorealm_accuracy.png"), caption
 
 

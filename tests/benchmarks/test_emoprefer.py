@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, f1_score
+from statsmodels.stats.proportion import proportion_confint
 
 from mmjudge.benchmarks import emoprefer as ep
 from mmjudge.errors import SchemaError
@@ -131,8 +132,53 @@ def test_score_keys_and_values():
 def test_registered_and_keys_documented():
     spec = get_benchmark("emoprefer")
     assert spec.score is ep.score
-    result = ep.score(["a1", "a2"], ["a1", "a2"], ["a2", "a1"])
-    assert {k.name for k in spec.result_keys} == set(result)
+    documented = {k.name for k in spec.result_keys}
+    result = ep.score(["a1", "a2"], ["a1", "a2"], ["a2", "a1"], strategy="S1")
+    assert set(result) <= documented and "waf_2class_ci_low" in result and result["strategy"] == "S1"
+    rounds = ep.mean_std_over_rounds([["a1", "a2"]] * 2, ["a1", "a2"], [["a2", "a1"]] * 2, strategy="S4")
+    assert set(rounds) <= documented and "waf_2class_std" in rounds
+    assert documented == set(result) | set(rounds)
+
+
+def test_proportions_get_wilson_intervals():
+    refs = ["a1", "a2", "same", "a1", "a2", "a1", "same", "a2"]
+    preds = ["a1", "a2", "a1", "same", "a1", "a1", "same", "a2"]
+    swapped = ["a2", "a2", "same", "a1", "a1", "a2", "same", "a1"]
+    result = ep.score(preds, refs, swapped, n_resamples=0)
+    # 3-class: 5 of 8 exact; 2-class (gold same dropped, same -> a1): 5 of 6;
+    # swapped mapped back: a1 a1 same a2 a2 a1 same a2, equal to the forward label 4 times of 8
+    for key, k, n in (("acc_3class", 5, 8), ("acc_2class", 5, 6), ("swap_consistency", 4, 8)):
+        assert result[key] == pytest.approx(100 * k / n)
+        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert (result[f"{key}_ci_low"], result[f"{key}_ci_high"]) == pytest.approx((100 * low, 100 * high))
+    assert "waf_3class_ci_low" not in result  # n_resamples=0: no bootstrap
+    perfect = ep.score(["a1", "a2"], ["a1", "a2"], n_resamples=0)
+    assert perfect["acc_3class"] == 100.0 and perfect["acc_3class_ci_low"] < 35.0  # 2/2 is not certainty
+
+
+def test_waf_cis_are_the_item_bootstrap():
+    rng = np.random.default_rng(7)
+    refs = rng.choice(LABELS, size=150, p=[0.45, 0.4, 0.15]).tolist()
+    preds = [r if rng.random() < 0.6 else str(rng.choice(LABELS)) for r in refs]
+    result = ep.score(preds, refs, n_resamples=4000, seed=1)
+    boot3, boot2 = [], []
+    for _ in range(800):  # resample items, score them with scikit-learn
+        idx = rng.integers(0, len(refs), len(refs))
+        r, p = [refs[i] for i in idx], [preds[i] for i in idx]
+        boot3.append(_sk(r, p)[0])
+        kept = [(a, "a1" if b == "same" else b) for a, b in zip(r, p, strict=True) if a != "same"]
+        boot2.append(_sk(*map(list, zip(*kept, strict=True)))[0])
+    for key, boot in (("waf_3class", boot3), ("waf_2class", boot2)):
+        assert result[f"{key}_ci_low"] == pytest.approx(np.quantile(boot, 0.025), abs=1.5)
+        assert result[f"{key}_ci_high"] == pytest.approx(np.quantile(boot, 0.975), abs=1.5)
+        assert result[f"{key}_ci_low"] < result[key] < result[f"{key}_ci_high"]
+
+
+def test_no_two_class_items_means_no_two_class_intervals():
+    with pytest.warns(UserWarning, match="2-class subset is empty"):
+        result = ep.score(["a1", "same"], ["same", "same"], n_resamples=200)
+    assert not [k for k in result if k.startswith(("waf_2class_ci", "acc_2class_ci"))]
+    assert "waf_3class_ci_low" in result and "acc_3class_ci_low" in result
 
 
 @pytest.mark.parametrize(
@@ -189,11 +235,12 @@ def test_mean_std_over_rounds_uses_numpy_population_std():
     rounds = [["a1", "a2", "a1", "a1"], ["a1", "a1", "a1", "a1"], ["a2", "a2", "a1", "a2"]]
     accs = [ep.score(r, refs)["acc_3class"] for r in rounds]
     result = ep.mean_std_over_rounds(rounds, refs)
-    assert result["acc_3class_mean"] == pytest.approx(np.mean(accs))
+    assert result["acc_3class"] == pytest.approx(np.mean(accs))
     assert result["acc_3class_std"] == pytest.approx(np.std(accs, ddof=0))
-    assert result["n_rounds"] == 3
+    assert result["n_rounds"] == 3 and result["n_items"] == 4
+    assert not [k for k in result if "_ci_" in k]  # the spread over rounds is the std
     swapped = ep.mean_std_over_rounds(rounds, refs, [["a2", "a1", "a2", "a1"]] * 3)
-    assert "swap_consistency_mean" in swapped
+    assert "swap_consistency" in swapped and "swap_consistency_std" in swapped
 
 
 def test_majority_vote_tie_breaks():
@@ -212,6 +259,46 @@ def test_vote_normal_swapped_maps_reversed_runs_back():
     swapped = [["a1", "a1", "a1"], ["a2", "same", "a1"]]  # back: a2 a2 a2 / a1 same a2
     # item0: a1,a1,a2,a1 -> a1; item1: a2,a1,a2,same -> a2; item2: same,a2,a2,a2 -> a2
     assert ep.vote_normal_swapped(forward, swapped) == ["a1", "a2", "a2"]
+
+
+def official_normal_reverse_voting(forward_runs, reverse_runs):
+    """The release's ``func_normal_reverse_voting`` + ``func_majority_vote``, written out from their code.
+
+    Voters: the forward runs, then the reverse runs mapped a1<->a2. Per item, labels are counted in a
+    dict in the order they are first seen, and the first label (in that order) reaching the top count
+    is the vote.
+    """
+    back = {"a1": "a2", "a2": "a1", "same": "same"}
+    voters = [list(run) for run in forward_runs] + [[back[x] for x in run] for run in reverse_runs]
+    voted = []
+    for item in range(len(voters[0])):
+        counts = {}
+        for run in voters:
+            counts[run[item]] = counts.get(run[item], 0) + 1
+        top = max(counts.values())
+        voted.append(next(label for label, count in counts.items() if count == top))
+    return voted
+
+
+def test_vote_normal_swapped_default_is_the_official_rule_on_the_issue_case():
+    assert official_normal_reverse_voting([["a1"]], [["a1"]]) == ["a1"]
+    assert ep.vote_normal_swapped([["a1"]], [["a1"]]) == ["a1"]  # the tie goes to the label seen first
+    assert ep.vote_normal_swapped([["a1"]], [["a1"]], tie_break="same") == ["same"]  # the named other rule
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.lists(st.sampled_from(LABELS), min_size=n, max_size=n), min_size=1, max_size=4),
+            st.lists(st.lists(st.sampled_from(LABELS), min_size=n, max_size=n), min_size=1, max_size=4),
+        )
+    )
+)
+def test_vote_normal_swapped_equals_func_normal_reverse_voting(runs):
+    """Random runs: 2-2 and three-way ties, a single label everywhere, one or four runs per direction."""
+    forward, reverse = runs
+    assert ep.vote_normal_swapped(forward, reverse) == official_normal_reverse_voting(forward, reverse)
 
 
 def test_top_k_vote_ranks_by_two_class_waf():

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from statsmodels.stats.proportion import proportion_confint
 
 from mmjudge.benchmarks import emorealm as emo
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.registry import get_benchmark
-from mmjudge.stats import bootstrap_ci
 
 YN = ["(A) Yes", "(B) No"]
 NY = ["(A) No", "(B) Yes"]
@@ -114,41 +114,122 @@ def test_official_parse_answer(prediction, gold, choices, expected):
     assert emo.official_parse(prediction, gold, choices) is expected
 
 
-def official_accuracy(predictions, references, tasks, strict=False):
-    """get_accuracy written out: per task, skip missing outputs (or count them wrong), whole-word match."""
-    per_task = {}
-    for p, g, t in zip(predictions, references, tasks, strict=True):
-        row = per_task.setdefault(t, [0, 0])
-        if p is None or p == "":
-            if strict:
-                row[1] += 1
-            continue
-        row[0] += bool(re.search(rf"\b{g}\b", p, re.IGNORECASE))
-        row[1] += 1
-    accuracies = {t: (100.0 * c / n if n else 0.0) for t, (c, n) in per_task.items()}
-    return accuracies, sum(accuracies.values()) / len(accuracies)
+def avere_get_accuracy(items, files, strict=False):
+    """AVERE's ``get_accuracy`` written out from its code (official matcher).
+
+    ``files`` maps an item id to the text its inference wrote; an id absent from ``files`` has no
+    prediction file. Per task: an item without a file is skipped (``strict``: counted wrong); every
+    file is read, stripped and lower-cased, and scored, empty or not; accuracy is 100 x correct /
+    total (0 when nothing is scored); yes/no tasks also give precision (accuracy on gold-Yes items),
+    recall (on gold-No items), their F1 and the Yes percentage; ``average_accuracy`` is the
+    unweighted mean over the tasks that have items.
+    """
+    groups = {}
+    for item in items:
+        groups.setdefault(item["task"], []).append(item)
+    results = {}
+    for task, group in groups.items():
+        correct = total = yes_total = no_total = yes_correct = no_correct = said_yes = 0
+        for item in group:
+            if item["id"] not in files:
+                if strict:
+                    total += 1
+                continue
+            prediction = files[item["id"]].strip().lower()
+            letter = item["answer"]
+            ok = (
+                re.search(rf"\b[\(\[]?{re.escape(letter)}[\)\]\.\:]?\b", prediction, re.IGNORECASE)
+                is not None
+            )
+            if task in emo.YES_NO_TASKS:
+                text = re.sub(
+                    r"^(\([A-D]\)|[A-D][:.])", "", item["choices"][ord(letter.upper()) - 65].strip()
+                )
+                is_yes = "yes" in text.strip().lower()
+                yes_total += is_yes
+                no_total += not is_yes
+                yes_correct += ok and is_yes
+                no_correct += ok and not is_yes
+                said_yes += ok == is_yes
+            correct += ok
+            total += 1
+        results[f"{task}_overall_accuracy"] = correct * 100.0 / total if total else 0
+        if task in emo.YES_NO_TASKS:
+            precision = yes_correct * 100.0 / yes_total if yes_total else 0
+            recall = no_correct * 100.0 / no_total if no_total else 0
+            results[f"{task}_precision"], results[f"{task}_recall"] = precision, recall
+            try:
+                results[f"{task}_f1_score"] = 2 * precision * recall / (precision + recall)
+            except ZeroDivisionError:  # the official code raises here; mmjudge reports 0
+                results[f"{task}_f1_score"] = 0.0
+            results[f"{task}_model_yes_percentage"] = said_yes * 100.0 / total if total else 0
+    accuracies = [results[f"{t}_overall_accuracy"] for t in groups]
+    results["average_accuracy"] = sum(accuracies) / len(accuracies)
+    return results
 
 
 def random_items(seed, n=120):
     rng = np.random.default_rng(seed)
     tasks = rng.choice(emo.TASKS, size=n).tolist()
     references = rng.choice(list("ABCD"), size=n).tolist()
-    pool = ["A", "(B)", "c.", "D", "a smile", "none of these", "", None, "B or C"]
+    pool = ["A", "(B)", "c.", "D", "a smile", "none of these", "", "  ", "\n", None, "B or C"]
     predictions = [pool[i] for i in rng.integers(0, len(pool), size=n)]
     return predictions, references, tasks
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+def avere_inputs(predictions, references, tasks):
+    """The same items as AVERE's benchmark list and prediction files (``None``: no file)."""
+    choices = []
+    for k, t in enumerate(tasks):
+        if t in emo.YES_NO_TASKS:
+            choices.append(YN if k % 2 else NY)
+        else:
+            choices.append(MCQ)
+    references = [
+        (("A" if g in "AC" else "B") if t in emo.YES_NO_TASKS else g)
+        for g, t in zip(references, tasks, strict=True)
+    ]
+    items = [
+        {"id": f"q{k}", "task": t, "answer": g, "choices": c}
+        for k, (t, g, c) in enumerate(zip(tasks, references, choices, strict=True))
+    ]
+    files = {f"q{k}": p for k, p in enumerate(predictions) if p is not None}
+    return items, files, references, choices
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
 @pytest.mark.parametrize("mode", ["official", "strict"])
-def test_accuracy_matches_official_procedure(seed, mode):
+def test_scores_match_avere_get_accuracy(seed, mode):
+    """Adversarial outputs: empty, whitespace-only and newline-only responses, None, the article "a"."""
     predictions, references, tasks = random_items(seed)
-    result = emo.score(predictions, references, tasks, mode=mode, n_resamples=0)
-    expected, overall = official_accuracy(predictions, references, tasks, strict=mode == "strict")
-    for task, accuracy in expected.items():
-        assert result[f"accuracy/{task}"] == pytest.approx(accuracy)
-    assert result["overall"] == pytest.approx(overall)
-    assert result["mode"] == mode and result["matcher"] == "official"
-    assert result["n_missing"] == sum(p in (None, "") for p in predictions)
+    items, files, references, choices = avere_inputs(predictions, references, tasks)
+    expected = avere_get_accuracy(items, files, strict=mode == "strict")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a task whose outputs are all missing warns
+        result = emo.score(predictions, references, tasks, choices=choices, mode=mode, n_resamples=0)
+    for task in set(tasks):
+        assert result[f"accuracy/{task}"] == pytest.approx(expected[f"{task}_overall_accuracy"], abs=1e-9)
+        if task in emo.YES_NO_TASKS and mode == "official":
+            for ours, theirs in (("yes_accuracy", "precision"), ("no_accuracy", "recall"),
+                                 ("yes_no_f1", "f1_score"), ("yes_rate", "model_yes_percentage")):  # fmt: skip
+                if f"{ours}/{task}" in result:  # absent where the official code writes a 0 for no items
+                    assert result[f"{ours}/{task}"] == pytest.approx(expected[f"{task}_{theirs}"], abs=1e-9)
+    assert result["overall"] == pytest.approx(expected["average_accuracy"], abs=1e-9)
+    assert result["n_missing"] == sum(p is None for p in predictions)
+
+
+@pytest.mark.parametrize(
+    ("predictions", "expected"),
+    [(["B", ""], 50.0), (["B", "   "], 50.0), (["B", "\n\t"], 50.0), (["B", None], 100.0), ([None, ""], 0.0)],
+)
+def test_empty_output_is_a_wrong_answer_and_only_none_is_missing(predictions, expected):
+    """The issue's case: AVERE scores an empty generation (its file exists) and skips only absent files."""
+    tasks = ["reasoning_basic_audio"] * 2
+    items, files, _, _ = avere_inputs(predictions, ["B", "A"], tasks)
+    assert avere_get_accuracy(items, files)["average_accuracy"] == expected
+    result = emo.score(predictions, ["B", "A"], tasks, n_resamples=0)
+    assert result["overall"] == expected
+    assert result["n_missing"] == predictions.count(None)
 
 
 def test_overall_is_unweighted_mean_over_tasks():
@@ -159,12 +240,12 @@ def test_overall_is_unweighted_mean_over_tasks():
 
 
 def test_missing_outputs_official_versus_strict():
-    predictions, references = ["A", None, "", "C"], ["A", "B", "C", "D"]
-    tasks = ["reasoning_basic_video"] * 4
+    predictions, references = ["A", None, "", "C", None], ["A", "B", "C", "D", "A"]
+    tasks = ["reasoning_basic_video"] * 5
     official = emo.score(predictions, references, tasks, n_resamples=0)
     strict = emo.score(predictions, references, tasks, mode="strict", n_resamples=0)
-    assert official["accuracy/reasoning_basic_video"] == 50.0 and official["n/reasoning_basic_video"] == 2
-    assert strict["accuracy/reasoning_basic_video"] == 25.0 and strict["n/reasoning_basic_video"] == 4
+    assert official["accuracy/reasoning_basic_video"] == pytest.approx(100 / 3) and official["n/reasoning_basic_video"] == 3
+    assert strict["accuracy/reasoning_basic_video"] == 20.0 and strict["n/reasoning_basic_video"] == 5
     assert official["n_missing/reasoning_basic_video"] == strict["n_missing/reasoning_basic_video"] == 2
 
 
@@ -174,42 +255,6 @@ def test_task_with_every_output_missing_counts_zero_with_a_warning():
         result = emo.score(["A", None], ["A", "A"], tasks, n_resamples=100)
     assert result["accuracy/reasoning_stress_video"] == 0.0 and result["overall"] == 50.0
     assert "accuracy/reasoning_stress_video_ci_low" not in result
-
-
-def official_yes_no(predictions, references, choices):
-    """get_metrics_yes_no_qa written out (official mode, official matcher)."""
-    yes_total = no_total = yes_correct = no_correct = said_yes = total = 0
-    for p, g, c in zip(predictions, references, choices, strict=True):
-        if p is None:
-            continue
-        text = re.sub(r"^(\([A-D]\)|[A-D][:.])", "", c[ord(g) - 65].strip()).strip().lower()
-        is_yes = "yes" in text
-        ok = bool(re.search(rf"\b{g}\b", p, re.IGNORECASE))
-        yes_total += is_yes
-        no_total += not is_yes
-        yes_correct += ok and is_yes
-        no_correct += ok and not is_yes
-        said_yes += (ok and is_yes) or (not ok and not is_yes)
-        total += 1
-    precision, recall = 100 * yes_correct / yes_total, 100 * no_correct / no_total
-    return precision, recall, 2 * precision * recall / (precision + recall), 100 * said_yes / total
-
-
-def test_yes_no_metrics_follow_the_official_code():
-    rng = np.random.default_rng(3)
-    n = 60
-    choices = [YN if rng.random() < 0.5 else NY for _ in range(n)]
-    references = rng.choice(["A", "B"], size=n).tolist()
-    pool = ["A", "B", "(a)", "b.", "maybe", None]
-    predictions = [pool[i] for i in rng.integers(0, len(pool), size=n)]
-    result = emo.score(predictions, references, ["modality_agreement"] * n, choices=choices, n_resamples=0)
-    precision, recall, f1, yes_rate = official_yes_no(predictions, references, choices)
-    task = "modality_agreement"
-    assert result[f"yes_accuracy/{task}"] == pytest.approx(precision)
-    assert result[f"no_accuracy/{task}"] == pytest.approx(recall)
-    assert result[f"yes_no_f1/{task}"] == pytest.approx(f1)
-    assert result[f"yes_rate/{task}"] == pytest.approx(yes_rate)
-    assert result[f"n_yes/{task}"] + result[f"n_no/{task}"] == result[f"n/{task}"]
 
 
 def test_gold_is_yes_flag_and_hand_case():
@@ -249,18 +294,39 @@ def test_yes_no_keys_need_the_gold_reading():
     assert zero["yes_no_f1/modality_agreement"] == 0.0
 
 
-def test_cis_are_the_stats_bootstrap_of_correctness():
+def test_proportions_get_wilson_intervals_and_the_overall_a_stratified_bootstrap():
     predictions, references, tasks = random_items(4, n=200)
-    result = emo.score(predictions, references, tasks, n_resamples=2000, seed=3)
-    task = "reasoning_basic_video"
-    correct = [
-        emo.is_correct(p, g)
-        for p, g, t in zip(predictions, references, tasks, strict=True)
-        if t == task and p
-    ]
-    ci = bootstrap_ci(np.sort(100.0 * np.array(correct)), n_resamples=2000, seed=3)
-    assert (result[f"accuracy/{task}_ci_low"], result[f"accuracy/{task}_ci_high"]) == (ci.low, ci.high)
-    assert result[f"accuracy/{task}"] == pytest.approx(ci.estimate)
+    _, _, references, choices = avere_inputs(predictions, references, tasks)
+    result = emo.score(predictions, references, tasks, choices=choices, n_resamples=4000, seed=3)
+    for task in emo.TASKS:
+        k, n = result[f"n_correct/{task}"], result[f"n/{task}"]
+        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert result[f"accuracy/{task}_ci_low"] == pytest.approx(100 * low, abs=1e-9)
+        assert result[f"accuracy/{task}_ci_high"] == pytest.approx(100 * high, abs=1e-9)
+    task = "modality_agreement"
+    for name, n_key in (("yes_accuracy", "n_yes"), ("no_accuracy", "n_no")):
+        n = result[f"{n_key}/{task}"]
+        k = round(result[f"{name}/{task}"] * n / 100)
+        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert result[f"{name}/{task}_ci_low"] == pytest.approx(100 * low, abs=1e-9)
+    assert (
+        result[f"yes_no_f1/{task}_ci_low"] < result[f"yes_no_f1/{task}"] < result[f"yes_no_f1/{task}_ci_high"]
+    )
+    # the overall CI: resampling items within each task, the mean of the task accuracies
+    rng = np.random.default_rng(11)
+    per_task = {t: np.array([emo.is_correct(p, g) for p, g, tt in zip(predictions, references, tasks, strict=True)
+                             if tt == t and p is not None]) for t in emo.TASKS}  # fmt: skip
+    boot = np.mean(
+        [[100 * rng.choice(c, c.size).mean() for c in per_task.values()] for _ in range(4000)], axis=1
+    )
+    assert result["overall_ci_low"] == pytest.approx(np.quantile(boot, 0.025), abs=0.6)
+    assert result["overall_ci_high"] == pytest.approx(np.quantile(boot, 0.975), abs=0.6)
+
+
+def test_a_perfect_small_task_does_not_read_as_certainty():
+    result = emo.score(["B", "B"], ["B", "B"], ["reasoning_basic_audio"] * 2, n_resamples=1000)
+    assert result["accuracy/reasoning_basic_audio"] == 100.0
+    assert result["accuracy/reasoning_basic_audio_ci_low"] < 40.0
 
 
 def test_single_task_and_registry():

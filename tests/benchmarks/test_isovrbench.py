@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from statsmodels.stats.proportion import proportion_confint
 
 from mmjudge.benchmarks import isovrbench as iso
 from mmjudge.errors import SchemaError
 from mmjudge.registry import get_benchmark
-from mmjudge.stats import bootstrap_ci
 
 IVS = iso.INTERVENTIONS
 
@@ -34,18 +34,25 @@ def reference_rates(intervention, chosen, rejected, missing, tol):
     return table
 
 
-def videoalign_accuracy_without_ties(chosen, rejected):
-    """VideoAlign's calc_accuracy_without_ties on IsoVRBench (human label always 'A', epsilon = -1)."""
-    C = D = Tm = 0
-    for c, r in zip(chosen, rejected, strict=True):
-        h, m = 1, c - r
-        if abs(m) <= -1:
+def videoalign_accuracy_without_ties(h, m):
+    """VideoAlign's ``calc_accuracy_without_ties`` (``calc_accuracy.py``), written out from its code.
+
+    ``suff_stats(h, m, epsilon=-1)`` sorts each pair into Thm / Th (human tie), Tm (``|m| <= -1``: never),
+    C (``h * m > 0``) or D (everything else, a NaN reward included); the result is ``C / (C + D)``.
+    """
+    C = D = Th = Tm = Thm = 0
+    for hi, mi in zip(h, m, strict=True):
+        if hi == 0 and abs(mi) <= -1:
+            Thm += 1
+        elif hi == 0:
+            Th += 1
+        elif abs(mi) <= -1:
             Tm += 1
-        elif h * m > 0:
+        elif hi * mi > 0:
             C += 1
         else:
             D += 1
-    return 100.0 * C / (C + D + Tm)
+    return 100.0 * C / (C + D)
 
 
 def random_pairs(seed, n=400, ties=0.2, missing=0.1):
@@ -82,15 +89,45 @@ def test_matches_rule_step_by_step(seed, tol):
     assert result["tie_tolerance"] == tol
 
 
-def test_vgrb_accuracy_is_videoalign_rule():
-    intervention, chosen, rejected, flags = random_pairs(3)
-    result = iso.score(intervention, chosen, rejected, no_judgment=flags, n_resamples=0)
+@pytest.mark.parametrize("tol", [0.0, 0.5, 2.0])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_vgrb_accuracy_is_videoalign_rule(seed, tol):
+    """Exact ties, reversed pairs and unjudged pairs (NaN rewards for VideoAlign) in every intervention."""
+    intervention, chosen, rejected, flags = random_pairs(seed, ties=0.3, missing=0.2)
+    result = iso.score(intervention, chosen, rejected, no_judgment=flags, tie_tolerance=tol, n_resamples=0)
+    m = np.where(flags, np.nan, chosen - rejected)  # an unjudged pair has no reward
     for iv in IVS:
-        keep = [i for i, v in enumerate(intervention) if v == iv and not flags[i]]
-        expected = videoalign_accuracy_without_ties(chosen[keep], rejected[keep])
-        assert result[f"vgrb_accuracy/{iv}"] == pytest.approx(expected)
-    # With exact ties present it differs from the decided-pairs view, which drops ties.
-    assert result["vgrb_accuracy"] < result["decided_accuracy"]
+        rows = [i for i, v in enumerate(intervention) if v == iv]
+        expected = videoalign_accuracy_without_ties([1] * len(rows), m[rows])
+        assert result[f"vgrb_accuracy/{iv}"] == pytest.approx(expected, abs=1e-9)
+    assert result["vgrb_accuracy"] == pytest.approx(videoalign_accuracy_without_ties([1] * len(m), m))
+    if tol == 0.0:  # no tolerance: VideoAlign's rule is the paper's ties-wrong accuracy
+        assert all(result[f"vgrb_accuracy/{iv}"] == result[f"accuracy/{iv}"] for iv in IVS)
+
+
+def test_unjudged_pairs_are_discordant_not_dropped():
+    """The issue's case: dropping the unjudged pair would give 100."""
+    result = iso.score(["t2v_5b"] * 2, [3.0, None], [1.0, None], no_judgment=[False, True], n_resamples=0)
+    assert result["vgrb_accuracy/t2v_5b"] == videoalign_accuracy_without_ties([1, 1], [2.0, math.nan]) == 50.0
+    assert iso.score(["t2v_5b"], choice=["none"], n_resamples=0)["vgrb_accuracy/t2v_5b"] == 0.0
+
+
+def test_decided_average_is_the_mean_of_decided_accuracies():
+    """Table 5 "Avg.": mean over interventions of each decided accuracy, not the pooled share."""
+    choice = ["chosen"] * 9 + ["rejected"] + ["chosen"] + ["rejected"] * 3 + ["tie"] * 6
+    intervention = ["temporal_shuffle"] * 10 + ["frame_hold"] * 10
+    result = iso.score(intervention, choice=choice, n_resamples=2000)
+    assert (
+        result["decided_accuracy/temporal_shuffle"] == 90.0 and result["decided_accuracy/frame_hold"] == 25.0
+    )
+    assert result["decided_average"] == 57.5
+    assert result["decided_accuracy_pooled"] == pytest.approx(100 * 10 / 14)
+    assert "decided_accuracy" not in result  # the pooled share is named as such
+    assert result["decided_average_ci_low"] < 57.5 < result["decided_average_ci_high"]
+    undecided = iso.score(["frame_hold", "t2v_5b"], choice=["chosen", "tie"], n_resamples=0)
+    assert (
+        "decided_average" not in undecided
+    )  # an intervention without a decided pair has no decided accuracy
 
 
 def test_hand_computed_case():
@@ -103,12 +140,13 @@ def test_hand_computed_case():
     assert result["decided_accuracy/temporal_shuffle"] == 100.0
     assert result["tie_rate/temporal_shuffle"] == 25.0
     assert result["no_judgment_rate/temporal_shuffle"] == 25.0
-    assert result["vgrb_accuracy/temporal_shuffle"] == pytest.approx(200 / 3)
+    assert result["vgrb_accuracy/temporal_shuffle"] == 50.0
     assert result["accuracy/reduced_steps"] == 50.0
     assert result["average"] == 50.0
     assert result["dimension_accuracy/motion"] == 50.0 and result["dimension_accuracy/visual"] == 50.0
     assert "dimension_accuracy/text" not in result and "accuracy/frame_hold" not in result
-    assert result["decided_accuracy"] == 75.0
+    assert result["decided_accuracy_pooled"] == 75.0  # 3 of 4 decided pairs
+    assert result["decided_average"] == 75.0  # (100 + 50) / 2
     assert result["tie_rate"] == pytest.approx(100 / 6)
 
 
@@ -120,7 +158,7 @@ def test_ties_and_tolerance():
     all_ties = iso.score(["t2v_5b"] * 3, [1.0] * 3, [1.0] * 3, n_resamples=100)
     assert all_ties["accuracy/t2v_5b"] == 0.0 and all_ties["tie_rate/t2v_5b"] == 100.0
     assert "decided_accuracy/t2v_5b" not in all_ties and all_ties["vgrb_accuracy/t2v_5b"] == 0.0
-    assert all_ties["accuracy/t2v_5b_ci_low"] == all_ties["accuracy/t2v_5b_ci_high"] == 0.0
+    assert all_ties["accuracy/t2v_5b_ci_low"] == 0.0 and all_ties["accuracy/t2v_5b_ci_high"] > 50.0  # 0/3
 
 
 def test_missing_judgments():
@@ -133,30 +171,34 @@ def test_missing_judgments():
     )
     assert result["accuracy/frame_hold"] == pytest.approx(100 / 3)
     assert result["no_judgment_rate/frame_hold"] == pytest.approx(200 / 3)
-    assert result["vgrb_accuracy/frame_hold"] == 100.0
+    assert result["vgrb_accuracy/frame_hold"] == pytest.approx(100 / 3)
     nothing = iso.score(["frame_hold"], choice=["none"], n_resamples=0)
-    assert nothing["accuracy/frame_hold"] == 0.0 and "vgrb_accuracy/frame_hold" not in nothing
+    assert nothing["accuracy/frame_hold"] == 0.0 and nothing["vgrb_accuracy/frame_hold"] == 0.0
 
 
 def test_single_intervention_average_is_its_accuracy():
     result = iso.score(["attribute_edit"] * 5, [3, 2, 1, 5, 5], [1, 1, 2, 0, 5], n_resamples=500)
     assert result["average"] == result["accuracy/attribute_edit"] == 60.0
     assert result["dimension_accuracy/text"] == 60.0
-    assert result["average_ci_low"] == result["accuracy/attribute_edit_ci_low"]
+    assert result["average_ci_low"] == result["dimension_accuracy/text_ci_low"]  # same replicates
     assert [k for k in result if k.startswith("dimension_accuracy/") and "_ci" not in k] == [
         "dimension_accuracy/text"
     ]
 
 
-def test_cis_agree_with_item_bootstrap():
-    rng = np.random.default_rng(5)
-    outcome = rng.random(400) < 0.7
-    result = iso.score(
-        ["t2v_1_3b"] * 400, choice=np.where(outcome, "chosen", "rejected").tolist(), n_resamples=20_000
-    )
-    reference = bootstrap_ci(100.0 * outcome, n_resamples=20_000, seed=1)
-    assert result["accuracy/t2v_1_3b_ci_low"] == pytest.approx(reference.low, abs=0.8)
-    assert result["accuracy/t2v_1_3b_ci_high"] == pytest.approx(reference.high, abs=0.8)
+def test_rates_get_wilson_intervals():
+    intervention, chosen, rejected, flags = random_pairs(6, ties=0.25, missing=0.1)
+    result = iso.score(intervention, chosen, rejected, no_judgment=flags, n_resamples=0)
+    for iv in IVS:
+        n = result[f"n/{iv}"]
+        decided = n - result[f"n_tie/{iv}"] - result[f"n_no_judgment/{iv}"]
+        for key, k, total in (("accuracy", result[f"n_correct/{iv}"], n), ("decided_accuracy", result[f"n_correct/{iv}"], decided),
+                              ("tie_rate", result[f"n_tie/{iv}"], n), ("no_judgment_rate", result[f"n_no_judgment/{iv}"], n)):  # fmt: skip
+            low, high = proportion_confint(k, total, alpha=0.05, method="wilson")
+            assert result[f"{key}/{iv}_ci_low"] == pytest.approx(100 * low, abs=1e-9)
+            assert result[f"{key}/{iv}_ci_high"] == pytest.approx(100 * high, abs=1e-9)
+    two_of_two = iso.score(["t2v_1_3b"] * 2, choice=["chosen"] * 2, n_resamples=1000)
+    assert two_of_two["accuracy/t2v_1_3b_ci_low"] == pytest.approx(34.24, abs=0.01)  # not [100, 100]
 
 
 def test_group_ci_is_stratified_bootstrap_of_mean_accuracy():
@@ -187,8 +229,9 @@ def test_seeded_and_optional_cis():
     assert first == iso.score(intervention, chosen, rejected, n_resamples=300, seed=4)
     assert first != iso.score(intervention, chosen, rejected, n_resamples=300, seed=5)
     bare = iso.score(intervention, chosen, rejected, n_resamples=0)
-    assert not [k for k in bare if "_ci_" in k]
-    assert {k: v for k, v in first.items() if "_ci_" not in k} == bare
+    means = ("average", "decided_average", "dimension_accuracy/")
+    assert not [k for k in bare if "_ci_" in k and k.startswith(means)]
+    assert {k: v for k, v in first.items() if not ("_ci_" in k and k.startswith(means))} == bare
 
 
 def test_human_row_constant():

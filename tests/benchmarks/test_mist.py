@@ -1,8 +1,10 @@
-"""MIST scoring: change rates, control, direction, drift, trio majority, kappa, alt-test, bad input."""
+"""MIST scoring against the paper's definitions: change rates, control, direction (pooled and judge mean),
+the drift decomposition, trio majority, kappa, alt-test slices, intervals, bad input."""
 
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+from statsmodels.stats.proportion import proportion_confint
 
 from mmjudge.benchmarks import mist
 from mmjudge.errors import SchemaError
@@ -56,37 +59,87 @@ def test_change_rates_and_control_by_hand():
     # i1: none FF -> aligned FF (explicit) / WF (silent); -> misleading LL / LL
     # i2: none LL -> aligned LL / LL; -> misleading LL / FF
     assert r["change_rate/none_to_aligned/explicit"] == 0.0
-    assert r["change_rate/none_to_aligned/silent"] == 0.5
-    assert r["change_rate/none_to_misleading/explicit"] == 0.5
-    assert r["change_rate/none_to_misleading/silent"] == 1.0
+    assert r["change_rate/none_to_aligned/silent"] == 50.0
+    assert r["change_rate/none_to_misleading/explicit"] == 50.0
+    assert r["change_rate/none_to_misleading/silent"] == 100.0
     assert r["change_rate/none_to_aligned/explicit/n"] == 2
     # control: same image, explicit vs silent. aligned: i1 FF/WF differs; misleading: i2 LL/FF differs
-    assert r["change_rate/control/aligned"] == 0.5
-    assert r["change_rate/control/misleading"] == 0.5
-    assert r["change_rate/control"] == 0.5 and r["change_rate/control/n"] == 4
+    assert r["change_rate/control/aligned"] == 50.0
+    assert r["change_rate/control/misleading"] == 50.0
+    assert r["change_rate/control"] == 50.0 and r["change_rate/control/n"] == 4
     assert "direction/explicit" not in r and "agreement/none" not in r  # no metadata, no humans
+    assert not [k for k in r if k.startswith("drift/")]  # the decomposition needs the sentence types
 
 
-def test_drift_is_item_mean_ordinal_shift():
+def test_rates_carry_wilson_intervals():
     r = mist.score(**columns(TWO_ITEMS), **FAST)
-    # FF=0 WF=1 FL=2 LL=3. none->misleading explicit: i1 +3, i2 0 -> mean over items 1.5
-    assert r["drift/none_to_misleading/explicit"] == 1.5
-    assert r["drift/none_to_misleading/silent"] == 0.0  # +3 and -3
-    assert r["drift/none_to_aligned/silent"] == 0.5  # +1 and 0
-    assert (
-        r["drift/none_to_misleading/explicit/ci_low"] <= 1.5 <= r["drift/none_to_misleading/explicit/ci_high"]
-    )
+    for key, k, n in (("change_rate/none_to_misleading/explicit", 1, 2), ("change_rate/control", 2, 4),
+                      ("change_rate/none_to_aligned/explicit", 0, 2)):  # fmt: skip
+        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert r[f"{key}_ci_low"] == pytest.approx(100 * low) and r[f"{key}_ci_high"] == pytest.approx(
+            100 * high
+        )
+    assert r["change_rate/none_to_aligned/explicit_ci_high"] > 50  # 0 of 2 is not a certain zero
 
 
-def test_drift_weights_items_equally():
+def paper_drift(labels, senses, prompt, arm):
+    """Table 7's definition: per sentence type, the mean over its items of the signed shift of each input
+    change (codes FF=0 ... LL=3); items need all three labels."""
+    out = {}
+    for kind in ("figurative", "literal"):
+        shifts = {"text_to_aligned": [], "aligned_to_misleading": [], "text_to_misleading": []}
+        for item, sense in senses.items():
+            key = (item, prompt)
+            text, aligned = labels.get((*key, "none", "none")), labels.get((*key, "aligned", arm))
+            misleading = labels.get((*key, "misleading", arm))
+            if sense != kind or None in (text, aligned, misleading):
+                continue
+            t, a, m = (mist.CODES[x] for x in (text, aligned, misleading))
+            shifts["text_to_aligned"].append(a - t)
+            shifts["aligned_to_misleading"].append(m - a)
+            shifts["text_to_misleading"].append(m - t)
+        out[kind] = {term: float(np.mean(v)) for term, v in shifts.items() if v}
+    return out
+
+
+def test_drift_is_decomposed_per_sentence_type_prompt_and_arm():
+    rng = np.random.default_rng(4)
+    cells = ["T1", "T2", "T3", "T4"] * 10
+    items = [f"i{k}" for k in range(40)]
+    labels = {}
+    for item in items:
+        for prompt in ("zs", "cot"):
+            labels.update(grid(item, prompt, *rng.choice(mist.LABELS, size=5)))
+    del labels[("i0", "cot", "misleading", "silent")]  # an incomplete item is left out of that arm's terms
+    senses = {
+        i: ("figurative" if c in ("T1", "T2") else "literal") for i, c in zip(items, cells, strict=True)
+    }
+    r = mist.score(**columns(labels), meta_item_ids=items, meta_cells=cells, n_resamples=500)
+    for prompt in ("zs", "cot"):
+        for arm in ("explicit", "silent"):
+            expected = paper_drift(labels, senses, prompt, arm)
+            for kind in ("figurative", "literal"):
+                prefix = f"drift/{kind}/{prompt}/{arm}"
+                for term, value in expected[kind].items():
+                    assert r[f"{prefix}/{term}"] == pytest.approx(value, abs=1e-12)
+                    assert r[f"{prefix}/{term}_ci_low"] <= value <= r[f"{prefix}/{term}_ci_high"]
+                total = r[f"{prefix}/text_to_aligned"] + r[f"{prefix}/aligned_to_misleading"]
+                assert r[f"{prefix}/text_to_misleading"] == pytest.approx(total, abs=1e-12)
+    assert r["drift/figurative/cot/silent/n_items"] == 19 and r["drift/figurative/cot/explicit/n_items"] == 20
+    assert not [k for k in r if k.startswith("drift/none_to")]  # no drift pooled over sentence types
+
+
+def test_drift_weights_items_equally_over_judges():
     labels = {
         **grid("i1", "zs", "FF", "LL", "LL", "LL", "LL"),
-        **grid("i1", "cot", "FF", "FF", "FF", "FF", "FF"),
+        **grid("i2", "zs", "FF", "FF", "FF", "FF", "FF"),
     }
-    labels.update(grid("i2", "zs", "FF", "FF", "FF", "FF", "FF"))
-    r = mist.score(**columns(labels), **FAST)
+    other = {**grid("i1", "zs", "FF", "FF", "FF", "FF", "FF")}  # a second judge labels only i1
+    cols, more = columns(labels, judge="j1"), columns(other, judge="j2")
+    both = {k: cols[k] + more[k] for k in cols}
+    r = mist.score(**both, meta_item_ids=["i1", "i2"], meta_cells=["T2", "T2"], **FAST)
     # item means: i1 (3 + 0) / 2 = 1.5, i2 0 -> 0.75 (the cell mean would be 1.0)
-    assert r["drift/none_to_aligned/explicit"] == 0.75
+    assert r["drift/figurative/zs/explicit/text_to_aligned"] == 0.75
 
 
 def test_direction_toward_the_misleading_image_sense():
@@ -101,8 +154,36 @@ def test_direction_toward_the_misleading_image_sense():
     meta = {"meta_item_ids": ["fig_up", "fig_down", "lit_down"], "meta_cells": ["T2", "T1", "T3"]}
     r = mist.score(**columns(labels), **meta, **FAST)
     assert r["direction/explicit/n_changed"] == 3
-    assert r["direction/explicit"] == pytest.approx(2 / 3)
-    assert r["direction/silent/n_changed"] == 1 and r["direction/silent"] == 1.0
+    assert r["direction/explicit"] == pytest.approx(200 / 3)
+    assert r["direction/silent/n_changed"] == 1 and r["direction/silent"] == 100.0
+    low, high = proportion_confint(2, 3, alpha=0.05, method="wilson")
+    assert (r["direction/explicit_ci_low"], r["direction/explicit_ci_high"]) == pytest.approx(
+        (100 * low, 100 * high)
+    )
+    assert "direction/explicit/mean_over_judges" not in r  # one judge: the pooled rate is its rate
+
+
+def test_direction_pooled_and_mean_over_judges():
+    """Table 6 prints the mean of the judges' rates (34), its text the pooled rate (37): name both."""
+    meta = {"meta_item_ids": [f"f{k}" for k in range(4)], "meta_cells": ["T2"] * 4}
+    toward, away = ("FF", "FF", "FF", "WF", "WF"), ("FF", "WF", "WF", "FF", "FF")  # figurative: up is toward
+    a = {
+        **grid("f0", "zs", *toward),
+        **grid("f1", "zs", *toward),
+        **grid("f2", "zs", *toward),
+        **grid("f3", "zs", *away),
+    }
+    b = {**grid("f0", "zs", *away), **grid("f1", "zs", *toward)}  # 1 of 2 toward
+    cols_a, cols_b = columns(a, judge="a"), columns(b, judge="b")
+    r = mist.score(**{k: cols_a[k] + cols_b[k] for k in cols_a}, **meta, n_resamples=500)
+    assert r["direction/explicit"] == pytest.approx(100 * 4 / 6)  # pooled over the 6 changed cells
+    assert r["direction/explicit/mean_over_judges"] == pytest.approx((75 + 50) / 2)
+    assert r["direction/explicit/mean_over_judges/n_judges"] == 2
+    assert (
+        r["direction/explicit/mean_over_judges_ci_low"]
+        <= 62.5
+        <= r["direction/explicit/mean_over_judges_ci_high"]
+    )
 
 
 def test_direction_nan_when_nothing_changes():
@@ -129,11 +210,13 @@ def test_agreement_with_trio_majority():
         **grid("i2", "zs", "WF", "LL", "WF", "WF", "WF"),
     }
     r = mist.score(**columns(labels), **humans, **FAST)
-    assert r["agreement/none"] == 1.0
-    assert r["agreement/aligned/explicit"] == 0.5
-    assert r["agreement/aligned/silent"] == 0.5
-    assert r["agreement/misleading/explicit"] == 0.5
-    assert r["agreement/misleading/silent"] == 1.0
+    assert r["agreement/none"] == 100.0 and r["agreement/none/n"] == 2
+    assert r["agreement/aligned/explicit"] == 50.0
+    assert r["agreement/aligned/silent"] == 50.0
+    assert r["agreement/misleading/explicit"] == 50.0
+    assert r["agreement/misleading/silent"] == 100.0
+    low, _ = proportion_confint(2, 2, alpha=0.05, method="wilson")
+    assert r["agreement/none_ci_low"] == pytest.approx(100 * low) and r["agreement/none_ci_high"] == 100.0
 
 
 def _human_table(rng, items, annotators, p_agree=0.8):
@@ -146,6 +229,7 @@ def _human_table(rng, items, annotators, p_agree=0.8):
     return truth, rows
 
 
+@pytest.mark.filterwarnings("ignore:alt-test not run")
 def test_kappa_per_trio_matches_statsmodels():
     rng = np.random.default_rng(1)
     informed = [f"a{k}" for k in range(30)]
@@ -171,7 +255,7 @@ def test_kappa_per_trio_matches_statsmodels():
         ratings = np.array([mist.CODES[x[2]] for x in part]).reshape(30, 3)
         expected = fleiss_kappa(aggregate_raters(ratings)[0])
         assert r[f"kappa/{trio}"] == pytest.approx(expected)
-        assert r[f"kappa/{trio}/ci_low"] <= r[f"kappa/{trio}"] <= r[f"kappa/{trio}/ci_high"]
+        assert r[f"kappa/{trio}_ci_low"] <= r[f"kappa/{trio}"] <= r[f"kappa/{trio}_ci_high"]
         assert r[f"kappa/{trio}/n_items"] == 30
 
 
@@ -197,21 +281,25 @@ def test_alt_test_uses_the_condition_the_trio_saw():
         "human_labels": [x[2] for x in rows],
     }
     meta = {"meta_item_ids": items, "meta_cells": cells, "meta_trios": ["informed"] * 40}
-    r = mist.score(**columns(labels), **meta, **humans, **FAST)
+    r = mist.score(**columns(labels), **meta, **humans, **FAST, min_instances_per_human=20)
+    slices = {"all": ("T1", "T2", "T3", "T4"), "aligned": ("T2", "T3"), "misleading": ("T1", "T4")}
     for arm in ("explicit", "silent"):
-        for short, scoring in (("acc", "accuracy"), ("mae", "neg_mae")):
-            key = f"alt_test/informed/{short}/zs/{arm}"
-            judge = {i: float(majority[i]) for i in items}
-            ref = alt_test(
-                judge,
-                {h: {x[0]: float(mist.CODES[x[2]]) for x in rows if x[1] == h} for h in ("h1", "h2", "h3")},
-                scoring=scoring,
-                epsilon=0.2,
-            )
-            assert r[f"{key}/winning_rate"] == pytest.approx(ref.winning_rate)
-            assert r[f"{key}/advantage_probability"] == pytest.approx(ref.advantage_probability)
-            assert r[f"{key}/passed"] is bool(ref.passed)
-        assert r[f"alt_test/informed/acc/zs/{arm}/passed"] is True
+        for slice_name, kept in slices.items():
+            mine = {i for i, c in zip(items, cells, strict=True) if c in kept}
+            for short, scoring in (("acc", "accuracy"), ("mae", "neg_mae")):
+                key = f"alt_test/informed/{slice_name}/{short}/zs/{arm}"
+                judge = {i: float(majority[i]) for i in mine}
+                annotators = {h: {x[0]: float(mist.CODES[x[2]]) for x in rows if x[1] == h and x[0] in mine}
+                              for h in ("h1", "h2", "h3")}  # fmt: skip
+                ref = alt_test(judge, annotators, scoring=scoring, epsilon=0.2, min_instances_per_human=20)
+                assert r[f"{key}/winning_rate"] == pytest.approx(100 * ref.winning_rate)
+                assert r[f"{key}/advantage_probability"] == pytest.approx(100 * ref.advantage_probability)
+                assert r[f"{key}/passed"] is bool(ref.passed)
+        assert r[f"alt_test/informed/all/acc/zs/{arm}/passed"] is True
+        assert r[f"alt_test/informed/{arm}/n_tests"] == 6
+        assert r[f"alt_test/informed/{arm}/n_passed"] == sum(
+            r[f"alt_test/informed/{s}/{m}/zs/{arm}/passed"] for s in slices for m in ("acc", "mae")
+        )
 
 
 @pytest.mark.filterwarnings("ignore:.*kappa undefined:RuntimeWarning")
@@ -239,10 +327,30 @@ def test_alt_test_needs_epsilon_for_unknown_trio_and_one_judge():
 def test_registered_with_documented_keys():
     spec = get_benchmark("mist")
     assert spec.score is mist.score
-    r = mist.score(**columns(TWO_ITEMS), meta_item_ids=["i1", "i2"], meta_cells=["T2", "T3"], **FAST)
     documented = {k.name for k in spec.result_keys}
-    main = {k for k in r if k.count("/") <= 2 and not k.endswith(("/n", "/n_changed"))}
-    assert main - {"n_labels"} <= documented
+    rng = np.random.default_rng(9)
+    items = [f"i{k}" for k in range(8)]
+    labels = {}
+    for item in items:
+        labels.update(grid(item, "zs", *rng.choice(mist.LABELS, size=5)))
+    humans = [(i, h, str(rng.choice(mist.LABELS))) for i in items for h in ("h1", "h2", "h3")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = mist.score(
+            **columns(labels), meta_item_ids=items, meta_cells=["T1", "T2", "T3", "T4"] * 2,
+            meta_trios=["informed"] * 8, human_item_ids=[h[0] for h in humans],
+            human_annotators=[h[1] for h in humans], human_labels=[h[2] for h in humans],
+            min_instances_per_human=2, **FAST,
+        )  # fmt: skip
+    patterns = [(r"^alt_test/informed/(all|aligned|misleading)/(acc|mae)/zs/", "alt_test/<trio>/<slice>/<scoring>/<prompt>/"),
+                (r"^(kappa|alt_test)/informed", r"\1/<trio>"), (r"^(drift/\w+)/zs/", r"\1/<prompt>/")]  # fmt: skip
+    generic = set()
+    for key in r:
+        for pattern, repl in patterns:
+            key = re.sub(pattern, repl, key)
+        generic.add(key)
+    assert generic <= documented, generic - documented
+    assert any(k.startswith("alt_test/") for k in r) and any(k.startswith("drift/") for k in r)
 
 
 BASE = columns(grid("i", "zs", "FF", "FF", "FF", "FF", "FF"))
@@ -316,6 +424,7 @@ def test_bad_metadata_and_humans(extra, match):
 label_st = st.sampled_from(mist.LABELS)
 
 
+@pytest.mark.filterwarnings("ignore:alt-test not run")
 @settings(max_examples=15, deadline=None)
 @given(
     st.lists(st.tuples(*[label_st] * 8), min_size=2, max_size=6),

@@ -294,6 +294,7 @@ def test_item_without_labels_keeps_empty_lists_and_trio_may_come_from_the_labels
     assert f"{N - 1} of {N} items carry human labels" in built.card_context["label_note"]
 
 
+@pytest.mark.filterwarnings("ignore:alt-test not run")  # the sample's slices hold fewer than 30 items
 def test_built_sample_feeds_the_mist_scorer(built):
     from mmjudge.benchmarks.mist import score
 
@@ -324,6 +325,6 @@ def test_built_sample_feeds_the_mist_scorer(built):
         )
     a, b = results["sample-judge-a"], results["sample-judge-b"]
     key = "change_rate/none_to_misleading/silent"
-    assert b[key] > a[key] + 0.2
-    assert b["direction/silent"] > 0.8
+    assert b[key] > a[key] + 20.0
+    assert b["direction/silent"] > 80.0
     assert any(k.startswith("alt_test/informed/") for k in a)

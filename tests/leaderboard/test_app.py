@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.reference import seed_reference
+from mmjudge.leaderboard.reference import reference_rows, seed_reference
 
 from .conftest import prediction_bytes, served
 
@@ -50,7 +50,7 @@ def test_client_reads_tables_and_results_but_cannot_submit(app) -> None:
     verified = next(row for row in data if row[1] == "verified")
     stored = next(s for s in board.store.submissions("isovrbench") if s.kind == "verified")
     assert verified[average] == pytest.approx(stored.results["average"], abs=1e-4)
-    assert any(row[1] == "reported" and row[2] == "Human" for row in data)
+    assert any(row[1] == "reported" and row[2] == "VideoReward" for row in data)
     assert not any("<img" in str(cell) for row in data for cell in row)
     shown = value["metadata"]["display_value"]
     assert not any("<img" in str(cell) for row in shown for cell in row)
@@ -97,7 +97,9 @@ def test_space_app_builds_from_environment(tmp_path, data_root, monkeypatch) -> 
     board = namespace["board"]
     assert board.settings.require_login and board.settings.admins == {"root", "admin2"}
     assert "isovrbench" in board.benchmarks_available()
-    assert [s.judge for s in board.store.submissions("isovrbench")] == ["Human"]
+    assert [s.judge for s in board.store.submissions("isovrbench")] == [
+        r.judge for r in reference_rows("isovrbench")
+    ]
     readme = (Path(__file__).resolve().parents[2] / "spaces" / "leaderboard" / "README.md").read_text()
     front = readme.split("---")[1]
     for line in ("sdk: gradio", "sdk_version: 6.31.0", "app_file: app.py", "hf_oauth: true"):

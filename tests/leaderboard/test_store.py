@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from mmjudge import BENCHMARK_IDS
 from mmjudge.leaderboard import NewSubmission, Store, SubmissionMeta, SubmissionRejected
 from mmjudge.leaderboard.store import MIGRATIONS
 
@@ -110,12 +111,26 @@ def test_simultaneous_copies_of_one_file_store_exactly_one(board_factory, refere
 
 def test_reference_rows_are_seeded_once(tmp_path: Path) -> None:
     from mmjudge.leaderboard.bootstrap import open_leaderboard
+    from mmjudge.leaderboard.reference import reference_rows
 
+    shipped = [(r.benchmark, r.judge) for b in BENCHMARK_IDS for r in reference_rows(b)]
     for _ in range(2):
         board = open_leaderboard(tmp_path / "lb.sqlite", require_login=False)
-    assert [(s.kind, s.judge) for s in board.store.submissions(include_hidden=True)] == [
-        ("reported", "Human")
-    ]
+    assert [(s.benchmark, s.judge) for s in board.store.submissions(include_hidden=True)] == shipped
+    assert {s.kind for s in board.store.submissions()} == {"reported"}
+
+
+def test_reported_rows_no_longer_shipped_are_hidden(tmp_path: Path) -> None:
+    """A store seeded by an earlier version (here: the old human row of IsoVRBench) shows the current rows."""
+    from mmjudge.leaderboard.reference import seed_reference
+
+    store = Store(tmp_path / "lb.sqlite")
+    old = NewSubmission("isovrbench", "reported", "Human", "human annotators", "paper", {"average": 96.375},
+                        source="Li et al. 2026, IsoVRBench, Table 2 (human row)")  # fmt: skip
+    store.insert_submission(old)
+    seed_reference(store)
+    assert "Human" not in [s.judge for s in store.submissions("isovrbench")]
+    assert "Human" in [s.judge for s in store.submissions("isovrbench", include_hidden=True)]
 
 
 def test_mirror_pushes_a_consistent_snapshot(tmp_path: Path, monkeypatch) -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import math
+import ast
+from pathlib import Path
 
 import pytest
 
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.leaderboard import StoredSubmission, build_table
 from mmjudge.leaderboard.plots import figure
-from mmjudge.leaderboard.reference import missing_reference, reference_rows
+from mmjudge.leaderboard.reference import reference_rows
 from mmjudge.leaderboard.tables import INFO_HEADERS
 
 
@@ -23,7 +24,10 @@ def _iso(row_id: int, average: float, **extra) -> StoredSubmission:
         average_ci_low=average - 2,
         average_ci_high=average + 2,
         tie_rate=3.0,
-        decided_accuracy=average + 1,
+        decided_average=average + 1,
+        decided_average_ci_low=average - 1,
+        decided_average_ci_high=average + 3,
+        decided_accuracy_pooled=average + 2,
     )
     results.update(extra)
     return StoredSubmission("isovrbench", "verified", f"j{row_id}", f"m{row_id}", "u", results, id=row_id)
@@ -40,7 +44,9 @@ def test_isovrbench_breakdown_ranking_and_views() -> None:
     assert [r[0] for r in table.values] == [2, 3, 1]
     assert table.display[0][table.headline] == "71.2\n[69.2, 73.2]"
     decided = build_table("isovrbench", [_iso(1, 55.0)], view="decided")
-    assert decided.headers[decided.headline] == "Decided acc. (pooled)"
+    assert decided.headers[decided.headline] == "Decided avg. (Table 5)"  # the mean of the eight, not pooled
+    assert decided.values[0][decided.headline] == 56.0
+    assert decided.display[0][decided.headline] == "56.0\n[54.0, 58.0]"
     assert decided.values[0][len(INFO_HEADERS)] == 56.0
     assert decided.display[0][len(INFO_HEADERS)].endswith("(no CI)")
     with pytest.raises(ValueError, match="view"):
@@ -53,41 +59,60 @@ def test_hidden_and_other_benchmark_rows_are_left_out() -> None:
     assert build_table("isovrbench", [hidden, other]).values == []
 
 
-def test_reported_human_row_is_the_paper_row() -> None:
-    (human,) = reference_rows("isovrbench")
-    assert human.kind == "reported" and "Table 2" in human.source
-    assert {iv: human.results[f"accuracy/{iv}"] for iv in INTERVENTIONS} == dict(HUMAN_ACCURACY)
-    assert human.results["average"] == pytest.approx(sum(HUMAN_ACCURACY.values()) / 8)
-    stored = StoredSubmission(**{**human.__dict__, "id": 1})
-    table = build_table("isovrbench", [stored])
-    assert table.display[0][table.headline] == "96.4\n(published, no CI)"
-    assert "not available" in missing_reference("mist") and reference_rows("mist") == []
+def _stored(benchmark: str) -> list[StoredSubmission]:
+    return [StoredSubmission(**{**r.__dict__, "id": k + 1}) for k, r in enumerate(reference_rows(benchmark))]
 
 
-def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval written out: (p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)."""
-    p = k / n
-    centre = p + z * z / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return 100 * (centre - half) / (1 + z * z / n), 100 * (centre + half) / (1 + z * z / n)
+def test_reported_rows_show_the_published_numbers_without_a_ci() -> None:
+    table = build_table("isovrbench", _stored("isovrbench"))
+    assert table.values[0][2] == "VideoReward" and table.values[0][table.headline] == 73.3
+    assert table.display[0][table.headline] == "73.3\n(published, no CI)"
+    decided = build_table("isovrbench", _stored("isovrbench"), view="decided")
+    ranked = [(row[2], row[decided.headline]) for row in decided.values]
+    assert ranked[:2] == [("VideoReward", 73.6), ("VisionReward", 71.3)]  # Table 5's order
+    assert ranked[-2:] == [("GPT-4.1", None), ("Qwen3-VL-8B", None)]  # not in Table 5: no decided numbers
+    emo = build_table("emoprefer", _stored("emoprefer"))
+    top = emo.display[0]
+    assert emo.values[0][2] == "Qwen2.5-Omni" and top[emo.headline] == "67.2\n± 0.00 over 2 rounds"
+    assert emo.values[0][emo.headers.index("strategy")] == "S2"
+    gpt4o = next(d for d, v in zip(emo.display, emo.values, strict=True) if v[2] == "GPT-4o")
+    assert gpt4o[emo.headline] == "59.3\n± 0.08 over 2 rounds"
 
 
-def test_mist_change_rates_get_wilson_intervals_and_rank_lower_first() -> None:
-    base = {"change_rate/none_to_misleading/silent": 0.25, "change_rate/none_to_misleading/silent/n": 80,
-            "direction/silent": 0.6, "direction/silent/n_changed": 20,
-            "alt_test/informed/acc/cot/silent/passed": True, "alt_test/informed/acc/cot/explicit/passed": False}  # fmt: skip
-    worse = dict(base, **{"change_rate/none_to_misleading/silent": 0.5})
+def test_mist_columns_read_the_stored_intervals_and_rank_lower_first() -> None:
+    base = {"change_rate/none_to_misleading/explicit": 25.0, "change_rate/none_to_misleading/explicit/n": 80,
+            "change_rate/none_to_misleading/explicit_ci_low": 17.0, "change_rate/none_to_misleading/explicit_ci_high": 35.5,
+            "direction/explicit": 60.0, "direction/explicit/n_changed": 20,
+            "alt_test/informed/explicit/n_passed": 1, "alt_test/informed/explicit/n_tests": 24}  # fmt: skip
+    worse = dict(base, **{"change_rate/none_to_misleading/explicit": 50.0})
     rows = [StoredSubmission("mist", "verified", "worse", "m1", "u", worse, id=1),
             StoredSubmission("mist", "verified", "better", "m2", "u", base, id=2)]  # fmt: skip
     table = build_table("mist", rows)
-    assert table.headers[table.headline] == "change none→misleading (silent)"
+    assert table.headers[table.headline] == "change none→misleading (explicit)"  # Table 6's column
     assert [r[2] for r in table.values] == ["better", "worse"]
-    low, high = _wilson(20, 80)
-    assert table.display[0][table.headline] == f"25.0\n[{low:.1f}, {high:.1f}]"
-    column = table.headers.index("direction (silent)")
-    low, high = _wilson(12, 20)
-    assert table.display[0][column] == f"60.0\n[{low:.1f}, {high:.1f}]"
-    assert table.values[0][table.headers.index("alt-test informed (ACC, passed)")] == "1/2"
+    assert table.display[0][table.headline] == "25.0\n[17.0, 35.5]"  # the scorer's interval, as stored
+    column = table.headers.index("direction (explicit)")
+    assert table.display[0][column] == "60.0\n(no CI)"  # a count beside it is not turned into an interval
+    assert table.values[0][table.headers.index("alt-test informed (explicit): passed")] == "1/24"
+    published = build_table("mist", _stored("mist"))
+    best = published.values[0]
+    assert best[2] == "GPT-5.2" and best[published.headline] == 9.1
+    assert best[published.headers.index("direction (explicit)")] == 28.0
+
+
+@pytest.mark.parametrize("module", ["tables", "plots"])
+def test_the_leaderboard_computes_no_interval(module) -> None:
+    """Tables and figures import no statistics: every interval is a key the scorer stored."""
+    import importlib
+
+    path = Path(importlib.import_module(f"mmjudge.leaderboard.{module}").__file__)
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+    assert not {name for name in imported if name.startswith(("statsmodels", "scipy", "mmjudge.stats"))}
 
 
 def test_emorealm_columns_and_missing_values() -> None:
@@ -98,16 +123,20 @@ def test_emorealm_columns_and_missing_values() -> None:
     assert table.display[0][table.headers.index("reasoning_basic_audio")] == "—"
 
 
-def test_isovrbench_figure_spans_judges_and_marks_humans() -> None:
-    rows = [_iso(1, 55.0), _iso(2, 71.0)]
-    fig = figure("isovrbench", rows)
+def test_isovrbench_figure_spans_the_published_judges_and_marks_humans() -> None:
+    published = _stored("isovrbench")
+    fig = figure("isovrbench", [*published, _iso(99, 55.0)])
     (ax,) = fig.axes
-    spans = [c for c in ax.collections if c.__class__.__name__ == "LineCollection"]
+    spans = [c for c in ax.collections if c.get_gid() == "span"]
     assert len(spans) == len(INTERVENTIONS)
-    segment = spans[0].get_segments()[0]
-    assert sorted(segment[:, 1]) == [55.0, 71.0]
-    stars = [c for c in ax.collections if c.get_label() == "human"]
+    for span, iv in zip(spans, INTERVENTIONS, strict=True):
+        values = [r.results[f"accuracy/{iv}"] for r in published]
+        assert sorted(span.get_segments()[0][:, 1]) == [min(values), max(values)]
+    # temporal shuffle spans the eleven published judges, 11.9 (LiFT) to 60.8 (VideoReward), as in Table 2
+    assert sorted(spans[0].get_segments()[0][:, 1]) == [11.9, 60.8]
+    stars = [c for c in ax.collections if c.get_label() == "human (45 pairs)"]
     assert len(stars) == 1 and stars[0].get_offsets()[0][1] == HUMAN_ACCURACY[INTERVENTIONS[0]]
+    assert any(line.get_label() == "j99 (v)" for line in ax.containers)
 
 
 @pytest.mark.parametrize("benchmark", ["mist", "emoprefer", "emorealm"])

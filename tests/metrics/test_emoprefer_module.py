@@ -21,6 +21,8 @@ def test_compute_returns_exactly_the_core_result(metric):
         **kwargs, swapped_predictions=swapped
     )
     assert metric.compute(**kwargs) == emoprefer.score(**kwargs)
+    options = {"strategy": "S4", "n_resamples": 300, "confidence": 0.9, "seed": 3}
+    assert metric.compute(**kwargs, **options) == emoprefer.score(**kwargs, **options)
 
 
 def test_bad_input_reaches_the_user(metric):

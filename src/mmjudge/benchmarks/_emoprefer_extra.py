@@ -3,14 +3,21 @@
 Public names are re-exported by :mod:`mmjudge.benchmarks.emoprefer`; import them from there.
 Core functions are imported inside each function because ``emoprefer`` imports this module.
 
-Documented choices (the release has no code for them):
+Rules, and where each comes from (the release's ``statistic.py`` and ``toolkit/utils/functions.py``):
 
-* mean ± std over rounds: ``numpy.std`` with its default ``ddof=0`` (population std).
-* votes: the most frequent label per item. A tie between labels is broken by ``tie_break``:
-  ``"same"`` (default: no majority means no preference) or ``"first"`` (the vote of the earliest
-  voter whose label is among the tied ones: the first forward run, or the best-ranked model).
-* the reported strategy is the one with the highest 2-class WAF; NaN ranks last; equal values go to
-  the strategy name that sorts first.
+* mean ± std over rounds: ``numpy.mean`` and ``numpy.std`` with its default ``ddof=0`` (population
+  std), as ``main_statistic`` computes them over the round files.
+* votes: the most frequent label per item. The release's ``func_majority_vote`` counts labels in the
+  order they are first seen and returns the first label reaching the top count, so a tie goes to the
+  tied label that appears first in voter order; that is ``tie_break="first"`` (the vote of the earliest
+  voter whose label is among the tied ones). ``tie_break="same"`` (no majority means no preference) is
+  our alternative, kept as a named option.
+* normal + swapped voting (``func_normal_reverse_voting``): the forward runs, then the reversed runs
+  mapped back a1<->a2, voted with ``func_majority_vote``; :func:`vote_normal_swapped` defaults to that
+  rule (``tie_break="first"``). For :func:`majority_vote` and :func:`top_k_vote` (model crowdsourcing;
+  no code for it was found in the release) the default stays ``"same"``.
+* the reported strategy is the one with the highest mean 2-class WAF, as in ``main_present_results``
+  (``np.argmax``); NaN ranks last; equal values go to the strategy name that sorts first.
 """
 
 from __future__ import annotations
@@ -58,17 +65,22 @@ def mean_std_over_rounds(
     rounds: Sequence[Sequence[str]],
     references: Sequence[str],
     swapped_rounds: Sequence[Sequence[str]] | None = None,
-) -> dict[str, float]:
-    """Score each round and report ``<key>_mean`` and ``<key>_std`` (numpy ``ddof=0``) per score key.
+    *,
+    strategy: str | None = None,
+) -> dict[str, float | int | str]:
+    """Score each round and report, per score key, the mean as ``<key>`` and ``<key>_std`` (numpy
+    ``ddof=0``), as the paper's "mean ± std" cells; then ``n_items``, ``n_2class``, ``n_rounds`` and,
+    when given, ``strategy``. No CI keys: the spread over rounds is the ``_std``.
 
     Args:
         rounds: one prediction list per round (the paper uses 2 rounds).
         references: gold labels.
         swapped_rounds: reversed-pair predictions per round, same count as ``rounds``.
+        strategy: the prompting strategy of the rounds (``"S1"`` ... ``"S4"``), echoed.
 
-    >>> r = mean_std_over_rounds([["a1", "a2"], ["a1", "a1"]], ["a1", "a2"])
-    >>> r["acc_3class_mean"], r["acc_3class_std"]
-    (75.0, 25.0)
+    >>> r = mean_std_over_rounds([["a1", "a2"], ["a1", "a1"]], ["a1", "a2"], strategy="S1")
+    >>> r["acc_3class"], r["acc_3class_std"], r["n_rounds"], r["strategy"]
+    (75.0, 25.0, 2, 'S1')
     """
     from mmjudge.benchmarks.emoprefer import score
 
@@ -76,17 +88,19 @@ def mean_std_over_rounds(
     if swapped_rounds is not None:
         check_same_length(rounds=rounds, swapped_rounds=swapped_rounds)
     results = [
-        score(preds, references, None if swapped_rounds is None else swapped_rounds[i])
+        score(preds, references, None if swapped_rounds is None else swapped_rounds[i], n_resamples=0)
         for i, preds in enumerate(rounds)
     ]
-    out: dict[str, float] = {}
+    out: dict[str, float | int | str] = {}
     for key in results[0]:
-        if key.startswith("n_"):
+        if key.startswith("n_") or "_ci_" in key:
             continue
         values = np.array([r[key] for r in results], dtype=np.float64)
-        out[f"{key}_mean"] = float(np.mean(values))
+        out[key] = float(np.mean(values))
         out[f"{key}_std"] = float(np.std(values))
-    out["n_rounds"] = len(results)
+    out.update(n_items=results[0]["n_items"], n_2class=results[0]["n_2class"], n_rounds=len(results))
+    if strategy is not None:
+        out["strategy"] = str(strategy)
     return out
 
 
@@ -127,15 +141,19 @@ def majority_vote(votes: Sequence[Sequence[str]], tie_break: TieBreak = "same") 
 def vote_normal_swapped(
     forward_runs: Sequence[Sequence[str]],
     swapped_runs: Sequence[Sequence[str]],
-    tie_break: TieBreak = "same",
+    tie_break: TieBreak = "first",
 ) -> list[str]:
-    """Normal+swapped majority vote: flip the reversed runs back, then vote over all runs.
+    """Normal+swapped majority vote, the release's ``func_normal_reverse_voting``: flip the reversed runs
+    back a1<->a2, then vote over all runs, forward runs first.
 
-    Voters are ordered forward runs first, then swapped runs (this matters for ``tie_break="first"``).
-    Responses are parsed with :func:`~mmjudge.benchmarks.emoprefer.parse_response` first.
+    A tie goes to the tied label seen first in that voter order (``tie_break="first"``, the official
+    rule); ``tie_break="same"`` makes a tie ``same`` instead. Responses are parsed with
+    :func:`~mmjudge.benchmarks.emoprefer.parse_response` first.
 
     >>> vote_normal_swapped([["a1", "a2"], ["a1", "same"]], [["a2", "a1"], ["a1", "a1"]])
     ['a1', 'a2']
+    >>> vote_normal_swapped([["a1"]], [["a1"]]), vote_normal_swapped([["a1"]], [["a1"]], tie_break="same")
+    (['a1'], ['same'])
     """
     from mmjudge.benchmarks.emoprefer import flip_labels, parse_responses
 
@@ -169,7 +187,7 @@ def top_k_vote(
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        waf = {name: score(p, references)["waf_2class"] for name, p in parsed.items()}
+        waf = {name: float(score(p, references, n_resamples=0)["waf_2class"]) for name, p in parsed.items()}
     order = sorted(parsed, key=lambda name: (-_nan_low(waf[name]), name))[:k]
     return TopKVote(tuple(order), majority_vote([parsed[name] for name in order], tie_break))
 
@@ -182,7 +200,7 @@ def best_strategy(results: Mapping[str, Mapping[str, float]], key: str = "waf_2c
     """The strategy the paper reports for a model: the highest ``key`` (2-class WAF by default).
 
     Args:
-        results: strategy name -> result dict (from :func:`score`, or ``waf_2class_mean`` from rounds).
+        results: strategy name -> result dict (from :func:`score` or :func:`mean_std_over_rounds`).
         key: the score to rank by.
 
     >>> best_strategy({"S1": {"waf_2class": 60.0}, "S2": {"waf_2class": 71.5}, "S3": {"waf_2class": 71.5}})

@@ -7,38 +7,70 @@ from collections.abc import Sequence
 from mmjudge.benchmarks._base import ResultKey
 
 
+def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
+    return [
+        ResultKey(name, higher, text),
+        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% {how} CI of {name} (0-100)"),
+        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% {how} CI of {name} (0-100)"),
+    ]
+
+
 def result_keys(tasks: Sequence[str], yes_no_tasks: Sequence[str]) -> tuple[ResultKey, ...]:
     """Every key ``score`` can return, in a stable order.
 
     >>> [k.name for k in result_keys(["modality_agreement"], ["modality_agreement"])][:4]
     ['accuracy/modality_agreement', 'accuracy/modality_agreement_ci_low', 'accuracy/modality_agreement_ci_high', 'n/modality_agreement']
     """
-    per_task = (
-        ("accuracy", True, "percent of scored items answered correctly (0-100)"),
-        ("accuracy/{}_ci_low", True, "lower end of the bootstrap CI of accuracy (0-100)"),
-        ("accuracy/{}_ci_high", True, "upper end of the bootstrap CI of accuracy (0-100)"),
-        ("n", True, "items scored (count)"),
-        ("n_correct", True, "items answered correctly (count)"),
-        ("n_missing", False, "items without an output (count)"),
+    keys: list[ResultKey] = []
+    for t in tasks:
+        keys += _with_ci(
+            f"accuracy/{t}", True, f"{t}: percent of scored items answered correctly (0-100)", "Wilson"
+        )
+        keys += [
+            ResultKey(f"n/{t}", True, f"{t}: items scored (count)"),
+            ResultKey(f"n_correct/{t}", True, f"{t}: items answered correctly (count)"),
+            ResultKey(f"n_missing/{t}", False, f"{t}: items without an output, i.e. None (count)"),
+        ]
+        if t not in yes_no_tasks:
+            continue
+        keys += _with_ci(
+            f"yes_accuracy/{t}",
+            True,
+            f"{t}: accuracy on gold-Yes items; the paper's 'precision' (0-100)",
+            "Wilson",
+        )
+        keys += _with_ci(
+            f"no_accuracy/{t}",
+            True,
+            f"{t}: accuracy on gold-No items; the paper's 'recall' (0-100)",
+            "Wilson",
+        )
+        keys += _with_ci(
+            f"yes_no_f1/{t}",
+            True,
+            f"{t}: harmonic mean of yes_accuracy and no_accuracy (0-100)",
+            "bootstrap (stratified by gold Yes/No)",
+        )
+        keys += _with_ci(
+            f"yes_rate/{t}",
+            False,
+            f"{t}: percent of answered items read as Yes; neither direction is better (0-100)",
+            "Wilson",
+        )
+        keys += [
+            ResultKey(f"n_yes/{t}", True, f"{t}: gold-Yes items scored (count)"),
+            ResultKey(f"n_no/{t}", True, f"{t}: gold-No items scored (count)"),
+        ]  # fmt: skip
+    keys += _with_ci(
+        "overall",
+        True,
+        "unweighted mean of the per-task accuracies present (0-100)",
+        "bootstrap (stratified by task)",
     )
-    yes_no = (
-        ("yes_accuracy", True, "accuracy on gold-Yes items; the paper's 'precision' (0-100)"),
-        ("no_accuracy", True, "accuracy on gold-No items; the paper's 'recall' (0-100)"),
-        ("yes_no_f1", True, "harmonic mean of yes_accuracy and no_accuracy (0-100)"),
-        ("yes_rate", False, "percent of answered items read as Yes; neither direction is better (0-100)"),
-        ("n_yes", True, "gold-Yes items scored (count)"),
-        ("n_no", True, "gold-No items scored (count)"),
-    )
-    keys = [
-        ResultKey(name.format(t) if "{}" in name else f"{name}/{t}", higher, f"{t}: {text}")
-        for t in tasks
-        for name, higher, text in per_task + (yes_no if t in yes_no_tasks else ())
-    ]
     keys += [
-        ResultKey("overall", True, "unweighted mean of the per-task accuracies present (0-100)"),
         ResultKey("n_items", True, "items given (count)"),
-        ResultKey("n_missing", False, "items without an output (count)"),
+        ResultKey("n_missing", False, "items without an output, i.e. None (count)"),
         ResultKey("mode", True, "'official' (missing skipped) or 'strict' (missing wrong); not a score"),
         ResultKey("matcher", True, "'official', 'official_parse' or 'explicit'; not a score"),
-    ]
+    ]  # fmt: skip
     return tuple(keys)

@@ -6,31 +6,40 @@ from collections.abc import Iterable, Mapping
 
 from mmjudge.benchmarks._base import ResultKey
 
-_PER_INTERVENTION: tuple[tuple[str, bool, str], ...] = (
-    ("accuracy", True, "percent of pairs where the anchor scores higher; ties and no-judgment wrong (0-100)"),
-    ("accuracy/{}_ci_low", True, "lower end of the bootstrap CI of accuracy (0-100)"),
-    ("accuracy/{}_ci_high", True, "upper end of the bootstrap CI of accuracy (0-100)"),
-    ("decided_accuracy", True, "percent correct among decided pairs (no tie, judgment given) (0-100)"),
-    ("tie_rate", False, "percent of pairs judged a tie (0-100)"),
-    ("no_judgment_rate", False, "percent of pairs without a judgment (0-100)"),
-    ("vgrb_accuracy", True, "VideoGen-RewardBench accuracy w/o ties: correct / judged pairs (0-100)"),
-    ("n", True, "number of pairs (count)"),
-    ("n_correct", True, "pairs where the anchor scores higher (count)"),
-    ("n_tie", False, "pairs judged a tie (count)"),
-    ("n_no_judgment", False, "pairs without a judgment (count)"),
-)
+WILSON, BOOTSTRAP = "Wilson", "bootstrap (stratified by intervention)"
 
-_POOLED: tuple[tuple[str, bool, str], ...] = (
-    ("average", True, "mean of the per-intervention accuracies present (0-100)"),
-    ("average_ci_low", True, "lower end of the bootstrap CI of average (0-100)"),
-    ("average_ci_high", True, "upper end of the bootstrap CI of average (0-100)"),
-    ("decided_accuracy", True, "percent correct among all decided pairs, pooled (0-100)"),
-    ("tie_rate", False, "percent of all pairs judged a tie, pooled (0-100)"),
-    ("no_judgment_rate", False, "percent of all pairs without a judgment, pooled (0-100)"),
-    ("vgrb_accuracy", True, "VideoGen-RewardBench accuracy w/o ties over all judged pairs, pooled (0-100)"),
-    ("n_pairs", True, "number of pairs scored (count)"),
-    ("tie_tolerance", False, "the tie tolerance used (echo of the argument)"),
-)
+_PER_INTERVENTION: tuple[tuple[str, bool, str, str | None], ...] = (
+    ("accuracy", True, "percent of pairs where the anchor scores higher; ties and no-judgment wrong (Table 2) (0-100)", WILSON),
+    ("decided_accuracy", True, "percent correct among decided pairs: no tie, judgment given (Table 5) (0-100)", WILSON),
+    ("tie_rate", False, "percent of pairs judged a tie (0-100)", WILSON),
+    ("no_judgment_rate", False, "percent of pairs without a judgment (0-100)", WILSON),
+    ("vgrb_accuracy", True, "VideoAlign's calc_accuracy_without_ties: concordant (chosen - rejected > 0) / all pairs (0-100)", WILSON),
+    ("n", True, "number of pairs (count)", None),
+    ("n_correct", True, "pairs where the anchor scores higher (count)", None),
+    ("n_tie", False, "pairs judged a tie (count)", None),
+    ("n_no_judgment", False, "pairs without a judgment (count)", None),
+)  # fmt: skip
+
+_OVERALL: tuple[tuple[str, bool, str, str | None], ...] = (
+    ("average", True, "mean of the per-intervention accuracies present; the paper's Table 2 'Avg.' (0-100)", BOOTSTRAP),
+    ("decided_average", True, "mean of the per-intervention decided accuracies; the paper's Table 5 'Avg.' (0-100)", BOOTSTRAP),
+    ("decided_accuracy_pooled", True, "all correct pairs over all decided pairs, pooled over interventions (0-100)", WILSON),
+    ("tie_rate", False, "percent of all pairs judged a tie, pooled; Table 5 'tie %' (0-100)", WILSON),
+    ("no_judgment_rate", False, "percent of all pairs without a judgment, pooled (0-100)", WILSON),
+    ("vgrb_accuracy", True, "VideoAlign's accuracy w/o ties over all pairs, pooled (0-100)", WILSON),
+    ("n_pairs", True, "number of pairs scored (count)", None),
+    ("tie_tolerance", False, "the tie tolerance used (echo of the argument)", None),
+)  # fmt: skip
+
+
+def _keys(name: str, higher: bool, text: str, ci: str | None) -> list[ResultKey]:
+    keys = [ResultKey(name, higher, text)]
+    if ci is not None:
+        keys += [
+            ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% {ci} CI of {name} (0-100)"),
+            ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% {ci} CI of {name} (0-100)"),
+        ]
+    return keys
 
 
 def result_keys(interventions: Iterable[str], dimensions: Mapping[str, object]) -> tuple[ResultKey, ...]:
@@ -38,17 +47,14 @@ def result_keys(interventions: Iterable[str], dimensions: Mapping[str, object]) 
 
     >>> keys = result_keys(["frame_hold"], {"motion": ()})
     >>> [k.name for k in keys][:2], len(keys)
-    (['accuracy/frame_hold', 'accuracy/frame_hold_ci_low'], 23)
+    (['accuracy/frame_hold', 'accuracy/frame_hold_ci_low'], 42)
     """
     keys: list[ResultKey] = []
     for iv in interventions:
-        for name, higher, description in _PER_INTERVENTION:
-            full = name.format(iv) if "{}" in name else f"{name}/{iv}"
-            keys.append(ResultKey(full, higher, f"{iv}: {description}"))
+        for name, higher, text, ci in _PER_INTERVENTION:
+            keys += _keys(f"{name}/{iv}", higher, f"{iv}: {text}", ci)
     for dim in dimensions:
-        for suffix, what in (("", "mean accuracy"), ("_ci_low", "CI low"), ("_ci_high", "CI high")):
-            keys.append(
-                ResultKey(f"dimension_accuracy/{dim}{suffix}", True, f"{dim} dimension: {what} (0-100)")
-            )
-    keys.extend(ResultKey(name, higher, description) for name, higher, description in _POOLED)
+        keys += _keys(f"dimension_accuracy/{dim}", True, f"{dim} dimension: mean accuracy (0-100)", BOOTSTRAP)
+    for name, higher, text, ci in _OVERALL:
+        keys += _keys(name, higher, text, ci)
     return tuple(keys)

@@ -1,19 +1,24 @@
 """MIST measures over validated frames (see :mod:`mmjudge.benchmarks._mist_inputs`).
 
 A *cell* is one (item, judge, prompt strategy) combination; measures pool cells over items, judges
-and prompt strategies, as the paper does. Documented rules:
+and prompt strategies, as the paper does. Rates are percentages (0-100) with Wilson intervals over
+the cells they count (cells of one item share it, so these intervals are on the narrow side).
+Documented rules:
 
 * change rate A -> B: share of cells, present under both inputs, whose label differs.
 * direction: among cells whose label differs between the aligned and the misleading image (same
   arm), the share that moves toward the misleading image's sense on FF=0 ... LL=3: a literal image
   pulls toward LL (code rises), a figurative image toward FF (code falls). The misleading image shows
   the sense the sentence does not use, so for a figurative sentence "toward" is a rise. Chance 50%.
-  NaN with ``n_changed = 0`` when no label differs.
-* drift: mean of code(image) - code(text only) (positive = toward LL). Its point estimate is the mean
-  over items of each item's mean shift (the cell mean when every item has the same number of cells,
-  as in the full grid); CIs resample items.
+  NaN with ``n_changed = 0`` when no label differs. ``direction/<arm>`` pools every changed cell (the
+  paper's running text, 37% over 13 judges); with several judges ``direction/<arm>/mean_over_judges``
+  is the mean of the own rates of the judges that change at least one label (the paper's Table 6 mean
+  row, 34), with an item bootstrap.
 * trio majority: the most frequent human label of the item; a tie (e.g. a three-way split) goes to
   the lower median of the item's ordinal codes (the middle label of three).
+
+The drift decomposition is in :mod:`mmjudge.benchmarks._mist_drift`, the alt-tests in
+:mod:`mmjudge.benchmarks._mist_alt_test`.
 """
 
 from __future__ import annotations
@@ -25,10 +30,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from mmjudge.benchmarks._intervals import percentile_keys, wilson_keys
 from mmjudge.benchmarks._mist_inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS
 from mmjudge.errors import SchemaError
 
-_CELL = ["item_id", "judge", "prompt"]
+CELL = ["item_id", "judge", "prompt"]
 _SLOTS = [("none", "none")] + [(c, a) for c in IMAGE_CONDITIONS for a in ARMS]
 
 
@@ -37,6 +43,8 @@ class Pairs(NamedTuple):
 
     item_id: np.ndarray
     """Item of each cell."""
+    judge: np.ndarray
+    """Judge of each cell."""
     a: np.ndarray
     """Ordinal code under the first input."""
     b: np.ndarray
@@ -45,78 +53,112 @@ class Pairs(NamedTuple):
 
 def wide(judge: pd.DataFrame) -> pd.DataFrame:
     """One row per cell (item, judge, prompt), one column per (condition, arm); NaN where absent."""
-    table = judge.pivot(index=_CELL, columns=["condition", "arm"], values="code")
+    table = judge.pivot(index=CELL, columns=["condition", "arm"], values="code")
     return table.reindex(columns=pd.MultiIndex.from_tuples(_SLOTS, names=["condition", "arm"]))
 
 
-def _pair(table: pd.DataFrame, first: tuple[str, str], second: tuple[str, str]) -> Pairs:
+def pair(table: pd.DataFrame, first: tuple[str, str], second: tuple[str, str]) -> Pairs:
+    """The cells labelled under both inputs, with their codes."""
     a, b = table[first].to_numpy(), table[second].to_numpy()
     both = ~(np.isnan(a) | np.isnan(b))
     items = table.index.get_level_values("item_id").to_numpy()
-    return Pairs(items[both], a[both].astype(np.int64), b[both].astype(np.int64))
+    judges = table.index.get_level_values("judge").to_numpy()
+    return Pairs(items[both], judges[both], a[both].astype(np.int64), b[both].astype(np.int64))
 
 
 def _concat(parts: list[Pairs]) -> Pairs:
     return Pairs(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
 
 
-def _rate(pairs: Pairs) -> float:
-    return float(np.mean(pairs.a != pairs.b)) if len(pairs.a) else math.nan
+def _rate(key: str, hits: np.ndarray, confidence: float) -> dict[str, float]:
+    """``key`` = percent of true ``hits`` (NaN when empty) with its Wilson CI keys."""
+    if hits.size == 0:
+        return {key: math.nan}
+    out = {key: 100.0 * float(hits.mean())}
+    out.update(wilson_keys(key, int(hits.sum()), int(hits.size), confidence))
+    return out
 
 
-def change_rates(table: pd.DataFrame) -> dict[str, float]:
+def change_rates(table: pd.DataFrame, confidence: float) -> dict[str, float]:
     """Change rates text-only -> aligned/misleading per arm, and the control (explicit vs silent)."""
     out: dict[str, float] = {}
     for cond in IMAGE_CONDITIONS:
         for arm in ARMS:
-            pairs = _pair(table, ("none", "none"), (cond, arm))
-            out[f"change_rate/none_to_{cond}/{arm}"] = _rate(pairs)
+            pairs = pair(table, ("none", "none"), (cond, arm))
+            out.update(_rate(f"change_rate/none_to_{cond}/{arm}", pairs.a != pairs.b, confidence))
             out[f"change_rate/none_to_{cond}/{arm}/n"] = len(pairs.a)
-    controls = [_pair(table, (c, "explicit"), (c, "silent")) for c in IMAGE_CONDITIONS]
+    controls = [pair(table, (c, "explicit"), (c, "silent")) for c in IMAGE_CONDITIONS]
     for cond, pairs in zip(IMAGE_CONDITIONS, controls, strict=True):
-        out[f"change_rate/control/{cond}"] = _rate(pairs)
+        out.update(_rate(f"change_rate/control/{cond}", pairs.a != pairs.b, confidence))
     both = _concat(controls)
-    out["change_rate/control"] = _rate(both)
+    out.update(_rate("change_rate/control", both.a != both.b, confidence))
     out["change_rate/control/n"] = len(both.a)
     return out
 
 
-def direction(table: pd.DataFrame, items: pd.DataFrame) -> dict[str, float]:
+def direction(
+    table: pd.DataFrame, items: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int
+) -> dict[str, float]:
     """Share of aligned->misleading label changes that move toward the misleading image's sense."""
     sense = dict(zip(items["item_id"], items["sense"], strict=True))
+    several = table.index.get_level_values("judge").nunique() > 1
     out: dict[str, float] = {}
     for arm in ARMS:
-        pairs = _pair(table, ("aligned", arm), ("misleading", arm))
+        pairs = pair(table, ("aligned", arm), ("misleading", arm))
         keep = np.array([i in sense for i in pairs.item_id], dtype=bool) & (pairs.a != pairs.b)
         # the misleading image is literal for a figurative sentence: toward = the code rises
         sign = np.array([1 if sense[i] == "figurative" else -1 for i in pairs.item_id[keep]], dtype=np.int64)
         toward = np.sign(pairs.b[keep] - pairs.a[keep]) == sign
-        out[f"direction/{arm}"] = float(toward.mean()) if keep.any() else math.nan
+        out.update(_rate(f"direction/{arm}", toward, confidence))
         out[f"direction/{arm}/n_changed"] = int(keep.sum())
+        if several:
+            out.update(
+                _judge_mean(
+                    f"direction/{arm}/mean_over_judges", pairs.item_id[keep], pairs.judge[keep], toward,
+                    n_resamples=n_resamples, confidence=confidence, seed=seed,
+                )
+            )  # fmt: skip
     return out
 
 
-def drift(table: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int) -> dict[str, float]:
-    """Mean ordinal shift text-only -> image per image condition and arm, with item-bootstrap CIs."""
-    from mmjudge.stats import bootstrap_ci
+def _judge_mean(
+    key: str,
+    item_ids: np.ndarray,
+    judges: np.ndarray,
+    hits: np.ndarray,
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+) -> dict[str, float]:
+    """Mean over judges of each judge's hit rate (percent), with a bootstrap over items.
 
-    out: dict[str, float] = {}
-    for cond in IMAGE_CONDITIONS:
-        for arm in ARMS:
-            key = f"drift/none_to_{cond}/{arm}"
-            pairs = _pair(table, ("none", "none"), (cond, arm))
-            if not len(pairs.a):
-                out[key], out[f"{key}/ci_low"], out[f"{key}/ci_high"] = math.nan, math.nan, math.nan
-                continue
-            item_means = pd.Series(pairs.b - pairs.a).groupby(pairs.item_id).mean().to_numpy()
-            ci: Any = bootstrap_ci(
-                item_means, "mean", n_resamples=n_resamples, confidence=confidence, seed=seed
-            )
-            out[key], out[f"{key}/ci_low"], out[f"{key}/ci_high"] = (
-                float(ci.estimate),
-                float(ci.low),
-                float(ci.high),
-            )
+    A resample draws items with replacement (multinomial counts of the items) and recomputes every
+    judge's rate from its cells on those items; a judge without a cell in a resample is left out of
+    that resample's mean.
+    """
+    names = sorted(set(judges.tolist()), key=str)
+    out: dict[str, float] = {f"{key}/n_judges": len(names)}
+    if not names:
+        out[key] = math.nan
+        return out
+    item_list = sorted(set(item_ids.tolist()), key=str)
+    row, col = {i: k for k, i in enumerate(item_list)}, {j: k for k, j in enumerate(names)}
+    hit_table = np.zeros((len(item_list), len(names)))
+    all_table = np.zeros((len(item_list), len(names)))
+    np.add.at(all_table, ([row[i] for i in item_ids], [col[j] for j in judges]), 1.0)
+    np.add.at(hit_table, ([row[i] for i in item_ids], [col[j] for j in judges]), hits.astype(float))
+    out[key] = float(np.mean(100.0 * hit_table.sum(axis=0) / all_table.sum(axis=0)))
+    if n_resamples > 0:
+        weights = np.random.default_rng(seed).multinomial(
+            len(item_list), np.full(len(item_list), 1.0 / len(item_list)), size=n_resamples
+        )
+        num, den = weights @ hit_table, weights @ all_table
+        rates = np.divide(100.0 * num, den, out=np.full(num.shape, np.nan), where=den > 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a resample without any changed cell
+            means = np.nanmean(rates, axis=1)
+        out.update(percentile_keys(key, means, confidence))
     return out
 
 
@@ -137,8 +179,8 @@ def trio_majority(humans: pd.DataFrame) -> pd.Series:
     return humans.groupby("item_id")["code"].agg(lambda s: majority_label(s.to_numpy()))
 
 
-def agreement(judge: pd.DataFrame, humans: pd.DataFrame) -> dict[str, float]:
-    """Share of judge labels equal to the trio majority, per image condition and arm."""
+def agreement(judge: pd.DataFrame, humans: pd.DataFrame, confidence: float) -> dict[str, float]:
+    """Percent of judge labels equal to the trio majority, per image condition and arm."""
     majority = trio_majority(humans)
     rows = judge[judge["item_id"].isin(majority.index)]
     match = rows["code"].to_numpy() == rows["item_id"].map(majority).to_numpy()
@@ -147,15 +189,16 @@ def agreement(judge: pd.DataFrame, humans: pd.DataFrame) -> dict[str, float]:
         for arm in ("none",) if cond == "none" else ARMS:
             sel = ((rows["condition"] == cond) & (rows["arm"] == arm)).to_numpy()
             key = "agreement/none" if cond == "none" else f"agreement/{cond}/{arm}"
-            out[key] = float(match[sel].mean()) if sel.any() else math.nan
+            out.update(_rate(key, match[sel], confidence))
+            out[f"{key}/n"] = int(sel.sum())
     return out
 
 
 def kappa_by_trio(
     humans: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int
 ) -> dict[str, float]:
-    """Fleiss' kappa of each trio's labels with an item-bootstrap CI."""
-    from mmjudge.stats import fleiss_kappa_ci
+    """Fleiss' kappa of each trio's labels with an item-bootstrap CI (none for ``n_resamples=0``)."""
+    from mmjudge.stats import fleiss_kappa, fleiss_kappa_ci
 
     out: dict[str, float] = {}
     for trio, rows in humans.groupby("trio", sort=True):
@@ -167,69 +210,11 @@ def kappa_by_trio(
                 f"{sorted(set(sizes))}; drop the items with missing labels"
             )
         ratings = np.array(per_item.tolist(), dtype=np.int64)
-        ci: Any = fleiss_kappa_ci(ratings, n_resamples=n_resamples, seed=seed, confidence=confidence)
-        out[f"kappa/{trio}"] = float(ci.estimate)
-        out[f"kappa/{trio}/ci_low"], out[f"kappa/{trio}/ci_high"] = float(ci.low), float(ci.high)
+        if n_resamples > 0:
+            ci: Any = fleiss_kappa_ci(ratings, n_resamples=n_resamples, seed=seed, confidence=confidence)
+            out[f"kappa/{trio}"] = float(ci.estimate)
+            out[f"kappa/{trio}_ci_low"], out[f"kappa/{trio}_ci_high"] = float(ci.low), float(ci.high)
+        else:
+            out[f"kappa/{trio}"] = float(fleiss_kappa(ratings))
         out[f"kappa/{trio}/n_items"] = len(per_item)
     return out
-
-
-def alt_tests(
-    judge: pd.DataFrame,
-    items: pd.DataFrame,
-    humans: pd.DataFrame,
-    *,
-    epsilons: dict[str, float],
-    q: float,
-    min_humans_per_instance: int,
-    min_instances_per_human: int,
-) -> dict[str, Any]:
-    """Alt-test per trio, scoring (ACC, MAE), prompt strategy and arm, on the condition the trio saw."""
-    from mmjudge.stats import alt_test
-
-    matched = judge.merge(items[["item_id", "human_condition"]], on="item_id")
-    matched = matched[matched["condition"] == matched["human_condition"]]
-    out: dict[str, Any] = {}
-    for trio, hrows in humans.groupby("trio", sort=True):
-        if trio not in epsilons:
-            raise SchemaError(
-                f"no alt-test epsilon for trio {trio!r}; pass epsilons={{{trio!r}: ...}} (known: {epsilons})"
-            )
-        annotators = {
-            ann: dict(zip(rows["item_id"], rows["code"].astype(float), strict=True))
-            for ann, rows in hrows.groupby("annotator", sort=True)
-        }
-        mine = matched[matched["item_id"].isin(set(hrows["item_id"]))]
-        for (prompt, arm), jrows in mine.groupby(["prompt", "arm"], sort=True):
-            labels = dict(zip(jrows["item_id"], jrows["code"].astype(float), strict=True))
-            if not _any_annotator_qualifies(
-                labels, annotators, min_humans_per_instance, min_instances_per_human
-            ):
-                warnings.warn(
-                    f"alt-test for trio {trio!r}, prompt {prompt!r}, arm {arm!r} skipped: no annotator has "
-                    f"{min_instances_per_human} items with a judge label and >= {min_humans_per_instance} human labels",
-                    stacklevel=2,
-                )
-                continue
-            for short, scoring in (("acc", "accuracy"), ("mae", "neg_mae")):
-                res: Any = alt_test(
-                    labels, annotators, scoring=scoring, epsilon=epsilons[trio], q=q,
-                    min_humans_per_instance=min_humans_per_instance, min_instances_per_human=min_instances_per_human,
-                )  # fmt: skip
-                prefix = f"alt_test/{trio}/{short}/{prompt}/{arm}"
-                out[f"{prefix}/winning_rate"] = float(res.winning_rate)
-                out[f"{prefix}/advantage_probability"] = float(res.advantage_probability)
-                out[f"{prefix}/passed"] = bool(res.passed)
-    return out
-
-
-def _any_annotator_qualifies(
-    labels: dict[Any, float], annotators: dict[Any, dict[Any, float]], min_humans: int, min_instances: int
-) -> bool:
-    """Whether the alt-test would keep at least one annotator (its own rule, checked up front)."""
-    humans_per_item: dict[Any, int] = {}
-    for items in annotators.values():
-        for item in items:
-            humans_per_item[item] = humans_per_item.get(item, 0) + 1
-    kept = {item for item, n in humans_per_item.items() if n >= min_humans and item in labels}
-    return any(len(kept.intersection(items)) >= min_instances for items in annotators.values())

@@ -13,9 +13,13 @@ The rules follow the paper's official code as REFERENCE.md states them:
   label space) are mapped back ``a1``<->``a2`` (``same`` stays) and compared with the forward
   predictions; the share that agree.
 
-Every number is multiplied by 100, as the paper reports it. Rounds, votes, the reported-strategy rule
-and the Bradley-Terry ranking of description models live in :mod:`mmjudge.benchmarks._emoprefer_extra`
-and are re-exported here.
+Every number is multiplied by 100, as the paper reports it, and carries a 95% CI computed here (keys
+``<key>_ci_low``/``<key>_ci_high``): the accuracies and swap consistency are proportions and get a
+Wilson interval; the weighted F1 scores get a percentile bootstrap over items (drawn as multinomial
+counts of the 3 x 3 confusion table, the 2-class table derived from each draw, which is what
+resampling items gives). Rounds (mean ± std), votes, the reported-strategy rule and the Bradley-Terry
+ranking of description models live in :mod:`mmjudge.benchmarks._emoprefer_extra` and are re-exported
+here.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mmjudge.benchmarks._base import BenchmarkSpec, ResultKey
+from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
 from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.registry import register_benchmark
@@ -38,6 +43,7 @@ __all__ = [
     "DescriptionRanking",
     "WafAcc",
     "best_strategy",
+    "confusion_counts",
     "flip_labels",
     "majority_vote",
     "mean_std_over_rounds",
@@ -197,7 +203,11 @@ def score(
     swapped_predictions: Sequence[str] | None = None,
     *,
     ids: Sequence[Any] | None = None,
-) -> dict[str, float]:
+    strategy: str | None = None,
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> dict[str, float | int | str]:
     """Score one run of a judge on EmoPrefer-Data, as the paper reports it (percent).
 
     Args:
@@ -206,45 +216,129 @@ def score(
         swapped_predictions: responses on the same items from the ``_reverse`` file, in that file's
             label space. Optional; ``swap_consistency`` is present only when given.
         ids: optional item names, checked for duplicates; scores do not depend on them.
+        strategy: the prompting strategy of the run (``"S1"`` ... ``"S4"``), echoed as ``strategy``.
+        n_resamples, confidence, seed: the bootstrap of the two WAF scores (``n_resamples=0``: none);
+            ``confidence`` also sets the Wilson intervals.
 
     Returns:
         ``waf_2class``, ``acc_2class``, ``waf_3class``, ``acc_3class`` (0-100, NaN for the 2-class pair
         when no gold label is a1/a2), ``swap_consistency`` (0-100, only with ``swapped_predictions``),
-        ``n_items`` and ``n_2class``.
+        each with ``_ci_low``/``_ci_high``; ``n_items``, ``n_2class`` and, when given, ``strategy``.
 
     >>> r = score(["a1", "A2 is better", "same", "a2"], ["a1", "a2", "same", "a1"], ["a2", "a1", "a2", "a1"])
     >>> r["acc_3class"], r["acc_2class"], r["swap_consistency"]
     (75.0, 66.66666666666666, 75.0)
+    >>> round(r["acc_3class_ci_low"], 1), round(r["acc_3class_ci_high"], 1)
+    (30.1, 95.4)
     """
+    check_resampling(n_resamples, confidence)
     preds, refs, back = _checked(predictions, references, swapped_predictions, ids)
     three = three_class(refs, preds)
     two = two_class(refs, preds)
-    result: dict[str, float] = {
-        "waf_2class": two.waf,
-        "acc_2class": two.accuracy,
-        "waf_3class": three.waf,
-        "acc_3class": three.accuracy,
-    }
+    boot = _waf_cis(refs, preds, n_resamples, confidence, seed) if n_resamples > 0 else {}
+    result: dict[str, float | int | str] = {}
+    for key, value, k, n in (
+        ("waf_2class", two.waf, None, two.n),
+        ("acc_2class", two.accuracy, _hits(refs, preds, two_class=True), two.n),
+        ("waf_3class", three.waf, None, three.n),
+        ("acc_3class", three.accuracy, _hits(refs, preds), three.n),
+    ):
+        result[key] = value
+        if k is None:
+            result.update({name: v for name, v in boot.items() if name.startswith(f"{key}_ci_")})
+        else:
+            result.update(wilson_keys(key, k, n, confidence))
     if back is not None:
         result["swap_consistency"] = swap_consistency(preds, back)
+        same = sum(f == b for f, b in zip(preds, flip_labels(back), strict=True))
+        result.update(wilson_keys("swap_consistency", same, len(preds), confidence))
     result["n_items"] = three.n
     result["n_2class"] = two.n
+    if strategy is not None:
+        result["strategy"] = str(strategy)
     return result
 
 
-RESULT_KEYS: tuple[ResultKey, ...] = (
-    ResultKey(
-        "waf_2class", True, "2-class weighted F1 x100 (gold same dropped, predicted same -> a1); 0-100"
-    ),
-    ResultKey("acc_2class", True, "2-class accuracy x100 under the same rules; 0-100"),
-    ResultKey("waf_3class", True, "3-class weighted F1 x100 over {a1, a2, same}; 0-100"),
-    ResultKey("acc_3class", True, "3-class accuracy x100; 0-100"),
-    ResultKey(
-        "swap_consistency", True, "share x100 of items judged the same way on the reversed pair; 0-100"
-    ),
-    ResultKey("n_items", True, "items scored (a count, not a quality score)"),
-    ResultKey("n_2class", True, "items in the 2-class subset (a count)"),
-)
+def _hits(references: Sequence[str], predictions: Sequence[str], *, two_class: bool = False) -> int:
+    """Exact matches; 2-class: over gold a1/a2 only, with predicted ``same`` read as ``a1``."""
+    if two_class:
+        return sum(
+            r == ("a1" if p == "same" else p)
+            for r, p in zip(references, predictions, strict=True)
+            if r != "same"
+        )
+    return sum(r == p for r, p in zip(references, predictions, strict=True))
+
+
+def confusion_counts(references: Sequence[str], predictions: Sequence[str]) -> np.ndarray:
+    """The 3 x 3 table of (gold, predicted) counts over a1, a2, same (rows: gold).
+
+    >>> confusion_counts(["a1", "same"], ["a2", "same"]).tolist()
+    [[0, 1, 0], [0, 0, 0], [0, 0, 1]]
+    """
+    index = {label: k for k, label in enumerate(LABELS)}
+    table = np.zeros((3, 3), dtype=np.int64)
+    np.add.at(table, ([index[r] for r in references], [index[p] for p in predictions]), 1)
+    return table
+
+
+def _two_class_table(tables: np.ndarray) -> np.ndarray:
+    """3 x 3 tables (..., gold, pred) -> the 2-class 2 x 2 tables: gold ``same`` dropped, pred ``same`` -> a1."""
+    kept = tables[..., :2, :]
+    return np.stack([kept[..., 0] + kept[..., 2], kept[..., 1]], axis=-1)
+
+
+def _waf_cis(
+    references: Sequence[str], predictions: Sequence[str], n_resamples: int, confidence: float, seed: int
+) -> dict[str, float]:
+    from mmjudge.stats import multinomial_counts, weighted_f1_from_counts
+
+    draws = multinomial_counts(confusion_counts(references, predictions), n_resamples, seed)
+    out = percentile_keys("waf_3class", 100.0 * weighted_f1_from_counts(draws), confidence)
+    two = _two_class_table(draws)
+    filled = two.sum(axis=(-2, -1)) > 0
+    if filled.any():
+        waf = np.full(n_resamples, np.nan)
+        waf[filled] = 100.0 * weighted_f1_from_counts(two[filled])
+        out.update(percentile_keys("waf_2class", waf, confidence))
+    return out
+
+
+def _result_keys() -> tuple[ResultKey, ...]:
+    scores = (
+        (
+            "waf_2class",
+            "2-class weighted F1 x100 (gold same dropped, predicted same -> a1); 0-100",
+            "bootstrap",
+        ),
+        ("acc_2class", "2-class accuracy x100 under the same rules; 0-100", "Wilson"),
+        ("waf_3class", "3-class weighted F1 x100 over {a1, a2, same}; 0-100", "bootstrap"),
+        ("acc_3class", "3-class accuracy x100; 0-100", "Wilson"),
+        ("swap_consistency", "share x100 of items judged the same way on the reversed pair; 0-100", "Wilson"),
+    )
+    keys: list[ResultKey] = []
+    for name, text, how in scores:
+        keys += [
+            ResultKey(name, True, text),
+            ResultKey(f"{name}_ci_low", True, f"lower end of the 95% {how} CI of {name} (0-100)"),
+            ResultKey(f"{name}_ci_high", True, f"upper end of the 95% {how} CI of {name} (0-100)"),
+            ResultKey(
+                f"{name}_std",
+                False,
+                f"std over rounds (numpy ddof=0) of {name}, when the result is a mean over rounds",
+            ),
+        ]
+    keys += [
+        ResultKey("n_items", True, "items scored (a count, not a quality score)"),
+        ResultKey("n_2class", True, "items in the 2-class subset (a count)"),
+        ResultKey("n_rounds", True, "rounds averaged, when the result is a mean over rounds (a count)"),
+        ResultKey("strategy", True, "prompting strategy S1-S4 of the run, when known (a label, not a score)"),
+    ]  # fmt: skip
+    return tuple(keys)
+
+
+RESULT_KEYS: tuple[ResultKey, ...] = _result_keys()
+"""Documented result keys of :func:`score` and of :func:`mean_std_over_rounds`."""
 
 from mmjudge.benchmarks._emoprefer_extra import (  # noqa: E402  (re-export after the core it builds on)
     DescriptionRanking,

@@ -3,7 +3,9 @@
 The official evaluation (``get_accuracy`` in the AVERE release) works as follows, and ``score`` with
 ``mode="official", matcher="official"`` reproduces it:
 
-1. items without a prediction are skipped (here: a prediction that is ``None`` or ``""``);
+1. items without a prediction are skipped. The official inference writes every generation to a file
+   and ``get_accuracy`` skips only the items whose file is absent, so here only ``None`` is missing:
+   an empty or whitespace-only response is an answer, scored (and wrong under every matcher);
 2. each remaining response is correct iff the gold letter occurs in it as a whole word
    (:func:`matches_official`; note that the English article "a" counts as A);
 3. ``accuracy/<task>`` = 100 x correct / scored, per task; ``overall`` = unweighted mean over the tasks
@@ -19,6 +21,10 @@ The official evaluation (``get_accuracy`` in the AVERE release) works as follows
 ``mode="strict"`` counts missing outputs as wrong instead of skipping them. ``matcher`` picks the
 official rule, the official ``parse_answer`` (``"official_parse"``, needs ``choices``) or the stricter
 :func:`explicit_answer` (``"explicit"``). The result names its ``mode`` and ``matcher``.
+
+Intervals (95% by default, keys ``<key>_ci_low``/``_ci_high``, percent): every accuracy and rate is a
+proportion and gets a Wilson interval; ``overall`` (a mean over tasks) gets a bootstrap stratified by
+task, and ``yes_no_f1`` one stratified by the gold answer (Yes / No items resampled on their own).
 """
 
 from __future__ import annotations
@@ -38,10 +44,10 @@ from mmjudge.benchmarks._emorealm_match import (
     matches_official,
     official_parse,
 )
+from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
 from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.errors import ConfigError, SchemaError, summarize
 from mmjudge.registry import register_benchmark
-from mmjudge.stats import bootstrap_ci
 
 __all__ = [
     "MATCHERS",
@@ -112,7 +118,7 @@ def score(
     """Score raw model responses on EmoReAlM; accuracies are percentages.
 
     Args:
-        predictions: raw responses; ``None`` or ``""`` is a missing output.
+        predictions: raw responses; ``None`` is a missing output (an empty string is an answer).
         references: gold letters (``"A"``, ``"b"``, ...).
         tasks: task id per item, one of :data:`TASKS`.
         choices: optional lettered choices per item (``["(A) Yes", "(B) No"]``); they tell which gold
@@ -122,25 +128,27 @@ def score(
         ids: optional item ids; duplicates raise ``SchemaError``.
         mode: ``"official"`` (skip missing outputs) or ``"strict"`` (count them wrong).
         matcher: one of :data:`MATCHERS`.
-        n_resamples, confidence, seed: percentile bootstrap of each task's accuracy over items
-            (``n_resamples=0``: no CIs).
+        n_resamples, confidence, seed: the bootstrap of ``overall`` and ``yes_no_f1``
+            (``n_resamples=0``: none); ``confidence`` also sets the Wilson intervals.
 
     Returns:
-        Per task present: ``accuracy/<task>`` with ``_ci_low``/``_ci_high``, ``n/<task>`` (items
-        scored), ``n_correct/<task>``, ``n_missing/<task>``; per yes/no task with Yes/No gold known:
-        ``yes_accuracy/<task>`` (with gold-Yes items), ``no_accuracy/<task>`` (with gold-No items),
-        ``yes_no_f1/<task>`` (with both), ``yes_rate/<task>``, ``n_yes/<task>``, ``n_no/<task>``;
-        then ``overall``, ``n_items``, ``n_missing``, ``mode``, ``matcher``.
+        Per task present: ``accuracy/<task>``, ``n/<task>`` (items scored), ``n_correct/<task>``,
+        ``n_missing/<task>``; per yes/no task with Yes/No gold known: ``yes_accuracy/<task>`` (with
+        gold-Yes items), ``no_accuracy/<task>`` (with gold-No items), ``yes_no_f1/<task>`` (with both),
+        ``yes_rate/<task>``, ``n_yes/<task>``, ``n_no/<task>``; then ``overall``, ``n_items``,
+        ``n_missing``, ``mode``, ``matcher``. Every score has its CI keys (see the module docstring).
 
     >>> r = score(["(A)", None, "B", "no"], ["A", "B", "A", "B"], ["reasoning_basic_audio"] * 2
     ...           + ["modality_agreement"] * 2, choices=[None, None] + [["(A) Yes", "(B) No"]] * 2, n_resamples=0)
     >>> r["accuracy/reasoning_basic_audio"], r["accuracy/modality_agreement"], r["overall"], r["mode"]
     (100.0, 0.0, 50.0, 'official')
+    >>> score(["B", ""], ["B", "A"], ["reasoning_basic_audio"] * 2, n_resamples=0)["overall"]  # "" is wrong
+    50.0
     """
     _check_config(mode, matcher, choices, n_resamples, confidence)
     golds = _validate(predictions, references, tasks, choices, gold_is_yes, ids)
     item_choices: list[Sequence[str] | None] = list(choices) if choices is not None else [None] * len(golds)
-    missing = np.array([p is None or p == "" for p in predictions], dtype=bool)
+    missing = np.array([p is None for p in predictions], dtype=bool)
     correct = np.array(
         [
             not m and is_correct(str(p), g, matcher=matcher, choices=c)
@@ -151,16 +159,21 @@ def score(
     yes_gold = _gold_yes(golds, tasks, item_choices, gold_is_yes)
     task_array = np.asarray(tasks, dtype=object)
     result: dict[str, float | int | str] = {}
+    rng = np.random.default_rng(seed)
+    draws = []
     for task in (t for t in TASKS if t in set(task_array)):
         rows = task_array == task
         scored = rows & ~missing if mode == "official" else rows
-        result.update(_task_scores(task, correct[scored], int((rows & missing).sum())))
-        _put_ci(result, task, correct[scored], n_resamples, confidence, seed)
+        result.update(_task_scores(task, correct[scored], int((rows & missing).sum()), confidence))
+        draws.append(_accuracy_draws(correct[scored], n_resamples, rng))
         if task in YES_NO_TASKS and not any(yes_gold[i] is None for i in np.flatnonzero(rows)):
             answered = scored & ~missing
-            result.update(_yes_no(task, correct, yes_gold, scored, answered))
+            result.update(_yes_no(task, correct, yes_gold, scored, answered, confidence))
+            result.update(_f1_ci(task, correct, yes_gold, scored, n_resamples, confidence, rng))
     accuracies = [float(result[f"accuracy/{t}"]) for t in TASKS if f"accuracy/{t}" in result]
     result["overall"] = float(np.mean(accuracies))
+    if n_resamples > 0:
+        result.update(percentile_keys("overall", np.mean(draws, axis=0), confidence))
     result.update(n_items=len(golds), n_missing=int(missing.sum()), mode=mode, matcher=matcher)
     return result
 
@@ -172,10 +185,7 @@ def _check_config(mode: str, matcher: str, choices: Any, n_resamples: int, confi
         raise ConfigError(f"`matcher` must be one of {list(MATCHERS)}, got {matcher!r}")
     if matcher == "official_parse" and choices is None:
         raise ConfigError("matcher='official_parse' reads the choices: pass `choices` (lettered, per item)")
-    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 0:
-        raise ConfigError(f"`n_resamples` must be an integer >= 0 (0: no CIs), got {n_resamples!r}")
-    if not 0.0 < float(confidence) < 1.0:
-        raise ConfigError(f"`confidence` must lie strictly between 0 and 1, got {confidence!r}")
+    check_resampling(n_resamples, confidence, ConfigError)
 
 
 def _validate(
@@ -198,8 +208,7 @@ def _validate(
     bad = [p for p in predictions if p is not None and not isinstance(p, str)]
     if bad:
         raise SchemaError(
-            f"`predictions` must be strings (None or '' for a missing output); {len(bad)} are not: "
-            f"{summarize(bad)}"
+            f"`predictions` must be strings (None for a missing output); {len(bad)} are not: {summarize(bad)}"
         )
     bad = [r for r in references if not (isinstance(r, str) and len(r) == 1 and r in _LETTERS)]
     if bad:
@@ -245,7 +254,9 @@ def _yes_from_choices(index: int, gold: str, item_choices: Sequence[str]) -> boo
     )
 
 
-def _task_scores(task: str, correct: np.ndarray, n_missing: int) -> dict[str, float | int | str]:
+def _task_scores(
+    task: str, correct: np.ndarray, n_missing: int, confidence: float
+) -> dict[str, float | int | str]:
     if correct.size == 0:
         warnings.warn(
             f"EmoReAlM task {task!r}: every prediction is missing; its accuracy is 0 and it still counts "
@@ -253,33 +264,28 @@ def _task_scores(task: str, correct: np.ndarray, n_missing: int) -> dict[str, fl
             stacklevel=3,
         )
     accuracy = 100.0 * float(correct.mean()) if correct.size else 0.0
-    return {
-        f"accuracy/{task}": accuracy,
-        f"n/{task}": int(correct.size),
-        f"n_correct/{task}": int(correct.sum()),
-        f"n_missing/{task}": n_missing,
-    }
+    out: dict[str, float | int | str] = {f"accuracy/{task}": accuracy}
+    out.update(wilson_keys(f"accuracy/{task}", int(correct.sum()), int(correct.size), confidence))
+    out.update({f"n/{task}": int(correct.size), f"n_correct/{task}": int(correct.sum())})
+    out[f"n_missing/{task}"] = n_missing
+    return out
 
 
-def _put_ci(
-    result: dict[str, float | int | str],
-    task: str,
-    correct: np.ndarray,
-    n_resamples: int,
-    confidence: float,
-    seed: int,
-) -> None:
-    if n_resamples <= 0 or correct.size == 0:
-        return
-    # Sorted so that the interval does not depend on the order of the rows.
-    values = np.sort(100.0 * correct)
-    ci = bootstrap_ci(values, "mean", n_resamples=n_resamples, confidence=confidence, seed=seed)
-    result[f"accuracy/{task}_ci_low"] = float(ci.low)
-    result[f"accuracy/{task}_ci_high"] = float(ci.high)
+def _accuracy_draws(correct: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap replicates of one task's accuracy (percent): resampling its scored items is a binomial
+    draw of the correct count. A task with nothing scored stays at 0, as its accuracy does."""
+    if correct.size == 0:
+        return np.zeros(n_resamples)
+    return 100.0 * rng.binomial(correct.size, correct.mean(), size=n_resamples) / correct.size
 
 
 def _yes_no(
-    task: str, correct: np.ndarray, yes_gold: list[bool | None], scored: np.ndarray, answered: np.ndarray
+    task: str,
+    correct: np.ndarray,
+    yes_gold: list[bool | None],
+    scored: np.ndarray,
+    answered: np.ndarray,
+    confidence: float,
 ) -> dict[str, float | int | str]:
     is_yes = np.array([bool(v) for v in yes_gold], dtype=bool)
     yes_items, no_items = scored & is_yes, scored & ~is_yes
@@ -287,17 +293,45 @@ def _yes_no(
         f"n_yes/{task}": int(yes_items.sum()),
         f"n_no/{task}": int(no_items.sum()),
     }
-    if yes_items.any():
-        out[f"yes_accuracy/{task}"] = 100.0 * float(correct[yes_items].mean())
-    if no_items.any():
-        out[f"no_accuracy/{task}"] = 100.0 * float(correct[no_items].mean())
+    for name, items in (("yes_accuracy", yes_items), ("no_accuracy", no_items)):
+        if items.any():
+            out[f"{name}/{task}"] = 100.0 * float(correct[items].mean())
+            out.update(wilson_keys(f"{name}/{task}", int(correct[items].sum()), int(items.sum()), confidence))
     if yes_items.any() and no_items.any():
-        p, r = float(out[f"yes_accuracy/{task}"]), float(out[f"no_accuracy/{task}"])
-        out[f"yes_no_f1/{task}"] = 2 * p * r / (p + r) if p + r > 0 else 0.0
+        out[f"yes_no_f1/{task}"] = _f1(float(out[f"yes_accuracy/{task}"]), float(out[f"no_accuracy/{task}"]))
     if answered.any():
         said_yes = (correct & is_yes) | (~correct & ~is_yes)
         out[f"yes_rate/{task}"] = 100.0 * float(said_yes[answered].mean())
+        out.update(
+            wilson_keys(f"yes_rate/{task}", int(said_yes[answered].sum()), int(answered.sum()), confidence)
+        )
     return out
+
+
+def _f1(p: Any, r: Any) -> Any:
+    """Harmonic mean of the two accuracies, 0 where both are 0 (the official code divides by zero)."""
+    total = np.asarray(p + r, dtype=np.float64)
+    value = np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
+    return float(value) if value.ndim == 0 else value
+
+
+def _f1_ci(
+    task: str,
+    correct: np.ndarray,
+    yes_gold: list[bool | None],
+    scored: np.ndarray,
+    n_resamples: int,
+    confidence: float,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """Bootstrap of ``yes_no_f1`` with gold-Yes and gold-No items resampled on their own."""
+    is_yes = np.array([bool(v) for v in yes_gold], dtype=bool)
+    yes_items, no_items = scored & is_yes, scored & ~is_yes
+    if n_resamples <= 0 or not (yes_items.any() and no_items.any()):
+        return {}
+    p = _accuracy_draws(correct[yes_items], n_resamples, rng)
+    r = _accuracy_draws(correct[no_items], n_resamples, rng)
+    return percentile_keys(f"yes_no_f1/{task}", _f1(p, r), confidence)
 
 
 register_benchmark("emorealm")(

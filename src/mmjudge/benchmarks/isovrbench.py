@@ -11,8 +11,12 @@ The paper's rule (REFERENCE.md, IsoVRBench "Scoring"):
    accuracies present (the paper's "Avg." over the eight interventions).
 
 All rates are **percentages** (0-100), as the paper reports them. Second views: accuracy over decided
-pairs (ties and missing judgments removed), tie and no-judgment rates, and VideoGen-RewardBench's
-"accuracy w/o ties" (see :func:`score`), with bootstrap CIs stratified by intervention.
+pairs (ties and missing judgments removed) and its mean over interventions (the paper's Table 5 "Avg."),
+tie and no-judgment rates, and VideoGen-RewardBench's "accuracy w/o ties" (see :func:`score`).
+
+Every rate carries a 95% Wilson interval (``<key>_ci_low``/``_ci_high``); the means over interventions
+(``average``, ``dimension_accuracy/<dim>``, ``decided_average``) carry a percentile bootstrap stratified
+by intervention, as the benchmark fixes 1,000 pairs per intervention.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from mmjudge.benchmarks._base import BenchmarkSpec
+from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
 from mmjudge.benchmarks._isovrbench_keys import result_keys
 from mmjudge.benchmarks._validate import (
     check_finite,
@@ -135,44 +140,54 @@ def score(
 
     Give either ``score_chosen`` and ``score_rejected`` (with optional ``no_judgment`` flags), or
     ``choice`` (one of :data:`CHOICES` per pair). For each intervention ``iv`` present the result holds
-    ``accuracy/iv`` (ties and no-judgment wrong) with ``accuracy/iv_ci_low``/``_ci_high``,
-    ``decided_accuracy/iv`` (only when some pair is decided), ``tie_rate/iv``, ``no_judgment_rate/iv``,
-    ``vgrb_accuracy/iv`` (VideoGen-RewardBench's ``calc_accuracy_without_ties``: its "ties" are *human*
-    ties, of which IsoVRBench has none, so a judge tie counts wrong and only pairs without a judgment are
-    left out; only when some pair has a judgment) and the counts ``n/iv``, ``n_correct/iv``,
-    ``n_tie/iv``, ``n_no_judgment/iv``. Then ``dimension_accuracy/<dim>`` (mean over the dimension's
-    interventions present) with CIs, ``average`` (mean over interventions present) with CIs, the pooled
-    ``decided_accuracy``, ``tie_rate``, ``no_judgment_rate``, ``vgrb_accuracy``, ``n_pairs`` and the
-    ``tie_tolerance`` used.
+    ``accuracy/iv`` (ties and no-judgment wrong; the paper's Table 2), ``decided_accuracy/iv`` (over the
+    decided pairs; Table 5; only when some pair is decided), ``tie_rate/iv``, ``no_judgment_rate/iv``,
+    ``vgrb_accuracy/iv`` and the counts ``n/iv``, ``n_correct/iv``, ``n_tie/iv``, ``n_no_judgment/iv``.
+    Then ``dimension_accuracy/<dim>`` (mean over the dimension's interventions present), ``average``
+    (mean of the accuracies present; Table 2 "Avg."), ``decided_average`` (mean of the decided accuracies;
+    Table 5 "Avg."; only when every intervention present has a decided pair), the pooled
+    ``decided_accuracy_pooled`` (all correct over all decided pairs), ``tie_rate``, ``no_judgment_rate``,
+    ``vgrb_accuracy``, ``n_pairs`` and the ``tie_tolerance`` used.
 
-    CIs are percentile intervals of a bootstrap stratified by intervention (each intervention's pairs are
-    resampled on their own, as the benchmark fixes 1,000 pairs per intervention; ``n_resamples``
-    resamples from ``seed``; ``n_resamples=0`` leaves them out). A group's replicate is the mean of its
-    interventions' replicates. The result depends only on the verdict counts, not on row order.
+    ``vgrb_accuracy`` is VideoGen-RewardBench's "accuracy w/o ties", VideoAlign's
+    ``calc_accuracy_without_ties(h, m) = C / (C + D)`` with ``m = score_chosen - score_rejected`` and the
+    human label ``h = 1`` (the anchor is preferred): its "ties" are *human* ties, of which IsoVRBench has
+    none, so every pair counts; a pair is concordant iff ``m > 0`` with no tolerance (a judge tie, a
+    reversed pair and a pair without a judgment, NaN in VideoAlign, are discordant). With
+    ``tie_tolerance = 0`` it equals ``accuracy``; with choices, concordant means ``"chosen"``.
+
+    Intervals: every rate gets a Wilson interval (present whatever ``n_resamples``); the means over
+    interventions get the percentile interval of a bootstrap stratified by intervention (each
+    intervention's pairs resampled on their own, drawn as multinomial verdict counts; ``n_resamples``
+    resamples from ``seed``; ``n_resamples=0`` leaves them out). The result depends only on the verdict
+    counts, not on row order.
 
     >>> r = score(["frame_hold", "frame_hold", "t2v_5b", "t2v_5b"], choice=["chosen", "tie", "chosen", "none"],
     ...           n_resamples=0)
-    >>> r["accuracy/frame_hold"], r["decided_accuracy/frame_hold"], r["average"], r["vgrb_accuracy/t2v_5b"]
+    >>> r["accuracy/frame_hold"], r["decided_accuracy/frame_hold"], r["average"], r["decided_average"]
     (50.0, 100.0, 50.0, 100.0)
+    >>> r["vgrb_accuracy/t2v_5b"], round(r["accuracy/t2v_5b_ci_low"], 1), round(r["accuracy/t2v_5b_ci_high"], 1)
+    (50.0, 9.5, 90.5)
     """
-    codes, iv_index = _validated_codes(
+    codes, iv_index, concordant = _validated_codes(
         intervention, score_chosen, score_rejected, choice, no_judgment, pair_id, tie_tolerance
     )
+    check_resampling(n_resamples, confidence)
     counts = np.bincount(iv_index * 4 + codes, minlength=4 * len(INTERVENTIONS)).reshape(-1, 4)
+    vgrb = np.bincount(iv_index, weights=concordant, minlength=len(INTERVENTIONS)).astype(np.int64)
     present = [k for k in range(len(INTERVENTIONS)) if counts[k].sum() > 0]
-    replicates = _replicates(counts, n_resamples, confidence, seed)
+    draws = _draws(counts, n_resamples, seed)
     result: dict[str, float | int] = {}
     for k in present:
-        result.update(_rates(INTERVENTIONS[k], counts[k]))
-        _put_ci(result, f"accuracy/{INTERVENTIONS[k]}", replicates, [k], confidence)
+        result.update(_rates(INTERVENTIONS[k], counts[k], int(vgrb[k]), confidence))
     for dim, members in DIMENSIONS.items():
         ks = [k for k in present if INTERVENTIONS[k] in members]
         if ks:
-            result[f"dimension_accuracy/{dim}"] = _mean_of(result, ks)
-            _put_ci(result, f"dimension_accuracy/{dim}", replicates, ks, confidence)
-    result["average"] = _mean_of(result, present)
-    _put_ci(result, "average", replicates, present, confidence)
-    result.update(_pooled(counts.sum(axis=0)))
+            result.update(_mean_key(f"dimension_accuracy/{dim}", _accuracy, counts, draws, ks, confidence))
+    result.update(_mean_key("average", _accuracy, counts, draws, present, confidence))
+    if all(counts[k, _CHOSEN] + counts[k, _REJECTED] > 0 for k in present):
+        result.update(_mean_key("decided_average", _decided, counts, draws, present, confidence))
+    result.update(_pooled(counts.sum(axis=0), int(vgrb.sum()), confidence))
     result["tie_tolerance"] = float(tie_tolerance)
     return result
 
@@ -185,8 +200,9 @@ def _validated_codes(
     no_judgment: Any,
     pair_id: Sequence[Any] | None,
     tie_tolerance: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Check every input and return (verdict code per pair, intervention index per pair)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Check every input; return the verdict code, the intervention index and VideoAlign's concordance
+    (``score_chosen - score_rejected > 0``, no tolerance; ``"chosen"`` with choices) of every pair."""
     has_scores = score_chosen is not None or score_rejected is not None
     if has_scores == (choice is not None):
         raise SchemaError(
@@ -212,11 +228,14 @@ def _validated_codes(
         _check_tolerance(tie_tolerance)
         check_labels("choice", choice, CHOICES)
         lookup = {name: c for c, name in enumerate(CHOICES)}
-        return np.fromiter((lookup[c] for c in choice), dtype=np.int64, count=len(choice)), iv_index
+        codes = np.fromiter((lookup[c] for c in choice), dtype=np.int64, count=len(choice))
+        return codes, iv_index, codes == _CHOSEN
     assert score_chosen is not None and score_rejected is not None
     verdicts = choices_from_scores(score_chosen, score_rejected, tie_tolerance, no_judgment=no_judgment)
     lookup = {name: c for c, name in enumerate(CHOICES)}
-    return np.fromiter((lookup[c] for c in verdicts), dtype=np.int64, count=len(verdicts)), iv_index
+    codes = np.fromiter((lookup[c] for c in verdicts), dtype=np.int64, count=len(verdicts))
+    strict = np.asarray(choices_from_scores(score_chosen, score_rejected, 0.0, no_judgment=no_judgment))
+    return codes, iv_index, strict == "chosen"
 
 
 def _check_tolerance(tie_tolerance: float) -> float:
@@ -248,69 +267,80 @@ def _pct(numerator: float, denominator: float) -> float:
     return 100.0 * float(numerator) / float(denominator)
 
 
-def _rates(name: str, c: np.ndarray) -> dict[str, float | int]:
+def _rate(key: str, k: int, n: int, confidence: float) -> dict[str, float | int]:
+    """``key`` = 100 k / n with its Wilson CI keys."""
+    out: dict[str, float | int] = {key: _pct(k, n)}
+    out.update(wilson_keys(key, k, n, confidence))
+    return out
+
+
+def _rates(name: str, c: np.ndarray, concordant: int, confidence: float) -> dict[str, float | int]:
     """Rates and counts of one intervention from its verdict counts (chosen, rejected, tie, none)."""
-    n = int(c.sum())
-    out: dict[str, float | int] = {f"accuracy/{name}": _pct(c[_CHOSEN], n)}
-    if c[_CHOSEN] + c[_REJECTED] > 0:
-        out[f"decided_accuracy/{name}"] = _pct(c[_CHOSEN], c[_CHOSEN] + c[_REJECTED])
-    out[f"tie_rate/{name}"] = _pct(c[_TIE], n)
-    out[f"no_judgment_rate/{name}"] = _pct(c[_NONE], n)
-    if n - c[_NONE] > 0:
-        out[f"vgrb_accuracy/{name}"] = _pct(c[_CHOSEN], n - c[_NONE])
+    n, decided = int(c.sum()), int(c[_CHOSEN] + c[_REJECTED])
+    out = _rate(f"accuracy/{name}", int(c[_CHOSEN]), n, confidence)
+    if decided > 0:
+        out.update(_rate(f"decided_accuracy/{name}", int(c[_CHOSEN]), decided, confidence))
+    out.update(_rate(f"tie_rate/{name}", int(c[_TIE]), n, confidence))
+    out.update(_rate(f"no_judgment_rate/{name}", int(c[_NONE]), n, confidence))
+    out.update(_rate(f"vgrb_accuracy/{name}", concordant, n, confidence))
     out.update({f"n/{name}": n, f"n_correct/{name}": int(c[_CHOSEN])})
     out.update({f"n_tie/{name}": int(c[_TIE]), f"n_no_judgment/{name}": int(c[_NONE])})
     return out
 
 
-def _pooled(c: np.ndarray) -> dict[str, float | int]:
-    n = int(c.sum())
+def _pooled(c: np.ndarray, concordant: int, confidence: float) -> dict[str, float | int]:
+    n, decided = int(c.sum()), int(c[_CHOSEN] + c[_REJECTED])
     out: dict[str, float | int] = {}
-    if c[_CHOSEN] + c[_REJECTED] > 0:
-        out["decided_accuracy"] = _pct(c[_CHOSEN], c[_CHOSEN] + c[_REJECTED])
-    out["tie_rate"] = _pct(c[_TIE], n)
-    out["no_judgment_rate"] = _pct(c[_NONE], n)
-    if n - c[_NONE] > 0:
-        out["vgrb_accuracy"] = _pct(c[_CHOSEN], n - c[_NONE])
+    if decided > 0:
+        out.update(_rate("decided_accuracy_pooled", int(c[_CHOSEN]), decided, confidence))
+    out.update(_rate("tie_rate", int(c[_TIE]), n, confidence))
+    out.update(_rate("no_judgment_rate", int(c[_NONE]), n, confidence))
+    out.update(_rate("vgrb_accuracy", concordant, n, confidence))
     out["n_pairs"] = n
     return out
 
 
-def _mean_of(result: Mapping[str, float | int], ks: list[int]) -> float:
-    return float(np.mean([result[f"accuracy/{INTERVENTIONS[k]}"] for k in ks]))
+def _accuracy(c: np.ndarray) -> np.ndarray:
+    """Accuracy (percent) from verdict counts ``(..., 4)``; NaN for an empty intervention."""
+    n = c.sum(axis=-1)
+    return np.divide(100.0 * c[..., _CHOSEN], n, out=np.full(n.shape, np.nan), where=n > 0)
 
 
-def _replicates(counts: np.ndarray, n_resamples: int, confidence: float, seed: int) -> np.ndarray | None:
-    """Stratified bootstrap replicates of every intervention's accuracy, shape ``(n_resamples, 8)``.
+def _decided(c: np.ndarray) -> np.ndarray:
+    """Decided-pair accuracy (percent) from verdict counts ``(..., 4)``; NaN without a decided pair."""
+    decided = c[..., _CHOSEN] + c[..., _REJECTED]
+    return np.divide(100.0 * c[..., _CHOSEN], decided, out=np.full(decided.shape, np.nan), where=decided > 0)
 
-    Resampling the ``n_k`` pairs of intervention k with replacement and counting the correct ones
-    gives ``Binomial(n_k, correct_k / n_k)``: the same distribution as drawing item indices, drawn
-    directly from that law (10,000 resamples of 8,000 pairs take milliseconds instead of seconds).
-    Interventions absent from the input get NaN columns, which no key reads.
+
+def _draws(counts: np.ndarray, n_resamples: int, seed: int) -> np.ndarray | None:
+    """Stratified bootstrap of the verdict counts, shape ``(n_resamples, 8, 4)`` (``None`` for 0 resamples).
+
+    Resampling the ``n_k`` pairs of intervention k with replacement gives ``Multinomial(n_k, counts_k /
+    n_k)`` verdict counts, drawn directly from that law (10,000 resamples of 8,000 pairs take
+    milliseconds). Interventions absent from the input stay at zero counts, which no key reads.
     """
-    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 0:
-        raise SchemaError(f"`n_resamples` must be an integer >= 0 (0: no CIs), got {n_resamples!r}")
-    if not 0.0 < float(confidence) < 1.0:
-        raise SchemaError(f"`confidence` must lie strictly between 0 and 1, got {confidence!r}")
     if n_resamples == 0:
         return None
     sizes = counts.sum(axis=1)
-    safe = np.maximum(sizes, 1)
+    shares = counts / np.maximum(sizes, 1)[:, None]
+    shares[sizes == 0] = (1.0, 0.0, 0.0, 0.0)
     rng = np.random.default_rng(seed)
-    draws = rng.binomial(sizes, counts[:, _CHOSEN] / safe, size=(int(n_resamples), len(sizes)))
-    return np.where(sizes > 0, 100.0 * draws / safe, np.nan)
+    return rng.multinomial(sizes, shares, size=(int(n_resamples), len(sizes)))
 
 
-def _put_ci(
-    result: dict[str, float | int], key: str, replicates: np.ndarray | None, ks: list[int], confidence: float
-) -> None:
-    """Add ``key_ci_low``/``key_ci_high``: percentile interval of the mean of the listed accuracies."""
-    if replicates is None:
-        return
-    alpha = (1.0 - float(confidence)) / 2.0
-    low, high = np.quantile(replicates[:, ks].mean(axis=1), [alpha, 1.0 - alpha])
-    result[f"{key}_ci_low"] = float(low)
-    result[f"{key}_ci_high"] = float(high)
+def _mean_key(
+    key: str,
+    statistic: Any,
+    counts: np.ndarray,
+    draws: np.ndarray | None,
+    ks: list[int],
+    confidence: float,
+) -> dict[str, float | int]:
+    """``key`` = the mean over interventions ``ks`` of ``statistic``, with its bootstrap CI keys."""
+    out: dict[str, float | int] = {key: float(np.mean(statistic(counts[ks])))}
+    if draws is not None:
+        out.update(percentile_keys(key, statistic(draws[:, ks]).mean(axis=1), confidence))
+    return out
 
 
 register_benchmark("isovrbench")(

@@ -2,16 +2,24 @@
 
 Inputs are flat columns in long format (one row per judge label) plus optional item metadata and
 human labels; the layout and its rules are in :mod:`mmjudge.benchmarks._mist_inputs`, the measures
-and their documented choices (direction, drift, trio-majority tie-break) in
-:mod:`mmjudge.benchmarks._mist_measures`. Rates are shares in [0, 1] (not percent).
+and their documented choices (direction, trio-majority tie-break) in
+:mod:`mmjudge.benchmarks._mist_measures`, the drift decomposition in
+:mod:`mmjudge.benchmarks._mist_drift` and the alt-tests in :mod:`mmjudge.benchmarks._mist_alt_test`.
+
+Units: change rates, direction, agreement, alt-test winning rates and advantage probabilities are
+**percentages** (0-100), as the paper prints them; drift is in label steps (-3..3) and kappa in -1..1.
+Each score carries ``<key>_ci_low``/``<key>_ci_high``: Wilson intervals for the rates, an item
+bootstrap for drift, kappa and the judge mean of direction.
 
 Which keys appear:
 
-* always: ``change_rate/...`` and ``drift/...`` (from the judge labels alone);
-* with item metadata (``meta_item_ids``, ``meta_cells``): ``direction/...``;
-* with human labels: ``agreement/...`` and ``kappa/<trio>...``; with metadata as well, and a single
-  judge in the table, ``alt_test/<trio>/<scoring>/<prompt_strategy>/<arm>/...`` on the image
-  condition the trio saw (several judges: score them one at a time; a warning says so).
+* always: ``change_rate/...`` (from the judge labels alone);
+* with item metadata (``meta_item_ids``, ``meta_cells``): ``direction/<arm>`` (and, with several
+  judges, ``direction/<arm>/mean_over_judges``) and
+  ``drift/<sentence type>/<prompt>/<arm>/{text_to_aligned,aligned_to_misleading,text_to_misleading}``;
+* with human labels: ``agreement/...`` and ``kappa/<trio>``; with metadata as well, and a single
+  judge in the table, ``alt_test/<trio>/<slice>/<scoring>/<prompt>/<arm>/...`` with slices ``all``,
+  ``aligned`` and ``misleading`` (several judges: score them one at a time; a warning says so).
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from typing import Any
 
 from mmjudge.benchmarks import _mist_measures as measures
 from mmjudge.benchmarks._base import BenchmarkSpec, ResultKey
+from mmjudge.benchmarks._intervals import check_resampling
+from mmjudge.benchmarks._mist_alt_test import alt_tests
+from mmjudge.benchmarks._mist_drift import SENSES, TERMS, drift
 from mmjudge.benchmarks._mist_inputs import (
     ARMS,
     CODES,
@@ -116,7 +127,8 @@ def score(
         meta_item_ids, meta_cells, meta_trios, meta_sentence_senses: item metadata; cells T1..T4.
         human_item_ids, human_annotators, human_labels: human labels, one row per (item, annotator).
         epsilons: alt-test epsilon per trio (default informed 0.20, blind 0.15).
-        n_resamples, confidence, seed: item bootstrap for the drift and kappa CIs.
+        n_resamples, confidence, seed: item bootstrap for the drift, kappa and judge-mean direction CIs
+            (``n_resamples=0``: none); ``confidence`` also sets the Wilson intervals of the rates.
         q, min_humans_per_instance, min_instances_per_human: alt-test settings.
 
     Returns:
@@ -125,8 +137,9 @@ def score(
     >>> r = score(item_ids=["i1", "i1", "i1"], image_conditions=["none", "aligned", "aligned"],
     ...           arms=["none", "explicit", "silent"], prompt_strategies=["zs"] * 3, predictions=["FF", "FF", "LL"])
     >>> r["change_rate/none_to_aligned/explicit"], r["change_rate/none_to_aligned/silent"], r["change_rate/control"]
-    (0.0, 1.0, 1.0)
+    (0.0, 100.0, 100.0)
     """
+    check_resampling(n_resamples, confidence)
     t = tables(
         item_ids=item_ids, image_conditions=image_conditions, arms=arms, prompt_strategies=prompt_strategies,
         predictions=predictions, judges=judges, meta_item_ids=meta_item_ids, meta_cells=meta_cells,
@@ -134,15 +147,14 @@ def score(
         human_annotators=human_annotators, human_labels=human_labels,
     )  # fmt: skip
     table = measures.wide(t.judge)
-    out: dict[str, Any] = measures.change_rates(table)
-    out.update(measures.drift(table, n_resamples=n_resamples, confidence=confidence, seed=seed))
+    boot: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
+    out: dict[str, Any] = measures.change_rates(table, confidence)
     if t.items is not None:
-        out.update(measures.direction(table, t.items))
+        out.update(measures.direction(table, t.items, **boot))
+        out.update(drift(table, t.items, **boot))
     if t.humans is not None:
-        out.update(measures.agreement(t.judge, t.humans))
-        out.update(
-            measures.kappa_by_trio(t.humans, n_resamples=n_resamples, confidence=confidence, seed=seed)
-        )
+        out.update(measures.agreement(t.judge, t.humans, confidence))
+        out.update(measures.kappa_by_trio(t.humans, **boot))
     if t.humans is not None and t.items is not None:
         if t.judge["judge"].nunique() > 1:
             warnings.warn(
@@ -150,7 +162,7 @@ def score(
             )
         else:
             out.update(
-                measures.alt_tests(
+                alt_tests(
                     t.judge,
                     t.items,
                     t.humans,
@@ -164,60 +176,121 @@ def score(
     return out
 
 
+def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
+    return [
+        ResultKey(name, higher, text),
+        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% {how} CI of {name}"),
+        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% {how} CI of {name}"),
+    ]
+
+
 def _result_keys() -> tuple[ResultKey, ...]:
     keys: list[ResultKey] = []
     for cond in IMAGE_CONDITIONS:
         for arm in ARMS:
-            keys.append(
-                ResultKey(
-                    f"change_rate/none_to_{cond}/{arm}",
-                    False,
-                    f"share of cells whose label changes from text only to the {cond} image ({arm} arm); 0-1",
-                )
-            )
-            keys.append(
-                ResultKey(
-                    f"drift/none_to_{cond}/{arm}",
-                    False,
-                    f"mean ordinal shift text only -> {cond} image ({arm}); -3..3, 0 is ideal, + = toward LL; with /ci_low, /ci_high",
-                )
-            )
-            keys.append(
-                ResultKey(
-                    f"agreement/{cond}/{arm}",
-                    True,
-                    f"share of labels under the {cond} image ({arm}) equal to the trio majority; 0-1",
-                )
-            )
-        keys.append(
-            ResultKey(
-                f"change_rate/control/{cond}",
+            keys += _with_ci(
+                f"change_rate/none_to_{cond}/{arm}",
                 False,
-                f"share of {cond}-image cells whose label differs between explicit and silent arms; 0-1",
+                f"percent of cells whose label changes from text only to the {cond} image ({arm} arm); Table 6 (explicit arm); 0-100",
+                "Wilson",
             )
+            keys.append(
+                ResultKey(
+                    f"change_rate/none_to_{cond}/{arm}/n", True, "cells labelled under both inputs (a count)"
+                )
+            )
+        keys += _with_ci(
+            f"change_rate/control/{cond}",
+            False,
+            f"percent of {cond}-image cells whose label differs between the explicit and silent arms; 0-100",
+            "Wilson",
         )
+    keys += _with_ci(
+        "change_rate/control",
+        False,
+        "control change rate pooled over both images; Table 6 'prompt edited, image fixed'; 0-100",
+        "Wilson",
+    )
+    keys.append(ResultKey("change_rate/control/n", True, "cells in the control (a count)"))
     for arm in ARMS:
+        keys += _with_ci(
+            f"direction/{arm}",
+            False,
+            f"percent of aligned->misleading changes moving toward the misleading image's sense, pooled over every cell ({arm}); one judge: Table 6; 0-100, chance 50",
+            "Wilson",
+        )
         keys.append(
             ResultKey(
-                f"direction/{arm}",
-                False,
-                f"share of aligned->misleading changes moving toward the misleading image's sense ({arm}); 0-1, chance 0.5",
+                f"direction/{arm}/n_changed",
+                True,
+                "cells whose label differs between the two images (a count)",
             )
         )
-    keys += [
-        ResultKey("change_rate/control", False, "control change rate pooled over both images; 0-1"),
-        ResultKey("agreement/none", True, "share of text-only labels equal to the trio majority; 0-1"),
-        ResultKey("kappa/<trio>", True, "Fleiss' kappa of the human trio (not a judge score); with /ci_low, /ci_high"),
-        ResultKey("alt_test/<trio>/<scoring>/<prompt>/<arm>/winning_rate", True, "alt-test winning rate omega; 0-1, passes at >= 0.5"),
-        ResultKey("alt_test/<trio>/<scoring>/<prompt>/<arm>/advantage_probability", True, "alt-test advantage probability rho; 0-1"),
-        ResultKey("alt_test/<trio>/<scoring>/<prompt>/<arm>/passed", True, "alt-test verdict: winning rate >= 0.5 (bool)"),
-        ResultKey("n_labels", True, "judge labels scored (a count)"),
-    ]  # fmt: skip
-    return tuple(keys)
+        keys += _with_ci(
+            f"direction/{arm}/mean_over_judges",
+            False,
+            f"mean over judges of each judge's direction ({arm}; several judges only); Table 6 mean row; 0-100",
+            "bootstrap (items)",
+        )
+        keys.append(
+            ResultKey(f"direction/{arm}/mean_over_judges/n_judges", True, "judges averaged (a count)")
+        )
+    for sense in SENSES:
+        for arm in ARMS:
+            for term in TERMS:
+                keys += _with_ci(
+                    f"drift/{sense}/<prompt>/{arm}/{term}",
+                    False,
+                    f"mean ordinal shift {term.replace('_', ' ')} on {sense} sentences ({arm}); Table 7; label steps -3..3, + = toward LL",
+                    "bootstrap (items)",
+                )
+            keys.append(
+                ResultKey(
+                    f"drift/{sense}/<prompt>/{arm}/n_items", True, "items with all three labels (a count)"
+                )
+            )
+    for cond in IMAGE_CONDITIONS:
+        for arm in ARMS:
+            keys += _with_ci(
+                f"agreement/{cond}/{arm}",
+                True,
+                f"percent of labels under the {cond} image ({arm}) equal to the trio majority; 0-100",
+                "Wilson",
+            )
+            keys.append(ResultKey(f"agreement/{cond}/{arm}/n", True, "labels compared (a count)"))
+    keys += _with_ci(
+        "agreement/none", True, "percent of text-only labels equal to the trio majority; 0-100", "Wilson"
+    )
+    keys.append(ResultKey("agreement/none/n", True, "labels compared (a count)"))
+    keys += _with_ci(
+        "kappa/<trio>",
+        True,
+        "Fleiss' kappa of the human trio (not a judge score); -1..1",
+        "bootstrap (items)",
+    )
+    keys.append(ResultKey("kappa/<trio>/n_items", True, "items the trio labelled (a count)"))
+    for arm in ARMS:
+        prefix = f"alt_test/<trio>/<slice>/<scoring>/<prompt>/{arm}"
+        keys += [
+            ResultKey(
+                f"{prefix}/winning_rate", True, "alt-test winning rate omega; Table 9; 0-100, passes at >= 50"
+            ),
+            ResultKey(f"{prefix}/advantage_probability", True, "alt-test advantage probability rho; 0-100"),
+            ResultKey(f"{prefix}/passed", True, "alt-test verdict: winning rate >= 50 (bool)"),
+            ResultKey(
+                f"alt_test/<trio>/{arm}/n_passed",
+                True,
+                "alt-test configurations (slice x scoring x prompt) passed (a count)",
+            ),
+            ResultKey(f"alt_test/<trio>/{arm}/n_tests", True, "alt-test configurations run (a count)"),
+        ]
+    keys.append(ResultKey("n_labels", True, "judge labels scored (a count)"))
+    return tuple(keys)  # fmt: skip
 
 
 RESULT_KEYS: tuple[ResultKey, ...] = _result_keys()
-"""Documented result keys; ``<trio>``, ``<prompt>``, ``<arm>`` stand for the values in the input."""
+"""Documented result keys; ``<trio>``, ``<prompt>`` stand for the values in the input, ``<slice>`` for
+``all``/``aligned``/``misleading`` and ``<scoring>`` for ``acc``/``mae``."""
 
 register_benchmark("mist")(
     BenchmarkSpec(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         for name, judge_cls in available.items():
             if benchmark in judge_cls.benchmarks:
                 print(f"judging {benchmark} with {name} ...", flush=True)
-                rows.append(_one(benchmark, name, data, args.out, args.decode_workers))
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", UserWarning)
+                    rows.append(_one(benchmark, name, data, args.out, args.decode_workers))
+                for note in dict.fromkeys(str(w.message) for w in caught):
+                    print(f"  note: {note}")
     summary = _summary(rows)
     (args.out / "summary.md").write_text(f"# mmjudge demo\n\n{_INTRO}\n\n{summary}\n", encoding="utf-8")
     print(summary)
@@ -119,7 +124,7 @@ def _config(name: str) -> Any:
 def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict[str, Any]:
     from mmjudge.errors import MmjudgeError
     from mmjudge.judges.runner import RunOptions, evaluate_judge
-    from mmjudge.report import headline
+    from mmjudge.report import ci_text, headline
 
     root = data / MEDIA_ROOTS[benchmark] if benchmark in MEDIA_ROOTS else None
     options = RunOptions(
@@ -136,6 +141,7 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
     row["scores"] = headline(benchmark, output.scores)
+    row["ci"] = {key: ci_text(output.scores, key) for key in row["scores"]}
     row["report"] = str(output.report)
     run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
     row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"
@@ -145,7 +151,10 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
 def _summary(rows: list[dict[str, Any]]) -> str:
     lines = ["| benchmark | judge | headline scores | verdicts | report |", "|---|---|---|---|---|"]
     for row in rows:
-        scores = row["error"] or ", ".join(f"{k} {_fmt(v)}" for k, v in row["scores"].items())
+        cis = row.get("ci", {})
+        scores = row["error"] or ", ".join(
+            f"{k} {_fmt(v)}" + (f" {cis[k]}" if cis.get(k) else "") for k, v in row["scores"].items()
+        )
         verdicts = row.get("verdicts", "-")
         lines.append(
             f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} |"

@@ -24,8 +24,11 @@ from mmjudge.judges._config import JudgeConfig, fingerprint
 
 logger = logging.getLogger(__name__)
 
-RESULTS_VERSION = 1
-"""Version of the ``results.json`` layout."""
+RESULTS_VERSION = 2
+"""Version of the ``results.json`` layout. 2: every rate is a percentage (MIST's were shares in [0, 1]),
+every CI key is ``<key>_ci_low``/``<key>_ci_high`` (MIST's were ``<key>/ci_low``), IsoVRBench's pooled
+``decided_accuracy`` is ``decided_accuracy_pooled`` beside the new ``decided_average``, and MIST's drift
+and alt-test keys follow the paper's breakdown (see the metric cards)."""
 
 
 @dataclass(frozen=True)

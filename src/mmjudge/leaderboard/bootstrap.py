@@ -59,8 +59,8 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
 
     >>> import tempfile
     >>> board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", require_login=False)
-    >>> [s.judge for s in board.store.submissions("isovrbench")]
-    ['Human']
+    >>> [s.judge for s in board.store.submissions("isovrbench")][:3]
+    ['VideoReward', 'PickScore', 'UnifiedReward-Flex-9B']
     """
     store = Store(db or default_db_path())
     seed_reference(store)

@@ -2,9 +2,9 @@
 
 A :class:`Table` holds raw values (numbers, for sorting and export) and display strings (the number with
 its CI on a second line). Submitter text is HTML-escaped here, once, for every place it is shown. The
-CIs are the scoring core's bootstrap intervals; MIST change rates and direction have none in the core,
-so they get a Wilson interval from the count the core reports (``statsmodels``). Numbers the core does
-not give a CI for are shown without one and say so.
+leaderboard computes no statistic: a column's CI is the ``<key>_ci_low``/``<key>_ci_high`` pair the
+scorer stored with the result (Wilson intervals for rates, bootstraps for means and F1 scores). A
+reported row shows the spread its paper prints (``<key>_std`` over rounds) or says it has no CI.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ class Column:
     """Sort direction."""
     text: bool = False
     """The column holds short text (``str`` datatype) rather than numbers."""
+    spread: Callable[[Results], float | None] | None = None
+    """The spread over rounds a paper prints beside a mean (``<key>_std``); shown when there is no CI."""
 
 
 @dataclass(frozen=True)
@@ -75,117 +77,87 @@ class Table:
         }
 
 
-def _key(name: str, scale: float = 1.0) -> Callable[[Results], float | None]:
+def _key(name: str) -> Callable[[Results], float | None]:
     def get(results: Results) -> float | None:
         value = results.get(name)
-        return None if value is None or isinstance(value, (str, bool)) else float(value) * scale
+        return None if value is None or isinstance(value, (str, bool)) else float(value)
 
     return get
 
 
-def _ci_keys(low: str, high: str, scale: float = 1.0) -> Callable[[Results], tuple[float, float] | None]:
+def _ci_keys(key: str) -> Callable[[Results], tuple[float, float] | None]:
+    """The stored CI of ``key``: ``<key>_ci_low`` and ``<key>_ci_high`` from the scorer."""
+
     def get(results: Results) -> tuple[float, float] | None:
-        lo, hi = results.get(low), results.get(high)
-        return None if lo is None or hi is None else (float(lo) * scale, float(hi) * scale)
+        lo, hi = results.get(f"{key}_ci_low"), results.get(f"{key}_ci_high")
+        return None if lo is None or hi is None else (float(lo), float(hi))
 
     return get
 
 
-def _wilson(rate_key: str, n_key: str) -> Callable[[Results], tuple[float, float] | None]:
-    def get(results: Results) -> tuple[float, float] | None:
-        rate, n = results.get(rate_key), results.get(n_key)
-        if rate is None or not n:
-            return None
-        from statsmodels.stats.proportion import proportion_confint
+def _score(header: str, key: str, higher_is_better: bool = True) -> Column:
+    """A column showing result ``key`` with its stored CI (and its ``_std`` over rounds, if any)."""
+    return Column(header, _key(key), _ci_keys(key), higher_is_better, spread=_key(f"{key}_std"))
 
-        lo, hi = proportion_confint(round(float(rate) * int(n)), int(n), alpha=0.05, method="wilson")
-        return 100.0 * float(lo), 100.0 * float(hi)
 
-    return get
+def _text(header: str, key: str) -> Column:
+    return Column(header, lambda r: None if r.get(key) is None else str(r[key]), text=True)
 
 
 def _isovrbench(view: str) -> list[Column]:
     from mmjudge.benchmarks.isovrbench import DIMENSIONS
 
-    cols = []
-    for dim, interventions in DIMENSIONS.items():
-        for iv in interventions:
-            if view == "decided":
-                cols.append(Column(f"{dim}: {iv}", _key(f"decided_accuracy/{iv}")))
-            else:
-                cols.append(
-                    Column(
-                        f"{dim}: {iv}",
-                        _key(f"accuracy/{iv}"),
-                        _ci_keys(f"accuracy/{iv}_ci_low", f"accuracy/{iv}_ci_high"),
-                    )
-                )
+    prefix = "decided_accuracy" if view == "decided" else "accuracy"
+    cols = [_score(f"{dim}: {iv}", f"{prefix}/{iv}") for dim, ivs in DIMENSIONS.items() for iv in ivs]
     if view == "decided":
-        cols.append(Column("Decided acc. (pooled)", _key("decided_accuracy")))
+        cols.append(_score("Decided avg. (Table 5)", "decided_average"))
     else:
-        cols.append(Column("Average", _key("average"), _ci_keys("average_ci_low", "average_ci_high")))
-    cols.append(Column("Tie rate", _key("tie_rate"), higher_is_better=False))
+        cols.append(_score("Average", "average"))
+    cols.append(_score("Tie rate", "tie_rate", higher_is_better=False))
     return cols
 
 
 def _alt_test_passed(trio: str) -> Callable[[Results], str | None]:
     def get(results: Results) -> str | None:
-        prefix = f"alt_test/{trio}/acc/"
-        flags = [bool(v) for k, v in results.items() if k.startswith(prefix) and k.endswith("/passed")]
-        return f"{sum(flags)}/{len(flags)}" if flags else None
+        passed, tests = (
+            results.get(f"alt_test/{trio}/explicit/n_passed"),
+            results.get(f"alt_test/{trio}/explicit/n_tests"),
+        )
+        return None if passed is None or tests is None else f"{int(passed)}/{int(tests)}"
 
     return get
 
 
 def _mist(view: str) -> list[Column]:
-    cols = []
-    for target in ("aligned", "misleading"):
-        for arm in ("explicit", "silent"):
-            key = f"change_rate/none_to_{target}/{arm}"
-            cols.append(
-                Column(f"change none→{target} ({arm})", _key(key, 100.0), _wilson(key, f"{key}/n"), False)
-            )
-    cols.append(
-        Column(
-            "change control",
-            _key("change_rate/control", 100.0),
-            _wilson("change_rate/control", "change_rate/control/n"),
-            False,
-        )
-    )
-    for arm in ("explicit", "silent"):
-        key = f"direction/{arm}"
-        cols.append(Column(f"direction ({arm})", _key(key, 100.0), _wilson(key, f"{key}/n_changed")))
+    cols = [_score("change none→misleading (explicit)", "change_rate/none_to_misleading/explicit", False),
+            _score("change none→aligned (explicit)", "change_rate/none_to_aligned/explicit", False),
+            _score("change control", "change_rate/control", False),
+            _score("direction (explicit)", "direction/explicit"),
+            _score("change none→misleading (silent)", "change_rate/none_to_misleading/silent", False),
+            _score("change none→aligned (silent)", "change_rate/none_to_aligned/silent", False),
+            _score("direction (silent)", "direction/silent")]  # fmt: skip
     for cell in ("none", "aligned/explicit", "aligned/silent", "misleading/explicit", "misleading/silent"):
-        cols.append(Column(f"agreement {cell}", _key(f"agreement/{cell}", 100.0)))
+        cols.append(_score(f"agreement {cell}", f"agreement/{cell}"))
     for trio in ("informed", "blind"):
-        cols.append(Column(f"alt-test {trio} (ACC, passed)", _alt_test_passed(trio), text=True))
-    cols.insert(0, cols.pop(3))  # headline first: change rate text-only -> misleading image, silent arm
-    return cols
+        cols.append(Column(f"alt-test {trio} (explicit): passed", _alt_test_passed(trio), text=True))
+    return cols  # headline first: change rate text-only -> misleading image, explicit arm (Table 6)
 
 
 def _emoprefer(view: str) -> list[Column]:
     names = (("waf_2class", "2-class WAF"), ("acc_2class", "2-class ACC"), ("waf_3class", "3-class WAF"),
              ("acc_3class", "3-class ACC"), ("swap_consistency", "swap consistency"))  # fmt: skip
-    return [Column(title, _key(key)) for key, title in names]
+    return [_score(title, key) for key, title in names] + [_text("strategy", "strategy")]
 
 
 def _emorealm(view: str) -> list[Column]:
     from mmjudge.benchmarks.emorealm import TASKS, YES_NO_TASKS
 
-    cols = [Column("Average", _key("overall"))]
-    for task in TASKS:
-        cols.append(
-            Column(
-                task,
-                _key(f"accuracy/{task}"),
-                _ci_keys(f"accuracy/{task}_ci_low", f"accuracy/{task}_ci_high"),
-            )
-        )
+    cols = [_score("Average", "overall")]
+    cols += [_score(task, f"accuracy/{task}") for task in TASKS]
     for task in YES_NO_TASKS:
-        cols.append(Column(f"{task} yes-acc.", _key(f"yes_accuracy/{task}")))
-        cols.append(Column(f"{task} no-acc.", _key(f"no_accuracy/{task}")))
-    cols.append(Column("mode", lambda r: None if r.get("mode") is None else str(r["mode"]), text=True))
+        cols.append(_score(f"{task} yes-acc.", f"yes_accuracy/{task}"))
+        cols.append(_score(f"{task} no-acc.", f"no_accuracy/{task}"))
+    cols.append(_text("mode", "mode"))
     return cols
 
 
@@ -251,8 +223,11 @@ def _cell(col: Column, results: Results, kind: str = "verified") -> tuple[Any, s
     if isinstance(value, str):
         return html.escape(value), html.escape(value)
     ci = col.ci(results) if col.ci is not None else None
+    spread = col.spread(results) if col.spread is not None else None
     if ci is not None:
         second = f"[{ci[0]:.1f}, {ci[1]:.1f}]"
+    elif spread is not None:
+        second = f"± {spread:.2f} over {results.get('n_rounds', '?')} rounds"
     else:
         second = "(published, no CI)" if kind == "reported" else NO_CI
     return round(value, 4), f"{value:.1f}\n{second}"

@@ -30,7 +30,7 @@ import gradio as gr
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard import plots, queue
 from mmjudge.leaderboard.export import write_results_file, write_table
-from mmjudge.leaderboard.reference import missing_reference
+from mmjudge.leaderboard.reference import reference_note
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.tables import VIEWS, Table, build_table
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
@@ -230,9 +230,9 @@ def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
                          show_search="filter", wrap=True, pinned_columns=3, elem_id=f"table-{benchmark}",
                          label=f"{TITLES[benchmark]} (each number followed by its 95% CI)")  # fmt: skip
     plot = gr.Plot(value=handlers.plot(benchmark), label="figure", format="png")
-    note = missing_reference(benchmark)
+    note = reference_note(benchmark)
     if note:
-        gr.Markdown(f"_Published rows not shipped:_ {html.escape(note)}")
+        gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
     with gr.Row():
         csv = gr.Button("Export CSV", size="sm")
         jsn = gr.Button("Export JSON", size="sm")

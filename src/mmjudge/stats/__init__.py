@@ -1,4 +1,4 @@
-"""Statistics for judge evaluation: bootstrap intervals, agreement, rank correlation with
+"""Statistics for judge evaluation: bootstrap and Wilson intervals, agreement, rank correlation with
 permutation tests, the alt-test, Bradley–Terry with ties and classification summaries.
 
 Pure functions over arrays and dicts, vectorised with numpy; scipy, statsmodels and scikit-learn
@@ -28,8 +28,13 @@ from mmjudge.stats._bradley_terry import (
     bradley_terry_ties,
     pairwise_counts,
 )
-from mmjudge.stats._classification import ClassificationSummary, classification_summary
+from mmjudge.stats._classification import (
+    ClassificationSummary,
+    classification_summary,
+    weighted_f1_from_counts,
+)
 from mmjudge.stats._correlation import EXACT_MAX_N, SpearmanResult, spearman_permutation_test
+from mmjudge.stats._proportion import multinomial_counts, wilson_interval
 from mmjudge.stats._tests import MultipleTestResult, TTestResult, benjamini_yekutieli, welch_t_test
 
 __all__ = [
@@ -57,9 +62,12 @@ __all__ = [
     "cohen_kappa",
     "fleiss_kappa",
     "fleiss_kappa_ci",
+    "multinomial_counts",
     "paired_bootstrap_diff",
     "pairwise_counts",
     "rating_table",
     "spearman_permutation_test",
+    "weighted_f1_from_counts",
     "welch_t_test",
+    "wilson_interval",
 ]

@@ -10,7 +10,7 @@ from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._checks import check_labels_present
 
-__all__ = ["ClassificationSummary", "classification_summary"]
+__all__ = ["ClassificationSummary", "classification_summary", "weighted_f1_from_counts"]
 
 
 class ClassificationSummary(NamedTuple):
@@ -86,3 +86,29 @@ def classification_summary(
         war=float(metrics.recall_score(true, pred, labels=seen, average="weighted", zero_division=0)),
         n=n,
     )
+
+
+def weighted_f1_from_counts(confusion: Any) -> Any:
+    """Support-weighted F1 from confusion counts (rows: reference class, columns: predicted class).
+
+    The same number as scikit-learn's ``f1_score(average="weighted", zero_division=0)`` on the items
+    the matrix counts, written over counts so a batch of bootstrap matrices of shape ``(..., C, C)``
+    is scored at once (the leading axes are kept). A class without reference items weighs 0.
+
+    >>> weighted_f1_from_counts([[1, 0, 0], [0, 1, 0], [1, 0, 1]])
+    0.75
+    """
+    import numpy as np
+
+    table = np.asarray(confusion, dtype=np.float64)
+    if table.ndim < 2 or table.shape[-1] != table.shape[-2]:
+        raise SchemaError(f"`confusion` must end in a square (C, C) table, got shape {table.shape}")
+    tp = np.diagonal(table, axis1=-2, axis2=-1)
+    support, predicted = table.sum(axis=-1), table.sum(axis=-2)
+    denom = support + predicted
+    f1 = np.divide(2.0 * tp, denom, out=np.zeros_like(tp), where=denom > 0)
+    total = support.sum(axis=-1)
+    if np.any(total == 0):
+        raise SchemaError("`confusion` counts no item: expected at least one item per table")
+    out = (f1 * support).sum(axis=-1) / total
+    return float(out) if out.ndim == 0 else out
