@@ -95,7 +95,7 @@ def test_upload_valid_malformed_and_duplicate_files(served, reference, tmp_path)
             table = page.locator("#table-isovrbench")
             expect(table).to_contain_text("browser judge", timeout=60_000)
             text = table.inner_text()
-            assert expected in text and "&lt;b&gt;browser&lt;/b&gt;" in text
+            assert expected in text and MODEL in text  # escaped once: shown literally
             assert table.locator("b").count() == 0  # the model name's tags are not rendered
 
             rejected = _submit(page, malformed, "org/other")
