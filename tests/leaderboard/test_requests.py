@@ -290,3 +290,21 @@ def test_public_log_removes_secret_values_and_internal_urls() -> None:
         environ=[("OPENAI_API_KEY", "sk-live-123456"), ("HOME", "/root")],
     )
     assert "sk-live" not in text and "10.1.2.3" not in text and "https://huggingface.co/org/m" in text
+
+
+def test_worker_command_takes_the_attempt_cap_admins_and_api_endpoint(tmp_path) -> None:
+    from mmjudge.cli import build_parser, main
+
+    argv = ["leaderboard", "worker", "--max-attempts", "2", "--admin", "root", "--api-base-url", "http://h/v1",
+            "--api-key-env", "SERVER_KEY", "--work-dir", str(tmp_path / "w")]  # fmt: skip
+    args = build_parser().parse_args(argv)
+    assert (args.max_attempts, args.admin, args.api_base_url, args.api_key_env) == (
+        2,
+        ["root"],
+        "http://h/v1",
+        "SERVER_KEY",
+    )
+    assert (
+        main(["leaderboard", "worker", "--db", str(tmp_path / "w.sqlite"), "--once", "--max-attempts", "0"])
+        == 1
+    )

@@ -269,3 +269,27 @@ def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_pa
     assert sorted(verified) == [("emoprefer", "majority", "baseline"), ("isovrbench", "random", "baseline")]
     assert all("skipped" in m for m in ingest_demo_output(board, tmp_path / "demo-output"))
     assert build_table("emoprefer", board.store.submissions()).values[0][2] == "majority"
+
+
+def test_concurrent_exports_never_share_a_file(board_factory, reference, tmp_path) -> None:
+    """Issue 11 item 9: every export was written to one path per table, so a concurrent export could read
+    back another's half-written JSON."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    handlers = Handlers(board_factory())
+    _submit(handlers, _write(tmp_path, prediction_bytes("emoprefer", reference["emoprefer"])))
+    barrier = threading.Barrier(12)
+
+    def export(i: int) -> tuple[str, list]:
+        barrier.wait()
+        path = handlers.export("emoprefer", "ties_wrong", "json" if i % 2 else "csv")
+        text = Path(path).read_text()
+        return path, json.loads(text) if path.endswith(".json") else text.splitlines()
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        results = list(pool.map(export, range(12)))
+    paths = [p for p, _ in results]
+    assert len(set(paths)) == 12
+    assert all(Path(p).name in ("emoprefer_ties_wrong.json", "emoprefer_ties_wrong.csv") for p in paths)
+    assert all(len(content) >= 1 for _, content in results)

@@ -305,7 +305,9 @@ def _submit_tab(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]]) -> No
 def _request_tab(handlers: Handlers) -> None:
     from mmjudge import BENCHMARK_IDS
 
-    gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`).")
+    gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`). The config "
+                "may set only what the backend allows (frames, batch size and a few bounded settings); URLs, "
+                "secrets, environment variable names and local paths are refused. API judges: admins only.")  # fmt: skip
     with gr.Row():
         model = gr.Textbox(label="model repo id")
         revision = gr.Textbox(label="revision", value="main")
