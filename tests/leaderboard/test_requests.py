@@ -15,9 +15,8 @@ import yaml
 
 from mmjudge.leaderboard import SubmissionMeta, SubmissionRejected
 from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.store import LeaseLost
 from mmjudge.leaderboard.ui import Handlers
-from mmjudge.leaderboard.worker import EvalJob, process_one, public_log
+from mmjudge.leaderboard.worker import EvalJob, process_one
 
 from .conftest import prediction_bytes
 
@@ -186,6 +185,8 @@ def test_a_worker_killed_after_step_one_is_resumed_at_step_two(
 
 
 def test_a_worker_that_lost_its_lease_stores_nothing(board_factory, reference) -> None:
+    from mmjudge.leaderboard.store import LeaseLost
+
     board = board_factory()
     request_id = q.enqueue(board.store, _spec(benchmarks=["emoprefer"]), "alice", now=100.0)
     stale = q.claim(board.store, "A", lease_s=10.0, now=200.0)
@@ -285,6 +286,8 @@ def test_queue_view_shows_status_attempts_and_log_tail_without_server_paths(
 
 
 def test_public_log_removes_secret_values_and_internal_urls() -> None:
+    from mmjudge.leaderboard.worker import public_log
+
     text = public_log(
         "GET https://huggingface.co/org/m/resolve/main/config.json; POST http://10.1.2.3:8000/v1 with sk-live-123456",
         environ=[("OPENAI_API_KEY", "sk-live-123456"), ("HOME", "/root")],
