@@ -27,6 +27,9 @@ REVISION = re.compile(r"^[A-Za-z0-9_.\-/]{0,100}$")
 """A commit, branch or tag name."""
 
 
+_KINDS = ("int", "float", "bool", "choice", "repo_id", "revision", "text")
+
+
 @dataclass(frozen=True)
 class Rule:
     """The values one requestable key may take."""
@@ -41,6 +44,10 @@ class Rule:
     """Allowed values (``choice``)."""
     nullable: bool = False
     """``null`` is allowed (the backend's default)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"Rule kind must be one of {list(_KINDS)}, got {self.kind!r}")
 
     def problem(self, value: Any) -> str:
         """Why ``value`` is not allowed (``""`` when it is).
