@@ -34,7 +34,7 @@ def test_round_trip_keeps_records_in_order(tmp_path):
 
 def test_no_judgment_allows_null_values_but_not_missing_keys():
     ok = {
-        "id": "c1",
+        "id": "i::cot::none::none",
         "item_id": "i",
         "prompt_strategy": "cot",
         "arm": "none",

@@ -1,6 +1,8 @@
 """One file of predictions, three places its scores land: ``results.json`` (``mmjudge score``), the
 ``evaluate`` module fed the same predictions, and a verified leaderboard row. They agree key by key for
-all four benchmarks, and every rate is a percentage in each of them."""
+all four benchmarks, and every rate is a percentage in each of them. EmoReAlM is ranked on the
+leaderboard in strict mode (missing answers wrong) with the official-mode scores stored beside it: each
+agrees with ``mmjudge score --mode`` and the evaluate module in the same mode."""
 
 from __future__ import annotations
 
@@ -16,12 +18,11 @@ import pytest
 
 from mmjudge.cli import main
 from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta
+from mmjudge.predictions import MIST_CELLS, MIST_STRATEGIES
 from mmjudge.registry import get_benchmark
 from mmjudge.scoring import load_reference_rows
 
 REPO = Path(__file__).resolve().parents[1]
-MIST_GRID = [("none", "none"), ("aligned", "explicit"), ("aligned", "silent"), ("misleading", "explicit"),
-             ("misleading", "silent")]  # fmt: skip
 
 
 def _records(benchmark: str, rows: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
@@ -42,7 +43,7 @@ def _records(benchmark: str, rows: list[dict[str, Any]], rng: random.Random) -> 
         return [
             {"id": f"{r['item_id']}::{s}::{arm}::{cond}", "item_id": r["item_id"], "prompt_strategy": s,
              "arm": arm, "image_condition": cond, "label": rng.choice(["FF", "WF", "FL", "LL"])}
-            for r in rows for s in ("zero_shot", "cot") for cond, arm in MIST_GRID
+            for r in rows for s in MIST_STRATEGIES for cond, arm in MIST_CELLS
         ]  # fmt: skip
     if benchmark == "emoprefer":
         pool = ["a1", "a2", "same", "A2, clearly", "neither", ""]
@@ -104,27 +105,24 @@ def test_results_file_evaluate_and_leaderboard_row_agree(benchmark, sample_data,
     path = tmp_path / "predictions.jsonl"
     path.write_text(data, encoding="utf-8")
 
-    assert (
-        main(["score", str(path), "--data", str(sample_data / benchmark), "--out", str(tmp_path / "r.json")])
-        == 0
-    )
-    from_file = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["scores"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        from_metric = evaluate.load(str(REPO / "metrics" / benchmark)).compute(
-            **_metric_inputs(benchmark, rows, records)
-        )
     board = Leaderboard(Store(tmp_path / "lb.sqlite"), Settings(data_root=sample_data, require_login=False))
-    stored = board.submit(data.encode(), SubmissionMeta("j", "org/m", "r1"), "local").results
-
-    assert set(from_file) == set(from_metric) == set(stored)
-    for key, value in from_metric.items():
-        assert _same(from_file[key], value) and _same(stored[key], value), (
-            key,
-            from_file[key],
-            value,
-            stored[key],
-        )
+    stored = board.submit(data.encode(), SubmissionMeta("j", "org/m", "r1"), "local")
+    # the leaderboard's ranked scores, then any scoring stored beside them, each in its own mode
+    modes = [("strict", stored.results), ("official", (stored.side_results or {})["official"])] if (
+        benchmark == "emorealm") else [(None, stored.results)]  # fmt: skip
+    for mode, on_board in modes:
+        options = [] if mode is None else ["--mode", mode]
+        out = tmp_path / f"r-{mode}.json"
+        assert main(["score", str(path), "--data", str(sample_data / benchmark), "--out", str(out), *options]) == 0
+        from_file = json.loads(out.read_text(encoding="utf-8"))["scores"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            from_metric = evaluate.load(str(REPO / "metrics" / benchmark)).compute(
+                **_metric_inputs(benchmark, rows, records), **({} if mode is None else {"mode": mode})
+            )
+        assert set(from_file) == set(from_metric) == set(on_board), mode
+        for key, value in from_metric.items():
+            assert _same(from_file[key], value) and _same(on_board[key], value), (key, from_file[key], value)
     percent = [k.name for k in get_benchmark(benchmark).result_keys if "0-100" in k.description]
     shown = [
         from_metric[k]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 
@@ -90,32 +91,54 @@ def test_emoprefer_forward_and_reversed(sample_data):
     assert "swap_consistency" not in score_predictions(_file("emoprefer", fwd), rows)
 
 
-def test_mist_requires_every_item(sample_data):
-    rows = load_reference_rows("mist", sample_data / "mist")
-    records = [
+def _mist_grid(rows, label_of) -> list[dict]:
+    """The full grid `mmjudge eval` writes: every item x prompt strategy x (image condition, arm)."""
+    from mmjudge.predictions import MIST_CELLS, MIST_STRATEGIES
+
+    return [
         {
-            "id": f"{r['item_id']}::zero_shot::{arm}::{cond}",
+            "id": f"{r['item_id']}::{strategy}::{arm}::{cond}",
             "item_id": r["item_id"],
-            "prompt_strategy": "zero_shot",
+            "prompt_strategy": strategy,
             "arm": arm,
             "image_condition": cond,
-            "label": label,
+            "label": label_of(cond, arm),
         }
         for r in rows
-        for cond, arm, label in [
-            ("none", "none", "FF"),
-            ("aligned", "explicit", "FF"),
-            ("misleading", "silent", "LL"),
-        ]
+        for strategy in MIST_STRATEGIES
+        for cond, arm in MIST_CELLS
     ]
-    with pytest.warns(UserWarning, match="alt-test not run for .* no annotator has 30 items"):
+
+
+def test_mist_requires_the_full_grid(sample_data):
+    rows = load_reference_rows("mist", sample_data / "mist")
+    labels = {("none", "none"): "FF", ("aligned", "explicit"): "FF", ("aligned", "silent"): "FF",
+              ("misleading", "explicit"): "FF", ("misleading", "silent"): "LL"}  # fmt: skip
+    records = _mist_grid(rows, lambda cond, arm: labels[(cond, arm)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # small sample: alt-test trios may be skipped
         got = score_predictions(_file("mist", records), rows, n_resamples=50)
     assert got["change_rate/none_to_misleading/silent"] == 100.0
     assert got["change_rate/none_to_aligned/explicit"] == 0.0
     some = [r for r in records if r["item_id"] != rows[0]["item_id"]]
-    with pytest.raises(SchemaError, match="1 items without a prediction"):
+    with pytest.raises(SchemaError, match="20 grid cells without a prediction"):
         score_predictions(_file("mist", some), rows)
+    # the attack of issue 11: drop the misleading-image cells whose label changed
+    kept = [r for r in records if not (r["image_condition"] == "misleading" and r["arm"] == "silent")]
+    with pytest.raises(SchemaError, match=rf"{4 * len(rows)} grid cells without a prediction"):
+        score_predictions(_file("mist", kept), rows)
     assert mist.score  # the core the adapter calls
+
+
+def test_ids_must_match_the_item_and_come_once(sample_data):
+    rows = load_reference_rows("emoprefer", sample_data / "emoprefer")
+    fwd = [{"id": r["name"], "name": r["name"], "order": "forward", "prediction": "a1"} for r in rows]
+    renamed = [dict(fwd[0], id="elsewhere"), *fwd[1:]]
+    with pytest.raises(SchemaError, match="record 1: id 'elsewhere' does not match the pair"):
+        score_predictions(_file("emoprefer", renamed), rows)
+    twice = [*fwd, dict(fwd[0])]
+    with pytest.raises(SchemaError, match=f"record {len(fwd) + 1}: id .* already given on record 1"):
+        score_predictions(_file("emoprefer", twice), rows)
 
 
 def test_not_a_built_folder(tmp_path):

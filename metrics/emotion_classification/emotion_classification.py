@@ -58,5 +58,11 @@ class EmotionClassification(evaluate.Metric):
             reference_urls=["https://scikit-learn.org/stable/api/sklearn.metrics.html"],
         )
 
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Refuse empty input with the core's message (evaluate's type inference fails on it)."""
+        if predictions is not None and references is not None and not len(predictions) and not len(references):
+            classification_summary(references, predictions)  # raises SchemaError: expected at least one item
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
     def _compute(self, predictions, references, labels=None):
         return classification_summary(references, predictions, labels=labels).as_dict()

@@ -34,6 +34,10 @@ class MissingDependencyError(MmjudgeError, ImportError):
     """An optional dependency is not installed."""
 
 
+class MissingFileError(MmjudgeError, FileNotFoundError):
+    """A file or folder given as input does not exist (the message says what was expected there)."""
+
+
 def summarize(values: Iterable[Any], limit: int = 5) -> str:
     """Render at most ``limit`` values of a long input for an error message.
 

@@ -20,6 +20,11 @@ emoprefer     ``name`` or ``name::reversed``  ``name``, ``order`` (forward/rever
                                           (raw response or a1/a2/same)
 emorealm      question ``id``             ``prediction`` (raw response text)
 ============  ==========================  =====================================================
+
+A record's ``id`` follows from its key fields (:func:`record_id`): a MIST id is
+``item_id::prompt_strategy::arm::image_condition`` and an EmoPrefer id is ``name`` (forward) or
+``name::reversed``; a record whose id and key fields disagree is refused. Lines are split on ``\\n``
+only (a JSON string may hold U+2028 or U+0085, which ``str.splitlines`` would treat as line breaks).
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mmjudge.errors import SchemaError, summarize
+from mmjudge._text import describe_char
+from mmjudge.errors import MissingFileError, SchemaError, summarize
 
 SCHEMA_VERSION = 1
 """Version of the prediction-file schema this mmjudge reads and writes."""
@@ -52,6 +58,22 @@ VALUE_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "emorealm": {"prediction": (str,)},
 }
 """Verdict fields and their JSON types; null is allowed only when ``no_judgment`` is true."""
+
+MIST_STRATEGIES: tuple[str, ...] = ("zero_shot", "few_shot", "cot", "few_shot_cot")
+"""The four MIST prompt strategies."""
+MIST_CELLS: tuple[tuple[str, str], ...] = (
+    ("none", "none"),
+    ("aligned", "explicit"),
+    ("aligned", "silent"),
+    ("misleading", "explicit"),
+    ("misleading", "silent"),
+)
+"""(image condition, arm) per strategy: 5 cells x 4 strategies = the paper's 20 labels per MIST item,
+the grid ``mmjudge eval`` writes and a submission must cover."""
+EMOPREFER_ORDERS: tuple[str, ...] = ("forward", "reversed")
+"""EmoPrefer record orders: the pair as released, or with a1/a2 swapped (``--swap``)."""
+MAX_DEPTH = 16
+"""Deepest nesting of objects and lists accepted in one line (the writer's records nest 3 levels)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +114,14 @@ class PredictionFile:
     """The header record."""
     records: list[dict[str, Any]]
     """Prediction records in file order, ids unique."""
+    line_numbers: list[int] = field(default_factory=list)
+    """Line of each record in the file (empty for a file built in code)."""
+
+    def line_of(self, index: int) -> str:
+        """``"line N"`` of record ``index``, or ``"record N"`` (1-based) when lines are unknown."""
+        if index < len(self.line_numbers):
+            return f"line {self.line_numbers[index]}"
+        return f"record {index + 1}"
 
 
 def write_predictions(
@@ -125,6 +155,34 @@ def _prediction_record(record: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def record_id(benchmark: str, record: Mapping[str, Any]) -> str | None:
+    """The id a record of ``benchmark`` must carry, from its key fields (``None``: the id is the key).
+
+    >>> record_id("mist", {"item_id": "m1", "prompt_strategy": "cot", "arm": "silent", "image_condition": "aligned"})
+    'm1::cot::silent::aligned'
+    >>> record_id("emoprefer", {"name": "clip_7", "order": "reversed"}), record_id("emorealm", {"id": "q1"})
+    ('clip_7::reversed', None)
+    """
+    if benchmark == "mist":
+        return "::".join(str(record.get(name)) for name in KEY_FIELDS["mist"])
+    if benchmark == "emoprefer":
+        name = str(record.get("name"))
+        return name if record.get("order") == "forward" else f"{name}::reversed"
+    return None
+
+
+def split_lines(text: str) -> list[str]:
+    """Split JSON Lines text on ``\\n`` only (a trailing ``\\r`` is dropped from each line).
+
+    ``str.splitlines`` also breaks at U+2028, U+0085 and other characters that a JSON string may hold
+    unescaped, which would cut one record in two.
+
+    >>> split_lines('{"a": "x\\u2028y"}\\r\\n{"b": 1}\\n')
+    ['{"a": "x\\u2028y"}', '{"b": 1}', '']
+    """
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
 def read_predictions(path: str | Path, *, benchmark: str | None = None) -> PredictionFile:
     """Read and validate a prediction file; every problem is reported with its line number.
 
@@ -140,23 +198,29 @@ def read_predictions(path: str | Path, *, benchmark: str | None = None) -> Predi
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
+        raise MissingFileError(
+            f"prediction file {path} does not exist or is not a file: expected the predictions.jsonl "
+            "that `mmjudge eval` wrote; check the path"
+        ) from exc
     except UnicodeDecodeError as exc:
         raise SchemaError(
             f"{path}: expected UTF-8 text, got an undecodable byte at offset {exc.start}"
         ) from exc
-    return parse_predictions(text.splitlines(), source=str(path), benchmark=benchmark)
+    return parse_predictions(split_lines(text), source=str(path), benchmark=benchmark)
 
 
 def parse_predictions(
     lines: Sequence[str], *, source: str = "<predictions>", benchmark: str | None = None
 ) -> PredictionFile:
-    """Parse prediction lines (see :func:`read_predictions`)."""
+    """Parse prediction lines (see :func:`read_predictions`; split text with :func:`split_lines`)."""
     rows = list(_json_lines(lines, source))
     if not rows or rows[0][1].get("record") != "header":
         raise SchemaError(f"{source}: expected a header record ({{'record': 'header', ...}}) on line 1")
-    header = _header(rows[0][1], source, benchmark)
+    header = _header(rows[0][1], f"{source} line {rows[0][0]}", benchmark)
     problems: list[str] = []
     records: list[dict[str, Any]] = []
+    line_numbers: list[int] = []
     seen: dict[str, int] = {}
     for lineno, record in rows[1:]:
         error = _record_problem(record, header.benchmark, seen, lineno)
@@ -165,11 +229,12 @@ def parse_predictions(
         else:
             seen[record["id"]] = lineno
             records.append(record)
+            line_numbers.append(lineno)
     if problems:
         raise SchemaError(
             f"{source}: {len(problems)} invalid prediction records; first: {summarize(problems)}"
         )
-    return PredictionFile(header, records)
+    return PredictionFile(header, records, line_numbers)
 
 
 def _json_lines(lines: Sequence[str], source: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -182,19 +247,58 @@ def _json_lines(lines: Sequence[str], source: str) -> Iterator[tuple[int, dict[s
             raise SchemaError(
                 f"{source} line {lineno}: expected one JSON object per line ({exc.msg})"
             ) from exc
+        except (ValueError, RecursionError) as exc:  # over-long integers, nesting beyond the parser
+            raise SchemaError(
+                f"{source} line {lineno}: expected one JSON object per line of plain values, got "
+                f"{_short_reason(exc)}"
+            ) from None
         if not isinstance(value, dict):
             raise SchemaError(f"{source} line {lineno}: expected a JSON object, got {type(value).__name__}")
+        problem = _value_problem(value)
+        if problem:
+            raise SchemaError(f"{source} line {lineno}: {problem}")
         yield lineno, value
+
+
+def _short_reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nesting too deep to parse"
+    text = str(exc)
+    return "an integer with too many digits" if "integer string conversion" in text else text[:120]
+
+
+def _value_problem(value: Any) -> str:
+    """Nesting deeper than :data:`MAX_DEPTH`, or a string that is not valid Unicode (a lone surrogate)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, (dict, list)):
+            if depth > MAX_DEPTH:
+                return f"expected objects and lists nested at most {MAX_DEPTH} deep, got deeper nesting"
+            children = list(current.items()) if isinstance(current, dict) else [(None, v) for v in current]
+            for key, child in children:
+                stack.append((child, depth + 1))
+                if key is not None:
+                    stack.append((key, depth))
+        elif isinstance(current, str):
+            bad = next((c for c in current if "\ud800" <= c <= "\udfff"), None)
+            if bad is not None:
+                return (
+                    f"expected valid Unicode text, got a string holding {describe_char(bad)} "
+                    f"({summarize([current[:40]], 1)}); write the text as UTF-8"
+                )
+    return ""
 
 
 def _header(record: Mapping[str, Any], source: str, benchmark: str | None) -> PredictionHeader:
     version = record.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if type(version) is not int or version != SCHEMA_VERSION:
         raise SchemaError(
-            f"{source}: schema_version {version!r} is not supported; this mmjudge reads version {SCHEMA_VERSION}"
+            f"{source}: schema_version {version!r} is not supported; this mmjudge reads version "
+            f"{SCHEMA_VERSION} (the integer {SCHEMA_VERSION}, as `mmjudge eval` writes it)"
         )
     found = record.get("benchmark")
-    if found not in VALUE_FIELDS:
+    if not isinstance(found, str) or found not in VALUE_FIELDS:
         raise SchemaError(
             f"{source}: unknown benchmark {found!r} in the header; known: {sorted(VALUE_FIELDS)}"
         )
@@ -203,12 +307,21 @@ def _header(record: Mapping[str, Any], source: str, benchmark: str | None) -> Pr
     judge = record.get("judge")
     if not isinstance(judge, str) or not judge:
         raise SchemaError(f"{source}: the header needs a non-empty string `judge`, got {judge!r}")
+    for name in ("fingerprint", "mmjudge_version"):
+        if not isinstance(record.get(name, ""), str):
+            raise SchemaError(f"{source}: header field `{name}` must be a string, got {record[name]!r}")
+    provenance = record.get("provenance")
+    if provenance is not None and not isinstance(provenance, dict):
+        raise SchemaError(
+            f"{source}: header field `provenance` must be a JSON object (or absent), got "
+            f"{type(provenance).__name__} {summarize([provenance], 1)}"
+        )
     return PredictionHeader(
         benchmark=found,
         judge=judge,
-        fingerprint=str(record.get("fingerprint", "")),
-        mmjudge_version=str(record.get("mmjudge_version", "")),
-        provenance=dict(record.get("provenance") or {}),
+        fingerprint=record.get("fingerprint", ""),
+        mmjudge_version=record.get("mmjudge_version", ""),
+        provenance=dict(provenance or {}),
     )
 
 
@@ -226,16 +339,47 @@ def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, i
     for name in KEY_FIELDS[benchmark]:
         if not isinstance(record.get(name), str) or not record[name]:
             return f"`{name}` must be a non-empty string, got {record.get(name)!r}"
+    mismatch = id_problem(benchmark, record)
+    if mismatch:
+        return mismatch
     for name, kinds in VALUE_FIELDS[benchmark].items():
         value = record.get(name)
         if value is None and no_judgment:
             continue
         if isinstance(value, bool) or not isinstance(value, kinds):
-            return f"`{name}` must be {_type_names(kinds)}, got {value!r}"
-        if isinstance(value, float) and not math.isfinite(value):
-            return f"`{name}` must be finite, got {value!r}"
+            return f"`{name}` must be {_type_names(kinds)}, got {_short(value)}"
+        if isinstance(value, (int, float)) and not _finite(value):
+            return f"`{name}` must be finite, got {_short(value)}"
     record["record"] = "prediction"
     return ""
+
+
+def id_problem(benchmark: str, record: Mapping[str, Any]) -> str:
+    """Why a record's ``id`` disagrees with its key fields (``""`` when it agrees or has none).
+
+    >>> id_problem("emoprefer", {"id": "clip_2", "name": "clip_1", "order": "forward"})
+    "id 'clip_2' does not match the pair: expected 'clip_1' for name 'clip_1', order 'forward'"
+    """
+    if benchmark == "emoprefer" and record.get("order") not in EMOPREFER_ORDERS:
+        return f"`order` must be one of {list(EMOPREFER_ORDERS)}, got {record.get('order')!r}"
+    expected = record_id(benchmark, record)
+    if expected is None or record.get("id") == expected:
+        return ""
+    fields = ", ".join(f"{name} {record.get(name)!r}" for name in KEY_FIELDS[benchmark])
+    what = "the pair" if benchmark == "emoprefer" else "the cell"
+    return f"id {record.get('id')!r} does not match {what}: expected {expected!r} for {fields}"
+
+
+def _finite(value: int | float) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an integer beyond the float range
+        return False
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text)} characters)"
 
 
 def _type_names(kinds: tuple[type, ...]) -> str:

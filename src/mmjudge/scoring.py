@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from mmjudge.errors import SchemaError, summarize
-from mmjudge.predictions import PredictionFile
+from mmjudge.errors import MissingFileError, SchemaError, summarize
+from mmjudge.predictions import MIST_CELLS, MIST_STRATEGIES, PredictionFile, id_problem, record_id
 from mmjudge.registry import get_benchmark
 
 REFERENCE_CONFIGS: dict[str, str] = {
@@ -35,10 +35,17 @@ def load_rows(data_dir: str | Path, config: str, *, split: str = "test") -> list
     would otherwise return stale cached rows.
 
     Raises:
+        MissingFileError: ``data_dir`` is not an existing folder (it is never looked up on the Hub).
         SchemaError: the folder has no such config (it is not a built benchmark folder).
     """
     import tempfile
 
+    if not Path(data_dir).is_dir():
+        raise MissingFileError(
+            f"{data_dir} is not an existing folder: expected a built benchmark folder (a README.md with "
+            "configs and parquet files); build one with `mmjudge build-dataset <id>` or `mmjudge sample-data`, "
+            "or check the --data path"
+        )
     from datasets import load_dataset
 
     with tempfile.TemporaryDirectory(prefix="mmjudge-rows-") as cache_dir:
@@ -63,26 +70,149 @@ def load_reference_rows(benchmark: str, data_dir: str | Path, *, split: str = "t
 def score_predictions(predictions: PredictionFile, rows: Rows, **options: Any) -> dict[str, Any]:
     """Score a validated prediction file against reference rows.
 
-    Every reference item must be predicted exactly once and no unknown id may appear; ``options`` go to
-    the benchmark's ``score`` (e.g. ``tie_tolerance``, ``mode``, ``n_resamples``).
+    Every record ``mmjudge eval`` writes for ``rows`` must be there exactly once (:func:`expected_ids`:
+    every IsoVRBench pair, EmoReAlM question and EmoPrefer pair, with every reversed pair when any is
+    given, and the full MIST grid of prompt strategies and image cells per item), each record's id must
+    agree with its key fields, and no unknown id may appear; ``options`` go to the benchmark's
+    ``score`` (e.g. ``tie_tolerance``, ``mode``, ``n_resamples``).
+
+    Raises:
+        SchemaError: a record is missing, unknown or repeated (unknown and repeated ones name their line).
     """
     benchmark = predictions.header.benchmark
+    _check_coverage(predictions, rows)
     inputs = _ADAPTERS[benchmark](predictions.records, rows)
     return dict(get_benchmark(benchmark).score(**inputs, **options))
 
 
-def _check_coverage(expected: Sequence[str], given: Sequence[str], what: str) -> None:
-    expected_set, given_set = set(expected), set(given)
-    missing = [i for i in expected if i not in given_set]
-    unknown = [i for i in given if i not in expected_set]
+class Coverage(NamedTuple):
+    """How much of the expected grid a prediction file answers (see :func:`coverage`)."""
+
+    expected: int
+    """Records ``mmjudge eval`` writes for the reference rows."""
+    present: int
+    """Expected records the file holds."""
+    no_judgment: int
+    """Records among them marked ``no_judgment``."""
+
+    @property
+    def coverage(self) -> float:
+        """Share of expected records present, in percent."""
+        return 100.0 * self.present / self.expected if self.expected else 0.0
+
+    @property
+    def no_judgment_rate(self) -> float:
+        """Share of expected records that carry no judgment (or are absent), in percent."""
+        missing = self.expected - self.present
+        return 100.0 * (self.no_judgment + missing) / self.expected if self.expected else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        """Counts and both rates, for JSON."""
+        return {**self._asdict(), "coverage": self.coverage, "no_judgment_rate": self.no_judgment_rate}
+
+
+def coverage(predictions: PredictionFile, rows: Rows) -> Coverage:
+    """Records expected, present and without judgment.
+
+    >>> from mmjudge.predictions import PredictionHeader
+    >>> file = PredictionFile(PredictionHeader("emorealm", "j"), [{"id": "q1", "no_judgment": True}])
+    >>> c = coverage(file, [{"id": "q1"}, {"id": "q2"}])
+    >>> c, c.coverage, c.no_judgment_rate
+    (Coverage(expected=2, present=1, no_judgment=1), 50.0, 100.0)
+    """
+    expected = set(
+        expected_ids(predictions.header.benchmark, rows, reversed_pairs=_has_reversed(predictions))
+    )
+    present = [r for r in predictions.records if str(r.get("id")) in expected]
+    return Coverage(len(expected), len(present), sum(bool(r.get("no_judgment")) for r in present))
+
+
+def expected_ids(benchmark: str, rows: Rows, *, reversed_pairs: bool = False) -> list[str]:
+    """The record ids ``mmjudge eval`` writes for ``rows``, in its order.
+
+    ``reversed_pairs``: EmoPrefer with ``--swap`` (every ``name::reversed`` too).
+
+    >>> expected_ids("emoprefer", [{"name": "c1"}], reversed_pairs=True)
+    ['c1', 'c1::reversed']
+    >>> len(expected_ids("mist", [{"item_id": "m1"}, {"item_id": "m2"}]))
+    40
+    """
+    if benchmark == "isovrbench":
+        return [str(r["pair_id"]) for r in rows]
+    if benchmark == "emorealm":
+        return [str(r["id"]) for r in rows]
+    if benchmark == "emoprefer":
+        orders = ("forward", "reversed") if reversed_pairs else ("forward",)
+        return [str(record_id("emoprefer", {"name": r["name"], "order": o})) for o in orders for r in rows]
+    if benchmark == "mist":
+        return [
+            str(record_id("mist", {"item_id": r["item_id"], "prompt_strategy": strategy, "arm": arm,
+                                   "image_condition": condition}))
+            for r in rows
+            for strategy in MIST_STRATEGIES
+            for condition, arm in MIST_CELLS
+        ]  # fmt: skip
+    raise SchemaError(f"unknown benchmark {benchmark!r}")
+
+
+def _has_reversed(predictions: PredictionFile) -> bool:
+    return predictions.header.benchmark == "emoprefer" and any(
+        r.get("order") == "reversed" for r in predictions.records
+    )
+
+
+def _check_coverage(predictions: PredictionFile, rows: Rows) -> None:
+    benchmark = predictions.header.benchmark
+    expected = expected_ids(benchmark, rows, reversed_pairs=_has_reversed(predictions))
+    _check_reference_ids(benchmark, expected)
+    expected_set = set(expected)
+    first: dict[str, int] = {}
+    unknown: list[tuple[str, str]] = []
+    for index, record in enumerate(predictions.records):
+        item_id, where = str(record.get("id")), predictions.line_of(index)
+        problem = id_problem(benchmark, record)
+        if problem:
+            raise SchemaError(f"{where}: {problem}")
+        if item_id in first:
+            raise SchemaError(
+                f"{where}: id {item_id!r} already given on {predictions.line_of(first[item_id])}; "
+                "expected every reference id exactly once"
+            )
+        first[item_id] = index
+        if item_id not in expected_set:
+            unknown.append((item_id, where))
+    missing = [i for i in expected if i not in first]
     if missing or unknown:
+        what = _WHAT[benchmark]
         parts = []
-        if missing:
-            parts.append(f"{len(missing)} {what} without a prediction: {summarize(missing)}")
+        reversed_ = [i for i in missing if benchmark == "emoprefer" and i.endswith("::reversed")]
+        forward = [i for i in missing if i not in set(reversed_)]
+        for group, label in (
+            (forward, what if not reversed_ else "forward pairs"),
+            (reversed_, "reversed pairs"),
+        ):
+            if group:
+                parts.append(f"{len(group)} {label} without a prediction: {summarize(group)}")
         if unknown:
-            parts.append(f"{len(unknown)} unknown ids: {summarize(unknown)}")
+            lines = ", ".join(where for _, where in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+            parts.append(f"{len(unknown)} unknown ids: {summarize([i for i, _ in unknown])} ({lines})")
         raise SchemaError(
-            "; ".join(parts) + f" (expected every one of the {len(expected)} {what} exactly once)"
+            "; ".join(parts) + f" (expected every one of the {len(expected)} {what} exactly once, "
+            "as `mmjudge eval` writes them)"
+        )
+
+
+_WHAT = {"isovrbench": "pairs", "emorealm": "questions", "emoprefer": "pairs", "mist": "grid cells"}
+
+
+def _check_reference_ids(benchmark: str, expected: Sequence[str]) -> None:
+    if len(set(expected)) != len(expected):
+        from collections import Counter
+
+        repeated = [i for i, n in Counter(expected).items() if n > 1]
+        raise SchemaError(
+            f"the {benchmark} reference rows repeat ids {summarize(repeated)}: expected each item once; "
+            "rebuild the benchmark folder"
         )
 
 
@@ -92,7 +222,6 @@ def _by_id(records: Rows) -> dict[str, Mapping[str, Any]]:
 
 def _isovrbench(records: Rows, rows: Rows) -> dict[str, Any]:
     ids = [str(r["pair_id"]) for r in rows]
-    _check_coverage(ids, [str(r["id"]) for r in records], "pairs")
     by_id = _by_id(records)
     ordered = [by_id[i] for i in ids]
     return {
@@ -106,7 +235,6 @@ def _isovrbench(records: Rows, rows: Rows) -> dict[str, Any]:
 
 def _emorealm(records: Rows, rows: Rows) -> dict[str, Any]:
     ids = [str(r["id"]) for r in rows]
-    _check_coverage(ids, [str(r["id"]) for r in records], "questions")
     by_id = _by_id(records)
     predictions = [None if by_id[i].get("no_judgment") else by_id[i].get("prediction") for i in ids]
     return {
@@ -120,25 +248,14 @@ def _emorealm(records: Rows, rows: Rows) -> dict[str, Any]:
 
 def _emoprefer(records: Rows, rows: Rows) -> dict[str, Any]:
     names = [str(r["name"]) for r in rows]
-    forward = [r for r in records if r.get("order") == "forward"]
-    reversed_ = [r for r in records if r.get("order") == "reversed"]
-    other = [r["id"] for r in records if r.get("order") not in ("forward", "reversed")]
-    if other:
-        raise SchemaError(
-            f"{len(other)} records have an `order` other than forward/reversed: {summarize(other)}"
-        )
-    _check_coverage(names, [str(r["name"]) for r in forward], "forward pairs")
-    if reversed_:
-        _check_coverage(names, [str(r["name"]) for r in reversed_], "reversed pairs")
-    fwd = {str(r["name"]): r for r in forward}
-    rev = {str(r["name"]): r for r in reversed_}
+    by_id = _by_id(records)
     inputs: dict[str, Any] = {
-        "predictions": [_choice_text(fwd[n]) for n in names],
+        "predictions": [_choice_text(by_id[n]) for n in names],
         "references": [r["preference"] for r in rows],
         "ids": names,
     }
-    if reversed_:
-        inputs["swapped_predictions"] = [_choice_text(rev[n]) for n in names]
+    if any(r.get("order") == "reversed" for r in records):
+        inputs["swapped_predictions"] = [_choice_text(by_id[f"{n}::reversed"]) for n in names]
     return inputs
 
 
@@ -151,8 +268,6 @@ def _choice_text(record: Mapping[str, Any]) -> str:
 
 def _mist(records: Rows, rows: Rows) -> dict[str, Any]:
     item_ids = [str(r["item_id"]) for r in rows]
-    predicted_items = list(dict.fromkeys(str(r["item_id"]) for r in records))
-    _check_coverage(item_ids, predicted_items, "items")
     judged = [r for r in records if not r.get("no_judgment")]
     humans = [
         (str(r["item_id"]), a, lab)

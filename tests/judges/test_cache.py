@@ -69,3 +69,49 @@ def test_the_key_follows_content_fingerprint_and_request_not_the_path(tmp_path: 
     assert key != cache_key("fp1", ClipItem("c", first, "a prompt"), request, MediaHasher())
     os.remove(first)
     assert MediaHasher().digest(first) == "missing"
+
+
+def test_transient_failures_are_not_cached_and_deterministic_ones_are(tmp_path: Path) -> None:
+    """Issue 11 item 5: connection, timeout, 5xx and out-of-memory failures are judged again on resume;
+    an unreadable clip stays a cached no_judgment."""
+    cache = VerdictCache(tmp_path, rank=0)
+    cache.put_many([
+        ("down", Verdict.failed("a", "ApiError: gave up after 6 attempts; last error: HTTP 503", transient=True)),
+        ("oom", Verdict.failed("b", "OutOfMemoryError: CUDA out of memory", transient=True)),
+        ("bad", Verdict.failed("c", "MediaError: c.mp4 is not a video file")),
+        ("ok", Verdict("d", 1.0)),
+    ])  # fmt: skip
+    assert sorted(cache.keys()) == ["bad", "down", "ok", "oom"]  # this run still sees them
+    reopened = VerdictCache(tmp_path, rank=0)
+    assert sorted(reopened.keys()) == ["bad", "ok"]
+
+
+def test_older_cache_lines_holding_a_transient_error_are_judged_again(tmp_path: Path) -> None:
+    lines = [
+        {"key": "down", "verdict": {"item_id": "a", "value": None, "no_judgment": True,
+                                    "error": "ApiError: http://h/v1/chat/completions: gave up after 6 attempts; "
+                                             "last error: cannot reach http://h/v1/chat/completions"}},
+        {"key": "bad", "verdict": {"item_id": "c", "value": None, "no_judgment": True,
+                                   "error": "MediaError: c.mp4 is not a video file"}},
+    ]  # fmt: skip
+    (tmp_path / "rank0.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    cache = VerdictCache(tmp_path, rank=0)
+    assert cache.keys() == ["bad"] and cache.retried == 1
+
+
+def test_a_model_that_runs_out_of_memory_gives_a_transient_verdict() -> None:
+    from mmjudge.judges import JudgeInput
+    from mmjudge.judges.runner import _call_judge
+
+    class OutOfMemoryError(RuntimeError):
+        pass
+
+    class Exploding:
+        config = type("C", (), {"judge": "fake"})()
+
+        def judge_batch(self, inputs):
+            raise OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    item = ClipItem("c1", Path("c1.mp4"), "a cat")
+    (verdict,) = _call_judge(Exploding(), [JudgeInput(item)])  # type: ignore[arg-type]
+    assert verdict.no_judgment and verdict.transient

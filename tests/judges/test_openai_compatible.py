@@ -297,6 +297,36 @@ def test_mmjudge_eval_end_to_end(
     assert max(images) == (1 if benchmark == "mist" else 4)  # MIST: the cell's image; else 4 frames
 
 
+def test_a_down_endpoint_is_retried_on_resume_not_cached(
+    sample_data: Path, server: ChatServer, secret: str, tmp_path: Path
+) -> None:
+    """Issue 11 item 5: with the endpoint down every item is no_judgment; rerunning into the same --out
+    with the endpoint up judges them (transient failures are not cached as verdicts)."""
+    import yaml
+
+    from mmjudge.cli import main
+    from mmjudge.predictions import read_predictions
+
+    config = {"judge": "openai_compatible", "model": "test-model", "frames": 2,
+              "options": {"base_url": server.base_url, "api_key_env": KEY_ENV, "max_retries": 1, "backoff_s": 0.0}}  # fmt: skip
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["eval", "--benchmark", "emorealm", "--judge", str(path), "--data", str(sample_data / "emorealm"),
+            "--media-root", str(sample_data / "raw/emorealm/DFEW"), "--out", str(out), "--decode-workers", "0",
+            "--no-progress", "--limit", "3"]  # fmt: skip
+    server.always = Canned(503)
+    assert main(argv) == 0
+    down = read_predictions(out / "predictions.jsonl").records
+    assert all(r["no_judgment"] for r in down) and "HTTP 503" in down[0]["error"]
+    assert json.loads((out / "results.json").read_text())["run"]["transient"] == 3
+    server.always = None
+    asked = len(server.requests)
+    assert main(argv) == 0
+    up = read_predictions(out / "predictions.jsonl").records
+    assert not any(r["no_judgment"] for r in up) and len(server.requests) == asked + 3
+
+
 def test_the_shipped_config_loads() -> None:
     from mmjudge.judges import load_config
 

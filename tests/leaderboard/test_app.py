@@ -51,13 +51,15 @@ def test_client_reads_tables_and_results_but_cannot_submit(app) -> None:
     stored = next(s for s in board.store.submissions("isovrbench") if s.kind == "verified")
     assert verified[average] == pytest.approx(stored.results["average"], abs=1e-4)
     assert any(row[1] == "reported" and row[2] == "VideoReward" for row in data)
-    assert not any("<img" in str(cell) for row in data for cell in row)
+    # escaped once, where rendered: the cells are text as submitted (gr.Dataframe shows str cells as text)
+    assert verified[3] == XSS and not any("&lt;" in str(cell) for row in data for cell in row)
     shown = value["metadata"]["display_value"]
-    assert not any("<img" in str(cell) for row in shown for cell in row)
+    assert any(XSS in str(cell) for row in shown for cell in row)
     results = json.loads(Path(client.predict(stored.id, api_name="/results_file")).read_text())
     assert results["scores"]["average"] == stored.results["average"]
+    assert results["run"]["leaderboard"]["model"] == XSS
     csv_text = Path(client.predict(api_name="/export_csv_isovrbench")).read_text()
-    assert "Average" in csv_text.splitlines()[0] and "<img" not in csv_text
+    assert "Average" in csv_text.splitlines()[0] and XSS in csv_text and "&lt;" not in csv_text
 
 
 def test_cli_parses_serve_and_worker_options(tmp_path) -> None:

@@ -1,5 +1,6 @@
 """The app in real headless Chromium (Playwright): a valid upload is stored and shown, a malformed one is
-rejected with its line, the same predictions uploaded again are rejected as a duplicate.
+rejected with its line, the same predictions uploaded again are rejected as a duplicate, and markup in
+names is shown literally, once, and exported as submitted.
 
 Each test starts from a fresh store, a fresh app and a fresh browser page, and every step waits on state
 the app itself shows (the file component's value, the message, a table row), never on something that
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -45,24 +48,37 @@ def browser():
             chromium.close()
 
 
-@pytest.fixture
-def session(browser, board_factory, monkeypatch):
-    """A fresh store with the reported rows, its app served, and a fresh page on it: ``(board, page)``."""
+@pytest.fixture(autouse=True)
+def _no_analytics(monkeypatch):
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
-    board = board_factory()
-    seed_reference(board.store)
+
+
+@contextmanager
+def _page_on(browser, board) -> Iterator:
+    """``board``'s app served, and a fresh browser page on it (with a record of any dialog it opens)."""
     with served(board) as (_, url):
         context = browser.new_context()
         try:
             page = context.new_page()
             page.set_default_timeout(STEP_MS)
+            page.dialogs = []
+            page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
             # no internet here: refuse outside requests (web fonts) at once instead of waiting for them
             page.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
             page.goto(url, wait_until="domcontentloaded")
             page.get_by_role("tab", name="Submit").wait_for()
-            yield board, page
+            yield page
         finally:
             context.close()  # no new events; `served` then waits for the handlers still running
+
+
+@pytest.fixture
+def session(browser, board_factory):
+    """A fresh store with the reported rows, its app served, and a fresh page on it: ``(board, page)``."""
+    board = board_factory()
+    seed_reference(board.store)
+    with _page_on(browser, board) as page:
+        yield board, page
 
 
 def _submit(page, path: Path, model: str) -> str:
@@ -104,7 +120,7 @@ def test_valid_upload_is_stored_and_shown_with_the_name_escaped(session, referen
     table = page.locator("#table-isovrbench")
     expect(table).to_contain_text("browser judge", timeout=STEP_MS)
     text = table.inner_text()
-    assert expected in text and "&lt;b&gt;browser&lt;/b&gt;" in text
+    assert expected in text and MODEL in text  # escaped once: shown literally
     assert table.locator("b").count() == 0  # the model name's tags are not rendered
 
 
@@ -130,3 +146,33 @@ def test_the_same_predictions_again_are_rejected_as_a_duplicate(session, referen
     message = _submit(page, again, "org/third")
     assert "Rejected" in message and "already submitted" in message and f"row #{first.id}" in message
     assert [s.id for s in _verified(board)] == [first.id]
+
+
+def test_markup_in_names_is_shown_literally_once_and_exported_as_submitted(
+    browser, board_factory, reference
+) -> None:
+    """A name like ``AT&T <b>x</b>`` is shown once as text (no ``&amp;``, no rendered tag, no script run)
+    in the table, and the CSV export and the store carry it as submitted."""
+    from playwright.sync_api import expect
+
+    name, judge = "AT&T <b>x</b>", "<img src=x onerror=window.__pwned=1>"
+    board = board_factory()
+    data = prediction_bytes("emoprefer", reference["emoprefer"], seed=21)
+    board.submit(data, SubmissionMeta(judge, name, "r1"), "local")
+    with _page_on(browser, board) as page:
+        page.get_by_role("tab", name="EmoPrefer").click()
+        table = page.locator("#table-emoprefer")
+        expect(table).to_contain_text(name, timeout=STEP_MS)  # the app announced the stored row
+        text = table.inner_text()
+        assert text.count(name) == 1 and "&amp;" not in text and "&lt;" not in text
+        assert judge in text  # the judge name's tag is text too
+        assert table.locator("b").count() == 0 and table.locator("img").count() == 0
+        assert page.evaluate("() => window.__pwned === undefined") and page.dialogs == []
+
+        page.locator("#export-csv-emoprefer").click()
+        link = page.locator("#export-emoprefer a[href]").first
+        link.wait_for()
+        exported = page.request.get(link.get_attribute("href") or "").text()
+    [sub] = board.store.submissions("emoprefer")
+    assert name in exported and judge in exported and "&amp;" not in exported
+    assert sub.model == name and sub.judge == judge  # stored as submitted

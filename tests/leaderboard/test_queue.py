@@ -32,8 +32,11 @@ def _spec(**kw):
         ({"model": "org/x/y"}, "Hub repo id"),
         ({"revision": "a b"}, "revision"),
         ({"backend": "nope"}, "unknown judge backend 'nope'; known: \\['frame_smoothness', 'random'\\]"),
-        ({"config": "frame: 8"}, "unknown key 'frame'"),
-        ({"config": "batch_size: four"}, "'batch_size' expects int"),
+        ({"config": "frame: 8"}, "request key `frame` is not something a requester may set for random"),
+        (
+            {"config": "batch_size: four"},
+            "request key `batch_size` of random: expected an integer from 1 to 64",
+        ),
         ({"config": "[1, 2]"}, "mapping"),
         ({"benchmarks": []}, "non-empty subset"),
         ({"benchmarks": ["imagenet"]}, "non-empty subset"),
@@ -76,9 +79,9 @@ def test_claims_are_exclusive_and_expired_leases_return_to_the_queue(board_facto
     assert q.claim(store, "B", lease_s=10.0, now=205.0) is None  # lease still held
     again = q.claim(store, "B", lease_s=10.0, now=211.0)  # A's lease ran out
     assert again is not None and again.id == request_id and again.worker == "B" and again.attempts == 2
-    assert not q.renew(store, request_id, "A", now=212.0)
-    assert not q.finish(store, request_id, "A", ok=True, log_tail="late", now=212.0)
-    assert q.finish(store, request_id, "B", ok=False, log_tail="boom", now=213.0)
+    assert not q.renew(store, first.lease, now=212.0)
+    assert not q.finish(store, first.lease, ok=True, log_tail="late", now=212.0)
+    assert q.finish(store, again.lease, ok=False, log_tail="boom", now=213.0)
     final = q.get_request(store, request_id)
     assert final.status == "FAILED" and final.log_tail == "boom"
     assert q.claim(store, "C", now=10_000.0) is None

@@ -157,3 +157,32 @@ def test_mirror_pushes_a_consistent_snapshot(tmp_path: Path, monkeypatch) -> Non
     store.insert_submission(_row(model="second", sha="s2"))
     scheduler.push_to_hub()
     assert pushed == [["first"], ["first", "second"]]
+
+
+def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
+    """Migration 2 drops the requests' UNIQUE (duplicates now include the benchmarks; FAILED ones may be
+    asked for again) and adds request_id, coverage and side_results to submissions, keeping every row."""
+    import json
+
+    from mmjudge.leaderboard import queue as q
+
+    spec = q.validate_request("org/m", "", "random", "", ["mist"], known_backends=["random"])
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+        conn.execute(
+            "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, created_at) "
+            "VALUES ('isovrbench', 'verified', 'j', 'm', 'u', '{\"average\": 1.0}', 0)"
+        )
+        conn.execute(
+            "INSERT INTO requests (model, backend, config, benchmarks, submitter, created_at, status, updated_at) "
+            "VALUES ('org/m', 'random', ?, '[\"mist\"]', 'u', 0, 'FAILED', 0)",
+            (json.dumps(dict(spec.config), sort_keys=True),),
+        )
+    store = Store(path)
+    assert store.schema_version() == len(MIGRATIONS) == 2
+    (row,) = store.submissions()
+    assert (row.model, row.results, row.request_id, row.coverage) == ("m", {"average": 1.0}, None, None)
+    assert q.enqueue(store, spec, "u") == 2  # the FAILED twin (same model, config) no longer blocks it
+    assert [r.status for r in q.list_requests(store)] == ["FAILED", "PENDING"]
+    assert store.integrity_check() == "ok"

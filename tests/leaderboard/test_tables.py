@@ -118,9 +118,40 @@ def test_the_leaderboard_computes_no_interval(module) -> None:
 def test_emorealm_columns_and_missing_values() -> None:
     row = StoredSubmission("emorealm", "verified", "j", "m", "u", {"overall": 40.0, "mode": "official"}, id=1)
     table = build_table("emorealm", [row])
-    assert table.values[0][table.headline] == 40.0
-    assert table.values[0][-1] == "official" and table.datatypes[-1] == "str"
+    assert table.headers[table.headline] == "Average (strict)"
+    assert table.values[0][table.headline] is None  # an official-mode row has no strict number
+    assert table.values[0][table.headers.index("Average (official)")] == 40.0
+    mode = table.headers.index("mode")
+    assert table.values[0][mode] == "official" and table.datatypes[mode] == "str"
     assert table.display[0][table.headers.index("reasoning_basic_audio")] == "—"
+
+
+def test_emorealm_is_ranked_strict_with_the_official_average_beside_it() -> None:
+    """Issue 11 item 7: marking wrong answers no_judgment lifts the official average, not the ranked one."""
+    honest = StoredSubmission("emorealm", "verified", "honest", "m1", "u", {"overall": 30.0, "mode": "strict"},
+                              side_results={"official": {"overall": 30.0, "mode": "official"}}, id=1)  # fmt: skip
+    gamed = StoredSubmission("emorealm", "verified", "gamed", "m2", "u", {"overall": 28.0, "mode": "strict"},
+                             side_results={"official": {"overall": 40.0, "mode": "official"}}, id=2)  # fmt: skip
+    table = build_table("emorealm", [gamed, honest])
+    assert [r[2] for r in table.values] == ["honest", "gamed"]
+    official = table.headers.index("Average (official)")
+    assert [r[official] for r in table.values] == [30.0, 40.0]
+
+
+def test_every_table_shows_coverage_and_no_judgment_rate() -> None:
+    """Issue 11 item 6: coverage and no_judgment rate are columns of every benchmark."""
+    coverage = {"expected": 4000, "present": 4000, "no_judgment": 383, "coverage": 100.0,
+                "no_judgment_rate": 9.575}  # fmt: skip
+    for benchmark, results in (("isovrbench", {"average": 50.0}), ("mist", {}), ("emoprefer", {}),
+                               ("emorealm", {"overall": 1.0, "mode": "strict"})):  # fmt: skip
+        row = StoredSubmission(benchmark, "verified", "j", "m", "u", results, coverage=coverage, id=1)
+        table = build_table(benchmark, [row])
+        assert table.headers[-2:] == ["Coverage %", "No judgment %"], benchmark
+        assert table.values[0][-2:] == [100.0, 9.575]
+        reported = build_table(
+            benchmark, [StoredSubmission(benchmark, "reported", "j", "m", "u", results, id=2)]
+        )
+        assert reported.display[0][-2:] == ["—", "—"]
 
 
 def test_isovrbench_figure_spans_the_published_judges_and_marks_humans() -> None:

@@ -46,3 +46,11 @@ def test_card_names_every_result_key(card_text):
     for name in generic:
         assert f"`{name}`" in card_text, name
     assert 'calls this "precision"' in card_text and 'calls this "recall"' in card_text
+
+
+def test_a_gold_letter_outside_the_items_choices_is_refused(metric):
+    """Issue 11 item 8: a gold 'E' on a four-choice question was scored without error."""
+    mcq = ["(A) Happy", "(B) Sad", "(C) Angry", "(D) Calm"]
+    with pytest.raises(SchemaError, match=r"position 1 \(id 'q2'\): gold letter 'E' has no choice among"):
+        metric.compute(predictions=["A", "E"], references=["A", "E"], tasks=["reasoning_basic_video"] * 2,
+                       choices=[mcq, mcq], ids=["q1", "q2"], n_resamples=0)  # fmt: skip

@@ -34,6 +34,12 @@ def test_bad_input_reaches_the_user(metric):
         metric.compute(predictions=["happy"], references=["happy", "sad"])
 
 
+def test_empty_input_is_one_clear_error(metric):
+    """Issue 11 item 10: empty input raised an IndexError inside evaluate's type inference."""
+    with pytest.raises(SchemaError, match="empty: expected at least one item to score"):
+        metric.compute(predictions=[], references=[])
+
+
 def test_card_names_every_result_key(card_text):
     for key in classification_summary(["a"], ["a"]).as_dict():
         assert f"`{key}`" in card_text, key

@@ -215,7 +215,32 @@ def _validate(
         raise SchemaError(f"`references` must be single letters A-Z; {len(bad)} are not: {summarize(bad)}")
     if gold_is_yes is not None:
         check_labels("gold_is_yes", gold_is_yes, {True, False, None})
-    return [r.upper() for r in references]
+    golds = [r.upper() for r in references]
+    if choices is not None:
+        _check_gold_in_choices(golds, choices, ids)
+    return golds
+
+
+def _check_gold_in_choices(
+    golds: Sequence[str], choices: Sequence[Sequence[str] | None], ids: Sequence[Any] | None
+) -> None:
+    """Refuse a gold letter past the item's lettered choices (an item without choices is not checked).
+
+    >>> _check_gold_in_choices(["A", "E"], [["(A) x", "(B) y"], ["(A) x", "(B) y"]], ["q1", "q2"])
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: `references` has 1 gold letters outside their item's choices: ["position 1 (id 'q2'): gold letter 'E' has no choice among ['(A) x', '(B) y']"]; fix the reference rows
+    """
+    bad = []
+    for index, (gold, item_choices) in enumerate(zip(golds, choices, strict=True)):
+        if item_choices is not None and not 0 <= ord(gold) - ord("A") < len(item_choices):
+            where = f"position {index}" + (f" (id {ids[index]!r})" if ids is not None else "")
+            bad.append(f"{where}: gold letter {gold!r} has no choice among {summarize(item_choices, 4)}")
+    if bad:
+        raise SchemaError(
+            f"`references` has {len(bad)} gold letters outside their item's choices: {summarize(bad)}; "
+            "fix the reference rows"
+        )
 
 
 def _gold_yes(

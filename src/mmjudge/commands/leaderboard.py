@@ -3,7 +3,10 @@
 ``mmjudge leaderboard [--db PATH] [--port N] [--data-root DIR] [--no-auth] [--demo-output DIR]`` serves
 the Gradio app on an SQLite store (default ``<user data dir>/mmjudge/leaderboard.sqlite``). Without
 ``--no-auth`` submissions need a Hugging Face login (as on a Space). ``mmjudge leaderboard worker
-[--db PATH] [--data-root DIR] [--once]`` claims queued model requests and runs ``mmjudge eval`` for each.
+[--db PATH] [--data-root DIR] [--once] [--max-attempts N] [--admin USER] [--api-base-url URL
+--api-key-env NAME]`` claims queued model requests and runs ``mmjudge eval`` for each; API-judge requests
+run only when their submitter is an ``--admin``, against the endpoint and key variable the worker is
+given (never ones from the request).
 """
 
 from __future__ import annotations
@@ -52,6 +55,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     worker.add_argument("--once", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--poll", type=float, default=30.0, help="seconds between polls of an empty queue")
     worker.add_argument("--lease", type=float, default=600.0, help="lease in seconds (renewed while running)")
+    worker.add_argument(
+        "--max-attempts", type=int, default=3, help="claims of one request before it ends FAILED (default 3)"
+    )
+    worker.add_argument(
+        "--admin", action="append", default=[], help="username whose API-judge requests may run (repeatable)"
+    )
+    worker.add_argument("--work-dir", default=None, help="folder for the runs (default: under the temp dir)")
+    worker.add_argument(
+        "--api-base-url", default=None, help="endpoint of openai_compatible requests (default: the backend's)"
+    )
+    worker.add_argument(
+        "--api-key-env",
+        default=None,
+        help="environment variable holding the key for openai_compatible requests (default: the backend's)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,8 +78,17 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "leaderboard_action", None) == "worker":
         from mmjudge.leaderboard.worker import run_worker
 
-        board = open_leaderboard(args.db, data_root=default_data_root(args.data_root, "demo-output"))
-        done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease)
+        if args.max_attempts < 1:
+            from mmjudge.errors import ConfigError
+
+            raise ConfigError(f"--max-attempts must be a positive integer, got {args.max_attempts}")
+        api = {"base_url": args.api_base_url, "api_key_env": args.api_key_env}
+        board = open_leaderboard(
+            args.db, data_root=default_data_root(args.data_root, "demo-output"), admins=args.admin,
+            max_attempts=args.max_attempts,
+            server_options={"openai_compatible": {k: v for k, v in api.items() if v is not None}},
+        )  # fmt: skip
+        done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease, work_dir=args.work_dir)
         print(f"processed {done} requests")
         return 0
     _check_login_possible(args.no_auth)

@@ -94,9 +94,10 @@ class _Row:
     def __init__(self, path: Path, row: int, pair_id: Any = None) -> None:
         self.path, self.row, self.pair_id = path, row, pair_id
 
-    def error(self, column: str, expected: str, got: Any) -> SchemaError:
+    def error(self, column: str, expected: str, got: Any, *, reason: str = "") -> SchemaError:
         where = f"{self.row} (pair_id {self.pair_id!r})" if self.pair_id not in (None, "") else self.row
-        return schema_error(self.path, row=where, column=column, expected=expected, got=repr(got)[:120])
+        shown = repr(got)[:120] + (f" ({reason})" if reason else "")
+        return schema_error(self.path, row=where, column=column, expected=expected, got=shown)
 
 
 def _text(ctx: _Row, column: str, value: Any, *, required: bool = True) -> str | None:
@@ -217,6 +218,17 @@ def _cell(chunk: Mapping[str, list[Any]], index: int, column: str) -> Any:
     return chunk[column][index] if column in chunk else None
 
 
+def _clip_id(ctx: _Row, clip_id: ClipLookup, row: Mapping[str, Any], side: str, vgrb: bool) -> str | None:
+    """The clip id of one side; a path resolving outside the media root names its row and column."""
+    try:
+        return clip_id(row[side])
+    except SchemaError as exc:
+        column = side
+        if vgrb:  # the release's own column: path_A or path_B, whichever this side came from
+            column = "path_A" if (side == "video_chosen") == bool(row.get("chosen_is_a", True)) else "path_B"
+        raise ctx.error(column, "a clip inside the media root", row[side], reason=str(exc)) from None
+
+
 def transform_chunk(
     path: Path,
     first_row: int,
@@ -237,7 +249,7 @@ def transform_chunk(
     for i in range(size):
         ctx = _Row(path, first_row + i)
         row = make(ctx, functools.partial(_cell, chunk, i), interventions)
-        ids = (clip_id(row["video_chosen"]), clip_id(row["video_rejected"]))
+        ids = (_clip_id(ctx, clip_id, row, "video_chosen", vgrb), _clip_id(ctx, clip_id, row, "video_rejected", vgrb))
         row["clip_id_chosen"], row["clip_id_rejected"] = ids
         row["media_missing"] = ids[0] is None or ids[1] is None
         for side in ("video_chosen", "video_rejected"):

@@ -122,9 +122,7 @@ def read_csv_strings(path: Path, *, required: Iterable[str] = ()) -> pa.Table:
     try:
         table = pacsv.read_csv(path, read_options=read, convert_options=convert)
     except pa.ArrowInvalid as exc:
-        raise schema_error(
-            path, expected=f"{len(header)} comma-separated fields per row", got=str(exc)
-        ) from None
+        raise _parse_error(path, header, exc) from None
     if table.num_rows == 0:
         raise schema_error(path, expected="at least one data row", got="only the header")
     return table
@@ -139,9 +137,34 @@ def iter_csv_batches(path: Path, header: Sequence[str]) -> Iterator[pa.RecordBat
         with pacsv.open_csv(path, read_options=read, convert_options=convert) as reader:
             yield from reader
     except pa.ArrowInvalid as exc:
-        raise schema_error(
-            path, expected=f"{len(header)} comma-separated fields per row", got=str(exc)
-        ) from None
+        raise _parse_error(path, header, exc) from None
+
+
+def _parse_error(path: Path, header: Sequence[str], exc: Exception) -> SchemaError:
+    """The CSV parse error with the row (and line) and column of the first ragged row, when there is one.
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "t.csv"; _ = p.write_text("a,b\\n1,2\\n3,4,5\\n")
+    >>> print(str(_parse_error(p, ["a", "b"], ValueError("parse error"))).split(", ", 1)[1])
+    row 2 (line 3): expected 2 comma-separated fields per row (a, b), got 3 fields: field 3 has no column
+    """
+    expected = f"{len(header)} comma-separated fields per row ({', '.join(header)})"
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        next(reader, None)
+        row = 0
+        for fields in reader:
+            if not fields:  # a blank line, skipped by the reader as by pyarrow
+                continue
+            row += 1
+            if len(fields) != len(header):
+                where = f"{row} (line {reader.line_num})"
+                if len(fields) > len(header):
+                    got = f"{len(fields)} fields: field {len(header) + 1} has no column"
+                    return schema_error(path, row=where, expected=expected, got=got)
+                got = f"{len(fields)} fields: no value for {header[len(fields)]!r}"
+                return schema_error(path, row=where, column=header[len(fields)], expected=expected, got=got)
+    return schema_error(path, expected=expected, got=str(exc))
 
 
 def read_json_list(path: Path) -> list[dict[str, Any]]:

@@ -44,6 +44,12 @@ def validate_relpath(relpath: str, *, root: str | Path | None = None) -> str:
     mmjudge.errors.SchemaError: media path '/etc/passwd' is absolute: expected a relative path inside the media root without '..' components
     """
     text = "" if relpath is None else str(relpath)
+    if "\x00" in text:
+        where = f"the root {root}" if root is not None else "the media root"
+        raise SchemaError(
+            f"media path {text!r} contains a NUL byte (position {text.index(chr(0)) + 1}): expected a relative "
+            f"path inside {where}; fix the path in the table"
+        )
     if _PLAIN.match(text) and ".." not in text.split("/"):
         return text  # the common case, without building path objects
     where = f"the root {root}" if root is not None else "the media root"

@@ -5,6 +5,11 @@ the content of every media file the item uses, the item's other fields and the m
 changed clip, prompt or frame setting is judged again while an unchanged one never is. Every rank
 appends to its own file (``rank<k>.jsonl``); on start the runner reads every rank file, so a run
 killed at any point resumes exactly. A torn last line (a kill mid-write) is skipped.
+
+Transient failures (``Verdict.transient``: connection, timeout, 5xx, out of memory) are held in memory
+for the run but never written, and a line written before verdicts carried the flag whose error reads
+as transient (:func:`mmjudge.judges._failures.looks_transient`) is not loaded: a rerun into the same
+folder judges those items again. Deterministic failures (unreadable media) stay cached.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from mmjudge.judges._failures import looks_transient
 from mmjudge.judges._types import Diagnostics, Item, MediaRequest, Verdict
 
 logger = logging.getLogger(__name__)
@@ -39,6 +45,7 @@ def verdict_to_dict(verdict: Verdict) -> dict[str, Any]:
         "no_judgment": verdict.no_judgment,
         "error": verdict.error,
         "diagnostics": dataclasses.asdict(verdict.diagnostics),
+        "transient": verdict.transient,
     }
 
 
@@ -50,6 +57,7 @@ def verdict_from_dict(data: Mapping[str, Any]) -> Verdict:
         no_judgment=bool(data.get("no_judgment", False)),
         error=data.get("error"),
         diagnostics=Diagnostics(**(data.get("diagnostics") or {})),
+        transient=bool(data.get("transient", False)),
     )
 
 
@@ -128,6 +136,8 @@ class VerdictCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / f"rank{rank}.jsonl"
         self.torn_lines = 0
+        self.retried = 0
+        """Cached transient failures left out on open (judged again)."""
         self._verdicts: dict[str, Verdict] = {}
         for path in sorted(self.folder.glob("rank*.jsonl")):
             self._read(path)
@@ -139,7 +149,11 @@ class VerdictCache:
                 continue
             try:
                 record = json.loads(line)
-                self._verdicts[str(record["key"])] = verdict_from_dict(record["verdict"])
+                verdict = verdict_from_dict(record["verdict"])
+                if _retry(verdict, record["verdict"]):
+                    self.retried += 1
+                    continue
+                self._verdicts[str(record["key"])] = verdict
             except (ValueError, KeyError, TypeError):
                 self.torn_lines += 1
                 logger.warning("%s: skipping a torn or unreadable cache line (%d bytes)", path, len(line))
@@ -180,14 +194,21 @@ class VerdictCache:
         The runner calls this once per ``judge_batch``: what a judge call returned is on disk before the
         next call starts, and a kill loses at most the call in flight (whose verdicts were never returned).
         """
-        if not pairs:
-            return
-        lines = [json.dumps({"key": k, "verdict": verdict_to_dict(v)}, default=_json_default) for k, v in pairs]
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write("".join(line + "\n" for line in lines))
-            handle.flush()
-            os.fsync(handle.fileno())
+        lasting = [(k, v) for k, v in pairs if not v.transient]  # transient failures: this run only
+        if lasting:
+            lines = [json.dumps({"key": k, "verdict": verdict_to_dict(v)}, default=_json_default) for k, v in lasting]
+            with self.path.open("a", encoding="utf-8") as handle:
+                handle.write("".join(line + "\n" for line in lines))
+                handle.flush()
+                os.fsync(handle.fileno())
         self._verdicts.update(pairs)
+
+
+def _retry(verdict: Verdict, raw: Mapping[str, Any]) -> bool:
+    """A cached failure to judge again: flagged transient, or an unflagged (older) line reading as one."""
+    if not verdict.no_judgment:
+        return False
+    return verdict.transient if "transient" in raw else looks_transient(verdict.error)
 
 
 def _json_default(value: Any) -> Any:

@@ -30,7 +30,19 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504}) | frozenset(range(505, 600
 
 
 class ApiError(MmjudgeError):
-    """A chat request failed for good (after retries, or at once for a non-retryable reply)."""
+    """A chat request failed for good (after retries, or at once for a non-retryable reply).
+
+    ``transient`` says whether the failure is the endpoint's rather than the item's (unreachable,
+    timeouts, 429/5xx after the retries, an auth or not-found reply), so a later run should ask again.
+    """
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
+
+
+ENDPOINT_STATUSES = frozenset({401, 403, 404, 408})
+"""Non-retried statuses that are about the endpoint or account, not the item (transient for the cache)."""
 
 
 def backoff_delay(attempt: int, base_s: float, max_s: float) -> float:
@@ -107,7 +119,9 @@ class ChatClient:
                 if wait is None:
                     wait = backoff_delay(attempt, self.backoff_s, self.max_backoff_s)
                 self.sleep(min(wait, self.max_backoff_s))
-        raise ApiError(f"{self.url}: gave up after {self.max_retries + 1} attempts; last error: {last}")
+        raise ApiError(
+            f"{self.url}: gave up after {self.max_retries + 1} attempts; last error: {last}", transient=True
+        )
 
     def _once(self, body: bytes) -> dict[str, Any]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -122,7 +136,7 @@ class ChatClient:
             message = f"HTTP {exc.code} from {self.url}: {detail}"
             if exc.code in RETRY_STATUSES:
                 raise _Retryable(message, retry_after_seconds(exc.headers.get("Retry-After"))) from exc
-            raise ApiError(message) from exc
+            raise ApiError(message, transient=exc.code in ENDPOINT_STATUSES) from exc
         except TimeoutError as exc:
             raise _Retryable(f"timed out after {self.timeout_s} s waiting for {self.url}") from exc
         except urllib.error.URLError as exc:

@@ -117,7 +117,8 @@ def score_file(
     from mmjudge.scoring import score_predictions
 
     predictions = read_predictions(path, benchmark=benchmark)
-    recorded = predictions.header.provenance.get("dataset", {}).get("hash")
+    dataset = predictions.header.provenance.get("dataset")
+    recorded = dataset.get("hash") if isinstance(dataset, dict) else None
     if recorded and recorded != dataset_hash(data_dir):
         logger.warning(
             "%s was written against dataset hash %s; %s hashes to %s (scoring anyway)",
@@ -127,8 +128,8 @@ def score_file(
             dataset_hash(data_dir),
         )
     limit = predictions.header.provenance.get("limit")
-    if limit is not None and not isinstance(limit, int):
-        raise SchemaError(f"{path}: provenance.limit must be an integer or null, got {limit!r}")
+    if limit is not None and (type(limit) is not int or limit < 1):
+        raise SchemaError(f"{path}: provenance.limit must be a positive integer or null, got {limit!r}")
     rows = reference_rows(predictions.header.benchmark, data_dir, limit)
     return predictions, rows, score_predictions(predictions, rows, **options)
 

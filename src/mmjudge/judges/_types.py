@@ -164,12 +164,15 @@ class Verdict:
     """The error message behind a ``no_judgment``."""
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     """Raw text, valid-answer mass, latency."""
+    transient: bool = False
+    """The failure says nothing about the item (connection, timeout, 5xx, out of memory): the verdict
+    is used for this run but not cached, so a rerun into the same output folder judges the item again."""
 
     @classmethod
-    def failed(cls, item_id: str, error: str) -> Verdict:
+    def failed(cls, item_id: str, error: str, *, transient: bool = False) -> Verdict:
         """A ``no_judgment`` verdict carrying ``error``.
 
         >>> Verdict.failed("c1", "MediaError: unreadable").no_judgment
         True
         """
-        return cls(item_id=item_id, value=None, no_judgment=True, error=error)
+        return cls(item_id=item_id, value=None, no_judgment=True, error=error, transient=transient)

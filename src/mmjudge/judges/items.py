@@ -13,17 +13,8 @@ from typing import Any
 from mmjudge.data.media_paths import resolve_media
 from mmjudge.errors import SchemaError
 from mmjudge.judges._types import ClipItem, Item, LabelItem, PreferenceItem, QuestionItem, Verdict
+from mmjudge.predictions import MIST_CELLS, MIST_STRATEGIES  # the grid a prediction file must cover
 
-MIST_STRATEGIES: tuple[str, ...] = ("zero_shot", "few_shot", "cot", "few_shot_cot")
-"""The four MIST prompt strategies."""
-MIST_CELLS: tuple[tuple[str, str], ...] = (
-    ("none", "none"),
-    ("aligned", "explicit"),
-    ("aligned", "silent"),
-    ("misleading", "explicit"),
-    ("misleading", "silent"),
-)
-"""(image condition, arm) per strategy: 5 cells x 4 strategies = the paper's 20 labels per item."""
 DIMENSION_HEADS: dict[str, str] = {"motion": "MQ", "text": "TA", "visual": "VQ", "overall": "overall"}
 """Which per-dimension score an IsoVRBench pair of each dimension uses (VideoReward heads)."""
 

@@ -18,7 +18,9 @@ as JPEG data URIs (:mod:`mmjudge.judges._openai_payload`). Audio is not sent.
   in ``diagnostics.extra["parsed"]``.
 
 A failed request (after retries), a malformed reply or a missing answer gives ``no_judgment`` with the
-error.
+error. A request that failed for a reason outside the item (the endpoint unreachable, timeouts, 5xx
+after the retries, an auth or not-found reply) is marked transient: the runner does not cache it, so a
+rerun into the same output folder asks again.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any, ClassVar
 from mmjudge.errors import ConfigError, MmjudgeError, SchemaError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._emotion_prompts import emotion_prompt, parsed_answer
+from mmjudge.judges._failures import is_transient
 from mmjudge.judges._openai_http import ChatClient
 from mmjudge.judges._openai_payload import (
     expected_digit_from_top_logprobs,
@@ -171,7 +174,8 @@ class OpenAICompatibleJudge(Judge):
         try:
             verdict = self._ask(judge_input)
         except MmjudgeError as exc:
-            return Verdict.failed(item_id, self._scrub(f"{type(exc).__name__}: {exc}"))
+            error = self._scrub(f"{type(exc).__name__}: {exc}")
+            return Verdict.failed(item_id, error, transient=is_transient(exc))
         latency = time.perf_counter() - started
         return Verdict(
             verdict.item_id,

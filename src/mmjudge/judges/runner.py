@@ -26,6 +26,7 @@ from mmjudge.judges._cache import MediaHasher, VerdictCache, cache_key, media_pa
 from mmjudge.judges._config import JudgeConfig, fingerprint, load_config
 from mmjudge.judges._decode import Decoded, Prefetcher
 from mmjudge.judges._dist import Dist, dedupe_in_order, init_dist
+from mmjudge.judges._failures import is_transient
 from mmjudge.judges._outputs import EvalOutput, provenance, write_results
 from mmjudge.judges._types import Item, Verdict
 
@@ -66,6 +67,11 @@ class RunStats:
     """(item, frame setting) verdicts judged by this run, all ranks."""
     failed: int = 0
     """No-judgment verdicts among all verdicts of the run."""
+    transient: int = 0
+    """Among them, transient failures (connection, timeout, 5xx, out of memory): not cached, so a rerun
+    into the same output folder judges those items again."""
+    retried: int = 0
+    """Transient failures found in the cache at start (not loaded, judged again)."""
     world: int = 1
     """Processes."""
     wall_s: float = 0.0
@@ -198,7 +204,7 @@ def run_judge(
     dist.barrier()  # every rank has read the cache before any rank appends to it
     mine = dedupe_in_order([i.item_id for i in dist.shard(todo)], [i.item_id for i in todo])
     lookup = {i.item_id: i for i in items}
-    stats = RunStats(items=len(items), cached=cached, world=dist.world)
+    stats = RunStats(items=len(items), cached=cached, world=dist.world, retried=cache.retried)
     if mine:
         base.load(dist.device)
         variants = _variants(base, options.frames)  # the copies share what load() set up
@@ -219,6 +225,13 @@ def run_judge(
             cache.remember(key, verdict)
         result.verdicts = {n: [cache.get(keys[n][i.item_id]) for i in items] for n in variants}
         stats.failed = sum(v.no_judgment for per in result.verdicts.values() for v in per)
+        stats.transient = sum(v.transient for per in result.verdicts.values() for v in per)
+        if stats.transient:
+            logger.warning(
+                "%d of %d verdicts failed for a transient reason (connection, timeout, 5xx, out of memory); "
+                "they count as no_judgment in this run's files and are judged again when you rerun into %s",
+                stats.transient, sum(len(per) for per in result.verdicts.values()), out_dir,
+            )  # fmt: skip
     stats.wall_s = time.perf_counter() - started
     result.stats = stats
     dist.barrier()
@@ -284,7 +297,9 @@ def _judge_batch(judge: Judge, batch: list[Decoded], position: int, stats: RunSt
     """Verdicts for ``batch``: decode failures and model errors become ``no_judgment``."""
     ready = [d for d in batch if d.error is None]
     verdicts = {
-        d.item.item_id: Verdict.failed(d.item.item_id, str(d.error)) for d in batch if d.error is not None
+        d.item.item_id: Verdict.failed(d.item.item_id, str(d.error), transient=_out_of_memory(str(d.error)))
+        for d in batch
+        if d.error is not None
     }
     if ready:
         inputs = [d.input(position) for d in ready]
@@ -302,7 +317,8 @@ def _call_judge(judge: Judge, inputs: list[Any]) -> list[Verdict]:
         if len(inputs) > 1:  # isolate the failing item(s)
             return [v for one in inputs for v in _call_judge(judge, [one])]
         logger.warning("judge %s failed on %s: %s", judge.config.judge, inputs[0].item.item_id, exc)
-        return [Verdict.failed(inputs[0].item.item_id, f"{type(exc).__name__}: {exc}")]
+        error = f"{type(exc).__name__}: {exc}"
+        return [Verdict.failed(inputs[0].item.item_id, error, transient=is_transient(exc))]
     expected = [i.item.item_id for i in inputs]
     if [v.item_id for v in verdicts] != expected:
         raise RuntimeError(
@@ -310,6 +326,11 @@ def _call_judge(judge: Judge, inputs: list[Any]) -> list[Verdict]:
             f"expected one per input in order: {expected[:3]}..."
         )
     return verdicts
+
+
+def _out_of_memory(error: str) -> bool:
+    """A decode failure is the item's (unreadable media) unless the decoder ran out of memory."""
+    return "MemoryError" in error or "out of memory" in error.lower()
 
 
 def evaluate_judge(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,9 @@ def about_text() -> str:
 
 def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | None = None,
                      require_login: bool = True, admins: Iterable[str] = (), daily_limit: int = 5,
-                     max_bytes: int = DEFAULT_MAX_BYTES, demo_output: str | Path | None = None) -> Leaderboard:  # fmt: skip
+                     max_bytes: int = DEFAULT_MAX_BYTES, demo_output: str | Path | None = None,
+                     max_attempts: int = 3,
+                     server_options: Mapping[str, Mapping[str, Any]] | None = None) -> Leaderboard:  # fmt: skip
     """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
 
     >>> import tempfile
@@ -66,7 +68,8 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
     seed_reference(store)
     settings = Settings(
         data_root=None if data_root is None else Path(data_root), max_bytes=max_bytes, daily_limit=daily_limit,
-        admins=frozenset(admins), require_login=require_login,
+        admins=frozenset(admins), require_login=require_login, max_attempts=max_attempts,
+        server_options={k: dict(v) for k, v in (server_options or {}).items() if v},
     )  # fmt: skip
     board = Leaderboard(store, settings)
     if demo_output is not None and Path(demo_output).is_dir():

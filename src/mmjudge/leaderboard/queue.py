@@ -1,24 +1,31 @@
 """Model requests: validated, queued ``PENDING``, claimed atomically with a lease, finished or failed.
 
-A worker claims the oldest request that is ``PENDING`` or ``RUNNING`` with an expired lease, in one
-``BEGIN IMMEDIATE`` transaction, so two workers never hold the same request and a crashed worker's
-request returns to the queue once its lease runs out. Only the worker holding the lease may renew or
-finish a request.
+A request carries only what its backend's rules allow (:mod:`mmjudge.leaderboard.policy`), checked
+when it is queued. A worker claims the oldest request that is ``PENDING`` or ``RUNNING`` with an
+expired lease, in one ``BEGIN IMMEDIATE`` transaction, so two workers never hold the same request and
+a crashed worker's request returns to the queue once its lease runs out. Each claim is one attempt;
+a request whose attempts reach the cap (default 3) ends ``FAILED`` with its last log instead of being
+claimed again. The worker's :class:`~mmjudge.leaderboard.store.Lease` (worker and attempt) fences
+every renewal, store and finish: a worker whose lease ran out and was re-claimed can change nothing.
+A request is a duplicate of a queued, running or finished one with the same model, revision, backend,
+config and benchmarks; a FAILED request may be asked for again.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mmjudge.leaderboard.store import Store, SubmissionRejected, check_daily_limit
+from mmjudge._text import text_key
+from mmjudge.leaderboard.policy import DEFAULT_RULES, REPO_ID, REVISION, BackendRules, check_request_config
+from mmjudge.leaderboard.store import Lease, Store, SubmissionRejected, check_daily_limit
 
 __all__ = [
+    "DEFAULT_MAX_ATTEMPTS",
     "ModelRequest",
     "RequestSpec",
     "claim",
@@ -31,8 +38,10 @@ __all__ = [
 ]
 
 STATUSES = ("PENDING", "RUNNING", "FINISHED", "FAILED")
-_REPO_ID = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
-_REVISION = re.compile(r"^[A-Za-z0-9_.\-/]{0,100}$")
+DEFAULT_MAX_ATTEMPTS = 3
+"""Claims of one request before it ends FAILED."""
+MAX_CONFIG_CHARS = 4096
+"""Longest config text accepted from a request."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +57,7 @@ class RequestSpec:
     config: Mapping[str, Any]
     """Judge config (a mapping accepted by ``config_from_mapping``), model and revision included."""
     benchmarks: tuple[str, ...]
-    """Benchmarks to run."""
+    """Benchmarks to run, in the canonical order of :data:`mmjudge.BENCHMARK_IDS`."""
 
 
 @dataclass(frozen=True)
@@ -70,16 +79,24 @@ class ModelRequest(RequestSpec):
     attempts: int = 0
     """How many times it was claimed."""
     log_tail: str = ""
-    """Tail of the run log (or the error)."""
+    """Tail of the run log (or the error), without server paths."""
+
+    @property
+    def lease(self) -> Lease:
+        """The hold of the worker that made the latest claim."""
+        return Lease(self.id, self.worker, self.attempts)
 
 
 def validate_request(model: str, revision: str, backend: str, config: Mapping[str, Any] | str | None,
                      benchmarks: Iterable[str], *, known_backends: Iterable[str] | None = None,
-                     allow_local_paths: bool = False) -> RequestSpec:  # fmt: skip
-    """Check a model request: repo id syntax, backend known, config keys and types, benchmarks known.
+                     allow_local_paths: bool = False, admin: bool = False,
+                     rules: Mapping[str, BackendRules] | None = None) -> RequestSpec:  # fmt: skip
+    """Check a model request: repo id syntax, backend known, config on the backend's allow-list, benchmarks.
 
-    ``config`` is a mapping or YAML/JSON text of :class:`mmjudge.judges.JudgeConfig` keys (``judge``,
-    ``model`` and ``revision`` are filled in from the other arguments).
+    ``config`` is a mapping or YAML/JSON text of :class:`mmjudge.judges.JudgeConfig` keys; only the keys
+    and options :data:`mmjudge.leaderboard.policy.DEFAULT_RULES` (or ``rules``) allow for the backend are
+    accepted (``judge``, ``model`` and ``revision`` come from the other arguments). ``allow_local_paths``
+    (a local leaderboard's admin) lets ``model`` be an existing absolute folder.
 
     >>> validate_request("org/tiny", "main", "random", "seed: 3", ["isovrbench"], known_backends=["random"]).config["seed"]
     3
@@ -92,27 +109,28 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     from mmjudge.errors import ConfigError
     from mmjudge.judges._config import config_from_mapping
 
-    model, revision, backend = model.strip(), (revision or "").strip(), backend.strip()
+    model, revision, backend = str(model).strip(), str(revision or "").strip(), str(backend).strip()
     is_local = allow_local_paths and Path(model).is_absolute() and Path(model).is_dir()
-    if not is_local and not _REPO_ID.match(model):
+    if not is_local and not (REPO_ID.match(model) and ".." not in model):
         raise SubmissionRejected(f"model must be a Hub repo id like 'org/name', got {model!r}")
-    if not _REVISION.match(revision):
+    if not REVISION.match(revision) or ".." in revision:
         raise SubmissionRejected(f"revision must be a commit, branch or tag name, got {revision!r}")
     known = sorted(known_backends) if known_backends is not None else _registered_judges()
     if backend not in known:
         raise SubmissionRejected(f"unknown judge backend {backend!r}; known: {known}")
-    chosen = tuple(dict.fromkeys(b.strip() for b in benchmarks if b.strip()))
-    if not chosen or any(b not in BENCHMARK_IDS for b in chosen):
+    chosen = {str(b).strip() for b in benchmarks if str(b).strip()}
+    if not chosen or not chosen <= set(BENCHMARK_IDS):
         raise SubmissionRejected(
-            f"benchmarks must be a non-empty subset of {list(BENCHMARK_IDS)}, got {list(chosen)}"
+            f"benchmarks must be a non-empty subset of {list(BENCHMARK_IDS)}, got {sorted(chosen)}"
         )
     mapping = dict(_config_mapping(config))
+    check_request_config(backend, mapping, DEFAULT_RULES if rules is None else rules, admin=admin)
     mapping.update(judge=backend, model=model, revision=revision or None)
     try:
         config_from_mapping(mapping, source="request config")
     except ConfigError as exc:
         raise SubmissionRejected(str(exc)) from exc
-    return RequestSpec(model, revision, backend, mapping, chosen)
+    return RequestSpec(model, revision, backend, mapping, tuple(b for b in BENCHMARK_IDS if b in chosen))
 
 
 def _registered_judges() -> list[str]:
@@ -125,12 +143,7 @@ def _config_mapping(config: Mapping[str, Any] | str | None) -> Mapping[str, Any]
     if config is None or (isinstance(config, str) and not config.strip()):
         return {}
     if isinstance(config, str):
-        import yaml
-
-        try:
-            config = yaml.safe_load(config)
-        except yaml.YAMLError as exc:
-            raise SubmissionRejected(f"config must be YAML or JSON key: value pairs ({exc})") from exc
+        config = _parse_yaml(config)
     if not isinstance(config, Mapping):
         raise SubmissionRejected(
             f"config must be a mapping of judge config keys, got {type(config).__name__}"
@@ -138,83 +151,134 @@ def _config_mapping(config: Mapping[str, Any] | str | None) -> Mapping[str, Any]
     return config
 
 
+def _parse_yaml(text: str) -> Any:
+    import yaml
+
+    if len(text) > MAX_CONFIG_CHARS:
+        raise SubmissionRejected(
+            f"config must be at most {MAX_CONFIG_CHARS} characters of YAML key: value pairs, got {len(text)}"
+        )
+    try:
+        if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text, Loader=yaml.SafeLoader)):
+            raise SubmissionRejected(
+                "config must be plain YAML key: value pairs; anchors and aliases (*name) are refused"
+            )
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SubmissionRejected(f"config must be YAML or JSON key: value pairs ({exc})") from exc
+    except RecursionError:
+        raise SubmissionRejected(
+            "config must be flat YAML key: value pairs; it is nested too deeply"
+        ) from None
+
+
 def enqueue(store: Store, spec: RequestSpec, submitter: str, *, daily_limit: int | None = None,
             now: float | None = None) -> int:  # fmt: skip
-    """Queue a validated request as ``PENDING``; duplicates (model, revision, backend, config) are refused."""
+    """Queue a validated request as ``PENDING`` and return its id.
+
+    Raises:
+        SubmissionRejected: a PENDING, RUNNING or FINISHED request has the same model and revision
+            (compared case-insensitively, without a trailing ``/``), backend, config and benchmarks
+            (the message names it); or the submitter reached ``daily_limit``.
+    """
     now = time.time() if now is None else now
     config = json.dumps(dict(spec.config), sort_keys=True)
+    benchmarks = json.dumps(list(spec.benchmarks))
+    key = _request_key(spec.model, spec.revision, spec.config)
     with store.transaction() as conn:
-        found = conn.execute(
-            "SELECT id, status FROM requests WHERE model = ? AND revision = ? AND backend = ? AND config = ?",
-            (spec.model, spec.revision, spec.backend, config),
-        ).fetchone()
-        if found:
-            raise SubmissionRejected(f"the same request is already queued: request #{found[0]} ({found[1]})")
+        cursor = conn.execute(
+            "SELECT id, status, model, revision, config FROM requests WHERE backend = ? AND benchmarks = ? "
+            "AND status != 'FAILED' ORDER BY id",
+            (spec.backend, benchmarks),
+        )
+        for found_id, status, model, revision, found_config in cursor:
+            if _request_key(model, revision, json.loads(found_config)) == key:
+                raise SubmissionRejected(
+                    f"the same request is already queued: request #{found_id} ({status}); a FAILED request "
+                    "can be asked for again"
+                )
         if daily_limit is not None:
             check_daily_limit(conn, submitter, daily_limit, now)
         cursor = conn.execute(
             "INSERT INTO requests (model, revision, backend, config, benchmarks, submitter, created_at, status, "
             "updated_at) VALUES (?,?,?,?,?,?,?,'PENDING',?)",
-            (
-                spec.model,
-                spec.revision,
-                spec.backend,
-                config,
-                json.dumps(list(spec.benchmarks)),
-                submitter,
-                now,
-                now,
-            ),
+            (spec.model, spec.revision, spec.backend, config, benchmarks, submitter, now, now),
         )
         return int(cursor.lastrowid or 0)
 
 
-def claim(
-    store: Store, worker: str, *, lease_s: float = 600.0, now: float | None = None
-) -> ModelRequest | None:
-    """Claim the oldest pending (or lease-expired running) request for ``worker``; ``None`` when none."""
+def _request_key(model: str, revision: str, config: Mapping[str, Any]) -> tuple[str, str, str]:
+    """What two requests are compared by: model and revision by :func:`mmjudge._text.text_key`, the rest of
+    the config exactly."""
+    rest = {k: v for k, v in config.items() if k not in ("model", "revision")}
+    return text_key(model), text_key(revision or ""), json.dumps(rest, sort_keys=True)
+
+
+def claim(store: Store, worker: str, *, lease_s: float = 600.0, now: float | None = None,
+          max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> ModelRequest | None:  # fmt: skip
+    """Claim the oldest pending (or lease-expired running) request for ``worker``; ``None`` when none.
+
+    A lease-expired request that already had ``max_attempts`` claims is not claimed again: it ends
+    ``FAILED`` with its last log and a line saying so, and the next request is considered.
+    """
     now = time.time() if now is None else now
     with store.transaction() as conn:
-        found = conn.execute(
-            "SELECT id FROM requests WHERE status = 'PENDING' OR (status = 'RUNNING' AND lease_expires < ?) "
-            "ORDER BY created_at, id LIMIT 1",
-            (now,),
-        ).fetchone()
-        if found is None:
-            return None
+        while True:
+            found = conn.execute(
+                "SELECT id, attempts, log_tail FROM requests WHERE status = 'PENDING' "
+                "OR (status = 'RUNNING' AND lease_expires < ?) ORDER BY created_at, id LIMIT 1",
+                (now,),
+            ).fetchone()
+            if found is None:
+                return None
+            request_id, attempts, log_tail = int(found[0]), int(found[1]), str(found[2])
+            if attempts < max_attempts:
+                break
+            note = (
+                f"\ngave up after {attempts} attempts (cap {max_attempts}): each claim ended without the "
+                "request finishing (the worker was killed, or lost its lease); ask for it again once the "
+                "cause is fixed"
+            )
+            conn.execute(
+                "UPDATE requests SET status = 'FAILED', log_tail = ?, lease_expires = 0, updated_at = ? "
+                "WHERE id = ?",
+                ((log_tail + note)[-4000:], now, request_id),
+            )
         conn.execute(
             "UPDATE requests SET status = 'RUNNING', worker = ?, lease_expires = ?, attempts = attempts + 1, "
             "updated_at = ? WHERE id = ?",
-            (worker, now + lease_s, now, found[0]),
+            (worker, now + lease_s, now, request_id),
         )
-    return get_request(store, int(found[0]))
+    return get_request(store, request_id)
 
 
-def renew(
-    store: Store, request_id: int, worker: str, *, lease_s: float = 600.0, now: float | None = None
-) -> bool:
-    """Extend the lease; ``False`` when ``worker`` no longer holds it (it expired and was re-claimed)."""
+def renew(store: Store, lease: Lease, *, lease_s: float = 600.0, now: float | None = None,
+          log_tail: str | None = None) -> bool:  # fmt: skip
+    """Extend the lease (and keep the latest log tail); ``False`` when ``lease`` no longer holds the request."""
     now = time.time() if now is None else now
     with store.transaction() as conn:
         cursor = conn.execute(
-            "UPDATE requests SET lease_expires = ?, updated_at = ? WHERE id = ? AND worker = ? AND status = 'RUNNING'",
-            (now + lease_s, now, request_id, worker),
+            "UPDATE requests SET lease_expires = ?, updated_at = ?, log_tail = COALESCE(?, log_tail) "
+            "WHERE id = ? AND worker = ? AND attempts = ? AND status = 'RUNNING'",
+            (now + lease_s, now, None if log_tail is None else log_tail[-4000:], *_fence(lease)),
         )
         return cursor.rowcount == 1
 
 
-def finish(
-    store: Store, request_id: int, worker: str, *, ok: bool, log_tail: str, now: float | None = None
-) -> bool:
-    """Mark a request FINISHED or FAILED with the log tail; ``False`` when ``worker`` lost the lease."""
+def finish(store: Store, lease: Lease, *, ok: bool, log_tail: str, now: float | None = None) -> bool:
+    """Mark a request FINISHED or FAILED with the log tail; ``False`` when ``lease`` no longer holds it."""
     now = time.time() if now is None else now
     with store.transaction() as conn:
         cursor = conn.execute(
             "UPDATE requests SET status = ?, log_tail = ?, updated_at = ?, lease_expires = 0 "
-            "WHERE id = ? AND worker = ? AND status = 'RUNNING'",
-            ("FINISHED" if ok else "FAILED", log_tail[-4000:], now, request_id, worker),
+            "WHERE id = ? AND worker = ? AND attempts = ? AND status = 'RUNNING'",
+            ("FINISHED" if ok else "FAILED", log_tail[-4000:], now, *_fence(lease)),
         )
         return cursor.rowcount == 1
+
+
+def _fence(lease: Lease) -> tuple[int, str, int]:
+    return lease.request_id, lease.worker, lease.attempt
 
 
 _REQUEST_COLUMNS = (

@@ -3,7 +3,10 @@
 Every write is one ``BEGIN IMMEDIATE`` transaction on a fresh connection, so concurrent writers (Gradio
 worker threads, ``mmjudge leaderboard worker`` processes) serialise on SQLite's write lock and a crash
 leaves either the whole row or nothing. Duplicate checks and the daily limit run inside the same
-transaction as the insert, so two simultaneous submissions of one file cannot both get in.
+transaction as the insert, so two simultaneous submissions of one file cannot both get in. A row a
+model request stores carries the worker's :class:`Lease`; the insert checks, in the same transaction,
+that the worker still holds that request (same worker, same attempt, still running), so a worker
+that lost its lease stores nothing.
 """
 
 from __future__ import annotations
@@ -17,10 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmjudge._text import text_key
 from mmjudge.errors import MmjudgeError
+from mmjudge.leaderboard._migrations import MIGRATIONS
 
 __all__ = [
     "MIGRATIONS",
+    "Lease",
+    "LeaseLost",
     "NewSubmission",
     "Store",
     "StoredSubmission",
@@ -28,54 +35,27 @@ __all__ = [
     "check_daily_limit",
 ]
 
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE submissions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        benchmark TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('verified', 'reported')),
-        judge TEXT NOT NULL,
-        model TEXT NOT NULL,
-        revision TEXT NOT NULL DEFAULT '',
-        link TEXT NOT NULL DEFAULT '',
-        license TEXT NOT NULL DEFAULT '',
-        weights TEXT NOT NULL DEFAULT 'unknown',
-        submitter TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        sha256 TEXT UNIQUE,
-        results TEXT NOT NULL,
-        header TEXT NOT NULL DEFAULT '{}',
-        source TEXT NOT NULL DEFAULT '',
-        hidden INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE UNIQUE INDEX submissions_model ON submissions (benchmark, model, revision)
-        WHERE kind = 'verified';
-    CREATE INDEX submissions_by_user ON submissions (submitter, created_at);
-    CREATE TABLE requests (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        model TEXT NOT NULL,
-        revision TEXT NOT NULL DEFAULT '',
-        backend TEXT NOT NULL,
-        config TEXT NOT NULL,
-        benchmarks TEXT NOT NULL,
-        submitter TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('PENDING', 'RUNNING', 'FINISHED', 'FAILED')),
-        worker TEXT NOT NULL DEFAULT '',
-        lease_expires REAL NOT NULL DEFAULT 0,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        log_tail TEXT NOT NULL DEFAULT '',
-        updated_at REAL NOT NULL,
-        UNIQUE (model, revision, backend, config)
-    );
-    CREATE INDEX requests_by_status ON requests (status, created_at);
-    """,
-)
-"""Schema migrations; migration ``i`` brings ``PRAGMA user_version`` from ``i`` to ``i + 1``."""
-
 
 class SubmissionRejected(MmjudgeError, ValueError):
     """A submission or model request was refused (duplicate, daily limit, bad metadata or file)."""
+
+
+class LeaseLost(MmjudgeError):
+    """A worker tried to store or finish a request it no longer holds (its lease ran out and another
+    worker claimed it, or the request ended)."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A worker's hold on a claimed request: valid while the request is RUNNING under this worker and
+    attempt (a later claim increments ``attempt``, which fences out the earlier holder)."""
+
+    request_id: int
+    """The claimed request."""
+    worker: str
+    """The worker holding it."""
+    attempt: int
+    """The request's ``attempts`` count when this worker claimed it."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +88,10 @@ class NewSubmission:
     """The prediction file's header record."""
     source: str = ""
     """Where reported numbers come from (paper, table)."""
+    coverage: Mapping[str, Any] | None = None
+    """The file's coverage (``expected``, ``present``, ``no_judgment`` counts; ``None`` for reported rows)."""
+    side_results: Mapping[str, Mapping[str, Any]] | None = None
+    """Secondary scorings of the same file by label (e.g. EmoReAlM's ``official`` mode beside strict)."""
 
 
 @dataclass(frozen=True)
@@ -120,11 +104,13 @@ class StoredSubmission(NewSubmission):
     """Unix time of the insert."""
     hidden: bool = False
     """Hidden by an admin (kept in the store, left out of tables)."""
+    request_id: int | None = None
+    """The model request that stored this row, if any."""
 
 
 _SUBMISSION_COLUMNS = (
     "benchmark, kind, judge, model, submitter, results, revision, link, license, weights, sha256, "
-    "header, source, id, created_at, hidden"
+    "header, source, id, created_at, hidden, request_id, coverage, side_results"
 )
 
 
@@ -189,31 +175,52 @@ class Store:
         with self.connect() as conn:
             return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
 
-    def insert_submission(
-        self, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None
-    ) -> int:
+    def insert_submission(self, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
+                          lease: Lease | None = None) -> int:  # fmt: skip
         """Store one submission atomically and return its id.
+
+        Args:
+            row: the scored submission.
+            daily_limit: refuse when the submitter reached this many submissions in 24 hours.
+            now: the time of the insert (default: now).
+            lease: the storing worker's hold on its request; the row is stored only while it is valid,
+                and records the request (one row per request and benchmark).
 
         Raises:
             SubmissionRejected: same content (sha256) or same (model, revision, benchmark) already stored
-                as verified (the message names the existing row), or the submitter reached
-                ``daily_limit`` submissions in the last 24 hours.
+                as verified (names compared case-insensitively, without a trailing ``/``; the message
+                names the existing row), or the submitter reached ``daily_limit`` submissions in the
+                last 24 hours.
+            LeaseLost: ``lease`` is no longer valid.
         """
         now = time.time() if now is None else now
         with self.transaction() as conn:
+            if lease is not None:
+                check_lease(conn, lease)
             _check_duplicates(conn, row)
             if daily_limit is not None:
                 check_daily_limit(conn, row.submitter, daily_limit, now)
             cursor = conn.execute(
                 "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
-                "license, weights, sha256, header, source, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "license, weights, sha256, header, source, created_at, request_id, coverage, side_results) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     row.benchmark, row.kind, row.judge, row.model, row.submitter,
                     json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
                     row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
+                    None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
+                    json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True),
                 ),
             )  # fmt: skip
             return int(cursor.lastrowid or 0)
+
+    def request_benchmarks(self, request_id: int) -> dict[str, int]:
+        """Benchmarks a model request already stored, each with its row id (hidden rows included)."""
+        with self.connect() as conn:
+            cursor = conn.execute(
+                "SELECT benchmark, id FROM submissions WHERE request_id = ? ORDER BY id", (request_id,)
+            )
+            return {str(b): int(i) for b, i in cursor.fetchall()}
 
     def submissions(
         self, benchmark: str | None = None, *, include_hidden: bool = False
@@ -266,6 +273,19 @@ def _recent(conn: sqlite3.Connection, submitter: str, now: float) -> int:
     return int(n_sub) + int(n_req)
 
 
+def check_lease(conn: sqlite3.Connection, lease: Lease) -> None:
+    """Refuse (``LeaseLost``) unless ``lease`` still holds its request (call inside a write transaction)."""
+    found = conn.execute(
+        "SELECT status, worker, attempts FROM requests WHERE id = ?", (lease.request_id,)
+    ).fetchone()
+    if found is None or tuple(found) != ("RUNNING", lease.worker, lease.attempt):
+        now = "gone" if found is None else f"{found[0]}, worker {found[1]!r}, attempt {found[2]}"
+        raise LeaseLost(
+            f"request #{lease.request_id} is no longer held by worker {lease.worker!r} (attempt "
+            f"{lease.attempt}); it is now {now}: nothing was stored"
+        )
+
+
 def check_daily_limit(conn: sqlite3.Connection, submitter: str, limit: int, now: float) -> None:
     """Refuse when ``submitter`` made ``limit`` submissions plus model requests in the 24 hours before ``now``
     (call inside the write transaction that adds the new one)."""
@@ -288,23 +308,26 @@ def _check_duplicates(conn: sqlite3.Connection, row: NewSubmission) -> None:
                 f"({found[1]}, model {found[2]!r})"
             )
     if row.kind == "verified":
-        found = conn.execute(
-            "SELECT id FROM submissions WHERE kind = 'verified' AND benchmark = ? AND model = ? AND revision = ?",
-            (row.benchmark, row.model, row.revision),
-        ).fetchone()
-        if found:
-            raise SubmissionRejected(
-                f"model {row.model!r} at revision {row.revision!r} already has a verified {row.benchmark} "
-                f"row: #{found[0]}; submit a new revision instead"
-            )
+        key = (text_key(row.model), text_key(row.revision))
+        cursor = conn.execute(
+            "SELECT id, model, revision FROM submissions WHERE kind = 'verified' AND benchmark = ? ORDER BY id",
+            (row.benchmark,),
+        )
+        for found_id, model, revision in cursor:
+            if (text_key(model), text_key(revision)) == key:
+                raise SubmissionRejected(
+                    f"model {row.model!r} at revision {row.revision!r} already has a verified {row.benchmark} "
+                    f"row: #{found_id} ({model!r} at {revision!r}); submit a new revision instead"
+                )
 
 
 def _submission(found: tuple[Any, ...]) -> StoredSubmission:
     (benchmark, kind, judge, model, submitter, results, revision, link, license_, weights, sha256,
-     header, source, row_id, created_at, hidden) = found  # fmt: skip
+     header, source, row_id, created_at, hidden, request_id, coverage, side_results) = found  # fmt: skip
     return StoredSubmission(
         benchmark=benchmark, kind=kind, judge=judge, model=model, submitter=submitter,
         results=json.loads(results), revision=revision, link=link, license=license_, weights=weights,
-        sha256=sha256, header=json.loads(header), source=source, id=int(row_id),
-        created_at=float(created_at), hidden=bool(hidden),
+        sha256=sha256, header=json.loads(header), source=source, coverage=json.loads(coverage) or None,
+        side_results=json.loads(side_results) or None, id=int(row_id), created_at=float(created_at),
+        hidden=bool(hidden), request_id=None if request_id is None else int(request_id),
     )  # fmt: skip

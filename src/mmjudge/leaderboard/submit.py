@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.errors import SchemaError
-from mmjudge.leaderboard.store import NewSubmission, Store, StoredSubmission, SubmissionRejected
+from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
+from mmjudge.leaderboard.store import Lease, NewSubmission, Store, StoredSubmission, SubmissionRejected
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES, SubmissionMeta, validate_file, validate_meta
 
 __all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output"]
@@ -41,8 +42,24 @@ class Settings:
     """Usernames allowed to hide submissions."""
     require_login: bool = True
     """Refuse handlers called without a logged-in profile (Space mode); ``False`` is the local no-auth mode."""
-    score_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """Per-benchmark keyword options for the scorer (defaults of the core when absent)."""
+    score_options: Mapping[str, Mapping[str, Any]] = field(
+        default_factory=lambda: {"emorealm": {"mode": "strict"}}
+    )
+    """Per-benchmark keyword options for the scorer (defaults of the core when absent). EmoReAlM is
+    ranked in strict mode: a missing answer counts wrong, so marking wrong answers ``no_judgment``
+    cannot raise a score."""
+    side_scores: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(
+        default_factory=lambda: {"emorealm": {"official": {"mode": "official"}}}
+    )
+    """Per benchmark, further scorings of the same file stored beside the ranked one (label -> scorer
+    options): EmoReAlM's official mode (missing answers skipped, as the paper reports it)."""
+    max_attempts: int = 3
+    """Claims of a model request before it ends FAILED (a request that kills its worker each time)."""
+    request_rules: Mapping[str, BackendRules] = field(default_factory=lambda: dict(DEFAULT_RULES))
+    """What a model request may set, per backend (:mod:`mmjudge.leaderboard.policy`)."""
+    server_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Backend options the server fixes for every request (e.g. ``openai_compatible``'s ``base_url``
+    and ``api_key_env``); never taken from a request, never shown."""
 
 
 def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
@@ -111,33 +128,50 @@ class Leaderboard:
             )
         return LOCAL_USER
 
+    def is_admin(self, username: str | None) -> bool:
+        """Whether ``username`` is one of the configured admins."""
+        return bool(username) and username in self.settings.admins
+
     def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, daily_limit: int | None = -1,
-               source: str = "predictions.jsonl") -> StoredSubmission:  # fmt: skip
+               source: str = "predictions.jsonl", lease: Lease | None = None) -> StoredSubmission:  # fmt: skip
         """Validate, score and store a prediction file as a ``verified`` row.
+
+        The file must cover every record ``mmjudge eval`` writes for the benchmark; the row keeps the
+        file's coverage and ``no_judgment`` counts, and the scorings of :attr:`Settings.side_scores`.
 
         Args:
             data: the file's bytes.
             meta: submitter metadata.
             submitter: username (see :meth:`submitter`).
             daily_limit: ``-1`` for the configured limit, ``None`` for none (worker, demo loader).
+            source: the file name used in messages.
+            lease: a worker's hold on the model request this row belongs to (checked when storing).
 
         Raises:
             SchemaError: the file is invalid or does not cover the benchmark's items.
             SubmissionRejected: bad metadata, duplicate, or the daily limit.
+            LeaseLost: ``lease`` no longer holds its request.
         """
+        from mmjudge.scoring import coverage
+
         meta = validate_meta(meta)
         checked = validate_file(data, max_bytes=self.settings.max_bytes, source=source)
         header = checked.predictions.header
         rows = self.reference_rows(header.benchmark)
         options = dict(self.settings.score_options.get(header.benchmark, {}))
         results = self._score_fn(checked.predictions, rows, **options)
+        side = {
+            label: self._score_fn(checked.predictions, rows, **dict(extra))
+            for label, extra in self.settings.side_scores.get(header.benchmark, {}).items()
+        }
         row = NewSubmission(
             benchmark=header.benchmark, kind="verified", judge=meta.judge, model=meta.model,
             submitter=submitter, results=results, revision=meta.revision, link=meta.link,
             license=meta.license, weights=meta.weights, sha256=checked.sha256, header=header.to_record(),
+            coverage=coverage(checked.predictions, rows).as_dict(), side_results=side or None,
         )  # fmt: skip
         limit = self.settings.daily_limit if daily_limit == -1 else daily_limit
-        row_id = self.store.insert_submission(row, daily_limit=limit)
+        row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease)
         stored = self.store.get_submission(row_id)
         assert stored is not None
         return stored

@@ -1,15 +1,18 @@
 """Per-benchmark tables with the paper's breakdown; every number with its 95% CI where one exists.
 
 A :class:`Table` holds raw values (numbers, for sorting and export) and display strings (the number with
-its CI on a second line). Submitter text is HTML-escaped here, once, for every place it is shown. The
-leaderboard computes no statistic: a column's CI is the ``<key>_ci_low``/``<key>_ci_high`` pair the
-scorer stored with the result (Wilson intervals for rates, bootstraps for means and F1 scores). A
-reported row shows the spread its paper prints (``<key>_std`` over rounds) or says it has no CI.
+its CI on a second line). Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
+text and the exports carry the name as submitted; only Markdown and HTML contexts escape it, where they
+render it (``mmjudge.leaderboard.ui``). The leaderboard computes no statistic: a column's CI is the
+``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson intervals for rates,
+bootstraps for means and F1 scores). A reported row shows the spread its paper prints (``<key>_std`` over
+rounds) or says it has no CI. Every table ends with the file's coverage and ``no_judgment`` rate
+(verified rows), and EmoReAlM is ranked in strict mode (missing answers wrong) with the paper's
+official-mode average beside it.
 """
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -152,13 +155,77 @@ def _emoprefer(view: str) -> list[Column]:
 def _emorealm(view: str) -> list[Column]:
     from mmjudge.benchmarks.emorealm import TASKS, YES_NO_TASKS
 
-    cols = [_score("Average", "overall")]
+    cols = [
+        Column("Average (strict)", _in_mode("strict", "overall"), _in_mode_ci("strict", "overall")),
+        Column("Average (official)", _official("overall"), _official_ci("overall")),
+    ]
     cols += [_score(task, f"accuracy/{task}") for task in TASKS]
     for task in YES_NO_TASKS:
         cols.append(_score(f"{task} yes-acc.", f"yes_accuracy/{task}"))
         cols.append(_score(f"{task} no-acc.", f"no_accuracy/{task}"))
     cols.append(_text("mode", "mode"))
     return cols
+
+
+def _in_mode(mode: str, key: str) -> Callable[[Results], float | None]:
+    """``key`` of an EmoReAlM result scored in ``mode`` (results name their mode; older rows: official)."""
+
+    def get(results: Results) -> float | None:
+        return _key(key)(results) if results.get("mode", "official") == mode else None
+
+    return get
+
+
+def _in_mode_ci(mode: str, key: str) -> Callable[[Results], tuple[float, float] | None]:
+    """The stored CI of ``key`` of an EmoReAlM result scored in ``mode``."""
+
+    def get(results: Results) -> tuple[float, float] | None:
+        return _ci_keys(key)(results) if results.get("mode", "official") == mode else None
+
+    return get
+
+
+def _official(key: str) -> Callable[[Results], float | None]:
+    """``key`` in official mode: the side scoring stored beside a strict row, or an official-mode row."""
+
+    def get(results: Results) -> float | None:
+        side = _key(f"{SIDE_PREFIX['official']}{key}")(results)
+        return side if side is not None else _in_mode("official", key)(results)
+
+    return get
+
+
+def _official_ci(key: str) -> Callable[[Results], tuple[float, float] | None]:
+    """The CI of :func:`_official`'s value, from the same scoring."""
+
+    def get(results: Results) -> tuple[float, float] | None:
+        side = _ci_keys(f"{SIDE_PREFIX['official']}{key}")(results)
+        return side if side is not None else _in_mode_ci("official", key)(results)
+
+    return get
+
+
+def _file_columns() -> list[Column]:
+    """Coverage and no-judgment rate of the submitted file (verified rows; ``—`` for reported ones)."""
+    return [
+        Column("Coverage %", _key(f"{FILE_PREFIX}coverage")),
+        Column("No judgment %", _key(f"{FILE_PREFIX}no_judgment_rate"), higher_is_better=False),
+    ]
+
+
+SIDE_PREFIX = {"official": "official:"}
+"""How a side scoring's keys appear in the mapping a column reads (``official:overall``)."""
+FILE_PREFIX = "file:"
+"""How the file's coverage keys appear in the mapping a column reads (``file:coverage``)."""
+
+
+def _view(sub: StoredSubmission) -> dict[str, Any]:
+    """The mapping the columns read: the ranked results, side scorings and the file's coverage."""
+    view = dict(sub.results)
+    for label, side in (sub.side_results or {}).items():
+        view.update({f"{label}:{key}": value for key, value in side.items()})
+    view.update({f"{FILE_PREFIX}{key}": value for key, value in (sub.coverage or {}).items()})
+    return view
 
 
 _COLUMNS: dict[str, Callable[[str], list[Column]]] = {
@@ -180,24 +247,27 @@ def columns(benchmark: str, view: str = "ties_wrong") -> list[Column]:
 def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: str = "ties_wrong") -> Table:
     """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the headline column.
 
+    Text cells hold the text as submitted (a ``str`` cell of ``gr.Dataframe`` is shown as text).
+
     >>> from mmjudge.leaderboard.store import StoredSubmission
-    >>> row = StoredSubmission("emoprefer", "verified", "<b>j</b>", "m", "u", {"waf_2class": 61.25}, id=1)
+    >>> row = StoredSubmission("emoprefer", "verified", "AT&T <b>j</b>", "m", "u", {"waf_2class": 61.25}, id=1)
     >>> t = build_table("emoprefer", [row])
     >>> t.values[0][:3], t.display[0][7]
-    ([1, 'verified', '&lt;b&gt;j&lt;/b&gt;'], '61.2\\n(no CI)')
+    ([1, 'verified', 'AT&T <b>j</b>'], '61.2\\n(no CI)')
     """
-    cols = columns(benchmark, view)
+    cols = columns(benchmark, view) + _file_columns()
     headline = _headline(benchmark, view)
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
-    ranked = sorted(rows, key=lambda s: _rank_key(cols[headline], s.results))
+    views = {s.id: _view(s) for s in rows}
+    ranked = sorted(rows, key=lambda s: _rank_key(cols[headline], views[s.id]))
     values, display = [], []
     for sub in ranked:
         info = [
             sub.id,
             sub.kind,
-            *(html.escape(str(v)) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
+            *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
         ]
-        cells = [_cell(c, sub.results, sub.kind) for c in cols]
+        cells = [_cell(c, views[sub.id], sub.kind) for c in cols]
         values.append(info + [v for v, _ in cells])
         display.append([str(v) for v in info] + [d for _, d in cells])
     headers = list(INFO_HEADERS) + [c.header for c in cols]
@@ -221,7 +291,7 @@ def _cell(col: Column, results: Results, kind: str = "verified") -> tuple[Any, s
     if value is None:
         return None, "—"
     if isinstance(value, str):
-        return html.escape(value), html.escape(value)
+        return value, value
     ci = col.ci(results) if col.ci is not None else None
     spread = col.spread(results) if col.spread is not None else None
     if ci is not None:

@@ -3,8 +3,10 @@
 Handlers take ``profile: gr.OAuthProfile | None``: on a Space (``require_login``) a call without a
 logged-in profile is refused, which is how API callers without a session arrive; in the local no-auth
 mode the submitter is ``local``. Handlers that change the store are ``api_visibility="private"``;
-the tables and exports are public read-only endpoints. Every message that repeats submitter text
-escapes it (``html.escape``) and the tables use ``str``/``number`` datatypes only.
+the tables and exports are public read-only endpoints. Text is escaped once, where it is rendered:
+Markdown messages escape submitter text (:func:`_md`); table cells are ``str``/``number`` datatypes,
+which ``gr.Dataframe`` shows as text, so they hold the text as submitted. Each export is written to a
+folder of its own, so concurrent exports never share a file.
 
 Shutdown is orderly: gradio runs handlers in daemon worker threads and closing its server does not wait
 for them. A thread still inside C++ code (matplotlib's Agg renderer, pyarrow) when the interpreter exits
@@ -16,9 +18,12 @@ from __future__ import annotations
 
 import functools
 import html
+import math
 import re
+import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,9 +36,11 @@ from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard import plots, queue
 from mmjudge.leaderboard.export import write_results_file, write_table
 from mmjudge.leaderboard.reference import reference_note
+from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.tables import VIEWS, Table, build_table
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
+from mmjudge.leaderboard.worker import public_log
 
 __all__ = ["AppClosingError", "Handlers", "InFlight", "LeaderboardApp", "build_app"]
 
@@ -126,6 +133,44 @@ def _tracked(method: F) -> F:
     return cast(F, wrapper)
 
 
+_MAX_ROW_ID = 2**63 - 1
+EXPORT_TTL_S = 3600.0
+"""Exports older than this are removed (gradio has copied them to its own cache by then)."""
+
+
+def row_id(value: Any) -> int:
+    """A row number from a ``gr.Number`` or an API call: a whole number from 1 up.
+
+    >>> row_id(7.0)
+    7
+    >>> row_id(float("nan"))
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: row # must be a whole number from 1 to 9223372036854775807, got nan
+    """
+    number = _whole_number(value)
+    if number is None or not 1 <= number <= _MAX_ROW_ID:
+        raise SubmissionRejected(
+            f"row # must be a whole number from 1 to {_MAX_ROW_ID}, got {str(value)[:40]}"
+        )
+    return number
+
+
+def _whole_number(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None
+
+
 class Handlers:
     """Event handlers bound to a :class:`Leaderboard` (directly callable in tests).
 
@@ -175,13 +220,14 @@ class Handlers:
                       profile: gr.OAuthProfile | None) -> str:  # fmt: skip
         """Queue a model request as PENDING; returns a Markdown message."""
         try:
-            submitter = self.board.submitter(_username(profile))
-            local = (
-                not self.board.settings.require_login
-            )  # local mode: a model folder on this machine is fine
+            username = _username(profile)
+            submitter = self.board.submitter(username)
+            admin = self.board.is_admin(submitter)
+            local = not self.board.settings.require_login  # a local admin may name a model folder here
             spec = queue.validate_request(
-                model, revision, backend, config, benchmarks or [], allow_local_paths=local
-            )
+                model, revision, backend, config, benchmarks or [], allow_local_paths=local and admin,
+                admin=admin, rules=self.board.settings.request_rules,
+            )  # fmt: skip
             request_id = queue.enqueue(
                 self.board.store, spec, submitter, daily_limit=self.board.settings.daily_limit
             )
@@ -191,10 +237,10 @@ class Handlers:
 
     @_tracked
     def queue_value(self) -> list[list[Any]]:
-        """Rows of the queue table (escaped text)."""
+        """Rows of the queue table: status, attempts and the log tail (text as stored, no server paths)."""
         return [
-            [r.id, r.status, *(html.escape(v) for v in (r.model, r.revision, r.backend, ", ".join(r.benchmarks), r.submitter)),
-             r.attempts, html.escape(r.log_tail[-300:])]
+            [r.id, r.status, r.model, r.revision, r.backend, ", ".join(r.benchmarks), r.submitter, r.attempts,
+             public_log(r.log_tail)[-300:]]
             for r in queue.list_requests(self.board.store)
         ]  # fmt: skip
 
@@ -202,24 +248,43 @@ class Handlers:
     def hide(self, submission_id: float | None, profile: gr.OAuthProfile | None) -> str:
         """Admin: hide a submission (it stays in the store)."""
         try:
-            self.board.hide(int(submission_id or 0), _username(profile))
+            number = row_id(submission_id)
+            self.board.hide(number, _username(profile))
         except MmjudgeError as exc:
             return _error(exc)
-        return f"Row #{int(submission_id or 0)} hidden."
+        return f"Row #{number} hidden."
 
     @_tracked
     def export(self, benchmark: str, view: str, suffix: str) -> str:
-        """Write the table as CSV or JSON; returns the file path for ``gr.File``."""
-        path = self._export_dir / f"{benchmark}_{view}.{suffix}"
+        """Write the table as CSV or JSON into a folder of its own; returns the file path for ``gr.File``."""
+        path = self._fresh_folder() / f"{benchmark}_{view}.{suffix}"
         return str(write_table(self.table(benchmark, view), path))
 
     @_tracked
     def results_file(self, submission_id: float | None) -> str | None:
-        """Write the results file of a visible verified submission; ``None`` when there is none."""
-        sub = self.board.store.get_submission(int(submission_id or 0))
+        """Write the results file of a visible verified submission; ``None`` when there is none.
+
+        Raises:
+            gr.Error: ``submission_id`` is not a row number (the message says what is expected).
+        """
+        try:
+            number = row_id(submission_id)
+        except SubmissionRejected as exc:
+            raise gr.Error(str(exc)) from None
+        sub = self.board.store.get_submission(number)
         if sub is None or sub.hidden or sub.kind != "verified":
             return None
-        return str(write_results_file(sub, self._export_dir / f"results_{sub.id}.json"))
+        return str(write_results_file(sub, self._fresh_folder() / f"results_{sub.id}.json"))
+
+    def _fresh_folder(self) -> Path:
+        now = time.time()
+        for old in self._export_dir.iterdir():
+            try:
+                if now - old.stat().st_mtime > EXPORT_TTL_S:
+                    shutil.rmtree(old, ignore_errors=True)
+            except FileNotFoundError:  # removed by a concurrent export
+                continue
+        return Path(tempfile.mkdtemp(dir=self._export_dir))
 
 
 def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
@@ -234,9 +299,9 @@ def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
     with gr.Row():
-        csv = gr.Button("Export CSV", size="sm")
-        jsn = gr.Button("Export JSON", size="sm")
-        out = gr.File(label="export", interactive=False)
+        csv = gr.Button("Export CSV", size="sm", elem_id=f"export-csv-{benchmark}")
+        jsn = gr.Button("Export JSON", size="sm", elem_id=f"export-json-{benchmark}")
+        out = gr.File(label="export", interactive=False, elem_id=f"export-{benchmark}")
     name = gr.State(benchmark)
     csv.click(
         lambda b, v: handlers.export(b, v, "csv"), [name, view], out, api_name=f"export_csv_{benchmark}"
@@ -342,7 +407,9 @@ def _submit_tab(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]]) -> No
 def _request_tab(handlers: Handlers) -> None:
     from mmjudge import BENCHMARK_IDS
 
-    gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`).")
+    gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`). The config "
+                "may set only what the backend allows (frames, batch size and a few bounded settings); URLs, "
+                "secrets, environment variable names and local paths are refused. API judges: admins only.")  # fmt: skip
     with gr.Row():
         model = gr.Textbox(label="model repo id")
         revision = gr.Textbox(label="revision", value="main")

@@ -12,15 +12,17 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from mmjudge._text import describe_char, unsafe_char
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.predictions import PredictionFile, parse_predictions
+from mmjudge.predictions import PredictionFile, parse_predictions, split_lines
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "WEIGHTS",
     "SubmissionMeta",
     "ValidatedFile",
+    "check_text",
     "validate_file",
     "validate_meta",
 ]
@@ -91,12 +93,38 @@ def validate_file(
         raise SchemaError(
             f"{source} line {line}: expected UTF-8 text, got an undecodable byte at offset {exc.start}"
         ) from exc
-    predictions = parse_predictions(text.splitlines(), source=source)
+    predictions = parse_predictions(split_lines(text), source=source)
     return ValidatedFile(predictions, hashlib.sha256(data).hexdigest(), len(data))
+
+
+def check_text(name: str, value: str, *, max_chars: int = _MAX_TEXT) -> None:
+    """Refuse text longer than ``max_chars`` or holding a character :func:`mmjudge._text.unsafe_char` finds.
+
+    >>> check_text("revision", "a" * 300)
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: revision must be one line of at most 200 characters, got 300 characters ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'...)
+    """
+    if len(value) > max_chars:
+        raise SubmissionRejected(
+            f"{name} must be one line of at most {max_chars} characters, got {len(value)} characters "
+            f"({value[:30]!r}...)"
+        )
+    bad = unsafe_char(value)
+    if bad is not None:
+        raise SubmissionRejected(
+            f"{name} must be one line of visible text, got {describe_char(bad.char)} at character "
+            f"{bad.position + 1} of {value[:60]!r}; retype it without control, invisible or "
+            "direction-changing characters"
+        )
 
 
 def validate_meta(meta: SubmissionMeta) -> SubmissionMeta:
     """Check and normalise submitter metadata (stripped text, bounded length, http(s) link, weights).
+
+    Text is stored as submitted (escaped only where it is rendered), so it must be one line of visible
+    characters: control characters, invisible format characters (right-to-left overrides, zero-width
+    spaces), line separators and lone surrogates are refused, naming the field and the character.
 
     >>> validate_meta(SubmissionMeta(" j ", "org/model", weights="open")).judge
     'j'
@@ -104,6 +132,10 @@ def validate_meta(meta: SubmissionMeta) -> SubmissionMeta:
     Traceback (most recent call last):
     ...
     mmjudge.leaderboard.store.SubmissionRejected: link must be an http(s) URL or empty, got 'javascript:alert(1)'
+    >>> validate_meta(SubmissionMeta("j", "org/mod\u202eel"))
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: model must be one line of visible text, got U+202E (RIGHT-TO-LEFT OVERRIDE) at character 8 of 'org/mod\u202eel'; retype it without control, invisible or direction-changing characters
     """
     fields = {
         name: str(getattr(meta, name) or "").strip()
@@ -113,10 +145,7 @@ def validate_meta(meta: SubmissionMeta) -> SubmissionMeta:
         if not fields[name]:
             raise SubmissionRejected(f"{name} is required (got an empty value)")
     for name, value in fields.items():
-        if len(value) > _MAX_TEXT or any(ord(c) < 32 for c in value):
-            raise SubmissionRejected(
-                f"{name} must be one line of at most {_MAX_TEXT} characters, got {value[:60]!r}..."
-            )
+        check_text(name, value)
     if fields["link"] and not _URL.match(fields["link"]):
         raise SubmissionRejected(f"link must be an http(s) URL or empty, got {fields['link']!r}")
     fields["weights"] = fields["weights"] or "unknown"

@@ -1,31 +1,54 @@
 """The model-request worker: claim a request, run ``mmjudge eval`` per benchmark, store verified rows.
 
+Each benchmark of a request is one resumable step: a benchmark the request already stored is skipped,
+so a worker killed after storing benchmark 1 of 2 is followed by one that runs benchmark 2 only. Every
+store and the final status are fenced by the worker's lease (a worker that lost its lease stores
+nothing). Each attempt works in its own folder ``<work dir>/request<id>-attempt<k>``; a claim removes
+the folders earlier attempts left behind (a killed worker never cleans up). A background thread renews
+the lease and copies the log tail into the store, so a request that kills its worker still shows
+its last log when it ends FAILED after the attempt cap. Log tails are public (the queue tab shows
+them): server paths, internal URLs and secret values are removed before they are stored.
+
 The run goes through a seam, :data:`EvalFn` (``(job) -> predictions.jsonl path``), so tests substitute a
 fake runner; the default, :func:`subprocess_eval`, runs ``python -m mmjudge eval`` in a child process and
-keeps its log. The worker renews its lease from a background thread while a run is in progress; if the
-worker dies, the lease runs out and another worker claims the request again.
+keeps its log.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mmjudge.errors import MmjudgeError
+from mmjudge.leaderboard.policy import check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
+from mmjudge.leaderboard.store import Lease, LeaseLost
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.validation import SubmissionMeta
 
-__all__ = ["EvalFn", "EvalJob", "process_one", "run_worker", "subprocess_eval", "worker_id"]
+__all__ = [
+    "EvalFn",
+    "EvalJob",
+    "default_work_dir",
+    "process_one",
+    "public_log",
+    "run_worker",
+    "subprocess_eval",
+    "worker_id",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +78,13 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def default_work_dir(store_path: str | Path) -> Path:
+    """``<temp dir>/mmjudge-requests/<hash of the store path>``: where attempts work unless ``work_dir``
+    is given (one folder per store, so workers of two leaderboards never remove each other's folders)."""
+    digest = hashlib.sha256(str(Path(store_path).resolve()).encode("utf-8")).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / "mmjudge-requests" / digest
+
+
 def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None) -> Path:
     """Run ``python -m mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process."""
     command = [sys.executable, "-m", "mmjudge", "eval", "--benchmark", job.benchmark, "--judge",
@@ -64,7 +94,7 @@ def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None) -> Path:
             command, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s, check=False
         ).returncode
     if code != 0:
-        raise MmjudgeError(f"`{' '.join(command)}` exited with status {code}")
+        raise MmjudgeError(f"`mmjudge eval --benchmark {job.benchmark}` exited with status {code}")
     return job.out_dir / "predictions.jsonl"
 
 
@@ -72,74 +102,157 @@ def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalF
                 lease_s: float = 600.0, work_dir: str | Path | None = None) -> ModelRequest | None:  # fmt: skip
     """Claim one request and run it to FINISHED or FAILED; ``None`` when the queue is empty."""
     worker = worker or worker_id()
-    request = claim(board.store, worker, lease_s=lease_s)
+    request = claim(board.store, worker, lease_s=lease_s, max_attempts=board.settings.max_attempts)
     if request is None:
         return None
-    logger.info("worker %s claimed request #%d (%s)", worker, request.id, request.model)
+    lease = request.lease
+    logger.info("worker %s claimed request #%d (%s), attempt %d", worker, request.id, request.model,
+                lease.attempt)  # fmt: skip
+    root = Path(work_dir) if work_dir is not None else default_work_dir(board.store.path)
+    folder = _attempt_folder(root, lease)
+    log_path = folder / "run.log"
+    log_path.touch()
+    hidden = _private_folders(board, folder)
     stop = threading.Event()
     keeper = threading.Thread(
-        target=_keep_lease, args=(board, request.id, worker, lease_s, stop), daemon=True
+        target=_keep_lease, args=(board, lease, lease_s, stop, log_path, hidden), daemon=True
     )
     keeper.start()
-    with tempfile.TemporaryDirectory(dir=work_dir, prefix=f"request{request.id}-") as tmp:
-        log_path = Path(tmp) / "run.log"
-        log_path.touch()
-        try:
-            lines = _run_request(board, request, eval_fn, Path(tmp), log_path)
-            ok, tail = True, _tail(log_path, lines)
-        except Exception as exc:  # any failure of a run is recorded on the request
-            logger.exception("request #%d failed", request.id)
-            ok, tail = False, _tail(log_path, [f"error: {type(exc).__name__}: {exc}"])
-        finally:
-            stop.set()
-            keeper.join()
-    if not finish(board.store, request.id, worker, ok=ok, log_tail=tail):
+    try:
+        lines = _run_request(board, request, lease, eval_fn, folder, log_path)
+        ok, tail = True, _tail(log_path, lines, hidden)
+    except LeaseLost as exc:
+        logger.warning("request #%d: %s", request.id, exc)
+        ok, tail = False, ""
+    except Exception as exc:  # any failure of a run is recorded on the request
+        logger.exception("request #%d failed", request.id)
+        ok, tail = False, _tail(log_path, [f"error: {type(exc).__name__}: {exc}"], hidden)
+    finally:
+        stop.set()
+        keeper.join()
+        shutil.rmtree(folder, ignore_errors=True)
+    if not finish(board.store, lease, ok=ok, log_tail=tail):
         logger.warning("request #%d: lease lost before finishing; another worker holds it", request.id)
     return request
 
 
-def _run_request(
-    board: Leaderboard, request: ModelRequest, eval_fn: EvalFn, tmp: Path, log_path: Path
-) -> list[str]:
+def _attempt_folder(root: Path, lease: Lease) -> Path:
+    """A fresh folder for this attempt; folders of earlier attempts (killed workers) are removed."""
+    root.mkdir(parents=True, exist_ok=True)
+    for stale in root.glob(f"request{lease.request_id}-*"):
+        logger.info("removing %s left by an earlier attempt", stale)
+        shutil.rmtree(stale, ignore_errors=True)
+    folder = root / f"request{lease.request_id}-attempt{lease.attempt}"
+    folder.mkdir()
+    return folder
+
+
+def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_fn: EvalFn, tmp: Path,
+                 log_path: Path) -> list[str]:  # fmt: skip
     import yaml
 
     root = board.settings.data_root
     if root is None:
         raise MmjudgeError("the worker needs --data-root with built benchmark folders")
     config_path = tmp / "config.yaml"
-    config_path.write_text(yaml.safe_dump(dict(request.config), sort_keys=True), encoding="utf-8")
+    config_path.write_text(yaml.safe_dump(_run_config(board, request), sort_keys=True), encoding="utf-8")
     name = str(request.config.get("name") or request.backend)
+    stored = board.store.request_benchmarks(request.id)
     notes = []
     for benchmark in request.benchmarks:
+        if benchmark in stored:
+            notes.append(f"{benchmark}: already stored as verified row #{stored[benchmark]} (step skipped)")
+            continue
         job = EvalJob(benchmark, config_path, root / benchmark, tmp / benchmark, log_path)
         predictions = eval_fn(job)
         meta = SubmissionMeta(judge=name, model=request.model, revision=request.revision, weights="open")
-        stored = board.submit(
-            predictions.read_bytes(), meta, request.submitter, daily_limit=None, source=str(predictions)
-        )
-        notes.append(f"{benchmark}: stored as verified row #{stored.id}")
+        row = board.submit(
+            predictions.read_bytes(), meta, request.submitter, daily_limit=None, source="predictions.jsonl",
+            lease=lease,
+        )  # fmt: skip
+        notes.append(f"{benchmark}: stored as verified row #{row.id}")
     return notes
 
 
-def _keep_lease(
-    board: Leaderboard, request_id: int, worker: str, lease_s: float, stop: threading.Event
-) -> None:
+def _run_config(board: Leaderboard, request: ModelRequest) -> dict[str, Any]:
+    """The request's config, checked again against the rules, with the server's fixed options added."""
+    chosen = {k: v for k, v in request.config.items() if k not in ("judge", "model", "revision")}
+    check_request_config(
+        request.backend, chosen, board.settings.request_rules, admin=board.is_admin(request.submitter)
+    )
+    config = dict(request.config)
+    fixed = board.settings.server_options.get(request.backend, {})
+    if fixed:
+        config["options"] = {**dict(config.get("options") or {}), **dict(fixed)}
+    return config
+
+
+def _keep_lease(board: Leaderboard, lease: Lease, lease_s: float, stop: threading.Event, log_path: Path,
+                hidden: dict[str, str]) -> None:  # fmt: skip
     while not stop.wait(max(lease_s / 3.0, 0.05)):
-        if not renew(board.store, request_id, worker, lease_s=lease_s):
+        if not renew(board.store, lease, lease_s=lease_s, log_tail=_tail(log_path, [], hidden)):
             return
 
 
-def _tail(log_path: Path, extra: list[str], n_chars: int = 4000) -> str:
-    text = log_path.read_text(encoding="utf-8", errors="replace")
-    return (text + "\n".join(extra))[-n_chars:]
+def _tail(log_path: Path, extra: list[str], hidden: dict[str, str], n_chars: int = 4000) -> str:
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    return public_log((text + "\n".join(extra))[-4 * n_chars :], hidden)[-n_chars:]
+
+
+def _private_folders(board: Leaderboard, folder: Path) -> dict[str, str]:
+    folders = {str(folder): "<work>", str(folder.resolve()): "<work>", sys.prefix: "<python>",
+               str(Path.home()): "~", os.getcwd(): "<cwd>"}  # fmt: skip
+    if board.settings.data_root is not None:
+        folders[str(board.settings.data_root)] = "<data>"
+        folders[str(Path(board.settings.data_root).resolve())] = "<data>"
+    return folders
+
+
+_SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~<>-])(?:/[^\s/'\"<>|:,;()]+)+/?")
+_URL = re.compile(r"\bhttps?://[^\s'\"<>]+")
+_PUBLIC_HOSTS = ("huggingface.co", "hf.co")
+
+
+def public_log(text: str, folders: dict[str, str] | None = None, *,
+               environ: Iterable[tuple[str, str]] | None = None) -> str:  # fmt: skip
+    """A log as the public queue may show it: no server paths, internal URLs or secret values.
+
+    Known folders become their placeholder; any other absolute path keeps only its last part; URLs
+    outside the Hugging Face Hub become ``<url>``; the values of environment variables whose name says
+    token, key, secret or password become ``***``.
+
+    >>> public_log("open /srv/lb/data/mist/x.parquet failed; POST http://10.0.0.5:8000/v1 ok",
+    ...            {"/srv/lb/data": "<data>"}, environ=[])
+    'open <data>/mist/x.parquet failed; POST <url> ok'
+    >>> public_log('File "/usr/lib/python3.11/json/decoder.py", line 3', environ=[("HF_TOKEN", "hf_abcdefgh")])
+    'File ".../decoder.py", line 3'
+    """
+    pairs = os.environ.items() if environ is None else environ
+    for name, value in pairs:
+        if _SECRET_NAME.search(name) and len(value) >= 8:
+            text = text.replace(value, "***")
+    for folder, placeholder in sorted((folders or {}).items(), key=lambda kv: -len(kv[0])):
+        if len(folder) > 1:
+            text = text.replace(folder, placeholder)
+    text = _URL.sub(lambda m: m.group(0) if _public_url(m.group(0)) else "<url>", text)
+    return _ABSOLUTE_PATH.sub(lambda m: ".../" + m.group(0).rstrip("/").rsplit("/", 1)[-1], text)
+
+
+def _public_url(url: str) -> bool:
+    host = url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].lower()
+    return any(host == h or host.endswith("." + h) for h in _PUBLIC_HOSTS)
 
 
 def run_worker(board: Leaderboard, *, once: bool = False, poll_s: float = 30.0, lease_s: float = 600.0,
-               eval_fn: EvalFn = subprocess_eval) -> int:  # fmt: skip
+               eval_fn: EvalFn = subprocess_eval, work_dir: str | Path | None = None) -> int:  # fmt: skip
     """Process requests until interrupted (or, with ``once``, until the queue is empty); returns the count."""
     done = 0
     while True:
-        request = process_one(board, eval_fn=eval_fn, lease_s=lease_s)
+        request = process_one(board, eval_fn=eval_fn, lease_s=lease_s, work_dir=work_dir)
         if request is not None:
             done += 1
             continue

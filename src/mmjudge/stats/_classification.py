@@ -57,7 +57,10 @@ def classification_summary(
     """
     n = check_same_length(y_true=y_true, y_pred=y_pred)
     if n == 0:
-        raise SchemaError("`y_true` and `y_pred` are empty: expected at least one item to score")
+        raise SchemaError(
+            "`y_true` and `y_pred` are empty: expected at least one item to score; pass one reference and "
+            "one prediction per item"
+        )
     check_labels_present("y_true", y_true)
     check_labels_present("y_pred", y_pred)
     if labels is not None:
