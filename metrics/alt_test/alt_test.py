@@ -13,8 +13,8 @@ The alternative annotator test (alt-test; Calderon, Reichart and Dror, ACL 2025)
 (an LLM or any automatic annotator) can replace a pool of human annotators. Leaving one annotator out at
 a time, it compares how well the judge and the left-out annotator agree with the remaining annotators,
 tests per annotator whether the judge wins by more than a cost-benefit margin epsilon (one-sided t-test),
-corrects with Benjamini-Yekutieli and reports the winning rate (pass iff >= 0.5) and the advantage
-probability (to compare judges).
+corrects with Benjamini-Yekutieli and reports the winning rate (pass iff >= 50%) and the advantage
+probability (to compare judges), both in percent.
 """
 
 _CITATION = """\
@@ -41,7 +41,7 @@ Optional keyword arguments:
     q (`float`): Benjamini-Yekutieli false discovery rate, default 0.05.
     min_humans_per_instance (`int`): default 2. min_instances_per_human (`int`): default 30.
 Returns:
-    winning_rate, advantage_probability (in [0, 1], higher is better), passed, the settings, counts of
+    winning_rate, advantage_probability (percentages 0-100, higher is better), passed, the settings, counts of
     tested and dropped annotators and dropped items, and per annotator p_value/<id>, rejected/<id>,
     advantage_probability/<id>, n_items/<id>.
 """

@@ -11,7 +11,7 @@ from mmjudge.stats import classification_summary
 _DESCRIPTION = """\
 Classification scores for emotion recognition: unweighted average recall (UAR, the mean of per-class
 recalls) and weighted average recall (WAR, equal to accuracy), as DFEW and RAVDESS report them, and
-weighted F1, as MER2023 reports it, plus macro F1 and accuracy. All in [0, 1], higher is better.
+weighted F1, as MER2023 reports it, plus macro F1 and accuracy. All in percent (0-100), higher is better.
 """
 
 _CITATION = """\
@@ -35,7 +35,7 @@ Args:
     references (`list` of `str` or `int`): reference labels, same length and order.
     labels (`list`, optional): the allowed label set; a label outside it raises a ValueError.
 Returns:
-    accuracy, weighted_f1, macro_f1, uar, war (floats in [0, 1], higher is better) and n (items).
+    accuracy, weighted_f1, macro_f1, uar, war (percentages 0-100, higher is better) and n (items).
 """
 
 

@@ -70,3 +70,14 @@ def test_card_names_every_result_key(card_text):
     keys = {re.sub(r"/h\d$", "/<annotator>", key) for key in alt_test_from_rows(**rows()).as_dict()}
     for key in keys:
         assert f"`{key}`" in card_text, key
+
+
+def test_rates_are_percentages_and_p_values_probabilities(metric):
+    data = rows(seed=3)
+    result = metric.compute(**data, epsilon=0.2)
+    core = alt_test_from_rows(**data, epsilon=0.2)  # attributes: the reference implementation's shares
+    assert result["winning_rate"] == pytest.approx(100 * core.winning_rate)
+    assert result["advantage_probability"] == pytest.approx(100 * core.advantage_probability)
+    assert result["advantage_probability/h1"] == pytest.approx(100 * core.annotator_advantage["h1"])
+    assert result["p_value/h1"] == core.p_values["h1"] and 0.0 <= result["p_value/h1"] <= 1.0
+    assert result["passed"] == (result["winning_rate"] >= 50.0)

@@ -43,3 +43,16 @@ def test_empty_input_is_one_clear_error(metric):
 def test_card_names_every_result_key(card_text):
     for key in classification_summary(["a"], ["a"]).as_dict():
         assert f"`{key}`" in card_text, key
+
+
+def test_scores_are_percentages_as_every_mmjudge_result(metric):
+    from sklearn.metrics import accuracy_score, f1_score, recall_score
+
+    refs = ["happy", "happy", "happy", "sad", "sad", "neutral", "angry", "surprise"]
+    preds = ["happy", "happy", "neutral", "sad", "happy", "neutral", "angry", "fear"]
+    result = metric.compute(predictions=preds, references=refs)
+    present = sorted(set(refs))
+    assert result["uar"] == pytest.approx(100 * recall_score(refs, preds, labels=present, average="macro"))
+    assert result["war"] == result["accuracy"] == pytest.approx(100 * accuracy_score(refs, preds))
+    assert result["weighted_f1"] == pytest.approx(100 * f1_score(refs, preds, average="weighted"))
+    assert result["n"] == 8

@@ -87,13 +87,18 @@ class AltTestResult:
     def as_dict(self) -> dict[str, Any]:
         """Flat dict of numbers and strings (per-annotator values under ``<key>/<annotator>``).
 
-        >>> res = AltTestResult(1.0, 0.9, True, 0.2, 0.05, "accuracy", {"h1": 0.01}, {"h1": True}, {"h1": 0.9}, {"h1": 40})
-        >>> res.as_dict()["p_value/h1"], res.as_dict()["n_annotators_tested"]
-        (0.01, 1)
+        Rates are percentages (0-100), the unit of every mmjudge result: ``winning_rate``,
+        ``advantage_probability`` and the per-annotator advantage probabilities (the attributes keep the
+        reference implementation's shares). p-values stay probabilities.
+
+        >>> res = AltTestResult(0.5, 0.9, True, 0.2, 0.05, "accuracy", {"h1": 0.01}, {"h1": True}, {"h1": 0.9}, {"h1": 40})
+        >>> flat = res.as_dict()
+        >>> flat["winning_rate"], flat["advantage_probability/h1"], flat["p_value/h1"], flat["n_annotators_tested"]
+        (50.0, 90.0, 0.01, 1)
         """
         flat: dict[str, Any] = {
-            "winning_rate": self.winning_rate,
-            "advantage_probability": self.advantage_probability,
+            "winning_rate": 100.0 * self.winning_rate,
+            "advantage_probability": 100.0 * self.advantage_probability,
             "passed": self.passed,
             "epsilon": self.epsilon,
             "q": self.q,
@@ -102,10 +107,11 @@ class AltTestResult:
             "n_annotators_dropped": len(self.dropped_annotators),
             "n_items_dropped": len(self.dropped_items),
         }
+        advantage = {annotator: 100.0 * value for annotator, value in self.annotator_advantage.items()}
         for key, values in (
             ("p_value", self.p_values),
             ("rejected", self.rejected),
-            ("advantage_probability", self.annotator_advantage),
+            ("advantage_probability", advantage),
             ("n_items", self.n_items),
         ):
             flat.update({f"{key}/{annotator}": value for annotator, value in values.items()})

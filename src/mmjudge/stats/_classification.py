@@ -30,8 +30,13 @@ class ClassificationSummary(NamedTuple):
     """Number of scored items."""
 
     def as_dict(self) -> dict[str, float | int]:
-        """The fields as a plain dict (for evaluate modules and JSON)."""
-        return dict(self._asdict())
+        """The fields as a plain dict (for evaluate modules and JSON), the scores as percentages (0-100),
+        the unit of every mmjudge result.
+
+        >>> ClassificationSummary(0.5, 0.25, 0.2, 0.5, 0.5, 4).as_dict()
+        {'accuracy': 50.0, 'weighted_f1': 25.0, 'macro_f1': 20.0, 'uar': 50.0, 'war': 50.0, 'n': 4}
+        """
+        return {name: value if name == "n" else 100.0 * value for name, value in self._asdict().items()}
 
 
 def classification_summary(
