@@ -1,8 +1,9 @@
 """One file of predictions, three places its scores land: ``results.json`` (``mmjudge score``), the
 ``evaluate`` module fed the same predictions, and a verified leaderboard row. They agree key by key for
 all four benchmarks, and every rate is a percentage in each of them. EmoReAlM is ranked on the
-leaderboard in strict mode (missing answers wrong) with the official-mode scores stored beside it: each
-agrees with ``mmjudge score --mode`` and the evaluate module in the same mode."""
+leaderboard in strict mode (missing answers wrong) with the official-mode scores stored beside it, and
+MIST in strict mode (a missing label counts as changed): each agrees with ``mmjudge score --mode`` and
+the evaluate module in the same mode."""
 
 from __future__ import annotations
 
@@ -40,11 +41,14 @@ def _records(benchmark: str, rows: list[dict[str, Any]], rng: random.Random) -> 
                             "score_rejected": 0.5 if tie else rng.random()})  # fmt: skip
         return out
     if benchmark == "mist":
-        return [
+        cells = [
             {"id": f"{r['item_id']}::{s}::{arm}::{cond}", "item_id": r["item_id"], "prompt_strategy": s,
              "arm": arm, "image_condition": cond, "label": rng.choice(["FF", "WF", "FL", "LL"])}
             for r in rows for s in MIST_STRATEGIES for cond, arm in MIST_CELLS
         ]  # fmt: skip
+        for cell in cells[5::9]:  # some cells without a label: official and strict mode differ
+            cell.update(label=None, no_judgment=True)
+        return cells
     if benchmark == "emoprefer":
         pool = ["a1", "a2", "same", "A2, clearly", "neither", ""]
         return [
@@ -108,8 +112,13 @@ def test_results_file_evaluate_and_leaderboard_row_agree(benchmark, sample_data,
     board = Leaderboard(Store(tmp_path / "lb.sqlite"), Settings(data_root=sample_data, require_login=False))
     stored = board.submit(data.encode(), SubmissionMeta("j", "org/m", "r1"), "local")
     # the leaderboard's ranked scores, then any scoring stored beside them, each in its own mode
-    modes = [("strict", stored.results), ("official", (stored.side_results or {})["official"])] if (
-        benchmark == "emorealm") else [(None, stored.results)]  # fmt: skip
+    ranked = board.settings.score_options.get(benchmark, {}).get("mode")
+    beside = board.settings.side_scores.get(benchmark, {})
+    modes = [(ranked, stored.results)] + [
+        (options["mode"], (stored.side_results or {})[label]) for label, options in beside.items()
+    ]
+    assert benchmark not in ("emorealm", "mist") or ranked == "strict"  # missing answers cannot help
+    assert benchmark != "mist" or stored.results["n_no_judgment"] == len(records[5::9])
     for mode, on_board in modes:
         options = [] if mode is None else ["--mode", mode]
         out = tmp_path / f"r-{mode}.json"

@@ -27,7 +27,7 @@ _CITATION = """\
 
 _KWARGS_DESCRIPTION = """\
 Args (one row per judge label; all lists of equal length):
-    predictions (`list` of `str`): FF, WF, FL or LL.
+    predictions (`list` of `str`): FF, WF, FL or LL; None for a cell the judge gave no label for.
     item_ids (`list` of `str`): item id.
     image_conditions (`list` of `str`): none, aligned or misleading.
     arms (`list` of `str`): explicit (told to ignore the image) or silent; none for text-only rows.
@@ -36,7 +36,9 @@ Optional keyword arguments:
     judges: judge name per row. meta_item_ids, meta_cells (T1..T4), meta_trios, meta_sentence_senses:
     item metadata. human_item_ids, human_annotators, human_labels: human labels. epsilons (trio ->
     alt-test epsilon), n_resamples, confidence, seed (bootstrap; Wilson CIs always), q,
-    min_humans_per_instance, min_instances_per_human (alt-test).
+    min_humans_per_instance, min_instances_per_human (alt-test). mode: "official" (default; cells
+    without a label are left out) or "strict" (a missing label counts as changed and as a disagreement;
+    the leaderboard ranks in strict mode).
 Returns:
     A flat dict of percentages (0-100), drift in label steps, kappa, their CIs and counts; see
     README.md for every key.
@@ -85,6 +87,7 @@ class Mist(evaluate.Metric):
         q=0.05,
         min_humans_per_instance=2,
         min_instances_per_human=30,
+        mode="official",
     ):
         return mist.score(
             item_ids=item_ids,
@@ -107,4 +110,5 @@ class Mist(evaluate.Metric):
             q=q,
             min_humans_per_instance=min_humans_per_instance,
             min_instances_per_human=min_instances_per_human,
+            mode=mode,
         )

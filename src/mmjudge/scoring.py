@@ -267,8 +267,9 @@ def _choice_text(record: Mapping[str, Any]) -> str:
 
 
 def _mist(records: Rows, rows: Rows) -> dict[str, Any]:
+    """Every record; a ``no_judgment`` cell has no label (the scorer's ``mode`` decides what that costs)."""
     item_ids = [str(r["item_id"]) for r in rows]
-    judged = [r for r in records if not r.get("no_judgment")]
+    judged = records
     humans = [
         (str(r["item_id"]), a, lab)
         for r in rows
@@ -279,7 +280,7 @@ def _mist(records: Rows, rows: Rows) -> dict[str, Any]:
         "image_conditions": [r["image_condition"] for r in judged],
         "arms": [r["arm"] for r in judged],
         "prompt_strategies": [r["prompt_strategy"] for r in judged],
-        "predictions": [r["label"] for r in judged],
+        "predictions": [None if r.get("no_judgment") else r["label"] for r in judged],
         "meta_item_ids": item_ids,
         "meta_cells": [r["cell"] for r in rows],
         "meta_trios": [r["trio"] for r in rows],

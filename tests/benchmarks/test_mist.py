@@ -361,7 +361,7 @@ BASE = columns(grid("i", "zs", "FF", "FF", "FF", "FF", "FF"))
     [
         ({"arms": BASE["arms"][:-1]}, "arms=4"),
         ({"predictions": ["FF", "XX", "FF", "FF", "FF"]}, r"`predictions` has 1 values outside.*'XX'"),
-        ({"predictions": ["FF", None, "FF", "FF", float("nan")]}, r"`predictions` has 2 missing.*\[1, 4\]"),
+        ({"predictions": ["FF", 3, "FF", "FF", float("nan")]}, r"`predictions` has 2 missing.*\[1, 4\]"),
         (
             {"image_conditions": ["none", "aligned", "aligned", "blurred", "misleading"]},
             "`image_conditions` has 1 values",
@@ -462,3 +462,23 @@ def test_scores_invariant_to_row_order(item_labels, cells, rnd):
     assert any(k.startswith("alt_test/") for k in a) and "kappa/informed" in a
     for key in a:
         assert a[key] == pytest.approx(b[key], nan_ok=True), key
+
+
+def test_a_cell_without_a_label_is_left_out_officially_and_counts_as_changed_in_strict_mode():
+    """Issue 11: dropping (or marking no_judgment) the cells whose label moved must not lower the ranked
+    change rate. ``None`` is a cell without a label: official mode scores the labelled cells only;
+    strict mode counts it as a change (either side) and as a disagreement with the trio majority."""
+    rows = columns({**grid("i1", "zs", "FF", "FF", "LL", "FF", "FF"), **grid("i2", "zs", "FF", "FF", "FF", "FF", "FF")})
+    honest = mist.score(**rows, **FAST, mode="strict")
+    gamed = {**rows, "predictions": [None if p == "LL" else p for p in rows["predictions"]]}
+    official, strict = mist.score(**gamed, **FAST), mist.score(**gamed, **FAST, mode="strict")
+    key = "change_rate/none_to_aligned/silent"
+    assert honest[key] == 50.0 and strict[key] == 50.0 and official[key] == 0.0
+    assert official[f"{key}/n"] == 1 and strict[f"{key}/n"] == 2
+    assert (official["n_no_judgment"], strict["n_no_judgment"]) == (1, 1)
+    assert (official["n_labels"], strict["n_labels"]) == (9, 9) and strict["mode"] == "strict"
+    # a missing text-only label changes every image cell of its item in strict mode
+    no_text = {**rows, "predictions": [None if k == 0 else p for k, p in enumerate(rows["predictions"])]}
+    assert mist.score(**no_text, **FAST, mode="strict")["change_rate/none_to_aligned/explicit"] == 50.0
+    with pytest.raises(SchemaError, match="`mode` must be one of"):
+        mist.score(**rows, **FAST, mode="lenient")

@@ -28,6 +28,8 @@ from mmjudge.errors import SchemaError, summarize
 LABELS: tuple[str, ...] = ("FF", "WF", "FL", "LL")
 """MIST labels in ordinal order (FF=0 ... LL=3)."""
 CODES: dict[str, int] = {label: code for code, label in enumerate(LABELS)}
+NO_LABEL = -1
+"""Code of a cell the judge gave no label for (``None``; kept only in strict mode)."""
 CONDITIONS: tuple[str, ...] = ("none", "aligned", "misleading")
 IMAGE_CONDITIONS: tuple[str, ...] = ("aligned", "misleading")
 ARMS: tuple[str, ...] = ("explicit", "silent")
@@ -48,12 +50,14 @@ class MistTables(NamedTuple):
     """Columns item_id, annotator, code, trio; None without human labels."""
 
 
-def _check_strings(name: str, values: Sequence[Any]) -> None:
-    bad = [i for i, v in enumerate(values) if not isinstance(v, str)]
+def _check_strings(name: str, values: Sequence[Any], allow_none: bool = False) -> None:
+    bad = [i for i, v in enumerate(values) if not (isinstance(v, str) or (allow_none and v is None))]
     if bad:
+        kinds, hint = ("NaN or non-string", " (None marks a cell without a label)") if allow_none else (
+            "None/NaN", "")  # fmt: skip
         raise SchemaError(
-            f"`{name}` has {len(bad)} missing or non-string values (None/NaN) at positions "
-            f"{summarize(bad)}: expected strings; fill or drop those rows"
+            f"`{name}` has {len(bad)} missing or non-string values ({kinds}) at positions "
+            f"{summarize(bad)}: expected strings{hint}; fill or drop those rows"
         )
 
 
@@ -64,8 +68,13 @@ def judge_frame(
     prompt_strategies: Sequence[Any],
     predictions: Sequence[Any],
     judges: Sequence[Any] | None,
+    *,
+    allow_missing: bool = False,
 ) -> pd.DataFrame:
-    """Validate the judge-label columns and return the frame (see :class:`MistTables`)."""
+    """Validate the judge-label columns and return the frame (see :class:`MistTables`).
+
+    With ``allow_missing`` a ``None`` prediction is a cell without a label (code :data:`NO_LABEL`).
+    """
     judges = ["judge"] * len(item_ids) if judges is None else judges
     fields = dict(
         item_ids=item_ids, image_conditions=image_conditions, arms=arms,
@@ -74,8 +83,8 @@ def judge_frame(
     check_same_length(**fields)
     check_nonempty("predictions", predictions)
     for name, values in fields.items():
-        _check_strings(name, values)
-    check_labels("predictions", predictions, LABELS)
+        _check_strings(name, values, allow_none=allow_missing and name == "predictions")
+    check_labels("predictions", [p for p in predictions if p is not None or not allow_missing], LABELS)
     check_labels("image_conditions", image_conditions, CONDITIONS)
     check_labels("arms", arms, (*ARMS, "none"))
     wrong = [
@@ -94,7 +103,7 @@ def judge_frame(
         {
             "item_id": list(item_ids), "judge": list(judges), "prompt": list(prompt_strategies),
             "arm": list(arms), "condition": list(image_conditions),
-            "code": [CODES[p] for p in predictions],
+            "code": [NO_LABEL if p is None else CODES[p] for p in predictions],
         }
     )  # fmt: skip
 

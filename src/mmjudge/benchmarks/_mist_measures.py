@@ -5,7 +5,8 @@ and prompt strategies, as the paper does. Rates are percentages (0-100) with Wil
 the cells they count (cells of one item share it, so these intervals are on the narrow side).
 Documented rules:
 
-* change rate A -> B: share of cells, present under both inputs, whose label differs.
+* change rate A -> B: share of cells, present under both inputs, whose label differs. In strict mode a
+  cell without a label (``no_judgment``) under either input counts as changed.
 * direction: among cells whose label differs between the aligned and the misleading image (same
   arm), the share that moves toward the misleading image's sense on FF=0 ... LL=3: a literal image
   pulls toward LL (code rises), a figurative image toward FF (code falls). The misleading image shows
@@ -31,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from mmjudge.benchmarks._intervals import percentile_keys, wilson_keys
-from mmjudge.benchmarks._mist_inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS
+from mmjudge.benchmarks._mist_inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
 
 CELL = ["item_id", "judge", "prompt"]
@@ -79,19 +80,28 @@ def _rate(key: str, hits: np.ndarray, confidence: float) -> dict[str, float]:
     return out
 
 
+def changed(pairs: Pairs) -> np.ndarray:
+    """Cells whose label differs between the two inputs; a cell without a label on either side counts.
+
+    >>> changed(Pairs(np.array(["i"] * 3), np.array(["j"] * 3), np.array([0, 1, -1]), np.array([0, 2, -1])))
+    array([False,  True,  True])
+    """
+    return (pairs.a != pairs.b) | (pairs.a == NO_LABEL) | (pairs.b == NO_LABEL)
+
+
 def change_rates(table: pd.DataFrame, confidence: float) -> dict[str, float]:
     """Change rates text-only -> aligned/misleading per arm, and the control (explicit vs silent)."""
     out: dict[str, float] = {}
     for cond in IMAGE_CONDITIONS:
         for arm in ARMS:
             pairs = pair(table, ("none", "none"), (cond, arm))
-            out.update(_rate(f"change_rate/none_to_{cond}/{arm}", pairs.a != pairs.b, confidence))
+            out.update(_rate(f"change_rate/none_to_{cond}/{arm}", changed(pairs), confidence))
             out[f"change_rate/none_to_{cond}/{arm}/n"] = len(pairs.a)
     controls = [pair(table, (c, "explicit"), (c, "silent")) for c in IMAGE_CONDITIONS]
     for cond, pairs in zip(IMAGE_CONDITIONS, controls, strict=True):
-        out.update(_rate(f"change_rate/control/{cond}", pairs.a != pairs.b, confidence))
+        out.update(_rate(f"change_rate/control/{cond}", changed(pairs), confidence))
     both = _concat(controls)
-    out.update(_rate("change_rate/control", both.a != both.b, confidence))
+    out.update(_rate("change_rate/control", changed(both), confidence))
     out["change_rate/control/n"] = len(both.a)
     return out
 

@@ -38,18 +38,21 @@ from mmjudge.benchmarks._mist_inputs import (
     CODES,
     IMAGE_CONDITIONS,
     LABELS,
+    NO_LABEL,
     MistTables,
     human_frame,
     item_frame,
     judge_frame,
 )
 from mmjudge.benchmarks._mist_measures import majority_label
+from mmjudge.errors import SchemaError
 from mmjudge.registry import register_benchmark
 
 __all__ = [
     "CODES",
     "DEFAULT_EPSILONS",
     "LABELS",
+    "MODES",
     "RESULT_KEYS",
     "MistTables",
     "majority_label",
@@ -57,6 +60,8 @@ __all__ = [
     "tables",
 ]
 
+MODES: tuple[str, ...] = ("official", "strict")
+"""Scoring modes: ``official`` scores labelled cells only; ``strict`` counts a missing label as changed."""
 DEFAULT_EPSILONS: dict[str, float] = {"informed": 0.20, "blind": 0.15}
 """Alt-test epsilon per trio, as the paper sets it."""
 
@@ -80,9 +85,15 @@ def tables(
     human_item_ids: Sequence[Any] | None = None,
     human_annotators: Sequence[Any] | None = None,
     human_labels: Sequence[Any] | None = None,
+    allow_missing: bool = False,
 ) -> MistTables:
-    """Validate every column (SchemaError naming the field) and build the frames :func:`score` uses."""
-    judge = judge_frame(item_ids, image_conditions, arms, prompt_strategies, predictions, judges)
+    """Validate every column (SchemaError naming the field) and build the frames :func:`score` uses.
+
+    With ``allow_missing`` a ``None`` prediction is kept as a cell without a label (strict mode).
+    """
+    judge = judge_frame(
+        item_ids, image_conditions, arms, prompt_strategies, predictions, judges, allow_missing=allow_missing
+    )
     items = None
     if meta_item_ids is not None or meta_cells is not None:
         items = item_frame(_or_empty(meta_item_ids), _or_empty(meta_cells), meta_trios, meta_sentence_senses)
@@ -116,13 +127,15 @@ def score(
     q: float = 0.05,
     min_humans_per_instance: int = 2,
     min_instances_per_human: int = 30,
+    mode: str = "official",
 ) -> dict[str, Any]:
     """Score MIST judge labels: change rates, direction, drift, agreement, Fleiss' kappa, alt-test.
 
     Args:
         item_ids, image_conditions, arms, prompt_strategies, predictions: one judge label per row;
             ``image_conditions`` in {none, aligned, misleading}, ``arms`` in {explicit, silent} (``none``
-            for text-only rows), ``predictions`` in {FF, WF, FL, LL}.
+            for text-only rows), ``predictions`` in {FF, WF, FL, LL}, or ``None`` for a cell the judge
+            gave no label for (``no_judgment``).
         judges: judge name per row (default: one judge).
         meta_item_ids, meta_cells, meta_trios, meta_sentence_senses: item metadata; cells T1..T4.
         human_item_ids, human_annotators, human_labels: human labels, one row per (item, annotator).
@@ -130,6 +143,10 @@ def score(
         n_resamples, confidence, seed: item bootstrap for the drift, kappa and judge-mean direction CIs
             (``n_resamples=0``: none); ``confidence`` also sets the Wilson intervals of the rates.
         q, min_humans_per_instance, min_instances_per_human: alt-test settings.
+        mode: ``"official"`` scores the labelled cells only (the paper's judges always answer under
+            constrained decoding); ``"strict"`` counts a cell without a label as a changed label in the
+            change rates and as a disagreement with the trio majority, so dropping the labels that moved
+            cannot lower a change rate. Direction, drift and the alt-tests use labelled cells in both.
 
     Returns:
         A flat dict; see the module docstring and :data:`RESULT_KEYS`.
@@ -138,22 +155,31 @@ def score(
     ...           arms=["none", "explicit", "silent"], prompt_strategies=["zs"] * 3, predictions=["FF", "FF", "LL"])
     >>> r["change_rate/none_to_aligned/explicit"], r["change_rate/none_to_aligned/silent"], r["change_rate/control"]
     (0.0, 100.0, 100.0)
+    >>> gamed = dict(item_ids=["i1"] * 2, image_conditions=["none", "aligned"], arms=["none", "explicit"],
+    ...              prompt_strategies=["zs"] * 2, predictions=["FF", None])
+    >>> score(**gamed)["change_rate/none_to_aligned/explicit"], score(**gamed, mode="strict")["change_rate/none_to_aligned/explicit"]
+    (nan, 100.0)
     """
     check_resampling(n_resamples, confidence)
+    if mode not in MODES:
+        raise SchemaError(f"`mode` must be one of {list(MODES)}, got {mode!r}")
     t = tables(
         item_ids=item_ids, image_conditions=image_conditions, arms=arms, prompt_strategies=prompt_strategies,
         predictions=predictions, judges=judges, meta_item_ids=meta_item_ids, meta_cells=meta_cells,
         meta_trios=meta_trios, meta_sentence_senses=meta_sentence_senses, human_item_ids=human_item_ids,
-        human_annotators=human_annotators, human_labels=human_labels,
+        human_annotators=human_annotators, human_labels=human_labels, allow_missing=True,
     )  # fmt: skip
-    table = measures.wide(t.judge)
+    n_missing = int((t.judge["code"] == NO_LABEL).sum())
+    labelled = t.judge[t.judge["code"] != NO_LABEL]
+    scored = t.judge if mode == "strict" else labelled  # what change rates and agreement count
+    table = measures.wide(labelled)
     boot: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
-    out: dict[str, Any] = measures.change_rates(table, confidence)
+    out: dict[str, Any] = measures.change_rates(measures.wide(scored), confidence)
     if t.items is not None:
         out.update(measures.direction(table, t.items, **boot))
         out.update(drift(table, t.items, **boot))
     if t.humans is not None:
-        out.update(measures.agreement(t.judge, t.humans, confidence))
+        out.update(measures.agreement(scored, t.humans, confidence))
         out.update(measures.kappa_by_trio(t.humans, **boot))
     if t.humans is not None and t.items is not None:
         if t.judge["judge"].nunique() > 1:
@@ -163,7 +189,7 @@ def score(
         else:
             out.update(
                 alt_tests(
-                    t.judge,
+                    labelled,
                     t.items,
                     t.humans,
                     epsilons=dict(epsilons or DEFAULT_EPSILONS),
@@ -172,7 +198,9 @@ def score(
                     min_instances_per_human=min_instances_per_human,
                 )
             )
-    out["n_labels"] = len(t.judge)
+    out["n_labels"] = len(labelled)
+    out["n_no_judgment"] = n_missing
+    out["mode"] = mode
     return out
 
 
@@ -285,6 +313,8 @@ def _result_keys() -> tuple[ResultKey, ...]:
             ResultKey(f"alt_test/<trio>/{arm}/n_tests", True, "alt-test configurations run (a count)"),
         ]
     keys.append(ResultKey("n_labels", True, "judge labels scored (a count)"))
+    keys.append(ResultKey("n_no_judgment", False, "cells without a label (a count; kept in strict mode)"))
+    keys.append(ResultKey("mode", True, "scoring mode: official (labelled cells) or strict (missing = changed)"))
     return tuple(keys)  # fmt: skip
 
 

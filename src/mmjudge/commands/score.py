@@ -19,7 +19,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, help="write results.json here (default: print the scores)")
     parser.add_argument("--benchmark", choices=BENCHMARK_IDS, help="refuse a file of another benchmark")
     parser.add_argument(
-        "--mode", choices=("official", "strict"), help="EmoReAlM: skip (official) or count missing outputs"
+        "--mode",
+        choices=("official", "strict"),
+        help="benchmarks with scoring modes (EmoReAlM, MIST): skip (official) or count missing outputs as "
+        "wrong (strict)",
     )
 
 
@@ -30,10 +33,15 @@ def run(args: argparse.Namespace) -> int:
 
     options = {}
     if args.mode is not None:
+        import inspect
+
+        from mmjudge.registry import get_benchmark
+
         found = read_predictions(args.predictions, benchmark=args.benchmark).header.benchmark
-        if found != "emorealm":
+        if "mode" not in inspect.signature(get_benchmark(found).score).parameters:
             raise ConfigError(
-                f"--mode applies to emorealm predictions only; {args.predictions} holds {found!r}"
+                f"--mode applies to benchmarks with scoring modes; {args.predictions} holds {found!r}, "
+                "which has one way of scoring: leave --mode out"
             )
         options["mode"] = args.mode
     predictions, _rows, scores = score_file(args.predictions, args.data, benchmark=args.benchmark, **options)

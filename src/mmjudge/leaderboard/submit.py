@@ -43,11 +43,11 @@ class Settings:
     require_login: bool = True
     """Refuse handlers called without a logged-in profile (Space mode); ``False`` is the local no-auth mode."""
     score_options: Mapping[str, Mapping[str, Any]] = field(
-        default_factory=lambda: {"emorealm": {"mode": "strict"}}
+        default_factory=lambda: {"emorealm": {"mode": "strict"}, "mist": {"mode": "strict"}}
     )
-    """Per-benchmark keyword options for the scorer (defaults of the core when absent). EmoReAlM is
-    ranked in strict mode: a missing answer counts wrong, so marking wrong answers ``no_judgment``
-    cannot raise a score."""
+    """Per-benchmark keyword options for the scorer (defaults of the core when absent). EmoReAlM and MIST
+    are ranked in strict mode: a missing answer counts wrong (EmoReAlM) and a missing label counts as a
+    changed one (MIST), so marking answers ``no_judgment`` cannot raise a score."""
     side_scores: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(
         default_factory=lambda: {"emorealm": {"official": {"mode": "official"}}}
     )
