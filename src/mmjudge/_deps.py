@@ -31,3 +31,8 @@ def require(module: str, extra: str, *, purpose: str = "") -> ModuleType:
             f"{what} requires the optional dependency {module!r}, which is not installed. "
             f"Install with: pip install 'mmjudge[{extra}]'"
         ) from exc
+
+
+def scipy_stats() -> ModuleType:
+    """``scipy.stats``, imported on first use (it lives in the ``metrics`` extra)."""
+    return require("scipy.stats", "metrics", purpose="mmjudge.stats")

@@ -29,7 +29,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length
+from mmjudge._checks import check_labels, check_nonempty, check_same_length
 from mmjudge.errors import SchemaError
 
 TieBreak = Literal["same", "first"]

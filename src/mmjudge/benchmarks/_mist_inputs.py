@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length, check_unique
+from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.errors import SchemaError, summarize
 
 LABELS: tuple[str, ...] = ("FF", "WF", "FL", "LL")

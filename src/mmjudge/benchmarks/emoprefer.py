@@ -31,9 +31,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.benchmarks._base import BenchmarkSpec, ResultKey
 from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
-from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.registry import register_benchmark
 

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.benchmarks._base import BenchmarkSpec
 from mmjudge.benchmarks._emorealm_keys import result_keys
 from mmjudge.benchmarks._emorealm_match import (
@@ -45,7 +46,6 @@ from mmjudge.benchmarks._emorealm_match import (
     official_parse,
 )
 from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
-from mmjudge.benchmarks._validate import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.errors import ConfigError, SchemaError, summarize
 from mmjudge.registry import register_benchmark
 

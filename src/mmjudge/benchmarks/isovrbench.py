@@ -28,16 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.benchmarks._base import BenchmarkSpec
-from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
-from mmjudge.benchmarks._isovrbench_keys import result_keys
-from mmjudge.benchmarks._validate import (
+from mmjudge._checks import (
     check_finite,
     check_labels,
     check_nonempty,
     check_same_length,
     check_unique,
 )
+from mmjudge.benchmarks._base import BenchmarkSpec
+from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
+from mmjudge.benchmarks._isovrbench_keys import result_keys
 from mmjudge.errors import SchemaError
 from mmjudge.registry import register_benchmark
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.benchmarks._validate import check_same_length
-from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats._bootstrap import ConfidenceInterval, resample_indices
-from mmjudge.stats._checks import (
+from mmjudge._checks import (
     check_labels_present,
     check_positive_int,
     check_probability,
+    check_same_length,
 )
+from mmjudge.errors import SchemaError, summarize
+from mmjudge.stats._bootstrap import ConfidenceInterval, resample_indices
 
 __all__ = ["cohen_kappa", "fleiss_kappa", "fleiss_kappa_ci", "rating_table"]
 

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge._checks import check_probability
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats._checks import check_probability
 from mmjudge.stats._tests import by_rejections
 
 __all__ = ["SCORINGS", "AltTestResult", "alt_test"]

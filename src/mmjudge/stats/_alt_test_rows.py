@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from mmjudge.benchmarks._validate import check_same_length
+from mmjudge._checks import check_same_length, is_missing
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._alt_test import AltTestResult, Scorer, alt_test
-from mmjudge.stats._checks import is_missing
 
 __all__ = ["alt_test_from_rows"]
 

@@ -17,9 +17,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mmjudge.benchmarks._validate import check_same_length
+from mmjudge._checks import check_positive_int, check_probability, check_same_length, finite_array
 from mmjudge.errors import SchemaError
-from mmjudge.stats._checks import check_positive_int, check_probability, finite_array
 
 __all__ = [
     "ConfidenceInterval",

@@ -17,9 +17,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mmjudge._checks import check_positive_int, check_probability
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._bootstrap import ConfidenceInterval
-from mmjudge.stats._checks import check_positive_int, check_probability
 
 __all__ = [
     "BradleyTerryCI",

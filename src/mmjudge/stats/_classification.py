@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from mmjudge._checks import check_labels_present, check_same_length
 from mmjudge._deps import require
-from mmjudge.benchmarks._validate import check_same_length
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats._checks import check_labels_present
 
 __all__ = ["ClassificationSummary", "classification_summary", "weighted_f1_from_counts"]
 

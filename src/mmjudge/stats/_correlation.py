@@ -8,9 +8,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mmjudge.benchmarks._validate import check_same_length
+from mmjudge._checks import check_positive_int, check_same_length, finite_array
+from mmjudge._deps import scipy_stats
 from mmjudge.errors import SchemaError
-from mmjudge.stats._checks import check_positive_int, finite_array, scipy_stats
 
 __all__ = ["EXACT_MAX_N", "SpearmanResult", "spearman_permutation_test"]
 

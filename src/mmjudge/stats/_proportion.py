@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge._checks import check_positive_int, check_probability
 from mmjudge.errors import SchemaError
 from mmjudge.stats._bootstrap import ConfidenceInterval
-from mmjudge.stats._checks import check_positive_int, check_probability
 
 __all__ = ["multinomial_counts", "wilson_interval"]
 

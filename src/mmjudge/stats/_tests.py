@@ -7,8 +7,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mmjudge._checks import check_probability, finite_array
+from mmjudge._deps import scipy_stats
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats._checks import check_probability, finite_array, scipy_stats
 
 __all__ = ["MultipleTestResult", "TTestResult", "benjamini_yekutieli", "by_rejections", "welch_t_test"]
 
