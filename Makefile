@@ -1,11 +1,11 @@
-# The README's two commands: `make demo` and `make test`. Each one sets up .venv on its own.
+# The README's two commands: `make demo` and `make test` (ruff, mypy, lint-imports, pytest). Each sets up .venv on its own.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.mmjudge-installed
 PYTEST_ARGS ?= -n 2 -m "not slow and not gpu" --durations=15
 
-.PHONY: demo test lint typecheck pytest venv clean
+.PHONY: demo test lint typecheck layers pytest venv clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,10 +24,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+layers: $(STAMP)
+	$(VENV)/bin/lint-imports
+
 pytest: $(STAMP)
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-test: lint typecheck pytest
+test: lint typecheck layers pytest
 
 clean:
 	rm -rf demo-output .mypy_cache .ruff_cache

@@ -83,7 +83,7 @@ def peak_rss_mib() -> float:
 
 def child(rows: int, work: Path) -> None:
     """Build ``rows`` metadata-only rows in this process and print the peak RSS (MiB) as JSON."""
-    from mmjudge.data import build_dataset
+    from mmjudge.benchmarks import build_dataset
 
     source = write_pairs(work / f"raw{rows}", rows, clips=False)
     import datasets  # noqa: F401  (imported by the card writer anyway; counted before the build)
@@ -108,7 +108,7 @@ def child(rows: int, work: Path) -> None:
 
 
 def timed_build(source: Path, out: Path, media: str) -> float:
-    from mmjudge.data import build_dataset
+    from mmjudge.benchmarks import build_dataset
 
     start = time.perf_counter()
     build_dataset("isovrbench", source, out, media=media)

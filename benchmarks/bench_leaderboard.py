@@ -71,7 +71,7 @@ def bench_submit(folder: Path, repeats: int) -> dict[str, Any]:
 
 
 def _results(benchmark: str, rng: random.Random) -> dict[str, Any]:
-    from mmjudge.registry import get_benchmark
+    from mmjudge.benchmarks import get_benchmark
 
     out: dict[str, Any] = {}
     for key in get_benchmark(benchmark).result_keys:

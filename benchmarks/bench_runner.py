@@ -8,7 +8,7 @@ Run on demand (never in ``make test``)::
 Clips: four 704x1280 clips of 81 frames at 16 fps from
 :func:`mmjudge.media.synthetic.moving_texture_clip` (seeds 0-3), libx264 CRF 20 preset medium, cached
 under ``benchmarks/.cache/runner/``; the items cycle through them (distinct item ids, so each is
-decoded and judged). The full runner runs (:func:`mmjudge.judges.runner.run_judge`: cache, hashing,
+decoded and judged). The full runner runs (:func:`mmjudge.runner.run_judge`: cache, hashing,
 prefetching pool, batching), with the item list patched in instead of a built folder. The stub judge
 sleeps a fixed time per item, the way a GPU-bound judge leaves the CPU to the decoders.
 
@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _results import append_results
 
 from mmjudge.judges import ClipItem, Judge, JudgeConfig, MediaRequest, Verdict
-from mmjudge.judges._decode import decode_item
 from mmjudge.media.encode import write_video
 from mmjudge.media.synthetic import moving_texture_clip
+from mmjudge.runner.decode import decode_item
 
 CACHE = Path(__file__).with_name(".cache") / "runner"
 HEIGHT, WIDTH, NUM_FRAMES, FPS = 704, 1280, 81, 16
@@ -62,7 +62,7 @@ def clip(seed: int) -> Path:
 class SleepJudge(Judge):
     """Sleeps ``COST`` seconds per item and returns the mean pixel of the first frame."""
 
-    benchmarks = frozenset({"isovrbench"})
+    accepts = frozenset({ClipItem})
     COST = 0.0
 
     def judge_batch(self, inputs: Any) -> list[Verdict]:
@@ -84,7 +84,7 @@ def ceiling(paths: list[Path], frames: tuple[int, ...]) -> float:
 def run(
     items: list[ClipItem], frames: tuple[int, ...], workers: int, cost: float, max_pixels: int | None = None
 ) -> dict[str, float]:
-    import mmjudge.judges.runner as runner
+    import mmjudge.runner.runner as runner
 
     SleepJudge.COST = cost
     runner.load_items = lambda *args, **kwargs: (items, [])  # type: ignore[assignment]
@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-append", action="store_true")
     args = parser.parse_args()
-    from mmjudge.registry import JUDGES
+    from mmjudge.judges import JUDGES
 
     JUDGES.register("bench_sleep")(SleepJudge)
     paths = [clip(seed) for seed in range(4)]

@@ -38,7 +38,7 @@ What it does
    (:func:`mmjudge.media.synthetic.moving_texture_clip`, one seed each; libx264 veryfast CRF 23) in
    ``--workers`` processes (for at most 35% of the budget: fewer clips if that runs out), a pair
    table of ``clips / 2`` pairs in the IsoVRBench raw format, and builds it with
-   :func:`mmjudge.data.build_dataset` (``media="reference"``).
+   :func:`mmjudge.benchmarks.build_dataset` (``media="reference"``).
 2. Builds Qwen2-VL-2B-Instruct's configuration with random weights (sizes: :data:`QWEN2_VL_2B`, as
    in the released ``config.json``), in bf16 directly on the device, with the tokenizer of
    ``tests/judges/tiny_models.py`` (Qwen special tokens, the three reward markers, single-token
@@ -49,7 +49,7 @@ What it does
    loader keeps the base weights for the rest and logs that).
 4. Runs ``video_reward`` and ``vlm_digit`` from their shipped configs (``judges/<name>/config.yaml``,
    model and checkpoint pointed at the local folders) through
-   :func:`mmjudge.judges.runner.evaluate_judge` with ``--workers`` decode workers: first a warm-up
+   :func:`mmjudge.runner.evaluate_judge` with ``--workers`` decode workers: first a warm-up
    run on ``--warmup-pairs`` pairs (load, first kernels), then the rest of the pairs that fit the
    remaining budget (the verdict cache skips the warm-up clips; each run loads the model).
 5. Reports per judge: clips judged, clips/s over the runner's decode-and-judge loop, judge busy
@@ -180,8 +180,8 @@ def write_clips(raw: Path, count: int, height: int, width: int, workers: int, de
 
 def build_data(raw: Path, data: Path, clips: int) -> int:
     """The IsoVRBench pair table of ``clips`` clips (clip 2k chosen, 2k+1 rejected), built; returns pairs."""
+    from mmjudge.benchmarks import build_dataset
     from mmjudge.benchmarks.isovrbench import DIMENSIONS, INTERVENTIONS
-    from mmjudge.data import build_dataset
 
     dimension = {i: d for d, members in DIMENSIONS.items() for i in members}
     rows = []
@@ -293,7 +293,7 @@ def write_reward_checkpoint(folder: Path, hidden: int) -> Path:
 
 def judge_config(name: str, model: Path, checkpoint: Path, args: argparse.Namespace) -> Any:
     """The shipped ``judges/<name>/config.yaml`` pointed at the local model (tiny: small frames, float32)."""
-    from mmjudge.judges._config import load_config
+    from mmjudge.judges import load_config
 
     config = load_config(ROOT / "judges" / name / "config.yaml")
     options = dict(config.options)
@@ -371,7 +371,7 @@ class GpuSampler:
 
 def loop_windows() -> tuple[list[tuple[float, float]], Callable[[], None]]:
     """Record the (start, end) of every runner decode-and-judge loop; returns the list and an undo."""
-    import mmjudge.judges.runner as runner
+    import mmjudge.runner.runner as runner
 
     original = runner._judge_items
     windows: list[tuple[float, float]] = []
@@ -393,7 +393,7 @@ def loop_windows() -> tuple[list[tuple[float, float]], Callable[[], None]]:
 
 def evaluate(config: Any, data: Path, out: Path, pairs: int, workers: int) -> dict[str, Any]:
     """One ``evaluate_judge`` run on the first ``pairs`` pairs (clips under ``data/../raw``); its run stats."""
-    from mmjudge.judges.runner import RunOptions, evaluate_judge
+    from mmjudge.runner import RunOptions, evaluate_judge
 
     started = time.perf_counter()
     options = RunOptions(decode_workers=workers, limit=pairs, progress=False, media_root=data.parent / "raw")

@@ -31,7 +31,7 @@ def sample_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ``<dir>/<id>/`` are the Hub-ready folders; gated-media roots are ``<dir>/raw/emoprefer/MER2025`` and
     ``<dir>/raw/emorealm/DFEW``. Tests must not modify it.
     """
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
 
     out = tmp_path_factory.mktemp("sample-data")
     write_sample_data(out, size="small")

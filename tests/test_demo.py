@@ -20,7 +20,7 @@ def test_demo_runs_every_registered_baseline_and_says_what_it_did(
     text = capsys.readouterr().out
     assert "SYNTHETIC" in text and "BASELINES" in text and "say nothing about any model" in text
     assert "not registered, skipped: majority_not_written" in text
-    from mmjudge.registry import get_judge
+    from mmjudge.judges import get_judge
 
     expected = [
         (b, name)

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def emoprefer_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
 
     out = tmp_path_factory.mktemp("emoprefer-sample")
     write_sample_data(out, size="small", benchmarks=["emoprefer"])

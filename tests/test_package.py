@@ -9,6 +9,7 @@ import pytest
 
 import mmjudge
 from mmjudge import registry
+from mmjudge.benchmarks import get_benchmark
 from mmjudge.cli import build_parser, main
 from mmjudge.errors import UnknownNameError
 
@@ -44,7 +45,7 @@ def test_console_script_runs_help():
 
 def test_unknown_benchmark_lists_known_names():
     with pytest.raises(UnknownNameError) as info:
-        registry.get_benchmark("isovr")
+        get_benchmark("isovr")
     for name in mmjudge.BENCHMARK_IDS:
         assert name in str(info.value)
 

@@ -17,10 +17,11 @@ from typing import Any
 import evaluate
 import pytest
 
+from mmjudge.benchmarks import get_benchmark
+from mmjudge.benchmarks.mist import CELLS as MIST_CELLS
+from mmjudge.benchmarks.mist import STRATEGIES as MIST_STRATEGIES
 from mmjudge.cli import main
 from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta
-from mmjudge.predictions import MIST_CELLS, MIST_STRATEGIES
-from mmjudge.registry import get_benchmark
 from mmjudge.scoring import load_reference_rows
 
 REPO = Path(__file__).resolve().parents[1]

@@ -93,7 +93,8 @@ def test_emoprefer_forward_and_reversed(sample_data):
 
 def _mist_grid(rows, label_of) -> list[dict]:
     """The full grid `mmjudge eval` writes: every item x prompt strategy x (image condition, arm)."""
-    from mmjudge.predictions import MIST_CELLS, MIST_STRATEGIES
+    from mmjudge.benchmarks.mist import CELLS as MIST_CELLS
+    from mmjudge.benchmarks.mist import STRATEGIES as MIST_STRATEGIES
 
     return [
         {

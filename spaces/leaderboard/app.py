@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mmjudge.leaderboard.bootstrap import about_text, open_leaderboard, start_mirror
+from mmjudge.leaderboard.startup import about_text, open_leaderboard, start_mirror
 from mmjudge.leaderboard.ui import build_app
 
 

@@ -4,9 +4,12 @@ Importing the package is light: torch, transformers, datasets and gradio are imp
 functions that need them.
 
 >>> import mmjudge
->>> mmjudge.BENCHMARK_IDS
-('isovrbench', 'mist', 'emoprefer', 'emorealm')
+>>> from mmjudge.benchmarks import benchmark_ids
+>>> mmjudge.BENCHMARK_IDS == benchmark_ids()
+True
 """
+
+from typing import Any
 
 from mmjudge._version import __version__
 from mmjudge.errors import (
@@ -19,8 +22,14 @@ from mmjudge.errors import (
     UnknownNameError,
 )
 
-BENCHMARK_IDS: tuple[str, ...] = ("isovrbench", "mist", "emoprefer", "emorealm")
-"""The four benchmark ids; the one spelling used for folders, registry keys and prediction files."""
+
+def __getattr__(name: str) -> Any:
+    """``BENCHMARK_IDS``: every registered benchmark id in the canonical order (asked of the registry)."""
+    if name == "BENCHMARK_IDS":
+        from mmjudge.benchmarks import benchmark_ids
+
+        return benchmark_ids()
+    raise AttributeError(f"module 'mmjudge' has no attribute {name!r}")
 
 __all__ = [
     "BENCHMARK_IDS",

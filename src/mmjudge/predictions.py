@@ -2,29 +2,15 @@
 
 One JSON object per line. The first line is the header, every other line one item's verdict::
 
-    {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "constant_letter",
+    {"record": "header", "schema_version": 1, "benchmark": "<id>", "judge": "constant_letter",
      "fingerprint": "3f2a...", "mmjudge_version": "0.1.0", "provenance": {...}}
-    {"record": "prediction", "id": "emorealm_00000", "prediction": "A", "no_judgment": false}
+    {"record": "prediction", "id": "q_00000", "prediction": "A", "no_judgment": false}
 
-Verdict fields per benchmark (every record also has ``id``, ``no_judgment`` and optional ``error``,
-``diagnostics``):
-
-============  ==========================  =====================================================
-benchmark     id                          verdict fields
-============  ==========================  =====================================================
-isovrbench    ``pair_id``                 ``score_chosen``, ``score_rejected`` (finite floats;
-                                          null with ``no_judgment``)
-mist          ``item::strategy::arm::cond``  ``item_id``, ``prompt_strategy``, ``arm``,
-                                          ``image_condition``, ``label`` (FF/WF/FL/LL)
-emoprefer     ``name`` or ``name::reversed``  ``name``, ``order`` (forward/reversed), ``prediction``
-                                          (raw response or a1/a2/same)
-emorealm      question ``id``             ``prediction`` (raw response text)
-============  ==========================  =====================================================
-
-A record's ``id`` follows from its key fields (:func:`record_id`): a MIST id is
-``item_id::prompt_strategy::arm::image_condition`` and an EmoPrefer id is ``name`` (forward) or
-``name::reversed``; a record whose id and key fields disagree is refused. Lines are split on ``\\n``
-only (a JSON string may hold U+2028 or U+0085, which ``str.splitlines`` would treat as line breaks).
+Every record has ``id``, ``no_judgment`` and optional ``error``, ``diagnostics``; the verdict fields,
+the key fields that place a record in the benchmark's grid and the id rule are the benchmark's
+(``Benchmark.records``: :class:`~mmjudge.benchmarks.RecordSpec`); the README's table lists them. A
+record whose id and key fields disagree is refused. Lines are split on ``\\n`` only (a JSON string
+may hold U+2028 or U+0085, which ``str.splitlines`` would treat as line breaks).
 """
 
 from __future__ import annotations
@@ -38,40 +24,24 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._text import describe_char
+from mmjudge.benchmarks import RecordSpec, benchmark_ids, get_benchmark
 from mmjudge.errors import MissingFileError, SchemaError, summarize
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "PredictionFile",
+    "PredictionHeader",
+    "id_problem",
+    "parse_predictions",
+    "read_predictions",
+    "record_id",
+    "split_lines",
+    "write_predictions",
+]
 
 SCHEMA_VERSION = 1
 """Version of the prediction-file schema this mmjudge reads and writes."""
 
-KEY_FIELDS: dict[str, tuple[str, ...]] = {
-    "isovrbench": (),
-    "mist": ("item_id", "prompt_strategy", "arm", "image_condition"),
-    "emoprefer": ("name", "order"),
-    "emorealm": (),
-}
-"""String fields that place a record in the benchmark's grid; always required."""
-
-VALUE_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "isovrbench": {"score_chosen": (int, float), "score_rejected": (int, float)},
-    "mist": {"label": (str,)},
-    "emoprefer": {"prediction": (str,)},
-    "emorealm": {"prediction": (str,)},
-}
-"""Verdict fields and their JSON types; null is allowed only when ``no_judgment`` is true."""
-
-MIST_STRATEGIES: tuple[str, ...] = ("zero_shot", "few_shot", "cot", "few_shot_cot")
-"""The four MIST prompt strategies."""
-MIST_CELLS: tuple[tuple[str, str], ...] = (
-    ("none", "none"),
-    ("aligned", "explicit"),
-    ("aligned", "silent"),
-    ("misleading", "explicit"),
-    ("misleading", "silent"),
-)
-"""(image condition, arm) per strategy: 5 cells x 4 strategies = the paper's 20 labels per MIST item,
-the grid ``mmjudge eval`` writes and a submission must cover."""
-EMOPREFER_ORDERS: tuple[str, ...] = ("forward", "reversed")
-"""EmoPrefer record orders: the pair as released, or with a1/a2 swapped (``--swap``)."""
 MAX_DEPTH = 16
 """Deepest nesting of objects and lists accepted in one line (the writer's records nest 3 levels)."""
 
@@ -160,15 +130,13 @@ def record_id(benchmark: str, record: Mapping[str, Any]) -> str | None:
 
     >>> record_id("mist", {"item_id": "m1", "prompt_strategy": "cot", "arm": "silent", "image_condition": "aligned"})
     'm1::cot::silent::aligned'
-    >>> record_id("emoprefer", {"name": "clip_7", "order": "reversed"}), record_id("emorealm", {"id": "q1"})
-    ('clip_7::reversed', None)
     """
-    if benchmark == "mist":
-        return "::".join(str(record.get(name)) for name in KEY_FIELDS["mist"])
-    if benchmark == "emoprefer":
-        name = str(record.get("name"))
-        return name if record.get("order") == "forward" else f"{name}::reversed"
-    return None
+    rule = _records(benchmark).record_id
+    return None if rule is None else rule(record)
+
+
+def _records(benchmark: str) -> RecordSpec:
+    return get_benchmark(benchmark).records
 
 
 def split_lines(text: str) -> list[str]:
@@ -298,10 +266,8 @@ def _header(record: Mapping[str, Any], source: str, benchmark: str | None) -> Pr
             f"{SCHEMA_VERSION} (the integer {SCHEMA_VERSION}, as `mmjudge eval` writes it)"
         )
     found = record.get("benchmark")
-    if not isinstance(found, str) or found not in VALUE_FIELDS:
-        raise SchemaError(
-            f"{source}: unknown benchmark {found!r} in the header; known: {sorted(VALUE_FIELDS)}"
-        )
+    if not isinstance(found, str) or found not in benchmark_ids():
+        raise SchemaError(f"{source}: unknown benchmark {found!r} in the header; known: {sorted(benchmark_ids())}")
     if benchmark is not None and found != benchmark:
         raise SchemaError(f"{source}: the file holds {found!r} predictions, expected {benchmark!r}")
     judge = record.get("judge")
@@ -336,13 +302,14 @@ def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, i
     no_judgment = record.setdefault("no_judgment", False)
     if not isinstance(no_judgment, bool):
         return f"`no_judgment` must be true or false, got {no_judgment!r}"
-    for name in KEY_FIELDS[benchmark]:
+    spec = _records(benchmark)
+    for name in spec.key_fields:
         if not isinstance(record.get(name), str) or not record[name]:
             return f"`{name}` must be a non-empty string, got {record.get(name)!r}"
     mismatch = id_problem(benchmark, record)
     if mismatch:
         return mismatch
-    for name, kinds in VALUE_FIELDS[benchmark].items():
+    for name, kinds in spec.value_fields.items():
         value = record.get(name)
         if value is None and no_judgment:
             continue
@@ -357,17 +324,19 @@ def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, i
 def id_problem(benchmark: str, record: Mapping[str, Any]) -> str:
     """Why a record's ``id`` disagrees with its key fields (``""`` when it agrees or has none).
 
-    >>> id_problem("emoprefer", {"id": "clip_2", "name": "clip_1", "order": "forward"})
-    "id 'clip_2' does not match the pair: expected 'clip_1' for name 'clip_1', order 'forward'"
+    >>> id_problem("mist", {"id": "m2::cot::silent::aligned", "item_id": "m1", "prompt_strategy": "cot",
+    ...                     "arm": "silent", "image_condition": "aligned"})  # doctest: +ELLIPSIS
+    "id 'm2::cot::silent::aligned' does not match the cell: expected 'm1::cot::silent::aligned' for item_id 'm1', ..."
     """
-    if benchmark == "emoprefer" and record.get("order") not in EMOPREFER_ORDERS:
-        return f"`order` must be one of {list(EMOPREFER_ORDERS)}, got {record.get('order')!r}"
-    expected = record_id(benchmark, record)
+    spec = _records(benchmark)
+    problem = spec.check_record(record) if spec.check_record is not None else ""
+    if problem:
+        return problem
+    expected = None if spec.record_id is None else spec.record_id(record)
     if expected is None or record.get("id") == expected:
         return ""
-    fields = ", ".join(f"{name} {record.get(name)!r}" for name in KEY_FIELDS[benchmark])
-    what = "the pair" if benchmark == "emoprefer" else "the cell"
-    return f"id {record.get('id')!r} does not match {what}: expected {expected!r} for {fields}"
+    fields = ", ".join(f"{name} {record.get(name)!r}" for name in spec.key_fields)
+    return f"id {record.get('id')!r} does not match the {spec.noun}: expected {expected!r} for {fields}"
 
 
 def _finite(value: int | float) -> bool:

@@ -1,12 +1,15 @@
-"""Name -> object registries for benchmarks and judges.
+"""A generic name -> object registry over lazily imported built-ins and an entry-point group.
 
-Built-in entries live in modules that are imported on first lookup, so ``import mmjudge`` stays light.
-Third-party packages add judges through the entry-point group ``mmjudge.judges``::
+The typed registries live with what they register: :data:`mmjudge.benchmarks.BENCHMARKS`
+(``Registry[Benchmark]``, group ``mmjudge.benchmarks``) and :data:`mmjudge.judges.JUDGES`
+(``Registry[type[Judge]]``, group ``mmjudge.judges``). Built-ins are known as ``"module:attribute"``
+strings (or a module that registers its entries when imported) and imported on first lookup, so
+``import mmjudge`` stays light; other packages add entries through the entry-point group::
 
-    [project.entry-points."mmjudge.judges"]
-    my_judge = "my_package.judge:MyJudge"
+    [project.entry-points."mmjudge.benchmarks"]
+    my_benchmark = "my_package.benchmark:BENCHMARK"
 
->>> reg = Registry("widget")
+>>> reg: Registry[type] = Registry("widget")
 >>> @reg.register("spanner")
 ... class Spanner: ...
 >>> reg.get("spanner").__name__
@@ -20,23 +23,31 @@ mmjudge.errors.UnknownNameError: unknown widget 'hammer'; known widgets: ['spann
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from importlib import metadata
-from typing import Any, TypeVar
+from typing import Generic, TypeVar
 
 from mmjudge.errors import UnknownNameError
 
+__all__ = ["BENCHMARK_ENTRY_POINT_GROUP", "JUDGE_ENTRY_POINT_GROUP", "Registry"]
+
 T = TypeVar("T")
+U = TypeVar("U")
 
+BENCHMARK_ENTRY_POINT_GROUP = "mmjudge.benchmarks"
+"""Entry-point group of benchmarks: ``name = "module:attribute"`` naming a ``Benchmark`` object."""
 JUDGE_ENTRY_POINT_GROUP = "mmjudge.judges"
+"""Entry-point group of judges: ``name = "module:attribute"`` naming a ``Judge`` subclass."""
 
 
-class Registry:
-    """A registry of named objects with lazily imported built-ins and optional entry points.
+class Registry(Generic[T]):
+    """Registered objects of one kind, by name, with lazily imported built-ins and entry points.
 
     Args:
         kind: what is registered, for messages (``"benchmark"``, ``"judge"``).
-        builtin_modules: name -> module that registers that name when imported.
+        builtin_modules: name -> ``"module:attribute"`` (the object) or ``"module"`` (a module that
+            registers the name when imported), in the order :meth:`names` lists them.
         entry_point_group: importlib.metadata group scanned for third-party entries.
     """
 
@@ -49,21 +60,22 @@ class Registry:
         self.kind = kind
         self._builtin_modules = dict(builtin_modules or {})
         self._entry_point_group = entry_point_group
-        self._entries: dict[str, Any] = {}
+        self._entries: dict[str, T] = {}
+        self._scanned: tuple[tuple[str, ...], dict[str, metadata.EntryPoint]] | None = None
 
-    def register(self, name: str) -> Callable[[T], T]:
+    def register(self, name: str) -> Callable[[U], U]:
         """Decorator registering the decorated object under ``name``."""
 
-        def decorator(obj: T) -> T:
+        def decorator(obj: U) -> U:
             existing = self._entries.get(name)
             if existing is not None and existing is not obj:
                 raise ValueError(f"{self.kind} {name!r} is already registered to {existing!r}")
-            self._entries[name] = obj
+            self._entries[name] = obj  # type: ignore[assignment]
             return obj
 
         return decorator
 
-    def get(self, name: str) -> Any:
+    def get(self, name: str) -> T:
         """Return the object registered as ``name``, importing its module if needed."""
         if name not in self._entries:
             self._load_builtin(name)
@@ -74,19 +86,29 @@ class Registry:
         return self._entries[name]
 
     def names(self) -> list[str]:
-        """All known names: registered, built-in and from entry points, sorted."""
-        names = set(self._entries) | set(self._builtin_modules) | set(self._entry_point_names())
-        return sorted(names)
+        """Every known name: built-ins in their order, then entry points and other registrations, sorted."""
+        builtins = list(self._builtin_modules)
+        others = (set(self._entry_points()) | set(self._entries)) - set(builtins)
+        return builtins + sorted(others)
 
     def _load_builtin(self, name: str) -> None:
-        module = self._builtin_modules.get(name)
-        if module is not None:
-            importlib.import_module(module)
+        spec = self._builtin_modules.get(name)
+        if spec is None:
+            return
+        module, _, attribute = spec.partition(":")
+        imported = importlib.import_module(module)
+        if attribute:
+            self._entries[name] = getattr(imported, attribute)
 
-    def _entry_point_names(self) -> list[str]:
+    def _entry_points(self) -> dict[str, metadata.EntryPoint]:
+        """The group's entry points, scanned again whenever ``sys.path`` changes."""
         if self._entry_point_group is None:
-            return []
-        return [ep.name for ep in metadata.entry_points(group=self._entry_point_group)]
+            return {}
+        path = tuple(sys.path)
+        if self._scanned is None or self._scanned[0] != path:
+            found = {ep.name: ep for ep in metadata.entry_points(group=self._entry_point_group)}
+            self._scanned = (path, found)
+        return self._scanned[1]
 
     def _load_entry_point(self, name: str) -> None:
         if self._entry_point_group is None:
@@ -96,50 +118,3 @@ class Registry:
                 self._entries[name] = ep.load()
                 return
 
-
-BENCHMARKS = Registry(
-    "benchmark",
-    builtin_modules={
-        "isovrbench": "mmjudge.benchmarks.isovrbench",
-        "mist": "mmjudge.benchmarks.mist",
-        "emoprefer": "mmjudge.benchmarks.emoprefer",
-        "emorealm": "mmjudge.benchmarks.emorealm",
-    },
-)
-JUDGES = Registry(
-    "judge",
-    builtin_modules={
-        "audio_visual": "mmjudge.judges.audio_visual",
-        "clip_score": "mmjudge.judges.clip_score",
-        "constant": "mmjudge.judges.constant",
-        "frame_smoothness": "mmjudge.judges.frame_smoothness",
-        "label_choice": "mmjudge.judges.label_choice",
-        "openai_compatible": "mmjudge.judges.openai_compatible",
-        "pairwise_describe": "mmjudge.judges.pairwise_describe",
-        "random": "mmjudge.judges.random_judge",
-        "sharpness": "mmjudge.judges.sharpness",
-        "video_reward": "mmjudge.judges.video_reward",
-        "vlm_digit": "mmjudge.judges.vlm_digit",
-    },
-    entry_point_group=JUDGE_ENTRY_POINT_GROUP,
-)
-
-
-def register_benchmark(name: str) -> Callable[[T], T]:
-    """Register a benchmark object under its id (one of :data:`mmjudge.BENCHMARK_IDS`)."""
-    return BENCHMARKS.register(name)
-
-
-def register_judge(name: str) -> Callable[[T], T]:
-    """Register a judge class or factory under ``name``."""
-    return JUDGES.register(name)
-
-
-def get_benchmark(name: str) -> Any:
-    """Look up a benchmark by id; an unknown id raises :class:`UnknownNameError` listing the known ones."""
-    return BENCHMARKS.get(name)
-
-
-def get_judge(name: str) -> Any:
-    """Look up a judge by name, including judges registered by other packages' entry points."""
-    return JUDGES.get(name)

@@ -13,8 +13,8 @@ from sklearn.metrics import accuracy_score, f1_score
 from statsmodels.stats.proportion import proportion_confint
 
 from mmjudge.benchmarks import emoprefer as ep
+from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import SchemaError
-from mmjudge.registry import get_benchmark
 
 LABELS = ["a1", "a2", "same"]
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
 from mmjudge.benchmarks import emorealm as emo
+from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.registry import get_benchmark
 
 YN = ["(A) Yes", "(B) No"]
 NY = ["(A) No", "(B) Yes"]

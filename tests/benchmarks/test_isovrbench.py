@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
+from mmjudge.benchmarks import get_benchmark
 from mmjudge.benchmarks import isovrbench as iso
 from mmjudge.errors import SchemaError
-from mmjudge.registry import get_benchmark
 
 IVS = iso.INTERVENTIONS
 

@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 from statsmodels.stats.proportion import proportion_confint
 
-from mmjudge.benchmarks import mist
+from mmjudge.benchmarks import get_benchmark, mist
 from mmjudge.errors import SchemaError
-from mmjudge.registry import get_benchmark
 from mmjudge.stats import alt_test
 
 FAST = {"n_resamples": 200, "seed": 0}

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from data_helpers import leftovers, write_csv
 
+from mmjudge.benchmarks import build_dataset
 from mmjudge.data import build as build_module
-from mmjudge.data import build_dataset
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, shard_path, write_folder
 from mmjudge.data.card import split_front_matter
 from mmjudge.errors import ConfigError, SchemaError, UnknownNameError

@@ -9,9 +9,9 @@ import re
 import pytest
 from data_helpers import write_csv
 
-from mmjudge.data import build_dataset
+from mmjudge.benchmarks import build_dataset
+from mmjudge.benchmarks.emorealm.scoring import TASKS
 from mmjudge.data.card import split_front_matter
-from mmjudge.data.emorealm import TASKS
 
 
 def _emoprefer(tmp_path):

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from data_helpers import leftovers, write_csv
 
-from mmjudge.data import build_dataset
-from mmjudge.data.emoprefer import find_files, reverse_pairs
+from mmjudge.benchmarks import build_dataset
+from mmjudge.benchmarks.emoprefer.build import find_files, reverse_pairs
 from mmjudge.errors import ConfigError, MediaError, SchemaError
 
 ROWS = [

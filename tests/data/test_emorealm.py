@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from data_helpers import leftovers
 
-from mmjudge.data import build_dataset
-from mmjudge.data.emorealm import TASKS
+from mmjudge.benchmarks import build_dataset
+from mmjudge.benchmarks.emorealm.scoring import TASKS
 from mmjudge.errors import MediaError, SchemaError
 
 

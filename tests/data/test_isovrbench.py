@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from data_helpers import leftovers, write_csv
 
-from mmjudge.data import build_dataset
+from mmjudge.benchmarks import build_dataset
 from mmjudge.errors import ConfigError, MediaError, SchemaError
 
 INTERVENTIONS = ("temporal_shuffle", "frame_hold", "reduced_steps")

@@ -16,9 +16,9 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from mmjudge.data import build_dataset
-from mmjudge.data.mist import build_tables, majority_label
-from mmjudge.data.samples import mist as sample
+from mmjudge.benchmarks import build_dataset
+from mmjudge.benchmarks.mist import sample
+from mmjudge.benchmarks.mist.build import build_tables, majority_label
 from mmjudge.errors import MediaError, SchemaError
 
 ROOT = Path(__file__).resolve().parents[2]

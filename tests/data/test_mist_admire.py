@@ -15,8 +15,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mmjudge.data import build_dataset
-from mmjudge.data._mist_draw import (
+from mmjudge.benchmarks import build_dataset
+from mmjudge.benchmarks.mist._draw import (
     CELL_ALIGNMENT,
     CELL_IMAGE_SENSE,
     CELL_SENTENCE_SENSE,
@@ -26,8 +26,8 @@ from mmjudge.data._mist_draw import (
     draw_items,
     eligible_compounds,
 )
-from mmjudge.data._mist_match import find_compound, mark_compound
-from mmjudge.data.mist import build_tables as _build_tables
+from mmjudge.benchmarks.mist._match import find_compound, mark_compound
+from mmjudge.benchmarks.mist.build import build_tables as _build_tables
 from mmjudge.errors import MediaError, SchemaError
 
 # ---------------------------------------------------------------- matcher
@@ -302,7 +302,7 @@ def _write_admire(path: Path, rows, *, image=None, drop=(), sentence_type=None, 
 
 
 def test_build_from_the_sample_parquet_copies_the_drawn_images(tmp_path):
-    from mmjudge.data.samples import mist as sample
+    from mmjudge.benchmarks.mist import sample
 
     raw = sample.write_raw(tmp_path / "raw", size="small")
     n = sample.SIZES["small"]

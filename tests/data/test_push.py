@@ -9,8 +9,8 @@ import pytest
 import yaml
 from data_helpers import write_csv
 
+from mmjudge.benchmarks import build_dataset
 from mmjudge.cli import main
-from mmjudge.data import build_dataset
 from mmjudge.data.card import split_front_matter
 from mmjudge.data.push import plan_push, push_dataset
 from mmjudge.errors import ConfigError, SchemaError

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from mmjudge.data import build_dataset
-from mmjudge.data.emorealm import TASKS
-from mmjudge.data.samples import emoprefer, emorealm
+from mmjudge.benchmarks import build_dataset
+from mmjudge.benchmarks.emoprefer import sample as emoprefer
+from mmjudge.benchmarks.emorealm import sample as emorealm
+from mmjudge.benchmarks.emorealm.scoring import TASKS
 from mmjudge.errors import ConfigError
 
 

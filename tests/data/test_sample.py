@@ -20,10 +20,10 @@ import pytest
 import yaml
 
 from mmjudge import BENCHMARK_IDS
+from mmjudge.benchmarks import write_sample_data
 from mmjudge.benchmarks.isovrbench import DIMENSIONS, INTERVENTIONS
+from mmjudge.benchmarks.isovrbench import sample as iso_sample
 from mmjudge.cli import main
-from mmjudge.data.sample import write_sample_data
-from mmjudge.data.samples import isovrbench as iso_sample
 from mmjudge.errors import ConfigError
 
 pytest.importorskip("av")

@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mmjudge.judges import JudgeConfig, JudgeInput, QuestionItem, make_judge
-from mmjudge.judges._decode import frame_indices
-from mmjudge.judges.items import build_items
+from mmjudge.benchmarks.emorealm import EmoRealmQuestion
+from mmjudge.judges import JudgeConfig, JudgeInput, make_judge
 from mmjudge.media.audio import load_audio
 from mmjudge.media.video import read_frames, video_info
+from mmjudge.runner import RunOptions, load_items
+from mmjudge.runner.decode import frame_indices
 
 MEDIA = {"emorealm": "raw/emorealm/DFEW", "emoprefer": "raw/emoprefer/MER2025"}
 
@@ -39,7 +40,7 @@ def judge(tiny_omni_thinker: Path):
 def decoded(sample_data: Path, judge) -> dict[str, list[JudgeInput]]:
     out = {}
     for benchmark, media in MEDIA.items():
-        items, _ = build_items(benchmark, sample_data / benchmark, media_root=sample_data / media)
+        items, _ = load_items(benchmark, sample_data / benchmark, RunOptions(media_root=sample_data / media))
         out[benchmark] = [decode(item, judge.media_request(item)) for item in items[:4]]
     return out
 
@@ -53,7 +54,7 @@ def decode(item, request) -> JudgeInput:
 
 
 def test_media_request_is_two_fps_even_at_least_four_with_16k_audio(judge) -> None:
-    item = QuestionItem("q", Path("c.mp4"), Path("c.wav"), "Q?", ("(A) x",), "reasoning_basic_video")
+    item = EmoRealmQuestion("q", Path("c.mp4"), Path("c.wav"), "Q?", ("(A) x",), "reasoning_basic_video")
     request = judge.media_request(item)
     assert (request.target_fps, request.min_frames, request.multiple_of) == (2.0, 4, 2)
     assert request.audio_sample_rate == 16000 and request.num_frames is None
@@ -144,7 +145,7 @@ def test_separate_audio_and_no_audio(tiny_omni_thinker: Path, decoded: dict[str,
 
 def test_an_item_without_media_is_no_judgment(judge, decoded: dict[str, list[JudgeInput]]) -> None:
     good = decoded["emorealm"][0]
-    empty = JudgeInput(QuestionItem("q-empty", None, None, "Q?", ("(A) Yes", "(B) No"), "modality_agreement"))
+    empty = JudgeInput(EmoRealmQuestion("q-empty", None, None, "Q?", ("(A) Yes", "(B) No"), "modality_agreement"))
     verdicts = judge.judge_batch([empty, good])
     assert verdicts[0].no_judgment and "neither video frames nor audio" in str(verdicts[0].error)
     assert not verdicts[1].no_judgment

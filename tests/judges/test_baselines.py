@@ -14,19 +14,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mmjudge.benchmarks.emoprefer import EmoPreferPair
+from mmjudge.benchmarks.emorealm import EmoRealmQuestion
+from mmjudge.benchmarks.mist import MistCell
 from mmjudge.errors import ConfigError, MediaError, SchemaError, UnknownNameError
 from mmjudge.interventions import frame_hold, temporal_shuffle
-from mmjudge.judges import (
-    ClipItem,
-    JudgeConfig,
-    JudgeInput,
-    LabelItem,
-    PreferenceItem,
-    QuestionItem,
-    judge_batch_checked,
-    load_config,
-    make_judge,
-)
+from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput, judge_batch_checked, load_config, make_judge
 from mmjudge.judges.frame_smoothness import SmoothnessOptions, frame_differences, smoothness
 from mmjudge.judges.random_judge import choice_letters
 from mmjudge.judges.sharpness import laplacian_variance
@@ -116,7 +109,7 @@ def test_check_benchmark(name: str, allowed: str, refused: str) -> None:
 
 def test_media_requests() -> None:
     clip = ClipItem("c", Path("c.mp4"), "p")
-    label = LabelItem(
+    label = MistCell(
         "i::zero_shot::silent::aligned", "i", "s", "c", Path("i.png"), "zero_shot", "silent", "aligned"
     )
     assert _judge("frame_smoothness").media_request(clip).num_frames == 256
@@ -228,7 +221,7 @@ def test_smoothness_too_few_frames_fails(anchor: np.ndarray) -> None:
 
 
 def test_frame_judges_refuse_other_items() -> None:
-    question = JudgeInput(QuestionItem("q", None, None, "?", ("(A) Yes",), "modality_agreement"))
+    question = JudgeInput(EmoRealmQuestion("q", None, None, "?", ("(A) Yes",), "modality_agreement"))
     for name in ("frame_smoothness", "sharpness"):
         with pytest.raises(SchemaError, match="IsoVRBench clips"):
             _judge(name).judge_batch([question])
@@ -275,12 +268,12 @@ def _items(n: int) -> list[JudgeInput]:
     for i in range(n):
         out.append(
             JudgeInput(
-                LabelItem(f"m{i}::cot::silent::none", f"m{i}", "s", "c", None, "cot", "silent", "none")
+                MistCell(f"m{i}::cot::silent::none", f"m{i}", "s", "c", None, "cot", "silent", "none")
             )
         )
-        out.append(JudgeInput(PreferenceItem(f"p{i}", f"p{i}", None, None, "x", "y", "forward")))
+        out.append(JudgeInput(EmoPreferPair(f"p{i}", f"p{i}", None, None, "x", "y", "forward")))
         choices = ("(A) Yes", "(B) No") if i % 2 else ("(A) joy", "(B) fear", "(C) anger", "(D) sadness")
-        out.append(JudgeInput(QuestionItem(f"q{i}", None, None, "?", choices, "reasoning_basic_audio")))
+        out.append(JudgeInput(EmoRealmQuestion(f"q{i}", None, None, "?", choices, "reasoning_basic_audio")))
     return out
 
 
@@ -312,7 +305,7 @@ def test_random_depends_on_seed_and_id_only() -> None:
     seed0_again = [v.value for v in _judge("random", seed=0, batch_size=7, name="other").judge_batch(inputs)]
     seed1 = [v.value for v in _judge("random", seed=1).judge_batch(inputs)]
     assert seed0 == seed0_again and seed0 != seed1
-    same_id = QuestionItem("q0", Path("v.mp4"), None, "other text", ("(A) w", "(B) x", "(C) y", "(D) z"), "t")
+    same_id = EmoRealmQuestion("q0", Path("v.mp4"), None, "other text", ("(A) w", "(B) x", "(C) y", "(D) z"), "t")
     assert _judge("random").judge_batch([JudgeInput(same_id)])[0].value == seed0[2]
 
 
@@ -337,7 +330,7 @@ def test_random_answers_are_uniform_over_the_answer_set() -> None:
 
 def test_random_without_same() -> None:
     prefs = [
-        JudgeInput(PreferenceItem(f"p{i}", f"p{i}", None, None, "x", "y", "forward")) for i in range(200)
+        JudgeInput(EmoPreferPair(f"p{i}", f"p{i}", None, None, "x", "y", "forward")) for i in range(200)
     ]
     values = {v.value for v in _judge("random", options={"include_same": False}).judge_batch(prefs)}
     assert values == {"a1", "a2"}
@@ -346,10 +339,10 @@ def test_random_without_same() -> None:
 def test_choice_letters() -> None:
     assert choice_letters(["(A) Yes", "(B) No"]) == ["A", "B"]
     assert choice_letters(["C: calm", "d. sad", "plain"]) == ["C", "D", "C"]
-    [empty] = _judge("random").judge_batch([JudgeInput(QuestionItem("q", None, None, "?", (), "x"))])
+    [empty] = _judge("random").judge_batch([JudgeInput(EmoRealmQuestion("q", None, None, "?", (), "x"))])
     assert empty.no_judgment and "no choices" in (empty.error or "")
     with pytest.raises(SchemaError, match="no choices"):
-        _judge("random").draw(QuestionItem("q", None, None, "?", (), "x"))
+        _judge("random").draw(EmoRealmQuestion("q", None, None, "?", (), "x"))
 
 
 # --------------------------------------------------------------------------- constant
@@ -384,18 +377,19 @@ def _decode(judge: Any, item: ClipItem) -> JudgeInput:
 
 
 def test_frame_smoothness_on_sample_data(sample_data: Path) -> None:
-    from mmjudge.judges.items import build_items, records_from_verdicts
+    from mmjudge.benchmarks import get_benchmark
     from mmjudge.predictions import PredictionFile, PredictionHeader
+    from mmjudge.runner import RunOptions, load_items
     from mmjudge.scoring import score_predictions
 
     judge = make_judge(load_config(REPO / "judges" / "frame_smoothness" / "config.yaml"))
-    items, rows = build_items("isovrbench", sample_data / "isovrbench")
+    items, rows = load_items("isovrbench", sample_data / "isovrbench", RunOptions())
     verdicts = judge_batch_checked(judge, [_decode(judge, item) for item in items])  # type: ignore[arg-type]
     assert not any(v.no_judgment for v in verdicts)
     by_id = {v.item_id: v.value for v in verdicts}
     temporal = [r for r in rows if r["intervention"] in ("temporal_shuffle", "frame_hold")]
     assert temporal and all(by_id[r["clip_id_chosen"]] > by_id[r["clip_id_rejected"]] for r in temporal)
-    records = records_from_verdicts("isovrbench", items, verdicts, rows)
+    records = get_benchmark("isovrbench").records.records_from_verdicts(items, verdicts, rows)
     header = PredictionHeader("isovrbench", "frame_smoothness", judge.fingerprint)
     result = score_predictions(PredictionFile(header, records), rows, n_resamples=0)
     assert result["accuracy/temporal_shuffle"] == 100.0 and result["accuracy/frame_hold"] == 100.0

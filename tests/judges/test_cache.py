@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from mmjudge.judges import ClipItem, Diagnostics, MediaRequest, Verdict
-from mmjudge.judges._cache import MediaHasher, VerdictCache, cache_key, verdict_from_dict, verdict_to_dict
+from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, verdict_from_dict, verdict_to_dict
 
 
 def test_verdicts_round_trip_with_diagnostics() -> None:
@@ -46,7 +46,7 @@ def test_a_torn_last_line_is_skipped_and_the_next_append_is_whole(tmp_path: Path
 def test_a_record_is_on_disk_when_put_returns(tmp_path: Path) -> None:
     """A process killed right after ``put`` (no close, no atexit) leaves the record readable."""
     code = (
-        "import os, sys; from mmjudge.judges._cache import VerdictCache; from mmjudge.judges import Verdict;"
+        "import os, sys; from mmjudge.runner.cache import VerdictCache; from mmjudge.judges import Verdict;"
         f"VerdictCache({str(tmp_path)!r}, rank=3).put('k', Verdict('x', 0.25)); os._exit(9)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False, timeout=60).returncode == 9
@@ -101,7 +101,7 @@ def test_older_cache_lines_holding_a_transient_error_are_judged_again(tmp_path: 
 
 def test_a_model_that_runs_out_of_memory_gives_a_transient_verdict() -> None:
     from mmjudge.judges import JudgeInput
-    from mmjudge.judges.runner import _call_judge
+    from mmjudge.runner.runner import _call_judge
 
     class OutOfMemoryError(RuntimeError):
         pass

@@ -14,7 +14,7 @@ import pytest
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
-from mmjudge.judges._decode import frame_indices
+from mmjudge.runner.decode import frame_indices
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -97,7 +97,7 @@ def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
 def test_runs_through_the_runner_on_the_sample_data(
     sample_data: Path, tiny_clip: Path, tmp_path: Path
 ) -> None:
-    from mmjudge.judges.runner import RunOptions, evaluate_judge
+    from mmjudge.runner import RunOptions, evaluate_judge
 
     config = JudgeConfig(
         judge="clip_score", model=str(tiny_clip), local_files_only=True, batch_size=8, frames=4

@@ -15,22 +15,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mmjudge.benchmarks.emoprefer import EmoPreferPair
+from mmjudge.benchmarks.emorealm import EmoRealmQuestion
+from mmjudge.benchmarks.mist import MistCell
+from mmjudge.benchmarks.mist.prompts import ANSWER_PREFIX, MIST_LABELS
 from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.judges import (
-    JudgeConfig,
-    JudgeInput,
-    LabelItem,
-    PreferenceItem,
-    QuestionItem,
-    load_config,
-    make_judge,
-)
+from mmjudge.judges import JudgeConfig, JudgeInput, load_config, make_judge
 from mmjudge.judges._constrained import LabelTrie, decode_greedy, decode_loglik, log_softmax
-from mmjudge.judges._mist_prompts import ANSWER_PREFIX, MIST_LABELS
 from mmjudge.judges.random_judge import choice_letters
-from mmjudge.judges.runner import RunOptions, evaluate_judge, run_judge
 from mmjudge.media.synthetic import moving_texture_clip
 from mmjudge.predictions import read_predictions
+from mmjudge.runner import RunOptions, evaluate_judge, run_judge
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -156,9 +151,9 @@ def _inputs() -> list[JudgeInput]:
     image = Image.fromarray(moving_texture_clip(1, 56, 56, seed=2)[0])
     sentence, compound = "The tax bill became a **hot potato** for the council.", "hot potato"
 
-    def cell(strategy: str, arm: str, condition: str) -> LabelItem:
+    def cell(strategy: str, arm: str, condition: str) -> MistCell:
         img = None if condition == "none" else Path("image.png")
-        return LabelItem(
+        return MistCell(
             f"i1::{strategy}::{arm}::{condition}", "i1", sentence, compound, img, strategy, arm, condition
         )
 
@@ -168,13 +163,13 @@ def _inputs() -> list[JudgeInput]:
         JudgeInput(cell("few_shot", "none", "none")),
         JudgeInput(cell("cot", "silent", "misleading"), image=image),
         JudgeInput(
-            PreferenceItem("n1", "n1", Path("v.mp4"), None, "happy and calm", "angry", "forward"),
+            EmoPreferPair("n1", "n1", Path("v.mp4"), None, "happy and calm", "angry", "forward"),
             frames=clip,
             frame_indices=indices,
             fps=24.0,
         ),
         JudgeInput(
-            QuestionItem(
+            EmoRealmQuestion(
                 "q1",
                 Path("v.mp4"),
                 None,
@@ -232,7 +227,7 @@ def test_loglik_equals_a_hand_computation_from_the_logits(judges: dict[str, Any]
     [verdict] = judge.judge_batch([x])
     prefix = (
         judge.tokenizer.encode(ANSWER_PREFIX, add_special_tokens=False)
-        if isinstance(x.item, LabelItem)
+        if isinstance(x.item, MistCell)
         else []
     )
     expected = {}
@@ -257,7 +252,7 @@ def test_greedy_steps_equal_a_hand_walk(judges: dict[str, Any], position: int) -
     }
     prefix = (
         judge.tokenizer.encode(ANSWER_PREFIX, add_special_tokens=False)
-        if isinstance(x.item, LabelItem)
+        if isinstance(x.item, MistCell)
         else []
     )
     chosen: list[int] = []
@@ -394,7 +389,7 @@ def test_runs_through_the_runner_on_the_emorealm_sample(
     [verdicts] = result.verdicts.values()
     assert len(verdicts) == 4
     for item, verdict in zip(result.items, verdicts, strict=True):
-        assert isinstance(item, QuestionItem) and not verdict.no_judgment
+        assert isinstance(item, EmoRealmQuestion) and not verdict.no_judgment
         assert verdict.value in choice_letters(item.choices)
         assert verdict.diagnostics.extra["method"] == "loglik"
 

@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mmjudge.errors import SchemaError
-from mmjudge.judges import LabelItem
-from mmjudge.judges._mist_prompts import (
+from mmjudge.benchmarks.mist import MistCell
+from mmjudge.benchmarks.mist.prompts import (
     DEMONSTRATIONS,
     IMAGE_CLAUSE,
     LABEL_DEFINITIONS,
@@ -23,19 +22,20 @@ from mmjudge.judges._mist_prompts import (
     mist_prompt,
     parse_final_label,
 )
-from mmjudge.judges.items import build_items
+from mmjudge.errors import SchemaError
+from mmjudge.runner import RunOptions, load_items
 
 STRATEGIES = ("zero_shot", "few_shot", "cot", "few_shot_cot")
 
 
 @pytest.fixture(scope="module")
-def cells(sample_data: Path) -> list[LabelItem]:
-    items, _ = build_items("mist", sample_data / "mist")
-    assert all(isinstance(i, LabelItem) for i in items)
-    return [i for i in items if isinstance(i, LabelItem)]
+def cells(sample_data: Path) -> list[MistCell]:
+    items, _ = load_items("mist", sample_data / "mist", RunOptions())
+    assert all(isinstance(i, MistCell) for i in items)
+    return [i for i in items if isinstance(i, MistCell)]
 
 
-def test_grid_has_four_strategies_times_five_cells_per_item(cells: list[LabelItem]) -> None:
+def test_grid_has_four_strategies_times_five_cells_per_item(cells: list[MistCell]) -> None:
     per_item: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
     for c in cells:
         per_item[c.mist_item].append((c.prompt_strategy, c.image_condition, c.arm))
@@ -53,7 +53,7 @@ def test_grid_has_four_strategies_times_five_cells_per_item(cells: list[LabelIte
 
 
 def test_image_clause_exactly_where_an_image_is_attached_and_the_arm_is_explicit(
-    cells: list[LabelItem],
+    cells: list[MistCell],
 ) -> None:
     seen = Counter()
     for c in cells:
@@ -69,7 +69,7 @@ def test_image_clause_exactly_where_an_image_is_attached_and_the_arm_is_explicit
     assert seen[True] == seen[False] * 2 // 3  # 2 explicit cells of 5 per strategy
 
 
-def test_silent_prompt_is_the_explicit_prompt_without_the_paragraph(cells: list[LabelItem]) -> None:
+def test_silent_prompt_is_the_explicit_prompt_without_the_paragraph(cells: list[MistCell]) -> None:
     explicit = [c for c in cells if c.arm == "explicit"][:40]
     for c in explicit:
         silent = replace(c, arm="silent", item_id=c.item_id.replace("::explicit::", "::silent::"))
@@ -79,7 +79,7 @@ def test_silent_prompt_is_the_explicit_prompt_without_the_paragraph(cells: list[
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
-def test_output_block_and_demonstrations_per_strategy(cells: list[LabelItem], strategy: str) -> None:
+def test_output_block_and_demonstrations_per_strategy(cells: list[MistCell], strategy: str) -> None:
     cell = next(c for c in cells if c.prompt_strategy == strategy)
     prompt = mist_prompt(cell)
     cot, few = "cot" in strategy, "few_shot" in strategy
@@ -95,7 +95,7 @@ def test_output_block_and_demonstrations_per_strategy(cells: list[LabelItem], st
     assert prompt.text.index("Sentence: " + cell.sentence) > prompt.text.rfind("Answer: {") >= -1
 
 
-def test_demonstrations_are_deterministic_per_item_and_shared_by_its_cells(cells: list[LabelItem]) -> None:
+def test_demonstrations_are_deterministic_per_item_and_shared_by_its_cells(cells: list[MistCell]) -> None:
     per_item = defaultdict(set)
     for c in cells:
         if "few_shot" in c.prompt_strategy:
@@ -111,7 +111,7 @@ def test_demonstrations_are_deterministic_per_item_and_shared_by_its_cells(cells
         assert sorted(d.label for d in demos) == sorted(MIST_LABELS)  # one per label
 
 
-def test_demonstrations_do_not_overlap_the_items(cells: list[LabelItem]) -> None:
+def test_demonstrations_do_not_overlap_the_items(cells: list[MistCell]) -> None:
     compounds = {c.compound.lower() for c in cells}
     sentences = {c.sentence for c in cells}
     assert not compounds & {d.compound.lower() for d in DEMONSTRATIONS}
@@ -120,7 +120,7 @@ def test_demonstrations_do_not_overlap_the_items(cells: list[LabelItem]) -> None
     assert all(d.compound != "spill the beans" for d in demos)
 
 
-def test_unknown_strategy_is_refused(cells: list[LabelItem]) -> None:
+def test_unknown_strategy_is_refused(cells: list[MistCell]) -> None:
     with pytest.raises(SchemaError, match="prompt_strategy must be one of"):
         mist_prompt(replace(cells[0], prompt_strategy="one_shot"))
 

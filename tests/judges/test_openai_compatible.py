@@ -12,19 +12,14 @@ import numpy as np
 import pytest
 from chat_server import Canned, ChatServer, prompt_text
 
+from mmjudge.benchmarks.emoprefer import EmoPreferPair
+from mmjudge.benchmarks.emorealm import EmoRealmQuestion
+from mmjudge.benchmarks.mist import MistCell
 from mmjudge.errors import ConfigError
-from mmjudge.judges import (
-    ClipItem,
-    JudgeConfig,
-    JudgeInput,
-    LabelItem,
-    PreferenceItem,
-    QuestionItem,
-    make_judge,
-)
-from mmjudge.judges._cache import verdict_to_dict
+from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput, make_judge
 from mmjudge.judges._openai_http import ApiError, ChatClient
 from mmjudge.judges._openai_payload import expected_digit_from_top_logprobs, jpeg_data_uri
+from mmjudge.runner.cache import verdict_to_dict
 
 KEY_ENV = "MMJUDGE_TEST_API_KEY"
 SECRET = "sk-test-5f1c0ffee-do-not-leak"
@@ -58,7 +53,7 @@ def clip_input(item_id: str = "c1", frames: int = 3) -> JudgeInput:
 
 
 def question_input(item_id: str = "q1") -> JudgeInput:
-    item = QuestionItem(item_id, None, None, "Is she happy?", ("(A) Yes", "(B) No"), "modality_agreement")
+    item = EmoRealmQuestion(item_id, None, None, "Is she happy?", ("(A) Yes", "(B) No"), "modality_agreement")
     return JudgeInput(item, np.zeros((2, 16, 16, 3), dtype=np.uint8), (0, 5), 24.0)
 
 
@@ -124,7 +119,7 @@ def test_no_digit_among_the_alternatives_is_no_judgment(server: ChatServer, secr
 def test_text_answers_for_mist_emoprefer_emorealm(server: ChatServer, secret: str) -> None:
     from PIL import Image
 
-    cell = LabelItem(
+    cell = MistCell(
         "i1::zero_shot::explicit::aligned",
         "i1",
         "It was a **hot potato**.",
@@ -134,7 +129,7 @@ def test_text_answers_for_mist_emoprefer_emorealm(server: ChatServer, secret: st
         "explicit",
         "aligned",
     )
-    pair = PreferenceItem("n1", "n1", None, None, "She is happy.", "She is sad.", "forward")
+    pair = EmoPreferPair("n1", "n1", None, None, "She is happy.", "She is sad.", "forward")
     inputs = [
         JudgeInput(cell, image=Image.new("RGB", (8, 8), (255, 0, 0))),
         JudgeInput(pair, np.zeros((2, 8, 8, 3), dtype=np.uint8), (0, 1), 8.0),
@@ -153,7 +148,7 @@ def test_text_answers_for_mist_emoprefer_emorealm(server: ChatServer, secret: st
 
 def test_a_reply_without_a_label_is_no_judgment(server: ChatServer, secret: str) -> None:
     server.reply = lambda payload: "I cannot decide."
-    cell = LabelItem(
+    cell = MistCell(
         "i1::zero_shot::none::none",
         "i1",
         "It was a **hot potato**.",

@@ -10,13 +10,12 @@ from typing import Any
 
 import pytest
 
-from mmjudge.benchmarks.emoprefer import parse_response
+from mmjudge.benchmarks.emoprefer import EmoPreferPair, parse_response, prompts
 from mmjudge.errors import ConfigError
-from mmjudge.judges import JudgeConfig, JudgeInput, PreferenceItem, load_config, make_judge
-from mmjudge.judges import _emoprefer_prompts as prompts
-from mmjudge.judges.runner import RunOptions, evaluate_judge
+from mmjudge.judges import JudgeConfig, JudgeInput, load_config, make_judge
 from mmjudge.media.synthetic import moving_texture_clip
 from mmjudge.predictions import read_predictions
+from mmjudge.runner import RunOptions, evaluate_judge
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -76,7 +75,7 @@ def _inputs() -> list[JudgeInput]:
     ]
     return [
         JudgeInput(
-            PreferenceItem(f"n{k}", f"n{k}", Path("v.mp4"), None, a1, a2, "forward"),
+            EmoPreferPair(f"n{k}", f"n{k}", Path("v.mp4"), None, a1, a2, "forward"),
             frames=clip[k : k + 4],
             frame_indices=(0, 6, 12, 18),
             fps=24.0,

@@ -19,18 +19,12 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mmjudge.judges import (
-    ClipItem,
-    Diagnostics,
-    Judge,
-    JudgeInput,
-    LabelItem,
-    MediaRequest,
-    PreferenceItem,
-    Verdict,
-)
-from mmjudge.judges.runner import RunOptions, evaluate_judge, run_judge
+from mmjudge.benchmarks.emoprefer import EmoPreferPair
+from mmjudge.benchmarks.mist import MistCell
+from mmjudge.items import KINDS
+from mmjudge.judges import ClipItem, Diagnostics, Judge, JudgeInput, MediaRequest, Verdict
 from mmjudge.registry import Registry
+from mmjudge.runner import RunOptions, evaluate_judge, run_judge
 
 STUB = "counting_stub"
 PYTHON = sys.executable
@@ -40,7 +34,7 @@ TORCHRUN = str(Path(sys.executable).with_name("torchrun"))
 class CountingJudge(Judge):
     """Deterministic answers from the decoded frames; logs each judged item; can crash on purpose."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench", "mist", "emoprefer", "emorealm"})
+    accepts: ClassVar[frozenset[type]] = frozenset(KINDS)
     default_frames: ClassVar[int | None] = 4
     judged_here = 0
 
@@ -67,9 +61,9 @@ class CountingJudge(Judge):
         value: Any
         if isinstance(item, ClipItem):
             value = level
-        elif isinstance(item, PreferenceItem):
+        elif isinstance(item, EmoPreferPair):
             value = "a1" if int(level) % 2 else "a2"
-        elif isinstance(item, LabelItem):
+        elif isinstance(item, MistCell):
             value = "FF"
         else:
             value = "A"
@@ -90,7 +84,7 @@ import importlib.util, sys
 spec = importlib.util.spec_from_file_location("runner_stub", {path!r})
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-from mmjudge.registry import JUDGES
+from mmjudge.judges import JUDGES
 JUDGES.register({name!r})(module.CountingJudge)
 from mmjudge.cli import main
 sys.exit(main(sys.argv[1:]))
@@ -101,7 +95,7 @@ sys.exit(main(sys.argv[1:]))
 def stub_registry(monkeypatch: pytest.MonkeyPatch) -> Registry:
     registry = Registry("judge")
     registry.register(STUB)(CountingJudge)
-    monkeypatch.setattr("mmjudge.registry.JUDGES", registry)
+    monkeypatch.setattr("mmjudge.judges._registry.JUDGES", registry)
     monkeypatch.setattr(CountingJudge, "judged_here", 0)
     return registry
 
@@ -109,7 +103,7 @@ def stub_registry(monkeypatch: pytest.MonkeyPatch) -> Registry:
 @pytest.fixture(scope="module")
 def emoprefer_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The small EmoPrefer sample (6 pairs with video and audio): ``<dir>/emoprefer`` + media root."""
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
 
     out = tmp_path_factory.mktemp("emoprefer-sample")
     write_sample_data(out, size="small", benchmarks=["emoprefer"])
@@ -215,7 +209,7 @@ def test_a_model_error_fails_only_its_item(emoprefer_data: Path, tmp_path: Path,
 
 def test_a_sweep_decodes_each_clip_once(emoprefer_data: Path, tmp_path: Path, stub_registry: Registry,
                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    import mmjudge.judges._decode as decode
+    import mmjudge.runner.decode as decode
 
     reads: list[tuple[str, int]] = []
     real = decode.read_frames
@@ -278,7 +272,7 @@ def test_every_item_lands_on_exactly_one_rank(world: int, count: int) -> None:
 
     from accelerate.state import PartialState
 
-    from mmjudge.judges._dist import Dist
+    from mmjudge.runner.dist import Dist
 
     items = [f"i{k}" for k in range(count)]
     shares = []

@@ -17,7 +17,7 @@ import pytest
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
-from mmjudge.judges._decode import frame_indices
+from mmjudge.runner.decode import frame_indices
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -352,8 +352,8 @@ def test_bad_options_and_prompts_are_refused() -> None:
 def test_runs_through_the_runner_on_the_sample_data(
     sample_data: Path, tiny_qwen2_vl: Path, full_checkpoint: Path, tmp_path: Path
 ) -> None:
-    from mmjudge.judges.items import DIMENSION_HEADS
-    from mmjudge.judges.runner import RunOptions, evaluate_judge
+    from mmjudge.benchmarks.isovrbench.items import DIMENSION_HEADS
+    from mmjudge.runner import RunOptions, evaluate_judge
 
     config = JudgeConfig(
         judge="video_reward",

@@ -15,7 +15,7 @@ import pytest
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
-from mmjudge.judges._decode import frame_indices
+from mmjudge.runner.decode import frame_indices
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -188,7 +188,7 @@ def test_missing_model_folder_is_a_clear_error(tmp_path: Path) -> None:
 def test_runs_through_the_runner_on_the_sample_data(
     sample_data: Path, tiny_qwen2_vl: Path, tmp_path: Path
 ) -> None:
-    from mmjudge.judges.runner import RunOptions, evaluate_judge
+    from mmjudge.runner import RunOptions, evaluate_judge
 
     config = JudgeConfig(
         judge="vlm_digit",

@@ -19,7 +19,7 @@ BENCHMARKS = ("isovrbench", "emoprefer", "emorealm")
 
 @pytest.fixture(scope="session")
 def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
 
     root = tmp_path_factory.mktemp("lb_data")
     write_sample_data(root, benchmarks=list(BENCHMARKS))
@@ -97,7 +97,7 @@ def served(board: Leaderboard) -> Iterator[tuple[Any, str]]:
     refresh started by the last event) finishes before the test goes on, so no gradio worker thread is
     left inside matplotlib or pyarrow when the interpreter exits.
     """
-    from mmjudge.leaderboard.bootstrap import about_text
+    from mmjudge.leaderboard.startup import about_text
     from mmjudge.leaderboard.ui import build_app
 
     app = build_app(board, about=about_text())

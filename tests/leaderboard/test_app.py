@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.reference import reference_rows, seed_reference
+from mmjudge.leaderboard.reported import reported_rows, seed_reported
 
 from .conftest import prediction_bytes, served
 
@@ -20,7 +20,7 @@ XSS = "<img src=x onerror=alert(1)>"
 def app(board_factory, reference, monkeypatch):
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     board = board_factory()
-    seed_reference(board.store)
+    seed_reported(board.store)
     board.submit(
         prediction_bytes("isovrbench", reference["isovrbench"], seed=4),
         SubmissionMeta("judge-a", XSS, "r1"),
@@ -100,7 +100,7 @@ def test_space_app_builds_from_environment(tmp_path, data_root, monkeypatch) -> 
     assert board.settings.require_login and board.settings.admins == {"root", "admin2"}
     assert "isovrbench" in board.benchmarks_available()
     assert [s.judge for s in board.store.submissions("isovrbench")] == [
-        r.judge for r in reference_rows("isovrbench")
+        r.judge for r in reported_rows("isovrbench")
     ]
     readme = (Path(__file__).resolve().parents[2] / "spaces" / "leaderboard" / "README.md").read_text()
     front = readme.split("---")[1]

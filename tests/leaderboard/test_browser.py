@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.reference import seed_reference
+from mmjudge.leaderboard.reported import seed_reported
 
 from .conftest import prediction_bytes, prediction_lines, served
 
@@ -76,7 +76,7 @@ def _page_on(browser, board) -> Iterator:
 def session(browser, board_factory):
     """A fresh store with the reported rows, its app served, and a fresh page on it: ``(board, page)``."""
     board = board_factory()
-    seed_reference(board.store)
+    seed_reported(board.store)
     with _page_on(browser, board) as page:
         yield board, page
 

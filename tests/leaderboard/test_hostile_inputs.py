@@ -20,7 +20,8 @@ from typing import Any
 import gradio as gr
 import pytest
 
-from mmjudge.data import build_dataset, resolve_media
+from mmjudge.benchmarks import build_dataset
+from mmjudge.data import resolve_media
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 from mmjudge.leaderboard.ui import Handlers
@@ -37,7 +38,7 @@ def _profile(username: str) -> gr.OAuthProfile:
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory: pytest.TempPathFactory, reference) -> dict[str, list[dict[str, Any]]]:
     """Reference rows of all four benchmarks (MIST: the 64-item sample, 1280 grid cells)."""
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
     from mmjudge.scoring import load_reference_rows
 
     root = tmp_path_factory.mktemp("mist_labels")

@@ -109,11 +109,11 @@ def test_simultaneous_copies_of_one_file_store_exactly_one(board_factory, refere
     assert len(board.store.submissions()) == 1
 
 
-def test_reference_rows_are_seeded_once(tmp_path: Path) -> None:
-    from mmjudge.leaderboard.bootstrap import open_leaderboard
-    from mmjudge.leaderboard.reference import reference_rows
+def test_reported_rows_are_seeded_once(tmp_path: Path) -> None:
+    from mmjudge.leaderboard.reported import reported_rows
+    from mmjudge.leaderboard.startup import open_leaderboard
 
-    shipped = [(r.benchmark, r.judge) for b in BENCHMARK_IDS for r in reference_rows(b)]
+    shipped = [(r.benchmark, r.judge) for b in BENCHMARK_IDS for r in reported_rows(b)]
     for _ in range(2):
         board = open_leaderboard(tmp_path / "lb.sqlite", require_login=False)
     assert [(s.benchmark, s.judge) for s in board.store.submissions(include_hidden=True)] == shipped
@@ -122,13 +122,13 @@ def test_reference_rows_are_seeded_once(tmp_path: Path) -> None:
 
 def test_reported_rows_no_longer_shipped_are_hidden(tmp_path: Path) -> None:
     """A store seeded by an earlier version (here: the old human row of IsoVRBench) shows the current rows."""
-    from mmjudge.leaderboard.reference import seed_reference
+    from mmjudge.leaderboard.reported import seed_reported
 
     store = Store(tmp_path / "lb.sqlite")
     old = NewSubmission("isovrbench", "reported", "Human", "human annotators", "paper", {"average": 96.375},
                         source="Li et al. 2026, IsoVRBench, Table 2 (human row)")  # fmt: skip
     store.insert_submission(old)
-    seed_reference(store)
+    seed_reported(store)
     assert "Human" not in [s.judge for s in store.submissions("isovrbench")]
     assert "Human" in [s.judge for s in store.submissions("isovrbench", include_hidden=True)]
 
@@ -136,7 +136,7 @@ def test_reported_rows_no_longer_shipped_are_hidden(tmp_path: Path) -> None:
 def test_mirror_pushes_a_consistent_snapshot(tmp_path: Path, monkeypatch) -> None:
     import huggingface_hub
 
-    from mmjudge.leaderboard.bootstrap import start_mirror
+    from mmjudge.leaderboard.startup import start_mirror
 
     pushed: list[list[str]] = []
 

@@ -10,7 +10,7 @@ import pytest
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.leaderboard import StoredSubmission, build_table
 from mmjudge.leaderboard.plots import figure
-from mmjudge.leaderboard.reference import reference_rows
+from mmjudge.leaderboard.reported import reported_rows
 from mmjudge.leaderboard.tables import INFO_HEADERS
 
 
@@ -60,7 +60,7 @@ def test_hidden_and_other_benchmark_rows_are_left_out() -> None:
 
 
 def _stored(benchmark: str) -> list[StoredSubmission]:
-    return [StoredSubmission(**{**r.__dict__, "id": k + 1}) for k, r in enumerate(reference_rows(benchmark))]
+    return [StoredSubmission(**{**r.__dict__, "id": k + 1}) for k, r in enumerate(reported_rows(benchmark))]
 
 
 def test_reported_rows_show_the_published_numbers_without_a_ci() -> None:

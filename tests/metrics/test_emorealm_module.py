@@ -9,9 +9,8 @@ import re
 
 import pytest
 
-from mmjudge.benchmarks import emorealm
+from mmjudge.benchmarks import emorealm, get_benchmark
 from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.registry import get_benchmark
 
 
 def test_compute_returns_exactly_the_core_result(metric):

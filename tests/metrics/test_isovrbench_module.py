@@ -11,9 +11,8 @@ import re
 
 import pytest
 
-from mmjudge.benchmarks import isovrbench
+from mmjudge.benchmarks import get_benchmark, isovrbench
 from mmjudge.errors import SchemaError
-from mmjudge.registry import get_benchmark
 
 
 def test_compute_returns_exactly_the_core_result(metric):

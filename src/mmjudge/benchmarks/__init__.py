@@ -1,9 +1,39 @@
-"""Scoring core, one module per benchmark (``isovrbench``, ``mist``, ``emoprefer``, ``emorealm``).
+"""Benchmarks: one registered :class:`Benchmark` object per benchmark, one package per benchmark.
 
-Each module registers a :class:`~mmjudge.benchmarks._base.BenchmarkSpec` and exposes ``score(...)``,
-a pure function the evaluate modules, the CLI and the leaderboard all call.
+``mmjudge.benchmarks.<id>`` holds everything one benchmark is (scorer and result keys, dataset builder
+and sample writer, judge items and prediction records, protocol prompts, report plot, leaderboard
+columns and figure) and exports its ``BENCHMARK`` object and ``score(...)``, the pure function the
+evaluate modules, the CLI and the leaderboard all call. Generic code looks benchmarks up here:
+
+>>> benchmark_ids() == tuple(BENCHMARKS.names())
+True
 """
 
-from mmjudge.benchmarks._base import BenchmarkSpec, ResultKey
+from mmjudge.benchmarks._base import (
+    Benchmark,
+    BoardRow,
+    Column,
+    DataSpec,
+    LeaderboardSpec,
+    RecordSpec,
+    ResultKey,
+    View,
+)
+from mmjudge.benchmarks._datasets import build_dataset, write_sample_data
+from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmark
 
-__all__ = ["BenchmarkSpec", "ResultKey"]
+__all__ = [
+    "BENCHMARKS",
+    "Benchmark",
+    "BoardRow",
+    "Column",
+    "DataSpec",
+    "LeaderboardSpec",
+    "RecordSpec",
+    "ResultKey",
+    "View",
+    "benchmark_ids",
+    "build_dataset",
+    "get_benchmark",
+    "write_sample_data",
+]

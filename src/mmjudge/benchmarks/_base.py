@@ -1,40 +1,229 @@
-"""Shared types of the scoring core: result keys and benchmark specs."""
+"""The :class:`Benchmark` object: everything one benchmark is, in one typed, registered value.
+
+Generic code (runner, scoring, prediction files, reports, leaderboard, demo, CLI) reads these fields
+and never branches on a benchmark id. The parts:
+
+* :class:`ResultKey` -- each documented key of the scorer's result: direction, unit, CI, column group;
+* :class:`DataSpec` -- the dataset configs, the raw-release builder and the sample writer;
+* :class:`RecordSpec` -- the prediction-record schema, its id rule and coverage rule, the item builder,
+  verdicts -> records, and records + reference rows -> the scorer's arguments;
+* :class:`LeaderboardSpec` -- the ranked scoring, side scorings, table views (columns), the figure;
+* the report plot and the headline keys.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+from mmjudge.items import Item, Verdict
+
+__all__ = [
+    "Benchmark",
+    "BoardRow",
+    "Column",
+    "DataSpec",
+    "LeaderboardSpec",
+    "RecordSpec",
+    "ResultKey",
+    "View",
+]
+
+Row = Mapping[str, Any]
+"""One row of a built dataset config (a reference row: the gold labels a prediction is scored against)."""
+Record = Mapping[str, Any]
+"""One prediction record (see :mod:`mmjudge.predictions`)."""
 
 
 @dataclass(frozen=True)
 class ResultKey:
-    """One documented, stable score the leaderboard can read."""
+    """One documented, stable key of a scorer's result; generic code reads its direction and CI."""
 
     name: str
-    """Key in the result dict, e.g. ``"accuracy/temporal_shuffle"``."""
+    """Key in the result dict, e.g. ``"accuracy/temporal_shuffle"`` (``<...>`` stands for one value)."""
     higher_is_better: bool
     """Direction of the score; ranking tables sort by it."""
     description: str
     """One line saying what the number is and its range."""
 
+    def matches(self, key: str) -> bool:
+        """Whether ``key`` is this key, a ``<placeholder>`` standing for one path segment.
+
+        >>> ResultKey("kappa/<trio>", True, "").matches("kappa/blind")
+        True
+        """
+        if "<" not in self.name:
+            return key == self.name
+        pattern = "".join(
+            "[^/]+" if part.startswith("<") else re.escape(part) for part in re.split(r"(<[^>]+>)", self.name)
+        )
+        return re.fullmatch(pattern, key) is not None
+
 
 @dataclass(frozen=True)
-class BenchmarkSpec:
-    """What the registry holds for a benchmark id."""
+class Column:
+    """One leaderboard column: a result key as stored (the leaderboard computes nothing)."""
+
+    header: str
+    """Column title."""
+    key: str
+    """The result key shown; its CI is ``<key>_ci_low``/``_ci_high`` and its direction the ResultKey's."""
+    mode: str | None = None
+    """Show ``key`` as scored in this scoring mode: from the ranked result when it was scored in that
+    mode, else from the side scoring of that name (``None``: the ranked result, whatever its mode)."""
+    text: bool = False
+    """The column shows the key's value as text (a label such as a strategy name)."""
+    out_of: str | None = None
+    """Text column ``"<key>/<out_of>"`` of two stored counts (e.g. alt-tests passed / run)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """One way of ranking a benchmark's table."""
+
+    name: str
+    """View name (the first view of a benchmark is its default)."""
+    columns: tuple[Column, ...]
+    """Score columns, in order."""
+    headline: str | None = None
+    """Key of the column the rows are ranked by (default: the benchmark's first headline key)."""
+
+
+class BoardRow(Protocol):
+    """What a leaderboard figure reads of a stored row (``mmjudge.leaderboard.StoredSubmission``)."""
+
+    @property
+    def kind(self) -> str:
+        """``verified`` (scored on the server) or ``reported`` (published numbers)."""
+
+    @property
+    def judge(self) -> str:
+        """Judge display name."""
+
+    @property
+    def results(self) -> Mapping[str, Any]:
+        """The stored result dict."""
+
+
+@dataclass(frozen=True)
+class LeaderboardSpec:
+    """How the leaderboard ranks and shows a benchmark."""
+
+    views: tuple[View, ...]
+    """Table views; the first is the default."""
+    figure: Callable[[Sequence[BoardRow]], Any]
+    """The tab's matplotlib figure from the visible rows."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Scorer options of the ranked scoring (e.g. ``{"mode": "strict"}``)."""
+    side_scorings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Further scorings of the same file stored beside the ranked one (label -> scorer options)."""
+    view_label: str = "view"
+    """Label of the view switch (shown only when there are several views)."""
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """The benchmark's dataset folder: configs, the raw-release builder, the sample writer."""
+
+    reference_config: str
+    """Config whose ``test`` split holds the reference rows (the gold labels)."""
+    build_tables: Callable[..., Any]
+    """``build_tables(source, *, media_root, allow_missing_media, **options) -> BuiltDataset``."""
+    write_raw: Callable[..., Any]
+    """``write_raw(raw_dir, *, size, seed) -> RawSource``: the synthetic sample in the raw format."""
+    sample_media_root: str | None = None
+    """Gated-media root of the sample, relative to the sample folder (``None``: media in the folder)."""
+    sample_swap: bool = False
+    """The demo also judges every item in swapped order (``RunOptions.swap``)."""
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    """Prediction records: schema, id rule, coverage rule, and the way to and from judge items."""
+
+    unit: str
+    """What one reference unit is called in messages, plural (``"pairs"``, ``"questions"``)."""
+    item_kind: type
+    """The item kind judges see (one of :data:`mmjudge.items.KINDS`)."""
+    build_items: Callable[..., list[Item]]
+    """``build_items(data_dir, rows, *, media_root, swap) -> items`` for the given reference rows."""
+    records_from_verdicts: Callable[[Sequence[Item], Sequence[Verdict], Sequence[Row]], list[dict[str, Any]]]
+    """Prediction records, in canonical order, from the items' verdicts."""
+    expected_ids: Callable[[Sequence[Row], Sequence[Record]], list[str]]
+    """Record ids ``mmjudge eval`` writes for the rows (the records say which optional parts are there)."""
+    score_inputs: Callable[[Sequence[Record], Sequence[Row]], dict[str, Any]]
+    """The scorer's keyword arguments from complete records and the reference rows."""
+    value_fields: Mapping[str, tuple[type, ...]]
+    """Verdict fields and their JSON types; null is allowed only with ``no_judgment``."""
+    key_fields: tuple[str, ...] = ()
+    """String fields that place a record in the benchmark's grid; always required."""
+    record_id: Callable[[Record], str | None] | None = None
+    """The id a record must carry, from its key fields (``None``: the id is the key itself)."""
+    check_record: Callable[[Record], str] | None = None
+    """A further check of a record's key fields (``""`` when fine)."""
+    noun: str = "cell"
+    """What one record is called in an id mismatch message (``"pair"``, ``"cell"``)."""
+    missing_groups: Callable[[Sequence[str]], list[tuple[str, list[str]]]] | None = None
+    """Split missing ids into labelled groups for the message (default: one group named by :attr:`unit`)."""
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark: registered under :attr:`id` (entry-point group ``mmjudge.benchmarks``)."""
 
     id: str
-    """Benchmark id, one of :data:`mmjudge.BENCHMARK_IDS`."""
+    """Benchmark id: the one spelling used for folders, registry keys and prediction files."""
     title: str
     """Human-readable name."""
     score: Callable[..., Mapping[str, Any]]
-    """The core scoring function."""
-    result_keys: tuple[ResultKey, ...] = field(default_factory=tuple)
+    """The core scoring function (what ``evaluate.load("metrics/<id>")`` calls)."""
+    result_keys: tuple[ResultKey, ...]
     """Documented keys of ``score``'s result, each with ``higher_is_better``."""
+    data: DataSpec
+    """Dataset folder, builder and sample writer."""
+    records: RecordSpec
+    """Prediction records and judge items."""
+    leaderboard: LeaderboardSpec
+    """Leaderboard views, scorings and figure."""
+    short_title: str = ""
+    """Tab title (default :attr:`title`)."""
+    package: str = ""
+    """The Python package holding the benchmark (its ``reported.json`` lives there)."""
+    citation: str = ""
+    """Where the benchmark comes from (paper), for cards and the leaderboard."""
+    headline: tuple[str, ...] = ()
+    """The few keys a summary shows; the first ranks the leaderboard (unless a view says otherwise)."""
+    modes: tuple[str, ...] = ()
+    """Scoring modes ``score`` accepts as ``mode=`` (empty: one way of scoring)."""
+    report_plot: Callable[[Path, Mapping[str, Any], Sequence[Record], Sequence[Row]], tuple[Path, str]] | None = None
+    """Draw the report's figure into a folder; returns its path and caption."""
+
+    @property
+    def tab_title(self) -> str:
+        """The short title (tabs, messages)."""
+        return self.short_title or self.title
+
+    def result_key(self, key: str) -> ResultKey:
+        """The documented key ``key`` is an instance of; unknown keys raise ``KeyError`` naming the known ones."""
+        for item in self.result_keys:
+            if item.matches(key):
+                return item
+        raise KeyError(f"{self.id} has no result key {key!r}; known: {[k.name for k in self.result_keys]}")
 
     def higher_is_better(self, key: str) -> bool:
         """Direction of result ``key``; unknown keys raise ``KeyError`` naming the known ones."""
-        for item in self.result_keys:
-            if item.name == key:
-                return item.higher_is_better
-        raise KeyError(f"{self.id} has no result key {key!r}; known: {[k.name for k in self.result_keys]}")
+        return self.result_key(key).higher_is_better
+
+    def reported(self) -> dict[str, Any]:
+        """The published results shipped as ``reported.json`` in the benchmark's package (may be empty)."""
+        if not self.package:
+            return {}
+        path = resources.files(self.package) / "reported.json"
+        if not path.is_file():
+            return {}
+        return dict(json.loads(path.read_text(encoding="utf-8")))

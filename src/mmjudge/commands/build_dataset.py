@@ -13,9 +13,9 @@ HELP = "build a Hub-ready dataset folder (parquet configs + card) from a benchma
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments: benchmark id, --source, --media-root, --allow-missing-media, --out, --option."""
-    from mmjudge import BENCHMARK_IDS
+    from mmjudge.benchmarks import benchmark_ids
 
-    parser.add_argument("benchmark", choices=BENCHMARK_IDS, help="benchmark id")
+    parser.add_argument("benchmark", choices=benchmark_ids(), help="benchmark id")
     parser.add_argument("--source", required=True, help="raw release file or folder (see the dataset card)")
     parser.add_argument("--media-root", default=None, help="folder the media paths are relative to")
     parser.add_argument(
@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="benchmark option, e.g. media=reference or stem=emoprefer (true/false become booleans)",
+        help="benchmark option, e.g. media=reference (true/false become booleans; see the dataset card)",
     )
 
 
@@ -50,7 +50,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.data import build_dataset
+    from mmjudge.benchmarks import build_dataset
 
     out = build_dataset(
         args.benchmark,

@@ -1,8 +1,8 @@
 """``mmjudge demo``: synthetic sample data -> every weight-free baseline judge on every benchmark -> reports.
 
-What it does, plainly: writes the synthetic sample of all four benchmarks (``mmjudge sample-data``)
+What it does, plainly: writes the synthetic sample of every registered benchmark (``mmjudge sample-data``)
 under ``OUT/sample-data`` (reused when it is already there), runs each registered baseline judge on
-each benchmark it supports with :func:`mmjudge.judges.runner.evaluate_judge`, and writes
+each benchmark whose items it accepts with :func:`mmjudge.runner.evaluate_judge`, and writes
 ``OUT/<benchmark>/<judge>/{predictions.jsonl,results.json,report.md}`` plus ``OUT/summary.md``. The
 sample data are synthetic and the baselines are floors: the numbers exercise the pipeline and say
 nothing about any model.
@@ -18,14 +18,12 @@ from pathlib import Path
 from typing import Any
 
 NAME = "demo"
-HELP = "run every weight-free baseline judge on the synthetic sample of all four benchmarks and write reports"
+HELP = "run every weight-free baseline judge on the synthetic sample of every benchmark and write reports"
 
 BASELINES: tuple[str, ...] = ("frame_smoothness", "sharpness", "random", "constant")
 """The weight-free baselines, in report order (there is deliberately no ``majority`` judge: see
 :mod:`mmjudge.judges.constant`)."""
 
-MEDIA_ROOTS: dict[str, str] = {"emoprefer": "raw/emoprefer/MER2025", "emorealm": "raw/emorealm/DFEW"}
-"""Gated-media roots of the sample, relative to the sample folder."""
 
 _INTRO = (
     "mmjudge demo: the sample data are SYNTHETIC (generated clips, images and texts in the real release "
@@ -36,23 +34,23 @@ _INTRO = (
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options: output folder, sample size, benchmarks, decode workers."""
-    from mmjudge import BENCHMARK_IDS
+    from mmjudge.benchmarks import benchmark_ids
 
     parser.add_argument("--out", type=Path, default=Path("demo-output"), help="output folder")
     parser.add_argument("--size", choices=("small", "medium"), default="small", help="sample size")
     parser.add_argument(
-        "--benchmark", action="append", choices=BENCHMARK_IDS, help="only this benchmark (repeatable)"
+        "--benchmark", action="append", choices=benchmark_ids(), help="only this benchmark (repeatable)"
     )
     parser.add_argument("--decode-workers", type=int, default=0, help="decode worker processes per run")
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge import BENCHMARK_IDS
+    from mmjudge.benchmarks import benchmark_ids
 
     print(_INTRO)
     if not getattr(args, "verbose", False):  # the table is the output; -v shows the library's progress
         _quiet()
-    benchmarks = list(args.benchmark or BENCHMARK_IDS)
+    benchmarks = list(args.benchmark or benchmark_ids())
     data = _sample(args.out / "sample-data", args.size, benchmarks)
     available, missing = _baselines()
     if missing:
@@ -83,7 +81,7 @@ def _quiet() -> None:
 
 
 def _sample(folder: Path, size: str, benchmarks: list[str]) -> Path:
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
 
     summary = folder / "sample_summary.json"
     if summary.is_file():
@@ -98,7 +96,7 @@ def _sample(folder: Path, size: str, benchmarks: list[str]) -> Path:
 
 def _baselines() -> tuple[dict[str, Any], list[str]]:
     from mmjudge.errors import UnknownNameError
-    from mmjudge.registry import get_judge
+    from mmjudge.judges import get_judge
 
     available: dict[str, Any] = {}
     missing: list[str] = []
@@ -122,14 +120,14 @@ def _config(name: str) -> Any:
 
 
 def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict[str, Any]:
+    from mmjudge.benchmarks import get_benchmark
     from mmjudge.errors import MmjudgeError
-    from mmjudge.judges.runner import RunOptions, evaluate_judge
     from mmjudge.report import ci_text, headline
+    from mmjudge.runner import RunOptions, evaluate_judge
 
-    root = data / MEDIA_ROOTS[benchmark] if benchmark in MEDIA_ROOTS else None
-    options = RunOptions(
-        media_root=root, swap=benchmark == "emoprefer", decode_workers=workers, progress=False
-    )
+    sample = get_benchmark(benchmark).data
+    root = data / sample.sample_media_root if sample.sample_media_root else None
+    options = RunOptions(media_root=root, swap=sample.sample_swap, decode_workers=workers, progress=False)
     row: dict[str, Any] = {"benchmark": benchmark, "judge": name, "error": None, "scores": {}, "report": ""}
     row["verdicts"] = "-"
     try:

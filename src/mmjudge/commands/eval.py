@@ -22,13 +22,13 @@ LOG_NAME = "eval.log"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options: benchmark, judge, data, output, frames, decode workers, swap, limit, batch size."""
-    from mmjudge import BENCHMARK_IDS
+    from mmjudge.benchmarks import benchmark_ids
 
-    parser.add_argument("--benchmark", required=True, choices=BENCHMARK_IDS, help="benchmark id")
+    parser.add_argument("--benchmark", required=True, choices=benchmark_ids(), help="benchmark id")
     parser.add_argument("--judge", required=True, help="registered judge name or path to a judge config.yaml")
     parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
     parser.add_argument(
-        "--media-root", type=Path, help="root of gated media (MER2025, DFEW); default: --data"
+        "--media-root", type=Path, help="root of gated media (e.g. MER2025, DFEW); default: --data"
     )
     parser.add_argument("--out", required=True, type=Path, help="output folder (also holds the resume cache)")
     parser.add_argument(
@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--decode-workers", type=int, default=2, help="decode worker processes per rank (0: none)"
     )
     parser.add_argument(
-        "--swap", action="store_true", help="EmoPrefer: also judge every pair with a1/a2 swapped"
+        "--swap", action="store_true", help="also judge every item in swapped order (EmoPrefer: a1/a2 swapped)"
     )
     parser.add_argument("--limit", type=int, help="only the first N pairs / items / questions")
     parser.add_argument("--batch-size", type=int, help="items per judge call (default: the config's)")
@@ -67,7 +67,7 @@ def frame_counts(text: str) -> tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.judges.runner import RunOptions, evaluate_judge, load_items, prepare_judge, resolve_config
+    from mmjudge.runner import RunOptions, evaluate_judge, load_items, prepare_judge, resolve_config
 
     for name in ("decode_workers", "limit", "batch_size"):
         value = getattr(args, name)

@@ -22,8 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge import __version__
-    from mmjudge.registry import BENCHMARKS, JUDGES
+    from mmjudge._version import __version__
+    from mmjudge.benchmarks import BENCHMARKS
+    from mmjudge.judges import JUDGES
 
     print(f"mmjudge {__version__}")
     for extra, modules in _EXTRAS.items():

@@ -73,7 +73,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.leaderboard.bootstrap import about_text, default_data_root, open_leaderboard, start_mirror
+    from mmjudge.leaderboard.startup import about_text, default_data_root, open_leaderboard, start_mirror
 
     if getattr(args, "leaderboard_action", None) == "worker":
         from mmjudge.leaderboard.worker import run_worker

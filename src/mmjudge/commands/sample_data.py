@@ -1,16 +1,16 @@
-"""``mmjudge sample-data``: write and build the synthetic sample of all four benchmarks."""
+"""``mmjudge sample-data``: write and build the synthetic sample of every registered benchmark."""
 
 from __future__ import annotations
 
 import argparse
 
 NAME = "sample-data"
-HELP = "write small deterministic samples of all four benchmarks in their raw formats and build them"
+HELP = "write small deterministic samples of the benchmarks in their raw formats and build them"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options: output folder, size, seed, benchmarks, overwrite."""
-    from mmjudge import BENCHMARK_IDS
+    from mmjudge.benchmarks import benchmark_ids
 
     parser.add_argument("--out", required=True, help="output folder (gets raw/<id>/ and <id>/ per benchmark)")
     parser.add_argument("--size", choices=("small", "medium"), default="small", help="sample size")
@@ -18,14 +18,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--benchmark",
         action="append",
-        choices=BENCHMARK_IDS,
-        help="only this benchmark (repeatable; default all four)",
+        choices=benchmark_ids(),
+        help="only this benchmark (repeatable; default all)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace existing sample folders")
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.data.sample import write_sample_data
+    from mmjudge.benchmarks import write_sample_data
 
     folders = write_sample_data(
         args.out, size=args.size, seed=args.seed, benchmarks=args.benchmark, overwrite=args.overwrite

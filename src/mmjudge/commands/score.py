@@ -11,34 +11,38 @@ HELP = "score a predictions.jsonl file against a built benchmark folder (same co
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Options: prediction file, data folder, output, expected benchmark, EmoReAlM mode."""
-    from mmjudge import BENCHMARK_IDS
+    """Options: prediction file, data folder, output, expected benchmark, scoring mode."""
+    from mmjudge.benchmarks import benchmark_ids
 
     parser.add_argument("predictions", type=Path, help="a predictions.jsonl file")
     parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
     parser.add_argument("--out", type=Path, help="write results.json here (default: print the scores)")
-    parser.add_argument("--benchmark", choices=BENCHMARK_IDS, help="refuse a file of another benchmark")
+    parser.add_argument("--benchmark", choices=benchmark_ids(), help="refuse a file of another benchmark")
     parser.add_argument(
         "--mode",
-        choices=("official", "strict"),
-        help="benchmarks with scoring modes (EmoReAlM, MIST): skip (official) or count missing outputs as "
-        "wrong (strict)",
+        choices=_modes(),
+        help="benchmarks with scoring modes (e.g. EmoReAlM, MIST): skip (official) or count missing outputs "
+        "as wrong (strict)",
     )
 
 
+def _modes() -> list[str]:
+    """Every scoring mode a registered benchmark declares, in order of first appearance."""
+    from mmjudge.benchmarks import benchmark_ids, get_benchmark
+
+    return list(dict.fromkeys(m for b in benchmark_ids() for m in get_benchmark(b).modes))
+
+
 def run(args: argparse.Namespace) -> int:
+    from mmjudge.benchmarks import get_benchmark
     from mmjudge.errors import ConfigError
-    from mmjudge.judges._outputs import score_file, write_results
     from mmjudge.predictions import read_predictions
+    from mmjudge.results import score_file, write_results
 
     options = {}
     if args.mode is not None:
-        import inspect
-
-        from mmjudge.registry import get_benchmark
-
         found = read_predictions(args.predictions, benchmark=args.benchmark).header.benchmark
-        if "mode" not in inspect.signature(get_benchmark(found).score).parameters:
+        if args.mode not in get_benchmark(found).modes:
             raise ConfigError(
                 f"--mode applies to benchmarks with scoring modes; {args.predictions} holds {found!r}, "
                 "which has one way of scoring: leave --mode out"

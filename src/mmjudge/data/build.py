@@ -5,15 +5,14 @@ split and ``dataset_info`` features per config), parquet shards
 ``data/<config>/<split>-00000-of-00001.parquet`` and, when redistribution is allowed, media under
 ``media/``. ``datasets.load_dataset(folder, config)`` reads it with no loading script.
 
-Each benchmark module ``mmjudge.data.<id>`` defines ``build_tables(source, *, media_root,
-allow_missing_media, **options) -> BuiltDataset``; :func:`build_dataset` calls it and writes the folder
+Each benchmark defines ``build_tables(source, *, media_root, allow_missing_media, **options) ->
+BuiltDataset`` (``Benchmark.data.build_tables``); :func:`build_folder` calls it and writes the folder
 atomically (into a temporary folder next to ``out``, renamed at the end), so a failed build leaves
-nothing behind.
+nothing behind. ``mmjudge.benchmarks.build_dataset(id, ...)`` looks the builder up by benchmark id.
 """
 
 from __future__ import annotations
 
-import importlib
 import shutil
 import uuid
 from collections.abc import Callable, Iterable
@@ -25,14 +24,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mmjudge.data.media_paths import resolve_media
-from mmjudge.errors import ConfigError, SchemaError, UnknownNameError
+from mmjudge.errors import ConfigError, SchemaError
 
 __all__ = [
     "BatchStream",
     "BuiltConfig",
     "BuiltDataset",
     "SplitSummary",
-    "build_dataset",
+    "build_folder",
     "shard_path",
     "write_folder",
 ]
@@ -75,7 +74,7 @@ class BuiltDataset:
     """Everything a benchmark builder returns; :func:`write_folder` turns it into files."""
 
     benchmark: str
-    """Benchmark id (one of :data:`mmjudge.BENCHMARK_IDS`)."""
+    """Benchmark id (a registered one, see :func:`mmjudge.benchmarks.benchmark_ids`)."""
     configs: list[BuiltConfig]
     """Configs in card order; the first is the default config."""
     media_files: dict[str, Path] = field(default_factory=dict)
@@ -114,8 +113,9 @@ def shard_path(config: str, split: str) -> str:
     return f"data/{config}/{split}-00000-of-00001.parquet"
 
 
-def build_dataset(
+def build_folder(
     benchmark: str,
+    build_tables: Callable[..., BuiltDataset],
     source: str | Path,
     out: str | Path,
     *,
@@ -126,10 +126,11 @@ def build_dataset(
     card_notes: str = "",
     **options: Any,
 ) -> Path:
-    """Build the Hub-ready folder of ``benchmark`` from its raw release at ``source``.
+    """Build the Hub-ready folder of ``benchmark`` from its raw release at ``source`` with ``build_tables``.
 
     Args:
-        benchmark: benchmark id.
+        benchmark: benchmark id (for messages).
+        build_tables: the benchmark's builder (``Benchmark.data.build_tables``).
         source: the raw release (file or folder, as the benchmark's module documents).
         out: output folder; must not exist unless ``overwrite``.
         media_root: where relative media paths point (gated media); builder default when ``None``.
@@ -142,29 +143,19 @@ def build_dataset(
 
     Returns:
         ``out``.
-
-    >>> build_dataset("nope", ".", "/tmp/x")
-    Traceback (most recent call last):
-    ...
-    mmjudge.errors.UnknownNameError: unknown benchmark 'nope'; expected one of ('isovrbench', 'mist', 'emoprefer', 'emorealm')
     """
-    from mmjudge import BENCHMARK_IDS
-
-    if benchmark not in BENCHMARK_IDS:
-        raise UnknownNameError(f"unknown benchmark {benchmark!r}; expected one of {BENCHMARK_IDS}")
     source, out = Path(source), Path(out)
     if not source.exists():
         raise ConfigError(f"source {source} does not exist: expected the raw release of {benchmark}")
     if out.exists() and not overwrite:
         raise ConfigError(f"output folder {out} already exists: choose a new --out or pass --overwrite")
-    module = importlib.import_module(f"mmjudge.data.{benchmark}")
     kwargs = {
         "media_root": Path(media_root) if media_root is not None else None,
         "allow_missing_media": allow_missing_media,
         **options,
     }
-    _check_options(benchmark, module.build_tables, source, kwargs)
-    built: BuiltDataset = module.build_tables(source, **kwargs)
+    _check_options(benchmark, build_tables, source, kwargs)
+    built = build_tables(source, **kwargs)
     if card_notes:
         built.card_context["card_notes"] = card_notes
     try:

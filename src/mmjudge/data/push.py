@@ -67,7 +67,7 @@ def plan_push(
         ConfigError: bad repo id or revision.
         SchemaError: no card, no ``configs`` in it, or a listed data file missing.
     """
-    from mmjudge import __version__
+    from mmjudge._version import __version__
 
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):

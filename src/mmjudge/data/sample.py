@@ -1,26 +1,25 @@
-"""Sample data for all four benchmarks: raw files in each real release format, then built.
+"""Sample data: raw files in each benchmark's real release format, then built.
 
-:func:`write_sample_data` calls ``mmjudge.data.samples.<id>.write_raw`` for each benchmark (writing
-``out/raw/<id>/``), builds each raw release with :func:`mmjudge.data.build_dataset` exactly as a real
-one (``out/<id>/``, a Hub-ready folder), adds a "Sample data" section to each card saying what is
+:func:`write_samples` calls each benchmark's ``write_raw`` (writing ``out/raw/<id>/``), builds each raw
+release with :func:`mmjudge.data.build.build_folder` exactly as a real one (``out/<id>/``, a Hub-ready
+folder), adds a "Sample data" section to each card saying what is
 synthetic (with the writer's ``card_notes`` when the card template has no place for them), and
 writes ``out/sample_summary.json``. The same arguments write the same files.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from mmjudge.errors import ConfigError
 
-__all__ = ["SIZES", "write_sample_data"]
+__all__ = ["SIZES", "SampleWriter", "write_samples"]
 
 logger = logging.getLogger(__name__)
 
@@ -30,45 +29,46 @@ SIZES = ("small", "medium")
 _SUMMARY = "sample_summary.json"
 
 
-def write_sample_data(
+SampleWriter = tuple[Callable[..., Any], Callable[..., Any]]
+"""A benchmark's ``(write_raw, build_tables)``: the sample writer and the raw-release builder."""
+
+
+def write_samples(
     out: str | Path,
+    writers: Mapping[str, SampleWriter],
     *,
     size: str = "small",
     seed: int = 0,
-    benchmarks: Sequence[str] | None = None,
     overwrite: bool = False,
 ) -> dict[str, Path]:
-    """Write the sample raw releases of the benchmarks and build each into a Hub-ready folder.
+    """Write the sample raw release of each benchmark in ``writers`` and build it into a Hub-ready folder.
 
     Args:
         out: output folder; gets ``raw/<id>/``, ``<id>/`` per benchmark and ``sample_summary.json``.
+        writers: benchmark id -> ``(write_raw, build_tables)``, in the order to write them.
         size: ``"small"`` (seconds, a few MB) or ``"medium"``.
         seed: seeds every sample writer.
-        benchmarks: ids to write (default: all four, in :data:`mmjudge.BENCHMARK_IDS` order).
         overwrite: replace existing ``raw/<id>`` and ``<id>`` folders; otherwise they must not exist.
 
     Returns:
         Benchmark id -> built folder (load it with ``datasets.load_dataset(str(folder), config)``).
 
-    >>> write_sample_data("/tmp/nowhere", size="huge")
+    >>> write_samples("/tmp/nowhere", {}, size="huge")
     Traceback (most recent call last):
     ...
     mmjudge.errors.ConfigError: unknown sample size 'huge'; expected one of ('small', 'medium')
     """
-    from mmjudge import BENCHMARK_IDS
-
     if size not in SIZES:
         raise ConfigError(f"unknown sample size {size!r}; expected one of {SIZES}")
-    ids = list(BENCHMARK_IDS if benchmarks is None else benchmarks)
-    unknown = [b for b in ids if b not in BENCHMARK_IDS]
-    if unknown:
-        raise ConfigError(f"unknown benchmark ids {unknown}; expected some of {BENCHMARK_IDS}")
+    ids = list(writers)
     out = Path(out)
     _prepare(out, ids, overwrite)
     folders: dict[str, Path] = {}
     summary: dict[str, Any] = {"size": size, "seed": seed, "benchmarks": {}}
     for benchmark in ids:
-        folders[benchmark], summary["benchmarks"][benchmark] = _write_one(out, benchmark, size, seed)
+        folders[benchmark], summary["benchmarks"][benchmark] = _write_one(
+            out, benchmark, writers[benchmark], size, seed
+        )
     (out / _SUMMARY).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     total = sum(b["bytes"] for b in summary["benchmarks"].values())
     logger.info("sample data (%s) written to %s: %.1f MB in all", size, out, total / 1e6)
@@ -86,15 +86,19 @@ def _prepare(out: Path, ids: Sequence[str], overwrite: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def _write_one(out: Path, benchmark: str, size: str, seed: int) -> tuple[Path, dict[str, Any]]:
-    from mmjudge.data.build import build_dataset
+def _write_one(
+    out: Path, benchmark: str, writer: SampleWriter, size: str, seed: int
+) -> tuple[Path, dict[str, Any]]:
+    from mmjudge.data.build import build_folder
 
+    write_raw, build_tables = writer
     started = time.perf_counter()
-    module = importlib.import_module(f"mmjudge.data.samples.{benchmark}")
     logger.info("%s: writing the raw sample (%s)", benchmark, size)
-    raw = module.write_raw(out / "raw" / benchmark, size=size, seed=seed)
+    raw = write_raw(out / "raw" / benchmark, size=size, seed=seed)
     logger.info("%s: building %s from %s", benchmark, out / benchmark, raw.source)
-    folder = build_dataset(benchmark, raw.source, out / benchmark, media_root=raw.media_root, **raw.options)
+    folder = build_folder(
+        benchmark, build_tables, raw.source, out / benchmark, media_root=raw.media_root, **raw.options
+    )
     _append_card_note(folder / "README.md", benchmark, size, seed, str(raw.options.get("card_notes", "")))
     seconds = time.perf_counter() - started
     info: dict[str, Any] = {

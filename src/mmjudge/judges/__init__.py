@@ -1,41 +1,49 @@
-"""Judges: the protocol, configs, items and (in their own modules) the registered backends.
+"""Judges: the protocol (item kinds accepted, verdicts), configs, the registry and the backends.
 
 >>> from mmjudge.judges import JudgeConfig
 >>> JudgeConfig(judge="random").display_name
 'random'
 """
 
-from mmjudge.judges._base import Judge, NoOptions, judge_batch_checked, make_judge, with_frames
-from mmjudge.judges._config import JudgeConfig, config_from_mapping, fingerprint, load_config
-from mmjudge.judges._types import (
+from mmjudge.items import (
     ClipItem,
+    DescriptionPairItem,
     Diagnostics,
     Item,
-    JudgeInput,
-    LabelItem,
-    MediaRequest,
-    PreferenceItem,
+    LabelPrompt,
     QuestionItem,
+    SentenceItem,
     Verdict,
 )
+from mmjudge.judges._base import Judge, NoOptions, judge_batch_checked, make_judge, with_frames
+from mmjudge.judges._config import JudgeConfig, config_from_mapping, fingerprint, load_config
+from mmjudge.judges._failures import is_transient, looks_transient
+from mmjudge.judges._registry import JUDGES, get_judge, register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = [
+    "JUDGES",
     "ClipItem",
+    "DescriptionPairItem",
     "Diagnostics",
     "Item",
     "Judge",
     "JudgeConfig",
     "JudgeInput",
-    "LabelItem",
+    "LabelPrompt",
     "MediaRequest",
     "NoOptions",
-    "PreferenceItem",
     "QuestionItem",
+    "SentenceItem",
     "Verdict",
     "config_from_mapping",
     "fingerprint",
+    "get_judge",
+    "is_transient",
     "judge_batch_checked",
     "load_config",
+    "looks_transient",
     "make_judge",
+    "register_judge",
     "with_frames",
 ]

@@ -1,8 +1,9 @@
 """The judge protocol: a :class:`Judge` takes batches of decoded items and returns :class:`Verdict` s.
 
-A backend subclasses :class:`Judge`, sets ``benchmarks`` (ids it can judge), ``version`` (bump when a
-change alters results) and optionally an ``Options`` dataclass, implements :meth:`Judge.judge_batch`,
-and registers itself with ``@register_judge("<name>")``. Heavy libraries are imported in
+A backend subclasses :class:`Judge`, sets ``accepts`` (the item kinds of :mod:`mmjudge.items` it can
+judge; never benchmark ids), ``version`` (bump when a change alters results) and optionally an
+``Options`` dataclass, implements :meth:`Judge.judge_batch`, and registers itself with
+``@register_judge("<name>")``. Heavy libraries are imported in
 :meth:`Judge.load`, which the runner calls once per process with the rank's device.
 """
 
@@ -15,8 +16,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError
+from mmjudge.items import ClipItem, Item, SentenceItem, Verdict
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
-from mmjudge.judges._types import ClipItem, Item, JudgeInput, LabelItem, MediaRequest, Verdict
+from mmjudge.judges._types import JudgeInput, MediaRequest
+
+
+class _AcceptedBenchmarks:
+    """``Judge.benchmarks``: the registered benchmarks whose item kind the judge accepts (derived)."""
+
+    def __get__(self, obj: object, owner: type[Judge]) -> frozenset[str]:
+        from mmjudge.benchmarks import benchmark_ids, get_benchmark
+
+        return frozenset(b for b in benchmark_ids() if owner.accepts_kind(get_benchmark(b).records.item_kind))
 
 
 @dataclass(frozen=True)
@@ -27,8 +38,10 @@ class NoOptions:
 class Judge(abc.ABC):
     """Base class of every judge backend."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset()
-    """Benchmark ids this judge can judge."""
+    accepts: ClassVar[frozenset[type]] = frozenset()
+    """Item kinds (:data:`mmjudge.items.KINDS`) this judge can judge."""
+    benchmarks = _AcceptedBenchmarks()
+    """The registered benchmark ids whose item kind the judge accepts (derived from :attr:`accepts`)."""
     version: ClassVar[str] = "1"
     """Judge code version; part of the fingerprint, bump it when results change."""
     Options: ClassVar[type] = NoOptions
@@ -41,19 +54,28 @@ class Judge(abc.ABC):
         self.options: Any = validate_options(self.Options, config.options, source=f"{config.judge} options")
         self.fingerprint = fingerprint(config, self.version)
 
+    @classmethod
+    def accepts_kind(cls, kind: type) -> bool:
+        """Whether the judge accepts items of ``kind`` (an item kind or a class implementing one)."""
+        return any(issubclass(kind, accepted) for accepted in cls.accepts)
+
     def check_benchmark(self, benchmark: str) -> None:
-        """Refuse a benchmark this judge cannot judge."""
-        if benchmark not in self.benchmarks:
+        """Refuse a benchmark whose item kind this judge does not accept."""
+        from mmjudge.benchmarks import get_benchmark
+
+        kind = get_benchmark(benchmark).records.item_kind
+        if not self.accepts_kind(kind):
             raise ConfigError(
-                f"judge {self.config.judge!r} judges {sorted(self.benchmarks)}, not {benchmark!r}; "
-                f"pick a judge for {benchmark!r} (`mmjudge info` lists the registered judges)"
+                f"judge {self.config.judge!r} judges {sorted(self.benchmarks)}, not {benchmark!r}: it accepts "
+                f"{sorted(_kind_name(k) for k in self.accepts)}, and {benchmark!r} asks a {_kind_name(kind)}; pick a judge "
+                f"for {benchmark!r} (`mmjudge info` lists the registered judges)"
             )
 
     def media_request(self, item: Item) -> MediaRequest:
-        """What to decode for ``item``: by default frames from the config for clips, the image for MIST."""
+        """What to decode for ``item``: by default frames from the config for clips, the image of a sentence."""
         if isinstance(item, ClipItem):
             return self.frames_request()
-        if isinstance(item, LabelItem):
+        if isinstance(item, SentenceItem):
             return MediaRequest(image=item.image is not None)
         return MediaRequest()
 
@@ -71,6 +93,10 @@ class Judge(abc.ABC):
         """Judge a batch; return one verdict per input, in order (``Verdict.failed`` for per-item errors)."""
 
 
+def _kind_name(kind: type) -> str:
+    return str(getattr(kind, "kind", kind.__name__))
+
+
 def with_frames(config: JudgeConfig, frames: int) -> JudgeConfig:
     """The same config with ``frames`` set (and ``fps`` cleared), for frame-count sweeps.
 
@@ -82,7 +108,7 @@ def with_frames(config: JudgeConfig, frames: int) -> JudgeConfig:
 
 def make_judge(config: JudgeConfig) -> Judge:
     """Instantiate the registered backend named by ``config.judge``."""
-    from mmjudge.registry import get_judge
+    from mmjudge.judges._registry import get_judge
 
     cls = get_judge(config.judge)
     judge: Judge = cls(config)

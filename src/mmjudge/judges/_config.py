@@ -102,7 +102,7 @@ def fingerprint(config: JudgeConfig, judge_version: str) -> str:
     >>> a == fingerprint(JudgeConfig(judge="random", seed=1), "1"), len(a)
     (False, 16)
     """
-    from mmjudge import __version__
+    from mmjudge._version import __version__
 
     payload = {"config": dataclasses.asdict(config), "judge_version": judge_version, "mmjudge": __version__}
     text = json.dumps(payload, sort_keys=True, default=str)

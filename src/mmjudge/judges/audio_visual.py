@@ -17,8 +17,9 @@ Input per item, as Qwen2.5-Omni takes a video with its soundtrack:
   ``use_audio_in_video: false`` the audio is a separate part before the video;
 - the frame rate passed to the processor is the rate of the sampled frames,
   ``clip_fps * (n - 1) / (last_index - first_index)``, so audio and video chunks line up in time;
-- text: EmoReAlM's official prompt (question, then the choices joined by spaces), EmoPrefer's S1 prompt
-  (:mod:`mmjudge.judges._emotion_prompts`); **no subtitles**; the official Qwen2.5-Omni system prompt.
+- text: the item's prompt (a question's :meth:`~mmjudge.items.QuestionItem.prompt`, e.g. EmoReAlM's
+  official prompt; a description pair's :meth:`~mmjudge.items.DescriptionPairItem.choose_prompt`, e.g.
+  EmoPrefer's S1); **no subtitles**; the official Qwen2.5-Omni system prompt.
 
 Greedy decoding (``max_new_tokens``); the verdict is the raw response text (scored later by the official
 matchers), the parsed answer is in ``diagnostics.extra["parsed"]``. Each item is encoded on its own and
@@ -34,10 +35,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError, MediaError
+from mmjudge.items import (
+    DescriptionPairItem,
+    Diagnostics,
+    Item,
+    QuestionItem,
+    Verdict,
+    free_text_prompt,
+    parsed_answer,
+)
 from mmjudge.judges._base import Judge
-from mmjudge.judges._emotion_prompts import emotion_prompt, parsed_answer
-from mmjudge.judges._types import Diagnostics, Item, JudgeInput, MediaRequest, Verdict
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["OMNI_SYSTEM_PROMPT", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
 
@@ -94,7 +103,7 @@ def sampled_fps(indices: Sequence[int], clip_fps: float | None, default: float =
 class AudioVisualJudge(Judge):
     """Qwen2.5-Omni thinker over video + audio for EmoReAlM and EmoPrefer (greedy, raw text verdicts)."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"emoprefer", "emorealm"})
+    accepts: ClassVar[frozenset[type]] = frozenset({DescriptionPairItem, QuestionItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = AudioVisualOptions
     default_frames: ClassVar[int | None] = None
@@ -173,7 +182,7 @@ class AudioVisualJudge(Judge):
         parts: list[dict[str, Any]] = [{"type": "audio"}] if audio_part else []
         if video:
             parts.append({"type": "video"})
-        parts.append({"type": "text", "text": emotion_prompt(judge_input.item)})
+        parts.append({"type": "text", "text": free_text_prompt(judge_input.item)})
         system = self.options.system_prompt
         head = [{"role": "system", "content": [{"type": "text", "text": system}]}] if system else []
         return [*head, {"role": "user", "content": parts}]

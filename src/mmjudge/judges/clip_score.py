@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError
+from mmjudge.items import ClipItem, Diagnostics, Verdict
 from mmjudge.judges._base import Judge
-from mmjudge.judges._types import ClipItem, Diagnostics, JudgeInput, Verdict
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput
 
 __all__ = ["ClipScoreJudge", "ClipScoreOptions", "clip_scores"]
 
@@ -64,7 +65,7 @@ def clip_scores(text_embeds: Any, image_embeds: Any, logit_scale: Any, counts: S
 class ClipScoreJudge(Judge):
     """CLIP / PickScore judge for IsoVRBench clips."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench"})
+    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = ClipScoreOptions
     default_frames: ClassVar[int | None] = 8

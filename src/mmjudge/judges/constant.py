@@ -19,18 +19,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.items import DescriptionPairItem, Item, QuestionItem, SentenceItem, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import check_option
-from mmjudge.judges._types import (
-    Item,
-    JudgeInput,
-    LabelItem,
-    MediaRequest,
-    PreferenceItem,
-    QuestionItem,
-    Verdict,
-)
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["ConstantJudge", "ConstantOptions"]
 
@@ -62,35 +55,33 @@ class ConstantOptions:
 class ConstantJudge(Judge):
     """The configured label / choice / letter for every item."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"mist", "emoprefer", "emorealm"})
+    accepts: ClassVar[frozenset[type]] = frozenset({SentenceItem, DescriptionPairItem, QuestionItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = ConstantOptions
     default_frames: ClassVar[int | None] = None
 
     def media_request(self, item: Item) -> MediaRequest:
-        """Nothing to decode (not even MIST images)."""
+        """Nothing to decode (not even a sentence's image)."""
         return MediaRequest()
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """The configured answer for each item.
 
-        >>> from mmjudge.judges import JudgeConfig, QuestionItem
-        >>> judge = ConstantJudge(JudgeConfig(judge="constant", options={"letter": "B"}))
-        >>> item = QuestionItem("q1", None, None, "Is the person happy?", ("(A) Yes", "(B) No"), "modality_agreement")
-        >>> judge.judge_batch([JudgeInput(item)])[0].value
+        >>> from mmjudge.judges import JudgeConfig
+        >>> ConstantJudge(JudgeConfig(judge="constant", options={"letter": "B"})).options.letter
         'B'
         """
         return [Verdict(x.item.item_id, self.answer(x.item)) for x in inputs]
 
     def answer(self, item: Item) -> str:
         """The configured answer for ``item``'s benchmark."""
-        if isinstance(item, LabelItem):
+        if isinstance(item, SentenceItem):
             return str(self.options.label)
-        if isinstance(item, PreferenceItem):
+        if isinstance(item, DescriptionPairItem):
             return str(self.options.choice)
         if isinstance(item, QuestionItem):
             return str(self.options.letter)
         raise SchemaError(
-            f"constant judges MIST, EmoPrefer and EmoReAlM items, got a {type(item).__name__}; "
-            "use `random`, `frame_smoothness` or `sharpness` for IsoVRBench clips"
+            f"constant judges sentence, description-pair and question items, got a {type(item).__name__}; "
+            "use `random`, `frame_smoothness` or `sharpness` for clips (IsoVRBench)"
         )

@@ -38,9 +38,10 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from mmjudge.errors import ConfigError, MediaError, SchemaError
+from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
-from mmjudge.judges._types import ClipItem, Diagnostics, Item, JudgeInput, MediaRequest, Verdict
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["FrameSmoothnessJudge", "SmoothnessOptions", "SmoothnessResult", "frame_differences", "smoothness"]
 
@@ -173,7 +174,7 @@ def smoothness(
 class FrameSmoothnessJudge(Judge):
     """IsoVRBench clip score from frame differences: holds and spikes lower it (weight-free floor)."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench"})
+    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = SmoothnessOptions
     default_frames: ClassVar[int | None] = 256

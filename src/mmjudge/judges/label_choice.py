@@ -1,13 +1,13 @@
 """``label_choice``: a VLM picks one label string, by constrained greedy decoding or log-likelihood.
 
-Benchmarks and labels:
+Item kinds and labels (the prompts are the benchmark's, carried by the item):
 
-* MIST cells: ``FF``, ``WF``, ``FL``, ``LL``; the prompt is the cell of the MIST grid
-  (:mod:`mmjudge.judges._mist_prompts`, **mmjudge's reconstruction of the paper's Appendix I, not its
-  verbatim text**), the image attached for the aligned/misleading conditions. The answer follows the
-  prefilled ``{"final_label": "``.
-* EmoPrefer pairs: ``a1``, ``a2``, ``same`` (S1 prompt of :mod:`mmjudge.judges._emoprefer_prompts`).
-* EmoReAlM questions: the letters of the item's choices (official question prompt plus an answer line).
+* sentence items: the item's labels and prompt (:meth:`mmjudge.items.SentenceItem.prompt`; for MIST
+  the cell of its prompt grid, **mmjudge's reconstruction of the paper's Appendix I, not its verbatim
+  text**), the image attached when there is one; the answer follows the prompt's answer prefix (MIST:
+  the prefilled ``{"final_label": "``).
+* description pairs: ``a1``, ``a2``, ``same`` (the pair's one-step prompt, EmoPrefer's S1).
+* questions: the letters of the item's choices (the question prompt plus an answer line).
 
 ``options.method`` picks the rule (:mod:`mmjudge.judges._constrained`): ``greedy_trie`` (default;
 the paper's "greedy decoding constrained to the four labels") or ``loglik`` (sum of token log-probs of
@@ -18,7 +18,7 @@ probability of the allowed first tokens at the answer position.
 
 CoT strategies (MIST ``cot``, ``few_shot_cot``): the reasoning is generated freely and greedily (at
 most ``options.max_reasoning_tokens``), cut before any ``final_label`` the model wrote itself (that
-free label is parsed with :func:`~mmjudge.judges._mist_prompts.parse_final_label` and kept in
+free label is parsed with the item's :meth:`~mmjudge.items.SentenceItem.parse_label` and kept in
 ``extra["free_label"]``), then ``\\n{"final_label": "`` is appended and the label is chosen under the
 constraint (the kept reasoning is re-tokenised from its text). Audio is not used (see ``audio_visual``).
 """
@@ -29,32 +29,27 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.items import (
+    DescriptionPairItem,
+    Diagnostics,
+    Item,
+    LabelPrompt,
+    QuestionItem,
+    SentenceItem,
+    Verdict,
+)
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
-from mmjudge.judges._emoprefer_prompts import choose as emoprefer_prompt
-from mmjudge.judges._emoprefer_prompts import emorealm_question
-from mmjudge.judges._mist_prompts import ANSWER_PREFIX, MIST_LABELS, mist_prompt, parse_final_label
-from mmjudge.judges._types import (
-    Diagnostics,
-    Item,
-    JudgeInput,
-    LabelItem,
-    MediaRequest,
-    PreferenceItem,
-    QuestionItem,
-    Verdict,
-)
-from mmjudge.judges.random_judge import choice_letters
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["LabelChoiceJudge", "LabelChoiceOptions", "Prompt", "build_prompt"]
 
-PREFERENCE_LABELS: tuple[str, ...] = ("a1", "a2", "same")
 _FRAMES_AS = ("video", "images")
 _OWN_JSON = re.compile(r"""\{?\s*["']?final[_\s-]?label""", re.IGNORECASE)
 
@@ -68,7 +63,7 @@ class LabelChoiceOptions:
     max_reasoning_tokens: int = 256
     """CoT prompts: most tokens of free reasoning before the constrained label."""
     frames_as: str = "video"
-    """EmoPrefer/EmoReAlM clips: the sampled frames as one ``video`` or as separate ``images``."""
+    """Clips of description pairs and questions: the sampled frames as one ``video`` or as separate ``images``."""
 
     def __post_init__(self) -> None:
         check_option("label_choice", "method", self.method, METHODS)
@@ -79,39 +74,24 @@ class LabelChoiceOptions:
             )
 
 
-class Prompt(NamedTuple):
-    """What the model is asked for one item."""
-
-    text: str
-    """User message text."""
-    labels: tuple[str, ...]
-    """Allowed answers."""
-    answer_prefix: str
-    """Assistant text the label follows (MIST: ``{"final_label": "``)."""
-    reasoning: bool
-    """Generate free reasoning before the answer prefix."""
+Prompt = LabelPrompt
+"""What the model is asked for one item (text, allowed labels, answer prefix and suffix, reasoning)."""
 
 
 def build_prompt(item: Item, *, seed: int = 0) -> Prompt:
-    """The prompt and allowed labels for an item.
-
-    >>> q = QuestionItem("q1", None, None, "Is she happy?", ("(A) Yes", "(B) No"), "modality_agreement")
-    >>> build_prompt(q).labels
-    ('A', 'B')
-    """
-    if isinstance(item, LabelItem):
-        mist = mist_prompt(item, seed=seed)
-        return Prompt(mist.text, MIST_LABELS, ANSWER_PREFIX, mist.reasoning)
-    if isinstance(item, PreferenceItem):
-        return Prompt(emoprefer_prompt(item.a1, item.a2), PREFERENCE_LABELS, "", False)
+    """The prompt and allowed labels for an item: a sentence's own prompt, a description pair's one-step
+    prompt with ``a1``/``a2``/``same``, a question's answer prompt with its choice letters."""
+    if isinstance(item, SentenceItem):
+        return item.prompt(seed=seed)
+    if isinstance(item, DescriptionPairItem):
+        return Prompt(item.choose_prompt(), item.labels)
     if isinstance(item, QuestionItem):
         if not item.choices:
-            raise SchemaError(f"EmoReAlM question {item.item_id!r} has no choices to constrain the answer to")
-        letters = tuple(dict.fromkeys(choice_letters(item.choices)))
-        return Prompt(emorealm_question(item.question, item.choices), letters, "", False)
+            raise SchemaError(f"question {item.item_id!r} has no choices to constrain the answer to")
+        return Prompt(item.answer_prompt(), item.letters())
     raise SchemaError(
-        f"label_choice judges MIST, EmoPrefer and EmoReAlM items, got a {type(item).__name__}; "
-        "use vlm_digit, video_reward or clip_score for IsoVRBench clips"
+        f"label_choice judges sentence, description-pair and question items, got a {type(item).__name__}; "
+        "use vlm_digit, video_reward or clip_score for clips"
     )
 
 
@@ -134,7 +114,7 @@ def _answer_text(reasoning: str, prompt: Prompt) -> str:
 class LabelChoiceJudge(Judge):
     """Constrained label choice with a transformers image-text-to-text model."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"mist", "emoprefer", "emorealm"})
+    accepts: ClassVar[frozenset[type]] = frozenset({SentenceItem, DescriptionPairItem, QuestionItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = LabelChoiceOptions
     default_frames: ClassVar[int | None] = 8
@@ -143,7 +123,7 @@ class LabelChoiceJudge(Judge):
         super().__init__(config)
         if config.prompt_template is not None:
             raise ConfigError(
-                "label_choice builds its prompts per benchmark (MIST grid, EmoPrefer S1, EmoReAlM question) "
+                "label_choice asks each item's own prompt (the benchmark's protocol, e.g. the MIST grid) "
                 "and takes no `prompt_template`; remove it from the config"
             )
         # option defaults written into the config: results.json and the prediction header name them
@@ -154,8 +134,8 @@ class LabelChoiceJudge(Judge):
         self._tries: dict[tuple[str, ...], LabelTrie] = {}
 
     def media_request(self, item: Item) -> MediaRequest:
-        """Frames of the clip (EmoPrefer, EmoReAlM) or the cell's image (MIST)."""
-        if isinstance(item, (PreferenceItem, QuestionItem)):
+        """Frames of the clip (description pairs, questions) or the sentence's image."""
+        if isinstance(item, (DescriptionPairItem, QuestionItem)):
             return self.frames_request()
         return super().media_request(item)
 
@@ -252,10 +232,9 @@ class LabelChoiceJudge(Judge):
             "label_tokens": list(choice.tokens),
         }
         if prompt.reasoning:
-            extra["free_label"] = parse_final_label(reasoning)
+            extra["free_label"] = x.item.parse_label(reasoning) if isinstance(x.item, SentenceItem) else None
             extra["reasoning"] = reasoning
-        closing = '"}' if prompt.answer_prefix == ANSWER_PREFIX else ""
-        raw = f"{_answer_text(reasoning, prompt)}{choice.label}{closing}"
+        raw = f"{_answer_text(reasoning, prompt)}{choice.label}{prompt.answer_suffix}"
         return Verdict(
             x.item.item_id, choice.label, diagnostics=Diagnostics(raw, choice.valid_mass, extra=extra)
         )

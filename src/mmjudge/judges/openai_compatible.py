@@ -1,4 +1,4 @@
-"""``openai_compatible``: any OpenAI-compatible chat endpoint as a judge of all four benchmarks.
+"""``openai_compatible``: any OpenAI-compatible chat endpoint as a judge of every item kind.
 
 The config names the endpoint (``options.base_url``), the served model (``model``) and the environment
 variable holding the API key (``options.api_key_env``; the key itself is never put in a config, a
@@ -7,15 +7,15 @@ verdict, a log line or an error message). Per item, one ``POST <base_url>/chat/c
 timeouts and connection errors, honouring ``Retry-After``; a per-request timeout). Frames and images go
 as JPEG data URIs (:mod:`mmjudge.judges._openai_payload`). Audio is not sent.
 
-- IsoVRBench: the sampled frames and ``vlm_digit``'s rating prompt with the clip's prompt (the same
-  text the local digit judge uses), one digit 0-9 requested with ``logprobs`` and
+- clips (IsoVRBench): the sampled frames and ``vlm_digit``'s rating prompt with the clip's prompt (the
+  same text the local digit judge uses), one digit 0-9 requested with ``logprobs`` and
   ``top_logprobs=20``; the score is the expected digit over the digit tokens among the first answer
   token's top logprobs, renormalised, x 100/9 (``valid_mass`` recorded).
-- MIST: the prompt of the item's grid cell (:mod:`mmjudge.judges._mist_prompts`), the image attached
-  when the cell has one; the label is read from the reply text (no label: ``no_judgment``).
-- EmoPrefer (S1 prompt) and EmoReAlM (official prompt: question then choices): the sampled frames and
-  the prompt; the verdict is the reply text, scored later by the official matcher; the parsed answer is
-  in ``diagnostics.extra["parsed"]``.
+- sentences (MIST): the item's own prompt (the cell of the MIST grid), the image attached when there is
+  one; the label is read from the reply text with the item's parser (no label: ``no_judgment``).
+- description pairs (EmoPrefer's S1 prompt) and questions (EmoReAlM's official prompt: question then
+  choices): the sampled frames and the item's prompt; the verdict is the reply text, scored later by the
+  official matcher; the parsed answer is in ``diagnostics.extra["parsed"]``.
 
 A failed request (after retries), a malformed reply or a missing answer gives ``no_judgment`` with the
 error. A request that failed for a reason outside the item (the endpoint unreachable, timeouts, 5xx
@@ -33,8 +33,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError, MmjudgeError, SchemaError
+from mmjudge.items import (
+    ClipItem,
+    DescriptionPairItem,
+    Diagnostics,
+    Item,
+    QuestionItem,
+    SentenceItem,
+    Verdict,
+    free_text_prompt,
+    parsed_answer,
+)
 from mmjudge.judges._base import Judge
-from mmjudge.judges._emotion_prompts import emotion_prompt, parsed_answer
 from mmjudge.judges._failures import is_transient
 from mmjudge.judges._openai_http import ChatClient
 from mmjudge.judges._openai_payload import (
@@ -43,18 +53,8 @@ from mmjudge.judges._openai_payload import (
     image_part,
     reply_text,
 )
-from mmjudge.judges._types import (
-    ClipItem,
-    Diagnostics,
-    Item,
-    JudgeInput,
-    LabelItem,
-    MediaRequest,
-    PreferenceItem,
-    QuestionItem,
-    Verdict,
-)
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["OpenAICompatibleJudge", "OpenAICompatibleOptions"]
 
@@ -118,7 +118,7 @@ class OpenAICompatibleOptions:
 class OpenAICompatibleJudge(Judge):
     """A judge served by an OpenAI-compatible chat completions endpoint."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench", "mist", "emoprefer", "emorealm"})
+    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem, SentenceItem, DescriptionPairItem, QuestionItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = OpenAICompatibleOptions
     default_frames: ClassVar[int | None] = 8
@@ -133,8 +133,9 @@ class OpenAICompatibleJudge(Judge):
         self._secret: str | None = None
 
     def media_request(self, item: Item) -> MediaRequest:
-        """Frames (config ``frames``/``fps``, default 8) for clips and emotion items; the image for MIST."""
-        if isinstance(item, (PreferenceItem, QuestionItem)):
+        """Frames (config ``frames``/``fps``, default 8) for clips, description pairs and questions; a
+        sentence's image."""
+        if isinstance(item, (DescriptionPairItem, QuestionItem)):
             return self.frames_request()
         return super().media_request(item)
 
@@ -194,9 +195,9 @@ class OpenAICompatibleJudge(Judge):
         item = judge_input.item
         if isinstance(item, ClipItem):
             return self._ask_digit(judge_input, item)
-        if isinstance(item, LabelItem):
+        if isinstance(item, SentenceItem):
             return self._ask_label(judge_input, item)
-        reply = self._chat(self._messages(emotion_prompt(item), judge_input), self.options.max_tokens)
+        reply = self._chat(self._messages(free_text_prompt(item), judge_input), self.options.max_tokens)
         raw = reply_text(reply)
         return Verdict(
             item.item_id,
@@ -225,22 +226,20 @@ class OpenAICompatibleJudge(Judge):
             item.item_id, digits.score, diagnostics=Diagnostics(raw, digits.valid_mass, None, details)
         )
 
-    def _ask_label(self, judge_input: JudgeInput, item: LabelItem) -> Verdict:
-        from mmjudge.judges._mist_prompts import mist_prompt, parse_final_label
-
+    def _ask_label(self, judge_input: JudgeInput, item: SentenceItem) -> Verdict:
         images = [judge_input.image] if judge_input.image is not None else []
         reply = self._chat(
-            self._messages(mist_prompt(item, seed=self.config.seed).text, judge_input, images),
+            self._messages(item.prompt(seed=self.config.seed).text, judge_input, images),
             self.options.max_tokens,
         )
         raw = reply_text(reply)
-        label = parse_final_label(raw)
+        label = item.parse_label(raw)
         if label is None:
             return Verdict(
                 item.item_id,
                 None,
                 True,
-                f"no FF/WF/FL/LL label in the reply {raw[:200]!r}",
+                f"no {'/'.join(item.labels)} label in the reply {raw[:200]!r}",
                 Diagnostics(raw_text=raw),
             )
         return Verdict(item.item_id, label, diagnostics=Diagnostics(raw_text=raw))

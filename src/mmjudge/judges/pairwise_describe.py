@@ -1,4 +1,4 @@
-"""``pairwise_describe``: EmoPrefer's judging strategies S1-S4 with free generation.
+"""``pairwise_describe``: EmoPrefer's judging strategies S1-S4 with free generation, on description pairs.
 
 * ``S1``: the clip's frames and both descriptions go to the VLM, which answers a1, a2 or same.
 * ``S2``: the VLM describes the clip's emotions, then the same VLM compares that description with a1
@@ -7,9 +7,9 @@
 * ``S4``: as S3, but the text LLM first reasons (``options.max_reasoning_tokens``), then a second call
   extracts the answer from its reasoning.
 
-Prompts are mmjudge's wording (:mod:`mmjudge.judges._emoprefer_prompts`), not the paper's text. All
-generation is greedy. The verdict value is the **raw answer text**: the scorer parses it with the
-official parser (:func:`mmjudge.benchmarks.emoprefer.parse_response`); the parsed label, the strategy,
+The prompts are the item's (:class:`mmjudge.items.DescriptionPairItem`: for EmoPrefer, mmjudge's wording,
+not the paper's text). All generation is greedy. The verdict value is the **raw answer text**: the scorer
+parses it with the benchmark's official parser (the item's ``parse_answer``); the parsed label, the strategy,
 the description and the reasoning are kept in ``diagnostics.extra``. Audio is not used.
 """
 
@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.items import DescriptionPairItem, Diagnostics, Item, Verdict
 from mmjudge.judges import _chat
-from mmjudge.judges import _emoprefer_prompts as prompts
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import check_option, fingerprint
-from mmjudge.judges._types import Diagnostics, Item, JudgeInput, MediaRequest, PreferenceItem, Verdict
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["STRATEGIES", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
 
@@ -101,7 +101,7 @@ class _LM:
 class PairwiseDescribeJudge(Judge):
     """EmoPrefer S1-S4 with a transformers VLM (and, for S3/S4, a text LLM)."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"emoprefer"})
+    accepts: ClassVar[frozenset[type]] = frozenset({DescriptionPairItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = PairwiseDescribeOptions
     default_frames: ClassVar[int | None] = 8
@@ -165,7 +165,7 @@ class PairwiseDescribeJudge(Judge):
         extra: list[dict[str, Any]] = [{"strategy": strategy} for _ in inputs]
         if strategy == "S1":
             answers = self.vlm.generate(
-                [self._encode(x, prompts.choose(i.a1, i.a2)) for x, i in zip(inputs, items, strict=True)],
+                [self._encode(x, i.choose_prompt()) for x, i in zip(inputs, items, strict=True)],
                 self.options.max_answer_tokens,
             )
         else:
@@ -185,18 +185,19 @@ class PairwiseDescribeJudge(Judge):
         )
 
     def _describe_then_compare(
-        self, inputs: Sequence[JudgeInput], items: list[PreferenceItem], extra: list[dict[str, Any]]
+        self, inputs: Sequence[JudgeInput], items: list[DescriptionPairItem], extra: list[dict[str, Any]]
     ) -> list[str]:
         assert self.vlm is not None
         opts = self.options
         descriptions = self.vlm.generate(
-            [self._encode(x, prompts.DESCRIBE) for x in inputs], opts.max_description_tokens
+            [self._encode(x, i.describe_prompt()) for x, i in zip(inputs, items, strict=True)],
+            opts.max_description_tokens,
         )
         judge_lm = self.vlm if opts.strategy == "S2" else self.text_lm
         assert judge_lm is not None
         reason = opts.strategy == "S4"
         asks = [
-            prompts.compare(d, i.a1, i.a2, reason=reason) for d, i in zip(descriptions, items, strict=True)
+            i.compare_prompt(d, reason=reason) for d, i in zip(descriptions, items, strict=True)
         ]
         replies = judge_lm.ask(asks, opts.max_reasoning_tokens if reason else opts.max_answer_tokens)
         for e, d in zip(extra, descriptions, strict=True):
@@ -205,19 +206,19 @@ class PairwiseDescribeJudge(Judge):
             return replies
         for e, r in zip(extra, replies, strict=True):
             e["reasoning"] = r
-        return judge_lm.ask([prompts.extract(r) for r in replies], opts.max_answer_tokens)
+        return judge_lm.ask(
+            [i.extract_prompt(r) for r, i in zip(replies, items, strict=True)], opts.max_answer_tokens
+        )
 
 
-def _preference(item: Item) -> PreferenceItem:
-    if not isinstance(item, PreferenceItem):
+def _preference(item: Item) -> DescriptionPairItem:
+    if not isinstance(item, DescriptionPairItem):
         raise SchemaError(
-            f"pairwise_describe judges EmoPrefer pairs (PreferenceItem), got a {type(item).__name__}"
+            f"pairwise_describe judges description pairs (DescriptionPairItem), got a {type(item).__name__}"
         )
     return item
 
 
 def _verdict(x: JudgeInput, answer: str, extra: dict[str, Any]) -> Verdict:
-    from mmjudge.benchmarks.emoprefer import parse_response
-
-    extra["parsed"] = parse_response(answer)
+    extra["parsed"] = _preference(x.item).parse_answer(answer)
     return Verdict(x.item.item_id, answer, diagnostics=Diagnostics(raw_text=answer, extra=extra))

@@ -22,9 +22,10 @@ from typing import ClassVar
 import numpy as np
 
 from mmjudge.errors import MediaError, SchemaError
+from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
-from mmjudge.judges._types import ClipItem, Diagnostics, Item, JudgeInput, MediaRequest, Verdict
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["LUMA_WEIGHTS", "SharpnessJudge", "laplacian_variance"]
 
@@ -59,7 +60,7 @@ def laplacian_variance(frames: np.ndarray) -> np.ndarray:
 class SharpnessJudge(Judge):
     """IsoVRBench clip score: mean variance of the Laplacian over sampled frames (weight-free floor)."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench"})
+    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
     version: ClassVar[str] = "1"
     default_frames: ClassVar[int | None] = 8
 

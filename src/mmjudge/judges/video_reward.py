@@ -38,11 +38,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError
+from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
-from mmjudge.judges._types import ClipItem, Diagnostics, Item, JudgeInput, MediaRequest, Verdict
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges._videoalign_ckpt import DIMENSIONS, VideoAlignSettings
-from mmjudge.registry import register_judge
 
 __all__ = ["DEFAULT_RUBRIC", "MARKERS", "VideoRewardJudge", "VideoRewardOptions", "reward_scores"]
 
@@ -136,7 +137,7 @@ def reward_scores(
 class VideoRewardJudge(Judge):
     """VideoAlign-style reward model for IsoVRBench clips."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench"})
+    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = VideoRewardOptions
     default_frames: ClassVar[int | None] = None

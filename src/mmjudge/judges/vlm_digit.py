@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError
+from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
-from mmjudge.judges._types import ClipItem, Diagnostics, Item, JudgeInput, MediaRequest, Verdict
-from mmjudge.registry import register_judge
+from mmjudge.judges._registry import register_judge
+from mmjudge.judges._types import JudgeInput, MediaRequest
 
 __all__ = ["DEFAULT_PROMPT", "VlmDigitJudge", "VlmDigitOptions"]
 
@@ -65,7 +66,7 @@ class VlmDigitOptions:
 class VlmDigitJudge(Judge):
     """Expected-digit VLM judge for IsoVRBench clips."""
 
-    benchmarks: ClassVar[frozenset[str]] = frozenset({"isovrbench"})
+    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = VlmDigitOptions
     default_frames: ClassVar[int | None] = 8

@@ -1,6 +1,6 @@
 """Exports: tables as CSV/JSON, and each verified submission as a ``results.json`` like ``mmjudge eval``'s.
 
-A results file has the runner's layout (``mmjudge.judges._outputs.write_results``: ``results_version``,
+A results file has the runner's layout (:func:`mmjudge.results.write_results`: ``results_version``,
 ``benchmark``, ``judge``, ``scores`` = the dict of ``mmjudge.benchmarks.<id>.score``, ``provenance`` = the
 prediction file's header provenance with its fingerprint and mmjudge version, ``run``); ``run`` says where
 the row came from on the leaderboard instead of the run's timings.
@@ -21,7 +21,7 @@ def write_table(table: Table, path: str | Path) -> Path:
     """Write ``table``'s raw values as ``.csv`` or ``.json`` (records), chosen by the suffix.
 
     >>> import tempfile
-    >>> t = Table("emoprefer", ["#", "Judge"], [[1, "j"]], [["1", "j"]], ["number", "str"])
+    >>> t = Table("bench", ["#", "Judge"], [[1, "j"]], [["1", "j"]], ["number", "str"])
     >>> write_table(t, Path(tempfile.mkdtemp()) / "t.csv").read_text().splitlines()
     ['#,Judge', '1,j']
     """
@@ -38,7 +38,7 @@ def write_table(table: Table, path: str | Path) -> Path:
 
 def results_record(sub: StoredSubmission) -> dict[str, Any]:
     """The results-file content of a stored submission (before ``write_results`` adds date and Python)."""
-    from mmjudge.judges._outputs import RESULTS_VERSION
+    from mmjudge.results import RESULTS_VERSION
 
     header = dict(sub.header or {})
     provenance = dict(header.get("provenance") or {})
@@ -55,7 +55,7 @@ def results_record(sub: StoredSubmission) -> dict[str, Any]:
 
 def write_results_file(sub: StoredSubmission, path: str | Path) -> Path:
     """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON)."""
-    from mmjudge.judges._outputs import write_results
+    from mmjudge.results import write_results
 
     record = results_record(sub)
     return write_results(

@@ -57,7 +57,7 @@ class RequestSpec:
     config: Mapping[str, Any]
     """Judge config (a mapping accepted by ``config_from_mapping``), model and revision included."""
     benchmarks: tuple[str, ...]
-    """Benchmarks to run, in the canonical order of :data:`mmjudge.BENCHMARK_IDS`."""
+    """Benchmarks to run, in the canonical order of :func:`mmjudge.benchmarks.benchmark_ids`."""
 
 
 @dataclass(frozen=True)
@@ -98,16 +98,14 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     accepted (``judge``, ``model`` and ``revision`` come from the other arguments). ``allow_local_paths``
     (a local leaderboard's admin) lets ``model`` be an existing absolute folder.
 
-    >>> validate_request("org/tiny", "main", "random", "seed: 3", ["isovrbench"], known_backends=["random"]).config["seed"]
-    3
-    >>> validate_request("not a repo", "", "random", None, ["isovrbench"], known_backends=["random"])
+    >>> validate_request("not a repo", "", "random", None, [], known_backends=["random"])
     Traceback (most recent call last):
     ...
     mmjudge.leaderboard.store.SubmissionRejected: model must be a Hub repo id like 'org/name', got 'not a repo'
     """
-    from mmjudge import BENCHMARK_IDS
+    from mmjudge.benchmarks import benchmark_ids
     from mmjudge.errors import ConfigError
-    from mmjudge.judges._config import config_from_mapping
+    from mmjudge.judges import config_from_mapping
 
     model, revision, backend = str(model).strip(), str(revision or "").strip(), str(backend).strip()
     is_local = allow_local_paths and Path(model).is_absolute() and Path(model).is_dir()
@@ -119,9 +117,10 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     if backend not in known:
         raise SubmissionRejected(f"unknown judge backend {backend!r}; known: {known}")
     chosen = {str(b).strip() for b in benchmarks if str(b).strip()}
-    if not chosen or not chosen <= set(BENCHMARK_IDS):
+    known_benchmarks = benchmark_ids()
+    if not chosen or not chosen <= set(known_benchmarks):
         raise SubmissionRejected(
-            f"benchmarks must be a non-empty subset of {list(BENCHMARK_IDS)}, got {sorted(chosen)}"
+            f"benchmarks must be a non-empty subset of {list(known_benchmarks)}, got {sorted(chosen)}"
         )
     mapping = dict(_config_mapping(config))
     check_request_config(backend, mapping, DEFAULT_RULES if rules is None else rules, admin=admin)
@@ -130,11 +129,11 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
         config_from_mapping(mapping, source="request config")
     except ConfigError as exc:
         raise SubmissionRejected(str(exc)) from exc
-    return RequestSpec(model, revision, backend, mapping, tuple(b for b in BENCHMARK_IDS if b in chosen))
+    return RequestSpec(model, revision, backend, mapping, tuple(b for b in known_benchmarks if b in chosen))
 
 
 def _registered_judges() -> list[str]:
-    from mmjudge.registry import JUDGES
+    from mmjudge.judges import JUDGES
 
     return sorted(JUDGES.names())
 

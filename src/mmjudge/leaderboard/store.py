@@ -119,10 +119,10 @@ class Store:
 
     >>> import tempfile
     >>> store = Store(Path(tempfile.mkdtemp()) / "lb.sqlite")
-    >>> row = NewSubmission("isovrbench", "verified", "j", "m", "local", {"average": 50.0}, sha256="ab")
+    >>> row = NewSubmission("bench", "verified", "j", "m", "local", {"average": 50.0}, sha256="ab")
     >>> store.insert_submission(row)
     1
-    >>> [s.model for s in store.submissions("isovrbench")]
+    >>> [s.model for s in store.submissions("bench")]
     ['m']
     """
 

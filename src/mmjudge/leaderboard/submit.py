@@ -1,7 +1,8 @@
 """Submission handling: validate -> score on the server against the labels it holds -> store atomically.
 
 :class:`Leaderboard` is the service behind the Space and the worker. It never computes a score itself:
-:func:`mmjudge.scoring.score_predictions` calls the same core ``evaluate.load("metrics/<id>")`` calls,
+:func:`mmjudge.scoring.score_predictions` calls the same core ``evaluate.load("metrics/<id>")`` calls
+(with the benchmark's leaderboard scoring options, ``Benchmark.leaderboard.options``),
 so the stored number equals the metric's on the same file. Scoring happens before the single store
 transaction, so a crash while scoring leaves the store unchanged.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
 from mmjudge.leaderboard.store import Lease, NewSubmission, Store, StoredSubmission, SubmissionRejected
@@ -42,17 +44,16 @@ class Settings:
     """Usernames allowed to hide submissions."""
     require_login: bool = True
     """Refuse handlers called without a logged-in profile (Space mode); ``False`` is the local no-auth mode."""
-    score_options: Mapping[str, Mapping[str, Any]] = field(
-        default_factory=lambda: {"emorealm": {"mode": "strict"}, "mist": {"mode": "strict"}}
-    )
-    """Per-benchmark keyword options for the scorer (defaults of the core when absent). EmoReAlM and MIST
-    are ranked in strict mode: a missing answer counts wrong (EmoReAlM) and a missing label counts as a
-    changed one (MIST), so marking answers ``no_judgment`` cannot raise a score."""
+    score_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _per_benchmark("options"))
+    """Per-benchmark keyword options of the ranked scoring (default: each benchmark's
+    ``leaderboard.options``, e.g. strict mode where a missing answer would otherwise be skipped, so that
+    marking answers ``no_judgment`` cannot raise a score)."""
     side_scores: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(
-        default_factory=lambda: {"emorealm": {"official": {"mode": "official"}}}
+        default_factory=lambda: _per_benchmark("side_scorings")
     )
     """Per benchmark, further scorings of the same file stored beside the ranked one (label -> scorer
-    options): EmoReAlM's official mode (missing answers skipped, as the paper reports it)."""
+    options; default: each benchmark's ``leaderboard.side_scorings``, e.g. an official mode as the
+    paper reports it)."""
     max_attempts: int = 3
     """Claims of a model request before it ends FAILED (a request that kills its worker each time)."""
     request_rules: Mapping[str, BackendRules] = field(default_factory=lambda: dict(DEFAULT_RULES))
@@ -60,6 +61,12 @@ class Settings:
     server_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Backend options the server fixes for every request (e.g. ``openai_compatible``'s ``base_url``
     and ``api_key_env``); never taken from a request, never shown."""
+
+
+def _per_benchmark(attribute: str) -> dict[str, Any]:
+    """``{id: benchmark.leaderboard.<attribute>}`` for every registered benchmark that sets one."""
+    found = {b: getattr(get_benchmark(b).leaderboard, attribute) for b in benchmark_ids()}
+    return {b: dict(v) for b, v in found.items() if v}
 
 
 def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
@@ -96,10 +103,8 @@ class Leaderboard:
 
     def benchmarks_available(self) -> list[str]:
         """Benchmarks whose labels the server holds (a folder under the data root)."""
-        from mmjudge import BENCHMARK_IDS
-
         root = self.settings.data_root
-        return [b for b in BENCHMARK_IDS if root is not None and (root / b).is_dir()]
+        return [b for b in benchmark_ids() if root is not None and (root / b).is_dir()]
 
     def reference_rows(self, benchmark: str) -> Sequence[Mapping[str, Any]]:
         """The reference rows of ``benchmark`` (loaded once)."""

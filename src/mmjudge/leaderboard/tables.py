@@ -1,14 +1,16 @@
 """Per-benchmark tables with the paper's breakdown; every number with its 95% CI where one exists.
 
-A :class:`Table` holds raw values (numbers, for sorting and export) and display strings (the number with
+The columns, their order, the view switch and the headline that ranks the rows are the benchmark's
+(``Benchmark.leaderboard.views``); each column's direction is its result key's ``higher_is_better``
+and its CI the ``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson
+intervals for rates, bootstraps for means and F1 scores). The leaderboard computes no statistic. A
+:class:`Table` holds raw values (numbers, for sorting and export) and display strings (the number with
 its CI on a second line). Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
 text and the exports carry the name as submitted; only Markdown and HTML contexts escape it, where they
-render it (``mmjudge.leaderboard.ui``). The leaderboard computes no statistic: a column's CI is the
-``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson intervals for rates,
-bootstraps for means and F1 scores). A reported row shows the spread its paper prints (``<key>_std`` over
-rounds) or says it has no CI. Every table ends with the file's coverage and ``no_judgment`` rate
-(verified rows), and EmoReAlM is ranked in strict mode (missing answers wrong) with the paper's
-official-mode average beside it.
+render it (``mmjudge.leaderboard.ui``). A reported row shows the spread its paper prints (``<key>_std``
+over rounds) or says it has no CI. Every table ends with the file's coverage and ``no_judgment`` rate
+(verified rows). A column may show a key as scored in one scoring mode: a benchmark ranked in one mode
+(e.g. strict, missing answers wrong) can show another mode's value (a side scoring stored beside it).
 """
 
 from __future__ import annotations
@@ -16,16 +18,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from mmjudge.benchmarks import Benchmark, View, get_benchmark
+from mmjudge.benchmarks import Column as ColumnSpec
 from mmjudge.leaderboard.store import StoredSubmission
 
-__all__ = ["INFO_HEADERS", "VIEWS", "Column", "Table", "build_table", "columns"]
+__all__ = ["INFO_HEADERS", "Column", "Table", "build_table", "columns", "views"]
 
 INFO_HEADERS: tuple[str, ...] = ("#", "Kind", "Judge", "Model", "Revision", "Weights", "Submitter")
 """Leading columns of every table."""
-VIEWS: tuple[str, ...] = ("ties_wrong", "decided")
-"""IsoVRBench views: ties and no-judgment counted wrong (the paper's rule), or accuracy over decided pairs."""
 NO_CI = "(no CI)"
 Results = Mapping[str, Any]
 
@@ -98,109 +100,43 @@ def _ci_keys(key: str) -> Callable[[Results], tuple[float, float] | None]:
     return get
 
 
-def _score(header: str, key: str, higher_is_better: bool = True) -> Column:
-    """A column showing result ``key`` with its stored CI (and its ``_std`` over rounds, if any)."""
-    return Column(header, _key(key), _ci_keys(key), higher_is_better, spread=_key(f"{key}_std"))
+def _stored(benchmark: Benchmark, spec: ColumnSpec) -> Column:
+    """A column showing a stored result key (in a scoring mode when the spec names one)."""
+    if spec.text:
+        return Column(spec.header, _text(spec.key, spec.out_of), text=True)
+    higher = benchmark.higher_is_better(spec.key)
+    if spec.mode is None:
+        return Column(spec.header, _key(spec.key), _ci_keys(spec.key), higher, spread=_key(f"{spec.key}_std"))
+    default = benchmark.modes[0] if benchmark.modes else ""
+    value, ci = _in_mode(spec.mode, default, _key(spec.key)), _in_mode(spec.mode, default, _ci_keys(spec.key))
+    return Column(spec.header, value, ci, higher)
 
 
-def _text(header: str, key: str) -> Column:
-    return Column(header, lambda r: None if r.get(key) is None else str(r[key]), text=True)
+def _text(key: str, out_of: str | None) -> Callable[[Results], str | None]:
+    """The stored value as text, or ``"<key>/<out_of>"`` of two stored counts."""
 
-
-def _isovrbench(view: str) -> list[Column]:
-    from mmjudge.benchmarks.isovrbench import DIMENSIONS
-
-    prefix = "decided_accuracy" if view == "decided" else "accuracy"
-    cols = [_score(f"{dim}: {iv}", f"{prefix}/{iv}") for dim, ivs in DIMENSIONS.items() for iv in ivs]
-    if view == "decided":
-        cols.append(_score("Decided avg. (Table 5)", "decided_average"))
-    else:
-        cols.append(_score("Average", "average"))
-    cols.append(_score("Tie rate", "tie_rate", higher_is_better=False))
-    return cols
-
-
-def _alt_test_passed(trio: str) -> Callable[[Results], str | None]:
     def get(results: Results) -> str | None:
-        passed, tests = (
-            results.get(f"alt_test/{trio}/explicit/n_passed"),
-            results.get(f"alt_test/{trio}/explicit/n_tests"),
-        )
-        return None if passed is None or tests is None else f"{int(passed)}/{int(tests)}"
+        value = results.get(key)
+        if out_of is None:
+            return None if value is None else str(value)
+        total = results.get(out_of)
+        return None if value is None or total is None else f"{int(value)}/{int(total)}"
 
     return get
 
 
-def _mist(view: str) -> list[Column]:
-    cols = [_score("change none→misleading (explicit)", "change_rate/none_to_misleading/explicit", False),
-            _score("change none→aligned (explicit)", "change_rate/none_to_aligned/explicit", False),
-            _score("change control", "change_rate/control", False),
-            _score("direction (explicit)", "direction/explicit"),
-            _score("change none→misleading (silent)", "change_rate/none_to_misleading/silent", False),
-            _score("change none→aligned (silent)", "change_rate/none_to_aligned/silent", False),
-            _score("direction (silent)", "direction/silent")]  # fmt: skip
-    for cell in ("none", "aligned/explicit", "aligned/silent", "misleading/explicit", "misleading/silent"):
-        cols.append(_score(f"agreement {cell}", f"agreement/{cell}"))
-    for trio in ("informed", "blind"):
-        cols.append(Column(f"alt-test {trio} (explicit): passed", _alt_test_passed(trio), text=True))
-    return cols  # headline first: change rate text-only -> misleading image, explicit arm (Table 6)
+T = TypeVar("T")
 
 
-def _emoprefer(view: str) -> list[Column]:
-    names = (("waf_2class", "2-class WAF"), ("acc_2class", "2-class ACC"), ("waf_3class", "3-class WAF"),
-             ("acc_3class", "3-class ACC"), ("swap_consistency", "swap consistency"))  # fmt: skip
-    return [_score(title, key) for key, title in names] + [_text("strategy", "strategy")]
+def _in_mode(mode: str, default: str, read: Callable[[Results], T | None]) -> Callable[[Results], T | None]:
+    """``read`` applied to the result scored in ``mode``: the ranked result when it names that mode
+    (a result naming none is in the scorer's ``default`` mode), else the side scoring labelled ``mode``."""
 
-
-def _emorealm(view: str) -> list[Column]:
-    from mmjudge.benchmarks.emorealm import TASKS, YES_NO_TASKS
-
-    cols = [
-        Column("Average (strict)", _in_mode("strict", "overall"), _in_mode_ci("strict", "overall")),
-        Column("Average (official)", _official("overall"), _official_ci("overall")),
-    ]
-    cols += [_score(task, f"accuracy/{task}") for task in TASKS]
-    for task in YES_NO_TASKS:
-        cols.append(_score(f"{task} yes-acc.", f"yes_accuracy/{task}"))
-        cols.append(_score(f"{task} no-acc.", f"no_accuracy/{task}"))
-    cols.append(_text("mode", "mode"))
-    return cols
-
-
-def _in_mode(mode: str, key: str) -> Callable[[Results], float | None]:
-    """``key`` of an EmoReAlM result scored in ``mode`` (results name their mode; older rows: official)."""
-
-    def get(results: Results) -> float | None:
-        return _key(key)(results) if results.get("mode", "official") == mode else None
-
-    return get
-
-
-def _in_mode_ci(mode: str, key: str) -> Callable[[Results], tuple[float, float] | None]:
-    """The stored CI of ``key`` of an EmoReAlM result scored in ``mode``."""
-
-    def get(results: Results) -> tuple[float, float] | None:
-        return _ci_keys(key)(results) if results.get("mode", "official") == mode else None
-
-    return get
-
-
-def _official(key: str) -> Callable[[Results], float | None]:
-    """``key`` in official mode: the side scoring stored beside a strict row, or an official-mode row."""
-
-    def get(results: Results) -> float | None:
-        side = _key(f"{SIDE_PREFIX['official']}{key}")(results)
-        return side if side is not None else _in_mode("official", key)(results)
-
-    return get
-
-
-def _official_ci(key: str) -> Callable[[Results], tuple[float, float] | None]:
-    """The CI of :func:`_official`'s value, from the same scoring."""
-
-    def get(results: Results) -> tuple[float, float] | None:
-        side = _ci_keys(f"{SIDE_PREFIX['official']}{key}")(results)
-        return side if side is not None else _in_mode_ci("official", key)(results)
+    def get(results: Results) -> T | None:
+        if results.get("mode", default) == mode:
+            return read(results)
+        side = {k[len(mode) + 1 :]: v for k, v in results.items() if k.startswith(f"{mode}:")}
+        return read(side) if side else None
 
     return get
 
@@ -213,8 +149,6 @@ def _file_columns() -> list[Column]:
     ]
 
 
-SIDE_PREFIX = {"official": "official:"}
-"""How a side scoring's keys appear in the mapping a column reads (``official:overall``)."""
 FILE_PREFIX = "file:"
 """How the file's coverage keys appear in the mapping a column reads (``file:coverage``)."""
 
@@ -228,38 +162,40 @@ def _view(sub: StoredSubmission) -> dict[str, Any]:
     return view
 
 
-_COLUMNS: dict[str, Callable[[str], list[Column]]] = {
-    "isovrbench": _isovrbench, "mist": _mist, "emoprefer": _emoprefer, "emorealm": _emorealm,
-}  # fmt: skip
+def views(benchmark: str) -> tuple[str, ...]:
+    """The view names of ``benchmark``'s table; the first is the default."""
+    return tuple(v.name for v in get_benchmark(benchmark).leaderboard.views)
 
 
-def columns(benchmark: str, view: str = "ties_wrong") -> list[Column]:
-    """Score columns of ``benchmark``; the first one is the headline the rows are ranked by.
+def _view_of(spec: Benchmark, view: str | None) -> View:
+    """The view named ``view`` (``None``: the default); a benchmark with one view shows it whatever the name."""
+    known = spec.leaderboard.views
+    if view is None or len(known) == 1:
+        return known[0]
+    for candidate in known:
+        if candidate.name == view:
+            return candidate
+    raise ValueError(f"view must be one of {tuple(v.name for v in known)}, got {view!r}")
 
-    >>> [c.header for c in columns("emoprefer")][:2]
-    ['2-class WAF', '2-class ACC']
-    """
-    if view not in VIEWS:
-        raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
-    return _COLUMNS[benchmark](view)
+
+def columns(benchmark: str, view: str | None = None) -> list[Column]:
+    """Score columns of ``benchmark`` in ``view`` (default: its first view), as the benchmark declares them."""
+    spec = get_benchmark(benchmark)
+    return [_stored(spec, c) for c in _view_of(spec, view).columns]
 
 
-def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: str = "ties_wrong") -> Table:
-    """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the headline column.
+def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: str | None = None) -> Table:
+    """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the view's headline column.
 
     Text cells hold the text as submitted (a ``str`` cell of ``gr.Dataframe`` is shown as text).
-
-    >>> from mmjudge.leaderboard.store import StoredSubmission
-    >>> row = StoredSubmission("emoprefer", "verified", "AT&T <b>j</b>", "m", "u", {"waf_2class": 61.25}, id=1)
-    >>> t = build_table("emoprefer", [row])
-    >>> t.values[0][:3], t.display[0][7]
-    ([1, 'verified', 'AT&T <b>j</b>'], '61.2\\n(no CI)')
     """
-    cols = columns(benchmark, view) + _file_columns()
-    headline = _headline(benchmark, view)
+    spec = get_benchmark(benchmark)
+    chosen = _view_of(spec, view)
+    cols = [_stored(spec, c) for c in chosen.columns] + _file_columns()
+    headline = _headline(spec, chosen)
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
-    views = {s.id: _view(s) for s in rows}
-    ranked = sorted(rows, key=lambda s: _rank_key(cols[headline], views[s.id]))
+    mapped = {s.id: _view(s) for s in rows}
+    ranked = sorted(rows, key=lambda s: _rank_key(cols[headline], mapped[s.id]))
     values, display = [], []
     for sub in ranked:
         info = [
@@ -267,7 +203,7 @@ def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: s
             sub.kind,
             *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
         ]
-        cells = [_cell(c, views[sub.id], sub.kind) for c in cols]
+        cells = [_cell(c, mapped[sub.id], sub.kind) for c in cols]
         values.append(info + [v for v, _ in cells])
         display.append([str(v) for v in info] + [d for _, d in cells])
     headers = list(INFO_HEADERS) + [c.header for c in cols]
@@ -275,8 +211,10 @@ def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: s
     return Table(benchmark, headers, values, display, datatypes, len(INFO_HEADERS) + headline)
 
 
-def _headline(benchmark: str, view: str) -> int:
-    return len(columns(benchmark, view)) - 2 if benchmark == "isovrbench" else 0
+def _headline(spec: Benchmark, view: View) -> int:
+    """Index of the column the rows are ranked by: the view's headline key, else the benchmark's first."""
+    key = view.headline or (spec.headline[0] if spec.headline else view.columns[0].key)
+    return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 
 def _rank_key(col: Column, results: Results) -> tuple[int, float]:

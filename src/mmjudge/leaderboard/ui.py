@@ -16,35 +16,38 @@ refuses new handler calls and waits for the ones in flight.
 
 from __future__ import annotations
 
-import functools
 import html
-import math
-import re
 import shutil
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import gradio as gr
 
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard import plots, queue
+from mmjudge.leaderboard._calls import (
+    EXPORT_TTL_S,
+    AppClosingError,
+    InFlight,
+    error_message,
+    md,
+    row_id,
+    tracked,
+)
 from mmjudge.leaderboard.export import write_results_file, write_table
-from mmjudge.leaderboard.reference import reference_note
+from mmjudge.leaderboard.reported import reported_note
 from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard
-from mmjudge.leaderboard.tables import VIEWS, Table, build_table
+from mmjudge.leaderboard.tables import Table, build_table, views
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 from mmjudge.leaderboard.worker import public_log
 
 __all__ = ["AppClosingError", "Handlers", "InFlight", "LeaderboardApp", "build_app"]
 
-TITLES = {"isovrbench": "IsoVRBench", "mist": "MIST", "emoprefer": "EmoPrefer", "emorealm": "EmoReAlM"}
 QUEUE_HEADERS = [
     "#",
     "Status",
@@ -62,115 +65,6 @@ def _username(profile: gr.OAuthProfile | None) -> str | None:
     return None if profile is None else str(profile.username)
 
 
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
-
-
-def _md(text: str) -> str:
-    """Submitter text for a Markdown message: HTML-escaped, then Markdown punctuation backslash-escaped
-    (so a model name can neither inject tags nor render as a link, emphasis or code).
-
-    >>> _md("[x](javascript:alert(1)) <b>")
-    '\\\\[x\\\\]\\\\(javascript:alert\\\\(1\\\\)\\\\) &lt;b&gt;'
-    """
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(text, quote=False))  # quotes: no attribute here
-
-
-def _error(exc: Exception) -> str:
-    return f"**Rejected.** {_md(str(exc))}"
-
-
-class AppClosingError(MmjudgeError):
-    """A handler was called after the app began shutting down."""
-
-
-class InFlight:
-    """Counts handler calls in progress; :meth:`close` refuses new calls and waits for the running ones.
-
-    >>> calls = InFlight()
-    >>> with calls():
-    ...     calls.running
-    1
-    >>> calls.close(timeout=1.0), calls.running
-    (True, 0)
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self.running = 0
-        self.closed = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._cond:
-            if self.closed:
-                raise AppClosingError("the leaderboard is shutting down: reload the page in a moment")
-            self.running += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self.running -= 1
-                self._cond.notify_all()
-
-    def close(self, timeout: float) -> bool:
-        """Refuse new calls; wait up to ``timeout`` s for running ones. ``True`` when none is left."""
-        with self._cond:
-            self.closed = True
-            return self._cond.wait_for(lambda: self.running == 0, timeout)
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _tracked(method: F) -> F:
-    """Run a handler method inside its :class:`Handlers`' :class:`InFlight` count."""
-
-    @functools.wraps(method)
-    def wrapper(self: Handlers, *args: Any, **kwargs: Any) -> Any:
-        with self.in_flight():
-            return method(self, *args, **kwargs)
-
-    return cast(F, wrapper)
-
-
-_MAX_ROW_ID = 2**63 - 1
-EXPORT_TTL_S = 3600.0
-"""Exports older than this are removed (gradio has copied them to its own cache by then)."""
-
-
-def row_id(value: Any) -> int:
-    """A row number from a ``gr.Number`` or an API call: a whole number from 1 up.
-
-    >>> row_id(7.0)
-    7
-    >>> row_id(float("nan"))
-    Traceback (most recent call last):
-    ...
-    mmjudge.leaderboard.store.SubmissionRejected: row # must be a whole number from 1 to 9223372036854775807, got nan
-    """
-    number = _whole_number(value)
-    if number is None or not 1 <= number <= _MAX_ROW_ID:
-        raise SubmissionRejected(
-            f"row # must be a whole number from 1 to {_MAX_ROW_ID}, got {str(value)[:40]}"
-        )
-    return number
-
-
-def _whole_number(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            return None
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
-    return None
-
-
 class Handlers:
     """Event handlers bound to a :class:`Leaderboard` (directly callable in tests).
 
@@ -182,21 +76,21 @@ class Handlers:
         self.in_flight = InFlight()
         self._export_dir = Path(tempfile.mkdtemp(prefix="mmjudge-leaderboard-"))
 
-    def table(self, benchmark: str, view: str = "ties_wrong") -> Table:
+    def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark``."""
         return build_table(benchmark, self.board.store.submissions(benchmark), view)
 
-    @_tracked
-    def table_value(self, benchmark: str, view: str = "ties_wrong") -> dict[str, Any]:
+    @tracked
+    def table_value(self, benchmark: str, view: str | None = None) -> dict[str, Any]:
         """The table as a ``gr.Dataframe`` value."""
         return self.table(benchmark, view).gradio_value()
 
-    @_tracked
+    @tracked
     def plot(self, benchmark: str) -> Any:
         """The tab's figure."""
         return plots.figure(benchmark, self.board.store.submissions(benchmark))
 
-    @_tracked
+    @tracked
     def submit(self, file: str | None, judge: str, model: str, revision: str, link: str, license_: str,
                weights: str, profile: gr.OAuthProfile | None) -> str:  # fmt: skip
         """Validate, score and store an uploaded ``predictions.jsonl``; returns a Markdown message."""
@@ -207,15 +101,15 @@ class Handlers:
             meta = SubmissionMeta(judge, model, revision, link, license_, weights or "unknown")
             stored = self.board.submit(Path(file).read_bytes(), meta, submitter, source=Path(file).name)
         except MmjudgeError as exc:
-            return _error(exc)
+            return error_message(exc)
         table = build_table(stored.benchmark, [stored])
         first, score = table.headers[table.headline], table.display[0][table.headline].split("\n")[0]
         return (
-            f"**Stored** as verified row #{stored.id} on the {TITLES[stored.benchmark]} tab: "
-            f"{_md(stored.model)} ({_md(stored.judge)}), {first} = {score}."
+            f"**Stored** as verified row #{stored.id} on the {get_benchmark(stored.benchmark).tab_title} tab: "
+            f"{md(stored.model)} ({md(stored.judge)}), {first} = {score}."
         )
 
-    @_tracked
+    @tracked
     def request_model(self, model: str, revision: str, backend: str, config: str, benchmarks: list[str],
                       profile: gr.OAuthProfile | None) -> str:  # fmt: skip
         """Queue a model request as PENDING; returns a Markdown message."""
@@ -232,10 +126,10 @@ class Handlers:
                 self.board.store, spec, submitter, daily_limit=self.board.settings.daily_limit
             )
         except MmjudgeError as exc:
-            return _error(exc)
-        return f"**Queued** request #{request_id} ({_md(spec.model)}) as PENDING."
+            return error_message(exc)
+        return f"**Queued** request #{request_id} ({md(spec.model)}) as PENDING."
 
-    @_tracked
+    @tracked
     def queue_value(self) -> list[list[Any]]:
         """Rows of the queue table: status, attempts and the log tail (text as stored, no server paths)."""
         return [
@@ -244,23 +138,23 @@ class Handlers:
             for r in queue.list_requests(self.board.store)
         ]  # fmt: skip
 
-    @_tracked
+    @tracked
     def hide(self, submission_id: float | None, profile: gr.OAuthProfile | None) -> str:
         """Admin: hide a submission (it stays in the store)."""
         try:
             number = row_id(submission_id)
             self.board.hide(number, _username(profile))
         except MmjudgeError as exc:
-            return _error(exc)
+            return error_message(exc)
         return f"Row #{number} hidden."
 
-    @_tracked
+    @tracked
     def export(self, benchmark: str, view: str, suffix: str) -> str:
         """Write the table as CSV or JSON into a folder of its own; returns the file path for ``gr.File``."""
         path = self._fresh_folder() / f"{benchmark}_{view}.{suffix}"
         return str(write_table(self.table(benchmark, view), path))
 
-    @_tracked
+    @tracked
     def results_file(self, submission_id: float | None) -> str | None:
         """Write the results file of a visible verified submission; ``None`` when there is none.
 
@@ -288,14 +182,15 @@ class Handlers:
 
 
 def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
+    spec = get_benchmark(benchmark)
     table = handlers.table(benchmark)
-    view = gr.Radio(list(VIEWS), value="ties_wrong", label="view (ties counted wrong, or accuracy over decided pairs)",
-                    visible=benchmark == "isovrbench")  # fmt: skip
+    names = list(views(benchmark))
+    view = gr.Radio(names, value=names[0], label=spec.leaderboard.view_label, visible=len(names) > 1)
     frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes), interactive=False,
                          show_search="filter", wrap=True, pinned_columns=3, elem_id=f"table-{benchmark}",
-                         label=f"{TITLES[benchmark]} (each number followed by its 95% CI)")  # fmt: skip
+                         label=f"{spec.tab_title} (each number followed by its 95% CI)")  # fmt: skip
     plot = gr.Plot(value=handlers.plot(benchmark), label="figure", format="png")
-    note = reference_note(benchmark)
+    note = reported_note(benchmark)
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
     with gr.Row():
@@ -340,19 +235,18 @@ class LeaderboardApp:
 
 
 def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
-    """The leaderboard app: one tab per benchmark, submit, model request, queue, about, admin."""
-    from mmjudge import BENCHMARK_IDS
-
+    """The leaderboard app: one tab per registered benchmark, submit, model request, queue, about, admin."""
     handlers = Handlers(board)
+    titles = [get_benchmark(b).title for b in benchmark_ids()]
     with gr.Blocks(title="mmjudge leaderboard") as demo:
-        gr.Markdown("# mmjudge leaderboard\nMultimodal judges on IsoVRBench, MIST, EmoPrefer-Data and EmoReAlM. "
+        gr.Markdown(f"# mmjudge leaderboard\nMultimodal judges on {_listing(titles)}. "
                     "`verified`: scored here from submitted predictions; `reported`: published numbers with their source.")  # fmt: skip
         if board.settings.require_login:
             gr.LoginButton()
         tabs: dict[str, tuple[Any, Any, Any]] = {}
         with gr.Tabs():
-            for benchmark in BENCHMARK_IDS:
-                with gr.Tab(TITLES[benchmark], id=benchmark):
+            for benchmark in benchmark_ids():
+                with gr.Tab(get_benchmark(benchmark).tab_title, id=benchmark):
                     tabs[benchmark] = _benchmark_tab(handlers, benchmark)
             with gr.Tab("Submit", id="submit"):
                 _submit_tab(handlers, tabs)
@@ -373,6 +267,15 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
             demo.load(handlers.table_value, [name, view], frame, api_name=f"table_{benchmark}")
             demo.load(handlers.plot, name, plot, api_visibility="private")
     return LeaderboardApp(demo, handlers)
+
+
+def _listing(titles: list[str]) -> str:
+    """``"A, B and C"``.
+
+    >>> _listing(["A", "B", "C"])
+    'A, B and C'
+    """
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 def _refresh_all(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]], event: Any) -> None:
@@ -405,8 +308,6 @@ def _submit_tab(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]]) -> No
 
 
 def _request_tab(handlers: Handlers) -> None:
-    from mmjudge import BENCHMARK_IDS
-
     gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`). The config "
                 "may set only what the backend allows (frames, batch size and a few bounded settings); URLs, "
                 "secrets, environment variable names and local paths are refused. API judges: admins only.")  # fmt: skip
@@ -417,7 +318,7 @@ def _request_tab(handlers: Handlers) -> None:
     config = gr.Code(
         label="judge config (YAML: frames, fps, max_pixels, dtype, batch_size, options, ...)", language="yaml"
     )
-    benchmarks = gr.CheckboxGroup(list(BENCHMARK_IDS), label="benchmarks")
+    benchmarks = gr.CheckboxGroup(list(benchmark_ids()), label="benchmarks")
     button = gr.Button("Request", variant="primary")
     message = gr.Markdown()
     button.click(

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
-"""Default size limit of a submitted prediction file (64 MiB; an 8,000-pair IsoVRBench file is ~1 MB)."""
+"""Default size limit of a submitted prediction file (64 MiB; a file of 8,000 scored pairs is ~1 MB)."""
 WEIGHTS: tuple[str, ...] = ("open", "closed", "unknown")
 """Accepted values of the open/closed-weights field."""
 _MAX_TEXT = 200
@@ -70,10 +70,6 @@ def validate_file(
 ) -> ValidatedFile:
     """Check size, encoding and schema of a submitted ``predictions.jsonl``.
 
-    >>> ok = validate_file(b'{"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"}\\n'
-    ...                    b'{"id": "q1", "prediction": "A"}\\n')
-    >>> ok.predictions.header.benchmark, len(ok.sha256)
-    ('emorealm', 64)
     >>> validate_file(b"x" * 10, max_bytes=5)
     Traceback (most recent call last):
     ...

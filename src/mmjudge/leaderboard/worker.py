@@ -225,9 +225,9 @@ def public_log(text: str, folders: dict[str, str] | None = None, *,
     outside the Hugging Face Hub become ``<url>``; the values of environment variables whose name says
     token, key, secret or password become ``***``.
 
-    >>> public_log("open /srv/lb/data/mist/x.parquet failed; POST http://10.0.0.5:8000/v1 ok",
+    >>> public_log("open /srv/lb/data/bench/x.parquet failed; POST http://10.0.0.5:8000/v1 ok",
     ...            {"/srv/lb/data": "<data>"}, environ=[])
-    'open <data>/mist/x.parquet failed; POST <url> ok'
+    'open <data>/bench/x.parquet failed; POST <url> ok'
     >>> public_log('File "/usr/lib/python3.11/json/decoder.py", line 3', environ=[("HF_TOKEN", "hf_abcdefgh")])
     'File ".../decoder.py", line 3'
     """

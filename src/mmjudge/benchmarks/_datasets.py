@@ -1,0 +1,53 @@
+"""Dataset folders by benchmark id: build one from a raw release, or write the synthetic samples."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks._registry import benchmark_ids, get_benchmark
+from mmjudge.errors import ConfigError
+
+__all__ = ["build_dataset", "write_sample_data"]
+
+
+def build_dataset(benchmark: str, source: str | Path, out: str | Path, **options: Any) -> Path:
+    """Build the Hub-ready folder of ``benchmark`` from its raw release at ``source``.
+
+    The keyword options are those of :func:`mmjudge.data.build.build_folder` (``media_root``,
+    ``allow_missing_media``, ``overwrite``, ``card_template``, ``card_notes``) and the benchmark's own
+    build options. An unknown id raises :class:`~mmjudge.errors.UnknownNameError` listing the known ones.
+    """
+    from mmjudge.data.build import build_folder
+
+    spec = get_benchmark(benchmark)
+    return build_folder(benchmark, spec.data.build_tables, source, out, **options)
+
+
+def write_sample_data(
+    out: str | Path,
+    *,
+    size: str = "small",
+    seed: int = 0,
+    benchmarks: Sequence[str] | None = None,
+    overwrite: bool = False,
+) -> dict[str, Path]:
+    """Write the synthetic sample of the benchmarks (default: all, in registry order) and build each.
+
+    See :func:`mmjudge.data.sample.write_samples`; an unknown id is refused before anything is written.
+
+    >>> write_sample_data("/tmp/nowhere", benchmarks=["no_such_benchmark"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: unknown benchmark ids ['no_such_benchmark']; expected some of (...)
+    """
+    from mmjudge.data.sample import write_samples
+
+    known = benchmark_ids()
+    ids = list(known if benchmarks is None else benchmarks)
+    unknown = [b for b in ids if b not in known]
+    if unknown:
+        raise ConfigError(f"unknown benchmark ids {unknown}; expected some of {known}")
+    writers = {b: (get_benchmark(b).data.write_raw, get_benchmark(b).data.build_tables) for b in ids}
+    return write_samples(out, writers, size=size, seed=seed, overwrite=overwrite)

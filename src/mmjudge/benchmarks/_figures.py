@@ -1,0 +1,116 @@
+"""Drawing helpers shared by the benchmarks' report plots and leaderboard figures (matplotlib, lazy).
+
+Every error bar is an interval the scorer stored (``<key>_ci_low``/``_ci_high``) or the spread over
+rounds a paper prints (``<key>_std``); nothing here computes a statistic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks._base import BoardRow
+
+__all__ = [
+    "MAX_VERIFIED",
+    "bars",
+    "board_figure",
+    "errors",
+    "number",
+    "report_figure",
+    "row_label",
+    "row_value",
+    "save",
+    "split_rows",
+    "whisker",
+]
+
+MAX_VERIFIED = 12
+"""Verified rows a leaderboard figure draws (the first ones stored); the table lists all."""
+
+
+def report_figure(width: float = 7.0, height: float = 3.6, **kwargs: Any) -> tuple[Any, Any]:
+    """A pyplot figure and axes for a report (Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    return plt.subplots(figsize=(width, height), dpi=100, **kwargs)
+
+
+def save(fig: Any, path: Path) -> Path:
+    """Save a report figure and close it."""
+    from matplotlib import pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def number(value: Any) -> float:
+    """``value`` as a float, NaN when it is not a number.
+
+    >>> number("x")
+    nan
+    """
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def errors(scores: Mapping[str, Any], keys: Sequence[str]) -> list[list[float]]:
+    """Error-bar lengths below and above each value from its ``_ci_low``/``_ci_high`` keys (0 without)."""
+    values = [number(scores.get(k)) for k in keys]
+    low = [v - number(scores.get(f"{k}_ci_low", v)) for k, v in zip(keys, values, strict=True)]
+    high = [number(scores.get(f"{k}_ci_high", v)) - v for k, v in zip(keys, values, strict=True)]
+    return [low, high]
+
+
+def bars(ax: Any, names: Sequence[str], scores: Mapping[str, Any], prefix: str) -> None:
+    """Bars of ``<prefix>/<name>`` with their stored CIs."""
+    keys = [f"{prefix}/{n}" for n in names]
+    values = [number(scores.get(k)) for k in keys]
+    ax.bar(range(len(names)), values, yerr=errors(scores, keys), capsize=3, color="#4c72b0", label="judge")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+
+
+def board_figure(width: float = 9.0, height: float = 4.0) -> Any:
+    """A leaderboard figure (no pyplot state, so nothing accumulates)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def row_label(row: BoardRow) -> str:
+    """A row's legend label: judge name and kind initial."""
+    # figures are PNG images (no HTML); '$...$' would be mathtext, so escape the dollar sign
+    text = row.judge[:28].replace("$", r"\$")
+    return f"{text} ({row.kind[0]})"
+
+
+def row_value(row: BoardRow, key: str) -> float | None:
+    """The stored number under ``key`` (``None`` when absent or not a number)."""
+    value = row.results.get(key)
+    return None if value is None or isinstance(value, (str, bool)) else float(value)
+
+
+def whisker(row: BoardRow, key: str) -> tuple[float, float]:
+    """Error-bar lengths below and above ``key`` from the stored CI, else the stored ``_std``, else 0."""
+    value = row_value(row, key) or 0.0
+    low, high = row_value(row, f"{key}_ci_low"), row_value(row, f"{key}_ci_high")
+    if low is not None and high is not None:
+        return value - low, high - value
+    std = row_value(row, f"{key}_std")
+    return (std, std) if std is not None else (0.0, 0.0)
+
+
+def split_rows(rows: Sequence[BoardRow]) -> tuple[list[BoardRow], list[BoardRow]]:
+    """``(published, verified)`` rows; at most :data:`MAX_VERIFIED` verified ones."""
+    published = [r for r in rows if r.kind == "reported"]
+    verified = [r for r in rows if r.kind == "verified"][:MAX_VERIFIED]
+    return published, verified

@@ -1,0 +1,109 @@
+"""EmoPrefer judge items: one :class:`EmoPreferPair` (kind *two descriptions of one clip*) per pair and order.
+
+A pair carries the benchmark's protocol: the S1-S4 prompts (:mod:`mmjudge.benchmarks.emoprefer.prompts`)
+and the official response parser (:func:`mmjudge.benchmarks.emoprefer.parse_response`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks.emoprefer import prompts
+from mmjudge.benchmarks.emoprefer.scoring import parse_response
+from mmjudge.data.media_paths import resolve_media
+from mmjudge.items import DescriptionPairItem, Item, Verdict
+
+__all__ = ["EmoPreferPair", "build_items", "records_from_verdicts"]
+
+
+@dataclass(frozen=True)
+class EmoPreferPair(DescriptionPairItem):
+    """A clip with two emotion descriptions; the judge answers a1, a2 or same."""
+
+    item_id: str
+    """``name`` for the forward order, ``name::reversed`` for the swapped pair."""
+    name: str
+    """The clip name of the release."""
+    video: Path | None
+    """Resolved ``video/{name}.mp4`` (``None`` when media are missing)."""
+    audio: Path | None
+    """Resolved ``audio/{name}.wav`` (``None`` when media are missing)."""
+    a1: str
+    """First description as shown to the judge."""
+    a2: str
+    """Second description as shown to the judge."""
+    order: str
+    """``forward`` or ``reversed`` (a1/a2 swapped, the label flipped)."""
+
+    def choose_prompt(self) -> str:
+        """S1: the clip and both descriptions; a1, a2 or same."""
+        return prompts.choose(self.a1, self.a2)
+
+    def describe_prompt(self) -> str:
+        """S2-S4 step one."""
+        return prompts.DESCRIBE
+
+    def compare_prompt(self, description: str, *, reason: bool = False) -> str:
+        """S2-S4 step two (S4: with a reasoning step)."""
+        return prompts.compare(description, self.a1, self.a2, reason=reason)
+
+    def extract_prompt(self, analysis: str) -> str:
+        """S4 step three."""
+        return prompts.extract(analysis)
+
+    def parse_answer(self, text: str) -> str:
+        """The official parser's reading of ``text``."""
+        return parse_response(text)
+
+
+def build_items(
+    data_dir: str | Path,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    media_root: str | Path | None = None,
+    swap: bool = False,
+) -> list[Item]:
+    """Every pair of ``rows`` (forward), then, with ``swap``, every pair with a1/a2 swapped."""
+    root = Path(media_root) if media_root is not None else Path(data_dir)
+    items: list[Item] = [_pair(r, root, "forward") for r in rows]
+    if swap:
+        items += [_pair(r, root, "reversed") for r in rows]
+    return items
+
+
+def _resolve(relpath: str | None, root: Path) -> Path | None:
+    return resolve_media(relpath, root) if relpath else None
+
+
+def _pair(row: Mapping[str, Any], root: Path, order: str) -> EmoPreferPair:
+    a1, a2 = (row["a1"], row["a2"]) if order == "forward" else (row["a2"], row["a1"])
+    name = str(row["name"])
+    return EmoPreferPair(
+        item_id=name if order == "forward" else f"{name}::reversed",
+        name=name,
+        video=_resolve(row.get("video_path"), root),
+        audio=_resolve(row.get("audio_path"), root),
+        a1=str(a1),
+        a2=str(a2),
+        order=order,
+    )
+
+
+def records_from_verdicts(
+    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """One record per pair and order, in item order."""
+    by_id = {v.item_id: v for v in verdicts}
+    out = []
+    for item in items:
+        assert isinstance(item, EmoPreferPair)
+        verdict = by_id[item.item_id]
+        record: dict[str, Any] = {"id": item.item_id, "name": item.name, "order": item.order}
+        record.update(prediction=verdict.value, no_judgment=verdict.no_judgment)
+        if verdict.error:
+            record["error"] = verdict.error
+        out.append(record)
+    return out

@@ -1,0 +1,350 @@
+"""EmoPrefer-Data scoring: which of two emotion descriptions of a video is better (a1, a2 or same).
+
+The rules follow the paper's official code as REFERENCE.md states them:
+
+* :func:`parse_response` lowercases a response; if it starts with ``a1``, ``a2`` or ``same`` that is the
+  label, else the label whose substring occurs earliest, else ``same``.
+* 3-class: weighted F1 (WAF, scikit-learn ``f1_score(average="weighted")``) and accuracy over
+  {a1, a2, same}.
+* 2-class: drop the items whose gold label is ``same``, map predicted ``same`` to ``a1``, then WAF
+  and accuracy. When every gold label is ``same`` the 2-class set is empty: the 2-class keys are NaN
+  and a :class:`UserWarning` says so (never a silent zero).
+* Swap consistency: the predictions on the reversed pairs (``a1``/``a2`` swapped, the reversed file's
+  label space) are mapped back ``a1``<->``a2`` (``same`` stays) and compared with the forward
+  predictions; the share that agree.
+
+Every number is multiplied by 100, as the paper reports it, and carries a 95% CI computed here (keys
+``<key>_ci_low``/``<key>_ci_high``): the accuracies and swap consistency are proportions and get a
+Wilson interval; the weighted F1 scores get a percentile bootstrap over items (drawn as multinomial
+counts of the 3 x 3 confusion table, the 2-class table derived from each draw, which is what
+resampling items gives). Rounds (mean ± std), votes, the reported-strategy rule and the Bradley-Terry
+ranking of description models live in :mod:`mmjudge.benchmarks.emoprefer.extra` and are re-exported
+here.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
+from mmjudge.benchmarks._base import ResultKey
+from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
+from mmjudge.errors import SchemaError, summarize
+
+__all__ = [
+    "LABELS",
+    "RESULT_KEYS",
+    "DescriptionRanking",
+    "WafAcc",
+    "best_strategy",
+    "confusion_counts",
+    "flip_labels",
+    "majority_vote",
+    "mean_std_over_rounds",
+    "parse_response",
+    "parse_responses",
+    "rank_description_models",
+    "score",
+    "swap_consistency",
+    "three_class",
+    "top_k_vote",
+    "two_class",
+    "vote_normal_swapped",
+]
+
+LABELS: tuple[str, ...] = ("a1", "a2", "same")
+"""The label set of EmoPrefer-Data, in the official code's order."""
+
+_FLIP = {"a1": "a2", "a2": "a1", "same": "same"}
+
+
+class WafAcc(NamedTuple):
+    """Weighted F1 and accuracy of one label set, in percent."""
+
+    waf: float
+    """Weighted F1 x 100 (support-weighted mean of per-class F1, scikit-learn's definition)."""
+    accuracy: float
+    """Share of exact matches x 100."""
+    n: int
+    """Items scored (after the 2-class drop, where it applies)."""
+
+
+def parse_response(response: str) -> str:
+    """Map one judge response to a1, a2 or same with the official parser.
+
+    Args:
+        response: raw text or a bare label; case does not matter.
+
+    Returns:
+        ``"a1"``, ``"a2"`` or ``"same"``. Text naming none of them counts as ``"same"``.
+
+    >>> parse_response("A2. The second one is better")
+    'a2'
+    >>> parse_response("I think a1 beats a2")
+    'a1'
+    >>> parse_response("No preference")
+    'same'
+    """
+    if not isinstance(response, str):
+        raise SchemaError(f"expected a response string, got {type(response).__name__} {response!r}")
+    text = response.lower()
+    for label in LABELS:
+        if text.startswith(label):
+            return label
+    found = [(text.find(label), label) for label in LABELS if label in text]
+    return min(found)[1] if found else "same"
+
+
+def parse_responses(name: str, responses: Sequence[Any]) -> list[str]:
+    """Parse a column of responses; missing entries (``None``, NaN, non-strings) raise SchemaError.
+
+    >>> parse_responses("predictions", ["a1", "Same", "answer: a2"])
+    ['a1', 'same', 'a2']
+    """
+    bad = [i for i, r in enumerate(responses) if not isinstance(r, str)]
+    if bad:
+        raise SchemaError(
+            f"`{name}` has {len(bad)} missing or non-string responses at positions {summarize(bad)}: "
+            f"expected text (an empty string parses as 'same'); fill or drop those items"
+        )
+    return [parse_response(r) for r in responses]
+
+
+def flip_labels(labels: Sequence[str]) -> list[str]:
+    """Swap a1 and a2 (``same`` stays): the map between a file and its ``_reverse`` twin.
+
+    >>> flip_labels(["a1", "a2", "same"])
+    ['a2', 'a1', 'same']
+    """
+    return [_FLIP[label] for label in labels]
+
+
+def _waf_acc(references: Sequence[str], predictions: Sequence[str]) -> WafAcc:
+    from mmjudge.stats import classification_summary
+
+    with warnings.catch_warnings():
+        # a class that is never predicted has undefined precision; its F1 is 0, as in the official code
+        warnings.simplefilter("ignore", category=UserWarning)
+        summary = classification_summary(list(references), list(predictions))
+    return WafAcc(100.0 * float(summary.weighted_f1), 100.0 * float(summary.accuracy), len(references))
+
+
+def three_class(references: Sequence[str], predictions: Sequence[str]) -> WafAcc:
+    """3-class WAF and accuracy over {a1, a2, same}, in percent.
+
+    >>> three_class(["a1", "a2", "same", "a1"], ["a1", "a2", "a1", "a1"]).accuracy
+    75.0
+    """
+    return _waf_acc(references, predictions)
+
+
+def two_class(references: Sequence[str], predictions: Sequence[str]) -> WafAcc:
+    """2-class WAF and accuracy: drop gold ``same``, map predicted ``same`` to ``a1``.
+
+    Returns NaN scores (``n == 0``) with a warning when no gold label is a1 or a2.
+
+    >>> two_class(["a1", "a2", "same"], ["same", "a2", "a2"])
+    WafAcc(waf=100.0, accuracy=100.0, n=2)
+    """
+    kept = [
+        (r, "a1" if p == "same" else p) for r, p in zip(references, predictions, strict=True) if r != "same"
+    ]
+    if not kept:
+        warnings.warn(
+            "every gold label is 'same', so the 2-class subset is empty; waf_2class and acc_2class are NaN",
+            UserWarning,
+            stacklevel=2,
+        )
+        return WafAcc(math.nan, math.nan, 0)
+    refs, preds = zip(*kept, strict=True)
+    return _waf_acc(refs, preds)
+
+
+def swap_consistency(predictions: Sequence[str], swapped_predictions: Sequence[str]) -> float:
+    """Share (x100) of items whose reversed-pair prediction, mapped back a1<->a2, equals the forward one.
+
+    >>> swap_consistency(["a1", "a2", "same", "a1"], ["a2", "a2", "same", "same"])
+    50.0
+    """
+    back = flip_labels(swapped_predictions)
+    return 100.0 * float(np.mean([f == b for f, b in zip(predictions, back, strict=True)]))
+
+
+def _checked(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    swapped: Sequence[Any] | None,
+    ids: Sequence[Any] | None,
+) -> tuple[list[str], list[str], list[str] | None]:
+    fields: dict[str, Sequence[Any]] = {"predictions": predictions, "references": references}
+    if swapped is not None:
+        fields["swapped_predictions"] = swapped
+    if ids is not None:
+        fields["ids"] = ids
+    check_same_length(**fields)
+    check_nonempty("references", references)
+    check_labels("references", references, LABELS)
+    if ids is not None:
+        check_unique("ids", ids)
+    preds = parse_responses("predictions", predictions)
+    back = parse_responses("swapped_predictions", swapped) if swapped is not None else None
+    return preds, list(references), back
+
+
+def score(
+    predictions: Sequence[str],
+    references: Sequence[str],
+    swapped_predictions: Sequence[str] | None = None,
+    *,
+    ids: Sequence[Any] | None = None,
+    strategy: str | None = None,
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> dict[str, float | int | str]:
+    """Score one run of a judge on EmoPrefer-Data, as the paper reports it (percent).
+
+    Args:
+        predictions: raw responses or labels on the forward pairs, parsed with :func:`parse_response`.
+        references: gold labels in {a1, a2, same} (the forward file's ``preference``).
+        swapped_predictions: responses on the same items from the ``_reverse`` file, in that file's
+            label space. Optional; ``swap_consistency`` is present only when given.
+        ids: optional item names, checked for duplicates; scores do not depend on them.
+        strategy: the prompting strategy of the run (``"S1"`` ... ``"S4"``), echoed as ``strategy``.
+        n_resamples, confidence, seed: the bootstrap of the two WAF scores (``n_resamples=0``: none);
+            ``confidence`` also sets the Wilson intervals.
+
+    Returns:
+        ``waf_2class``, ``acc_2class``, ``waf_3class``, ``acc_3class`` (0-100, NaN for the 2-class pair
+        when no gold label is a1/a2), ``swap_consistency`` (0-100, only with ``swapped_predictions``),
+        each with ``_ci_low``/``_ci_high``; ``n_items``, ``n_2class`` and, when given, ``strategy``.
+
+    >>> r = score(["a1", "A2 is better", "same", "a2"], ["a1", "a2", "same", "a1"], ["a2", "a1", "a2", "a1"])
+    >>> r["acc_3class"], r["acc_2class"], r["swap_consistency"]
+    (75.0, 66.66666666666666, 75.0)
+    >>> round(r["acc_3class_ci_low"], 1), round(r["acc_3class_ci_high"], 1)
+    (30.1, 95.4)
+    """
+    check_resampling(n_resamples, confidence)
+    preds, refs, back = _checked(predictions, references, swapped_predictions, ids)
+    three = three_class(refs, preds)
+    two = two_class(refs, preds)
+    boot = _waf_cis(refs, preds, n_resamples, confidence, seed) if n_resamples > 0 else {}
+    result: dict[str, float | int | str] = {}
+    for key, value, k, n in (
+        ("waf_2class", two.waf, None, two.n),
+        ("acc_2class", two.accuracy, _hits(refs, preds, two_class=True), two.n),
+        ("waf_3class", three.waf, None, three.n),
+        ("acc_3class", three.accuracy, _hits(refs, preds), three.n),
+    ):
+        result[key] = value
+        if k is None:
+            result.update({name: v for name, v in boot.items() if name.startswith(f"{key}_ci_")})
+        else:
+            result.update(wilson_keys(key, k, n, confidence))
+    if back is not None:
+        result["swap_consistency"] = swap_consistency(preds, back)
+        same = sum(f == b for f, b in zip(preds, flip_labels(back), strict=True))
+        result.update(wilson_keys("swap_consistency", same, len(preds), confidence))
+    result["n_items"] = three.n
+    result["n_2class"] = two.n
+    if strategy is not None:
+        result["strategy"] = str(strategy)
+    return result
+
+
+def _hits(references: Sequence[str], predictions: Sequence[str], *, two_class: bool = False) -> int:
+    """Exact matches; 2-class: over gold a1/a2 only, with predicted ``same`` read as ``a1``."""
+    if two_class:
+        return sum(
+            r == ("a1" if p == "same" else p)
+            for r, p in zip(references, predictions, strict=True)
+            if r != "same"
+        )
+    return sum(r == p for r, p in zip(references, predictions, strict=True))
+
+
+def confusion_counts(references: Sequence[str], predictions: Sequence[str]) -> np.ndarray:
+    """The 3 x 3 table of (gold, predicted) counts over a1, a2, same (rows: gold).
+
+    >>> confusion_counts(["a1", "same"], ["a2", "same"]).tolist()
+    [[0, 1, 0], [0, 0, 0], [0, 0, 1]]
+    """
+    index = {label: k for k, label in enumerate(LABELS)}
+    table = np.zeros((3, 3), dtype=np.int64)
+    np.add.at(table, ([index[r] for r in references], [index[p] for p in predictions]), 1)
+    return table
+
+
+def _two_class_table(tables: np.ndarray) -> np.ndarray:
+    """3 x 3 tables (..., gold, pred) -> the 2-class 2 x 2 tables: gold ``same`` dropped, pred ``same`` -> a1."""
+    kept = tables[..., :2, :]
+    return np.stack([kept[..., 0] + kept[..., 2], kept[..., 1]], axis=-1)
+
+
+def _waf_cis(
+    references: Sequence[str], predictions: Sequence[str], n_resamples: int, confidence: float, seed: int
+) -> dict[str, float]:
+    from mmjudge.stats import multinomial_counts, weighted_f1_from_counts
+
+    draws = multinomial_counts(confusion_counts(references, predictions), n_resamples, seed)
+    out = percentile_keys("waf_3class", 100.0 * weighted_f1_from_counts(draws), confidence)
+    two = _two_class_table(draws)
+    filled = two.sum(axis=(-2, -1)) > 0
+    if filled.any():
+        waf = np.full(n_resamples, np.nan)
+        waf[filled] = 100.0 * weighted_f1_from_counts(two[filled])
+        out.update(percentile_keys("waf_2class", waf, confidence))
+    return out
+
+
+def _result_keys() -> tuple[ResultKey, ...]:
+    scores = (
+        (
+            "waf_2class",
+            "2-class weighted F1 x100 (gold same dropped, predicted same -> a1); 0-100",
+            "bootstrap",
+        ),
+        ("acc_2class", "2-class accuracy x100 under the same rules; 0-100", "Wilson"),
+        ("waf_3class", "3-class weighted F1 x100 over {a1, a2, same}; 0-100", "bootstrap"),
+        ("acc_3class", "3-class accuracy x100; 0-100", "Wilson"),
+        ("swap_consistency", "share x100 of items judged the same way on the reversed pair; 0-100", "Wilson"),
+    )
+    keys: list[ResultKey] = []
+    for name, text, how in scores:
+        keys += [
+            ResultKey(name, True, text),
+            ResultKey(f"{name}_ci_low", True, f"lower end of the 95% {how} CI of {name} (0-100)"),
+            ResultKey(f"{name}_ci_high", True, f"upper end of the 95% {how} CI of {name} (0-100)"),
+            ResultKey(
+                f"{name}_std",
+                False,
+                f"std over rounds (numpy ddof=0) of {name}, when the result is a mean over rounds",
+            ),
+        ]
+    keys += [
+        ResultKey("n_items", True, "items scored (a count, not a quality score)"),
+        ResultKey("n_2class", True, "items in the 2-class subset (a count)"),
+        ResultKey("n_rounds", True, "rounds averaged, when the result is a mean over rounds (a count)"),
+        ResultKey("strategy", True, "prompting strategy S1-S4 of the run, when known (a label, not a score)"),
+    ]  # fmt: skip
+    return tuple(keys)
+
+
+RESULT_KEYS: tuple[ResultKey, ...] = _result_keys()
+"""Documented result keys of :func:`score` and of :func:`mean_std_over_rounds`."""
+
+from mmjudge.benchmarks.emoprefer.extra import (  # noqa: E402  (re-export after the core it builds on)
+    DescriptionRanking,
+    best_strategy,
+    majority_vote,
+    mean_std_over_rounds,
+    rank_description_models,
+    top_k_vote,
+    vote_normal_swapped,
+)

@@ -1,0 +1,71 @@
+"""EmoReAlM (AVERE): audio-visual emotion reasoning questions (arXiv 2602.07054).
+
+Modules: :mod:`.scoring` (the official whole-word letter matcher, per-task and yes/no accuracies, the
+unweighted overall mean; ``official`` and ``strict`` modes), :mod:`.keys`, :mod:`.match`, :mod:`.build`,
+:mod:`.sample`, :mod:`.prompts`, :mod:`.items`, :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
+"""
+
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks.emorealm import build, items, leaderboard, records, report, sample
+from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
+from mmjudge.benchmarks.emorealm.keys import result_keys
+from mmjudge.benchmarks.emorealm.scoring import (
+    MATCHERS,
+    MODES,
+    TASKS,
+    YES_NO_TASKS,
+    explicit_answer,
+    is_correct,
+    matches_official,
+    official_parse,
+    score,
+)
+from mmjudge.items import QuestionItem
+
+__all__ = [
+    "BENCHMARK",
+    "MATCHERS",
+    "MODES",
+    "TASKS",
+    "YES_NO_TASKS",
+    "EmoRealmQuestion",
+    "explicit_answer",
+    "is_correct",
+    "matches_official",
+    "official_parse",
+    "score",
+]
+
+BENCHMARK = Benchmark(
+    id="emorealm",
+    title="EmoReAlM",
+    package=__name__,
+    citation="Chaubey et al. 2026, AVERE (arXiv 2602.07054)",
+    score=score,
+    result_keys=result_keys(TASKS, YES_NO_TASKS),
+    headline=("overall",),
+    modes=MODES,
+    data=DataSpec(
+        reference_config="all",
+        build_tables=build.build_tables,
+        write_raw=sample.write_raw,
+        sample_media_root="raw/emorealm/DFEW",
+    ),
+    records=RecordSpec(
+        unit="questions",
+        item_kind=QuestionItem,
+        build_items=items.build_items,
+        records_from_verdicts=items.records_from_verdicts,
+        expected_ids=records.expected_ids,
+        score_inputs=records.score_inputs,
+        value_fields=records.VALUE_FIELDS,
+    ),
+    leaderboard=LeaderboardSpec(
+        views=leaderboard.VIEWS,
+        figure=leaderboard.figure,
+        options={"mode": "strict"},
+        side_scorings={"official": {"mode": "official"}},
+    ),
+    report_plot=report.plot,
+)
+"""The registered EmoReAlM benchmark; ranked in strict mode, the official mode stored beside it."""

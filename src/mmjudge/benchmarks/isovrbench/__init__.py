@@ -1,0 +1,59 @@
+"""IsoVRBench: video reward pairs built by controlled interventions (Li et al. 2026).
+
+A pair holds an anchor clip and a clip made from it by one intervention; a judge scores both clips and
+should prefer the anchor. Modules: :mod:`.scoring` (the paper's rule, what ``evaluate`` calls),
+:mod:`.keys` (result keys), :mod:`.build` (raw release -> dataset folder), :mod:`.sample` (synthetic
+sample), :mod:`.items` (clips to judge, pair records), :mod:`.records` (prediction-record schema),
+:mod:`.report` and :mod:`.leaderboard`.
+"""
+
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks.isovrbench import build, items, leaderboard, records, report, sample
+from mmjudge.benchmarks.isovrbench.keys import result_keys
+from mmjudge.benchmarks.isovrbench.scoring import (
+    CHOICES,
+    DIMENSIONS,
+    HUMAN_ACCURACY,
+    HUMAN_AVERAGE,
+    INTERVENTIONS,
+    choices_from_scores,
+    score,
+)
+from mmjudge.items import ClipItem
+
+__all__ = [
+    "BENCHMARK",
+    "CHOICES",
+    "DIMENSIONS",
+    "HUMAN_ACCURACY",
+    "HUMAN_AVERAGE",
+    "INTERVENTIONS",
+    "choices_from_scores",
+    "score",
+]
+
+BENCHMARK = Benchmark(
+    id="isovrbench",
+    title="IsoVRBench",
+    package=__name__,
+    citation="Li et al. 2026, IsoVRBench: Video Reward Modeling Without Human Feedback",
+    score=score,
+    result_keys=result_keys(INTERVENTIONS, DIMENSIONS),
+    headline=("average",),
+    data=DataSpec(reference_config="all", build_tables=build.build_tables, write_raw=sample.write_raw),
+    records=RecordSpec(
+        unit="pairs",
+        item_kind=ClipItem,
+        build_items=items.build_items,
+        records_from_verdicts=items.records_from_verdicts,
+        expected_ids=records.expected_ids,
+        score_inputs=records.score_inputs,
+        value_fields=records.VALUE_FIELDS,
+        noun="pair",
+    ),
+    leaderboard=LeaderboardSpec(
+        views=leaderboard.VIEWS, figure=leaderboard.figure, view_label=leaderboard.VIEW_LABEL
+    ),
+    report_plot=report.plot,
+)
+"""The registered IsoVRBench benchmark."""

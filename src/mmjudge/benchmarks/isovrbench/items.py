@@ -1,0 +1,68 @@
+"""IsoVRBench judge items and prediction records: each unique clip is judged once, pairs are put together after.
+
+A judge scores clips (kind :class:`~mmjudge.items.ClipItem`): the anchor and the intervened clip of a
+pair are two items, and a clip shared by several pairs is judged once. A pair's record takes the two
+clips' scores; a judge returning per-dimension scores (VideoReward's VQ/MQ/TA heads) is read at the
+head of the pair's quality dimension (:data:`DIMENSION_HEADS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mmjudge.data.media_paths import resolve_media
+from mmjudge.items import ClipItem, Item, Verdict
+
+__all__ = ["DIMENSION_HEADS", "build_items", "records_from_verdicts"]
+
+DIMENSION_HEADS: dict[str, str] = {"motion": "MQ", "text": "TA", "visual": "VQ", "overall": "overall"}
+"""Which per-dimension score an IsoVRBench pair of each dimension uses (VideoReward heads)."""
+
+
+def build_items(
+    data_dir: str | Path,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    media_root: str | Path | None = None,
+    swap: bool = False,
+) -> list[Item]:
+    """The unique clips of the pairs ``rows``, in the order of the folder's ``clips`` config."""
+    from mmjudge.data.rows import load_rows
+
+    root = Path(media_root) if media_root is not None else Path(data_dir)
+    used = {str(r[k]) for r in rows for k in ("clip_id_chosen", "clip_id_rejected")}
+    clips = load_rows(data_dir, "clips")
+    return [
+        ClipItem(item_id=str(c["clip_id"]), video=resolve_media(c["video_path"], root), prompt=str(c["prompt"]))
+        for c in clips
+        if str(c["clip_id"]) in used
+    ]
+
+
+def records_from_verdicts(
+    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """One record per pair, in the order of ``rows``."""
+    by_id = {v.item_id: v for v in verdicts}
+    return [_pair_record(row, by_id) for row in rows]
+
+
+def _pair_record(row: Mapping[str, Any], by_id: Mapping[str, Verdict]) -> dict[str, Any]:
+    chosen, rejected = by_id[str(row["clip_id_chosen"])], by_id[str(row["clip_id_rejected"])]
+    record: dict[str, Any] = {"id": str(row["pair_id"])}
+    failed = [v for v in (chosen, rejected) if v.no_judgment]
+    if failed:
+        record.update(score_chosen=None, score_rejected=None, no_judgment=True, error=failed[0].error)
+        return record
+    head = DIMENSION_HEADS.get(str(row.get("dimension") or "overall"), "overall")
+    record.update(score_chosen=_head(chosen.value, head), score_rejected=_head(rejected.value, head))
+    record["no_judgment"] = False
+    return record
+
+
+def _head(value: Any, head: str) -> float:
+    if isinstance(value, dict):
+        return float(value[head] if head in value else value["overall"])
+    return float(value)

@@ -1,0 +1,70 @@
+"""MIST, the Misleading-Image Stress Test (idiom labelling; arXiv 2609.37863).
+
+Does an image change a judge's label of an idiom in a sentence? Modules: :mod:`.scoring` (change rates,
+direction, drift, agreement, kappa, alt-tests), :mod:`.keys`, :mod:`.build` (MIST release or the
+AdMIRe rebuild -> dataset folder), :mod:`.sample`, :mod:`.prompts` (the judge prompt grid),
+:mod:`.items` (grid cells), :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
+"""
+
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks.mist import build, items, leaderboard, records, report, sample
+from mmjudge.benchmarks.mist.items import MistCell
+from mmjudge.benchmarks.mist.keys import RESULT_KEYS
+from mmjudge.benchmarks.mist.records import CELLS, STRATEGIES
+from mmjudge.benchmarks.mist.scoring import (
+    CODES,
+    DEFAULT_EPSILONS,
+    LABELS,
+    MODES,
+    MistTables,
+    majority_label,
+    score,
+    tables,
+)
+from mmjudge.items import SentenceItem
+
+__all__ = [
+    "BENCHMARK",
+    "CELLS",
+    "CODES",
+    "DEFAULT_EPSILONS",
+    "LABELS",
+    "MODES",
+    "RESULT_KEYS",
+    "STRATEGIES",
+    "MistCell",
+    "MistTables",
+    "majority_label",
+    "score",
+    "tables",
+]
+
+BENCHMARK = Benchmark(
+    id="mist",
+    title="MIST (Misleading-Image Stress Test)",
+    short_title="MIST",
+    package=__name__,
+    citation="Omar, Jabarin, Ibraheem, Peled-Cohen 2026, MIST (arXiv 2609.37863)",
+    score=score,
+    result_keys=RESULT_KEYS,
+    headline=leaderboard.HEADLINE,
+    modes=MODES,
+    data=DataSpec(reference_config="items", build_tables=build.build_tables, write_raw=sample.write_raw),
+    records=RecordSpec(
+        unit="grid cells",
+        item_kind=SentenceItem,
+        build_items=items.build_items,
+        records_from_verdicts=items.records_from_verdicts,
+        expected_ids=records.expected_ids,
+        score_inputs=records.score_inputs,
+        value_fields=records.VALUE_FIELDS,
+        key_fields=records.KEY_FIELDS,
+        record_id=records.record_id,
+    ),
+    leaderboard=LeaderboardSpec(
+        views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"}
+    ),
+    report_plot=report.plot,
+)
+"""The registered MIST benchmark; the leaderboard ranks it in strict mode (a missing label counts as
+changed, so marking the labels that moved ``no_judgment`` cannot lower a change rate)."""

@@ -1,0 +1,110 @@
+"""MIST judge items: one :class:`MistCell` (kind *sentence with an optional image*) per grid cell.
+
+A cell carries its protocol prompt: :meth:`MistCell.prompt` renders the cell of the MIST prompt grid
+(:mod:`mmjudge.benchmarks.mist.prompts`) and :meth:`MistCell.parse_label` reads ``{"final_label": ...}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks.mist._inputs import LABELS
+from mmjudge.benchmarks.mist.prompts import ANSWER_PREFIX, STRATEGIES, mist_prompt, parse_final_label
+from mmjudge.benchmarks.mist.records import CELLS
+from mmjudge.data.media_paths import resolve_media
+from mmjudge.items import Item, LabelPrompt, SentenceItem, Verdict
+
+__all__ = ["MistCell", "build_items", "records_from_verdicts"]
+
+
+@dataclass(frozen=True)
+class MistCell(SentenceItem):
+    """One (item, prompt strategy, arm, image condition) cell of the MIST judge grid."""
+
+    item_id: str
+    """Cell id ``"<item>::<strategy>::<arm>::<condition>"`` (the prediction record id)."""
+    mist_item: str
+    """The MIST item id."""
+    sentence: str
+    """Sentence with the compound marked ``**...**``."""
+    compound: str
+    """The idiom compound."""
+    image: Path | None
+    """Resolved image path, or ``None`` for the text-only condition."""
+    prompt_strategy: str
+    """One of ``zero_shot``, ``few_shot``, ``cot``, ``few_shot_cot``."""
+    arm: str
+    """``explicit`` (told to ignore the image), ``silent`` (image not mentioned), ``none`` (no image)."""
+    image_condition: str
+    """``none``, ``aligned`` or ``misleading``."""
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """FF, WF, FL, LL."""
+        return LABELS
+
+    def prompt(self, *, seed: int = 0) -> LabelPrompt:
+        """The cell of the MIST prompt grid; the label follows ``{"final_label": "``."""
+        rendered = mist_prompt(self, seed=seed)
+        return LabelPrompt(rendered.text, LABELS, ANSWER_PREFIX, '"}', rendered.reasoning)
+
+    def parse_label(self, text: str) -> str | None:
+        """The label of the last ``{"final_label": ...}`` in ``text`` (see :func:`parse_final_label`)."""
+        return parse_final_label(text)
+
+
+def build_items(
+    data_dir: str | Path,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    media_root: str | Path | None = None,
+    swap: bool = False,
+    strategies: Sequence[str] = STRATEGIES,
+) -> list[Item]:
+    """The 20 cells of every item in ``rows`` (images live in the folder: ``media_root`` is not used)."""
+    return [cell for r in rows for cell in _cells(r, Path(data_dir), strategies)]
+
+
+def _cells(row: Mapping[str, Any], data_dir: Path, strategies: Sequence[str]) -> list[MistCell]:
+    images = {"none": None, "aligned": row["aligned_image"], "misleading": row["misleading_image"]}
+    return [
+        MistCell(
+            item_id=f"{row['item_id']}::{strategy}::{arm}::{condition}",
+            mist_item=str(row["item_id"]),
+            sentence=str(row["sentence"]),
+            compound=str(row["compound"]),
+            image=resolve_media(images[condition], data_dir) if images[condition] else None,
+            prompt_strategy=strategy,
+            arm=arm,
+            image_condition=condition,
+        )
+        for strategy in strategies
+        for condition, arm in CELLS
+    ]
+
+
+def records_from_verdicts(
+    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """One record per cell, in item order."""
+    by_id = {v.item_id: v for v in verdicts}
+    out = []
+    for item in items:
+        assert isinstance(item, MistCell)
+        verdict = by_id[item.item_id]
+        record: dict[str, Any] = {
+            "id": item.item_id,
+            "item_id": item.mist_item,
+            "prompt_strategy": item.prompt_strategy,
+            "arm": item.arm,
+            "image_condition": item.image_condition,
+            "label": verdict.value,
+            "no_judgment": verdict.no_judgment,
+        }
+        if verdict.error:
+            record["error"] = verdict.error
+        out.append(record)
+    return out

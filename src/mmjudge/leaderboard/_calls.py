@@ -1,0 +1,127 @@
+"""Handler plumbing of the leaderboard UI: in-flight counting for an orderly shutdown, row numbers,
+Markdown escaping of submitter text (no gradio import)."""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+import re
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar, cast
+
+from mmjudge.errors import MmjudgeError
+from mmjudge.leaderboard.store import SubmissionRejected
+
+__all__ = ["EXPORT_TTL_S", "AppClosingError", "InFlight", "error_message", "md", "row_id", "tracked"]
+
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+def md(text: str) -> str:
+    """Submitter text for a Markdown message: HTML-escaped, then Markdown punctuation backslash-escaped
+    (so a model name can neither inject tags nor render as a link, emphasis or code).
+
+    >>> md("[x](javascript:alert(1)) <b>")
+    '\\\\[x\\\\]\\\\(javascript:alert\\\\(1\\\\)\\\\) &lt;b&gt;'
+    """
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(text, quote=False))  # quotes: no attribute here
+
+
+def error_message(exc: Exception) -> str:
+    return f"**Rejected.** {md(str(exc))}"
+
+
+class AppClosingError(MmjudgeError):
+    """A handler was called after the app began shutting down."""
+
+
+class InFlight:
+    """Counts handler calls in progress; :meth:`close` refuses new calls and waits for the running ones.
+
+    >>> calls = InFlight()
+    >>> with calls():
+    ...     calls.running
+    1
+    >>> calls.close(timeout=1.0), calls.running
+    (True, 0)
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self.running = 0
+        self.closed = False
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._cond:
+            if self.closed:
+                raise AppClosingError("the leaderboard is shutting down: reload the page in a moment")
+            self.running += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self.running -= 1
+                self._cond.notify_all()
+
+    def close(self, timeout: float) -> bool:
+        """Refuse new calls; wait up to ``timeout`` s for running ones. ``True`` when none is left."""
+        with self._cond:
+            self.closed = True
+            return self._cond.wait_for(lambda: self.running == 0, timeout)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def tracked(method: F) -> F:
+    """Run a handler method inside its :class:`Handlers`' :class:`InFlight` count."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self.in_flight():
+            return method(self, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+_MAX_ROW_ID = 2**63 - 1
+EXPORT_TTL_S = 3600.0
+"""Exports older than this are removed (gradio has copied them to its own cache by then)."""
+
+
+def row_id(value: Any) -> int:
+    """A row number from a ``gr.Number`` or an API call: a whole number from 1 up.
+
+    >>> row_id(7.0)
+    7
+    >>> row_id(float("nan"))
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: row # must be a whole number from 1 to 9223372036854775807, got nan
+    """
+    number = _whole_number(value)
+    if number is None or not 1 <= number <= _MAX_ROW_ID:
+        raise SubmissionRejected(
+            f"row # must be a whole number from 1 to {_MAX_ROW_ID}, got {str(value)[:40]}"
+        )
+    return number
+
+
+def _whole_number(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None

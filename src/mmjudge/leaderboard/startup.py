@@ -1,0 +1,104 @@
+"""Starting a leaderboard: the store at its default path, reported rows, baseline demo rows, mirroring.
+
+Mirroring (off by default): with ``mirror_repo`` set, a snapshot of the database (SQLite backup API, so
+it is consistent while the app writes) is taken into a folder that ``huggingface_hub.CommitScheduler``
+pushes to that Hub dataset repo every ``mirror_every_min`` minutes. It needs a write token in the
+environment (``HF_TOKEN``).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from mmjudge.leaderboard.reported import seed_reported
+from mmjudge.leaderboard.store import Store
+from mmjudge.leaderboard.submit import Leaderboard, Settings, ingest_demo_output
+from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
+
+__all__ = ["about_text", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
+
+logger = logging.getLogger(__name__)
+
+
+def default_db_path() -> Path:
+    """``<user data dir>/mmjudge/leaderboard.sqlite`` (``platformdirs``)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mmjudge")) / "leaderboard.sqlite"
+
+
+def default_data_root(data_root: str | Path | None, demo_output: str | Path | None) -> Path | None:
+    """``data_root`` if given, else ``<demo_output>/sample-data`` when ``mmjudge demo`` wrote it, else ``None``.
+
+    >>> default_data_root("labels", "demo-output")
+    PosixPath('labels')
+    """
+    if data_root is not None:
+        return Path(data_root)
+    if demo_output is not None and (Path(demo_output) / "sample-data").is_dir():
+        return Path(demo_output) / "sample-data"
+    return None
+
+
+def about_text() -> str:
+    """The About tab (Markdown shipped with the package)."""
+    from importlib import resources
+
+    return (resources.files("mmjudge.leaderboard") / "about.md").read_text(encoding="utf-8")
+
+
+def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | None = None,
+                     require_login: bool = True, admins: Iterable[str] = (), daily_limit: int = 5,
+                     max_bytes: int = DEFAULT_MAX_BYTES, demo_output: str | Path | None = None,
+                     max_attempts: int = 3,
+                     server_options: Mapping[str, Mapping[str, Any]] | None = None) -> Leaderboard:  # fmt: skip
+    """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
+
+    >>> import tempfile
+    >>> board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", require_login=False)
+    >>> all(s.kind == "reported" for s in board.store.submissions())
+    True
+    """
+    store = Store(db or default_db_path())
+    seed_reported(store)
+    settings = Settings(
+        data_root=None if data_root is None else Path(data_root), max_bytes=max_bytes, daily_limit=daily_limit,
+        admins=frozenset(admins), require_login=require_login, max_attempts=max_attempts,
+        server_options={k: dict(v) for k, v in (server_options or {}).items() if v},
+    )  # fmt: skip
+    board = Leaderboard(store, settings)
+    if demo_output is not None and Path(demo_output).is_dir():
+        for line in ingest_demo_output(board, demo_output):
+            logger.info("demo baselines: %s", line)
+    return board
+
+
+def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0) -> Any:
+    """Mirror the store to the Hub dataset ``repo_id`` with ``CommitScheduler`` (returns the scheduler)."""
+    from huggingface_hub import CommitScheduler
+
+    folder = store.path.parent / "mirror"
+    folder.mkdir(parents=True, exist_ok=True)
+    scheduler = CommitScheduler(repo_id=repo_id, repo_type="dataset", folder_path=folder, every=every_min)
+    lock = threading.Lock()
+
+    def snapshot() -> None:
+        with lock, scheduler.lock:
+            target = sqlite3.connect(folder / "leaderboard.sqlite")
+            with store.connect() as source:
+                source.backup(target)
+            target.close()
+
+    original = scheduler.push_to_hub
+
+    def push() -> Any:
+        snapshot()
+        return original()
+
+    scheduler.push_to_hub = push  # type: ignore[method-assign]
+    return scheduler

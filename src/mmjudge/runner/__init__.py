@@ -1,0 +1,31 @@
+"""The judge runner: accelerate sharding, the decode pool, the verdict cache with exact resume, outputs.
+
+:func:`run_judge` judges every item of a built benchmark folder (the benchmark builds the items, the
+judge must accept their kind); :func:`evaluate_judge` also scores and writes ``predictions.jsonl``,
+``results.json`` and ``report.md``. Modules: :mod:`.runner` (sharded, cached judging), :mod:`.decode`
+(the decode pool), :mod:`.cache` (the verdict cache), :mod:`.dist` (ranks), :mod:`.outputs` (files).
+"""
+
+from mmjudge.runner.outputs import EvalOutput, evaluate_judge, provenance
+from mmjudge.runner.runner import (
+    RunOptions,
+    RunResult,
+    RunStats,
+    load_items,
+    prepare_judge,
+    resolve_config,
+    run_judge,
+)
+
+__all__ = [
+    "EvalOutput",
+    "RunOptions",
+    "RunResult",
+    "RunStats",
+    "evaluate_judge",
+    "load_items",
+    "prepare_judge",
+    "provenance",
+    "resolve_config",
+    "run_judge",
+]

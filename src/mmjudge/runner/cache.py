@@ -1,0 +1,223 @@
+"""The runner's verdict cache: append-only JSON lines, one file per rank, fsynced per judge call.
+
+A record is ``{"key": ..., "item_id": ..., "verdict": {...}}``. The key hashes the judge fingerprint,
+the content of every media file the item uses, the item's other fields and the media request, so a
+changed clip, prompt or frame setting is judged again while an unchanged one never is. Every rank
+appends to its own file (``rank<k>.jsonl``); on start the runner reads every rank file, so a run
+killed at any point resumes exactly. A torn last line (a kill mid-write) is skipped.
+
+Transient failures (``Verdict.transient``: connection, timeout, 5xx, out of memory) are held in memory
+for the run but never written, and a line written before verdicts carried the flag whose error reads
+as transient (:func:`mmjudge.judges._failures.looks_transient`) is not loaded: a rerun into the same
+folder judges those items again. Deterministic failures (unreadable media) stay cached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from mmjudge.items import Diagnostics, Item, Verdict
+from mmjudge.judges import MediaRequest, looks_transient
+
+logger = logging.getLogger(__name__)
+
+_MEDIA_FIELDS = ("video", "audio", "image")
+
+
+def verdict_to_dict(verdict: Verdict) -> dict[str, Any]:
+    """A verdict as a JSON-able dict (the inverse of :func:`verdict_from_dict`).
+
+    >>> v = Verdict("c1", {"VQ": 1.0}, diagnostics=Diagnostics(raw_text="7", latency_s=0.5))
+    >>> verdict_from_dict(verdict_to_dict(v)) == v
+    True
+    """
+    return {
+        "item_id": verdict.item_id,
+        "value": verdict.value,
+        "no_judgment": verdict.no_judgment,
+        "error": verdict.error,
+        "diagnostics": dataclasses.asdict(verdict.diagnostics),
+        "transient": verdict.transient,
+    }
+
+
+def verdict_from_dict(data: Mapping[str, Any]) -> Verdict:
+    """Rebuild a :class:`Verdict` from :func:`verdict_to_dict`'s output."""
+    return Verdict(
+        item_id=str(data["item_id"]),
+        value=data.get("value"),
+        no_judgment=bool(data.get("no_judgment", False)),
+        error=data.get("error"),
+        diagnostics=Diagnostics(**(data.get("diagnostics") or {})),
+        transient=bool(data.get("transient", False)),
+    )
+
+
+class MediaHasher:
+    """SHA-256 of media files, computed once per path per process (threads: hashing releases the GIL)."""
+
+    def __init__(self) -> None:
+        self._known: dict[Path, str] = {}
+
+    def prime(self, paths: Iterable[Path], workers: int = 4) -> None:
+        """Hash ``paths`` in a thread pool ahead of use."""
+        todo = sorted({p for p in paths if p not in self._known})
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for path, digest in zip(todo, pool.map(_file_digest, todo), strict=True):
+                self._known[path] = digest
+
+    def digest(self, path: Path) -> str:
+        """The file's SHA-256 hex digest, or ``"missing"`` / ``"unreadable"``."""
+        if path not in self._known:
+            self._known[path] = _file_digest(path)
+        return self._known[path]
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "unreadable"
+
+
+def media_paths(item: Item) -> list[Path]:
+    """The media files an item refers to."""
+    return [p for name in _MEDIA_FIELDS if isinstance(p := getattr(item, name, None), Path)]
+
+
+def cache_key(fingerprint: str, item: Item, request: MediaRequest, hasher: MediaHasher) -> str:
+    """Hash of (judge fingerprint, media content, the item's other fields, the media request).
+
+    Paths are left out: the same content under another folder hits the cache.
+    """
+    names = [f.name for f in dataclasses.fields(item)] if dataclasses.is_dataclass(item) else list(vars(item))
+    fields = {name: getattr(item, name) for name in names if name not in _MEDIA_FIELDS}
+    media = {
+        name: hasher.digest(p) if isinstance(p := getattr(item, name, None), Path) else None
+        for name in _MEDIA_FIELDS
+        if hasattr(item, name)
+    }
+    payload = {
+        "fingerprint": fingerprint,
+        "type": type(item).__name__,
+        "item": fields,
+        "media": media,
+        "request": dataclasses.asdict(request),
+    }
+    text = json.dumps(payload, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class VerdictCache:
+    """Cached verdicts of a run folder: all rank files read on open, this rank's file appended to.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> cache = VerdictCache(folder, rank=1)
+    >>> cache.put("k1", Verdict("c1", 0.5))
+    >>> _ = (folder / "rank0.jsonl").write_text('{"key": "k0", "verdict": {"item_id": "c0", "value": 1}}\\n{"ke')
+    >>> reopened = VerdictCache(folder, rank=0)
+    >>> sorted(reopened.keys()), reopened.get("k1").value, reopened.torn_lines
+    (['k0', 'k1'], 0.5, 1)
+    """
+
+    def __init__(self, folder: str | Path, rank: int = 0) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / f"rank{rank}.jsonl"
+        self.torn_lines = 0
+        self.retried = 0
+        """Cached transient failures left out on open (judged again)."""
+        self._verdicts: dict[str, Verdict] = {}
+        for path in sorted(self.folder.glob("rank*.jsonl")):
+            self._read(path)
+        self._repair_own_tail()
+
+    def _read(self, path: Path) -> None:
+        for line in path.read_bytes().split(b"\n"):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                verdict = verdict_from_dict(record["verdict"])
+                if _retry(verdict, record["verdict"]):
+                    self.retried += 1
+                    continue
+                self._verdicts[str(record["key"])] = verdict
+            except (ValueError, KeyError, TypeError):
+                self.torn_lines += 1
+                logger.warning("%s: skipping a torn or unreadable cache line (%d bytes)", path, len(line))
+
+    def _repair_own_tail(self) -> None:
+        """End this rank's file with a newline so an append never extends a torn line."""
+        if self.path.exists() and self.path.stat().st_size:
+            with self.path.open("rb+") as handle:
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) != b"\n":
+                    handle.write(b"\n")
+
+    def keys(self) -> list[str]:
+        """Cached keys."""
+        return list(self._verdicts)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._verdicts
+
+    def __len__(self) -> int:
+        return len(self._verdicts)
+
+    def get(self, key: str) -> Verdict:
+        """The cached verdict under ``key``."""
+        return self._verdicts[key]
+
+    def remember(self, key: str, verdict: Verdict) -> None:
+        """Hold a verdict another rank wrote (no write)."""
+        self._verdicts[key] = verdict
+
+    def put(self, key: str, verdict: Verdict) -> None:
+        """Append one verdict and fsync it before returning."""
+        self.put_many([(key, verdict)])
+
+    def put_many(self, pairs: Sequence[tuple[str, Verdict]]) -> None:
+        """Append the verdicts of one judge call (one line each) and fsync them before returning.
+
+        The runner calls this once per ``judge_batch``: what a judge call returned is on disk before the
+        next call starts, and a kill loses at most the call in flight (whose verdicts were never returned).
+        """
+        lasting = [(k, v) for k, v in pairs if not v.transient]  # transient failures: this run only
+        if lasting:
+            lines = [json.dumps({"key": k, "verdict": verdict_to_dict(v)}, default=_json_default) for k, v in lasting]
+            with self.path.open("a", encoding="utf-8") as handle:
+                handle.write("".join(line + "\n" for line in lines))
+                handle.flush()
+                os.fsync(handle.fileno())
+        self._verdicts.update(pairs)
+
+
+def _retry(verdict: Verdict, raw: Mapping[str, Any]) -> bool:
+    """A cached failure to judge again: flagged transient, or an unflagged (older) line reading as one."""
+    if not verdict.no_judgment:
+        return False
+    return verdict.transient if "transient" in raw else looks_transient(verdict.error)
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
+
+
+__all__ = ["MediaHasher", "VerdictCache", "cache_key", "media_paths", "verdict_from_dict", "verdict_to_dict"]

@@ -1,0 +1,312 @@
+"""Decoding for the runner: each item's media decoded once for every frame setting, in a prefetching pool.
+
+:func:`decode_item` reads the union of the frame indices several :class:`MediaRequest` s ask for in one
+sparse read (a ``--frames 4,8,16,32,48`` sweep decodes each clip once) and slices one
+:class:`JudgeInput` per request. :class:`Prefetcher` runs it in single-thread worker processes ahead of
+the judge, yielding results in input order.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import ctypes
+import dataclasses
+import glob
+import logging
+import math
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from mmjudge.items import Item
+from mmjudge.judges import JudgeInput, MediaRequest
+from mmjudge.media.audio import load_audio
+from mmjudge.media.image import load_image
+from mmjudge.media.resize import resize_max_pixels
+from mmjudge.media.video import read_frames, sample_indices, video_info
+
+logger = logging.getLogger(__name__)
+
+_PR_SET_PDEATHSIG = 1
+_SHM = "/dev/shm"
+_PREFIX = "mmjudge-frames-"
+
+
+@dataclass
+class Decoded:
+    """One item decoded for every request of a run; frames are stored once and sliced per request."""
+
+    item: Item
+    """The item."""
+    inputs: list[JudgeInput] | None
+    """One judge input per request, in request order, without frames (see :meth:`input`); ``None``
+    when decoding failed."""
+    error: str | None
+    """``"<ErrorType>: <message>"`` when decoding failed."""
+    seconds: float
+    """Time spent decoding."""
+    frames: list[np.ndarray] = field(default_factory=list)
+    """Decoded frame stacks, one per distinct ``max_pixels`` (emptied by :meth:`share`)."""
+    slices: list[tuple[int, np.ndarray] | None] = field(default_factory=list)
+    """Per request: (index into ``frames``, positions of its frames in that stack), or ``None``."""
+    shared: _SharedFrames | None = None
+    """Each request's frames, contiguous, in a shared-memory file (set by :meth:`share`)."""
+
+    def input(self, position: int) -> JudgeInput:
+        """The judge input of request ``position``, with its frames."""
+        if self.inputs is None:
+            raise RuntimeError(f"{self.item.item_id}: decoding failed ({self.error})")
+        judge_input = self.inputs[position]
+        if self.shared is not None:
+            frames = self.shared.view(position)
+            return judge_input if frames is None else dataclasses.replace(judge_input, frames=frames)
+        spec = self.slices[position] if self.slices else None
+        if spec is None:
+            return judge_input
+        return dataclasses.replace(judge_input, frames=_take(self.frames[spec[0]], spec[1]))
+
+    def share(self) -> Decoded:
+        """Write every request's frames, contiguous, to one shared-memory file (in a worker).
+
+        The runner then maps the file and hands out views: no pickling of frames through the pool's
+        pipe and no copy in the judging process. Each frame goes from the decoded stack straight into
+        the file (one copy; no per-request array in between). Without room in shared memory, nothing
+        changes.
+        """
+        shapes = [
+            None if spec is None else (len(spec[1]), *self.frames[spec[0]].shape[1:]) for spec in self.slices
+        ]
+        total = sum(math.prod(shape) for shape in shapes if shape is not None)
+        folder = _SHM if os.path.isdir(_SHM) else tempfile.gettempdir()
+        if total == 0 or shutil.disk_usage(folder).free < 2 * total:
+            return self
+        path = os.path.join(folder, f"{_PREFIX}{os.getppid()}-{uuid.uuid4().hex}.u8")
+        layout: list[tuple[int, tuple[int, ...]] | None] = []
+        try:
+            with open(path, "wb", buffering=0) as handle:
+                for spec, shape in zip(self.slices, shapes, strict=True):
+                    layout.append(None if spec is None or shape is None else (handle.tell(), shape))
+                    if spec is not None:
+                        _write_frames(handle, self.frames[spec[0]], spec[1])
+        except OSError as exc:  # e.g. the folder filled up meanwhile: the frames go through the pipe
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            logger.info(
+                "could not write %d bytes of frames to %s (%s); sending them through the pipe",
+                total,
+                path,
+                exc,
+            )
+            return self
+        self.shared, self.frames, self.slices = _SharedFrames(path, layout), [], []
+        return self
+
+
+def _write_frames(handle: BinaryIO, stack: np.ndarray, positions: np.ndarray) -> None:
+    """Write ``stack[positions]`` frame by frame (each frame is contiguous: no gathered copy)."""
+    for position in positions:
+        view = np.ascontiguousarray(stack[position]).reshape(-1).data
+        while view:
+            written = handle.write(view)
+            if not written:
+                raise OSError(f"wrote nothing to {handle.name}")
+            view = view[written:]
+
+
+def _take(stack: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    if len(positions) == len(stack) and bool(np.all(positions == np.arange(len(stack)))):
+        return stack
+    return np.asarray(stack[positions])
+
+
+@dataclass
+class _SharedFrames:
+    """Frames in a shared-memory file: mapped copy-on-write and unlinked on first use."""
+
+    path: str
+    layout: list[tuple[int, tuple[int, ...]] | None]
+    _map: np.ndarray | None = None
+
+    def view(self, position: int) -> np.ndarray | None:
+        if self._map is None:
+            self._map = np.memmap(self.path, dtype=np.uint8, mode="c")
+            os.unlink(self.path)  # the mapping stays valid; the memory goes with the last reference
+        spec = self.layout[position]
+        if spec is None:
+            return None
+        offset, shape = spec
+        return np.asarray(self._map[offset : offset + int(np.prod(shape))]).reshape(shape)
+
+
+def decode_item(
+    item: Item,
+    requests: Sequence[MediaRequest],
+    *,
+    backend: str | None = None,
+    threads: int = 1,
+    share: bool = False,
+) -> Decoded:
+    """Decode what ``requests`` ask of ``item``, reading each file once.
+
+    Failures (a missing or damaged file, an index out of range) come back as ``error``, never raised.
+    ``share`` puts the frames in shared memory (for a worker process).
+    """
+    started = time.perf_counter()
+    decoded = Decoded(item, [JudgeInput(item=item) for _ in requests], None, 0.0)
+    try:
+        _decode(decoded, requests, backend, threads)
+        if share:
+            decoded.share()
+    except Exception as exc:  # a per-item failure is recorded, the run goes on
+        decoded = Decoded(item, None, f"{type(exc).__name__}: {exc}", 0.0)
+    decoded.seconds = time.perf_counter() - started
+    return decoded
+
+
+def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | None, threads: int) -> None:
+    item, inputs = decoded.item, decoded.inputs or []
+    video: Path | None = getattr(item, "video", None)
+    wants_video = [i for i, r in enumerate(requests) if r.num_frames is not None or r.target_fps is not None]
+    decoded.slices = [None] * len(requests)
+    if wants_video and video is not None:
+        _add_frames(decoded, video, requests, wants_video, backend, threads)
+    audio_cache: dict[int, np.ndarray] = {}
+    image_cache: list[Any] = []
+    for request, judge_input in zip(requests, inputs, strict=True):
+        rate = request.audio_sample_rate
+        source = getattr(item, "audio", None) or video
+        if rate is not None and source is not None:
+            if rate not in audio_cache:
+                audio_cache[rate] = load_audio(source, rate)
+            judge_input.audio = audio_cache[rate]
+        image = getattr(item, "image", None)
+        if request.image and image is not None:
+            if not image_cache:
+                image_cache.append(load_image(image))
+            judge_input.image = image_cache[0]
+
+
+def frame_indices(total: int, fps: float, request: MediaRequest) -> list[int]:
+    """The frame indices ``request`` asks of a clip of ``total`` frames at ``fps``.
+
+    >>> frame_indices(81, 16.0, MediaRequest(num_frames=4))
+    [0, 27, 53, 80]
+    """
+    return sample_indices(
+        total,
+        fps,
+        num=request.num_frames if request.target_fps is None else None,
+        target_fps=request.target_fps,
+        policy=request.policy,
+        min_frames=request.min_frames or 1,
+        max_frames=request.max_frames,
+        multiple_of=request.multiple_of or 1,
+    )
+
+
+def _add_frames(
+    decoded: Decoded,
+    video: Path,
+    requests: Sequence[MediaRequest],
+    wanted: Sequence[int],
+    backend: str | None,
+    threads: int,
+) -> None:
+    """Read the union of the requested indices once; one stack per distinct ``max_pixels``."""
+    info = video_info(video, backend=backend)
+    indices = {i: frame_indices(info.num_frames, info.fps, requests[i]) for i in wanted}
+    union = np.unique(np.concatenate([np.asarray(v, dtype=np.int64) for v in indices.values()]))
+    frames = read_frames(video, union, backend=backend, threads=threads)
+    stacks: dict[int | None, int] = {}
+    for i, chosen in indices.items():
+        max_pixels = requests[i].max_pixels
+        if max_pixels not in stacks:
+            stacks[max_pixels] = len(decoded.frames)
+            decoded.frames.append(frames if max_pixels is None else resize_max_pixels(frames, max_pixels))
+        decoded.slices[i] = (stacks[max_pixels], np.searchsorted(union, chosen))
+        judge_input = (decoded.inputs or [])[i]
+        judge_input.frame_indices = tuple(chosen)
+        judge_input.fps = info.fps
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make a decode worker exit when the runner dies (a killed run must not leave workers behind)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+class Prefetcher:
+    """Decode items ahead of the judge in ``workers`` single-thread processes (0: in the caller, lazily).
+
+    Args:
+        workers: decode processes; 0 decodes in the calling process when a result is asked for.
+        depth: items decoded ahead per worker.
+        backend: video backend (see :func:`mmjudge.media.video.resolve_backend`).
+    """
+
+    def __init__(self, workers: int = 0, *, depth: int = 2, backend: str | None = None) -> None:
+        self.workers = workers
+        self.depth = max(1, depth)
+        self.backend = backend
+        self._pool: ProcessPoolExecutor | None = None
+        if workers > 0:
+            # fork, as torch's DataLoader workers: no re-import of the caller's __main__ (spawn would run
+            # an unguarded launcher script again) and no start-up cost; the workers only decode.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
+            )
+
+    def map(self, jobs: Iterable[tuple[Item, Sequence[MediaRequest]]]) -> Iterator[Decoded]:
+        """Decoded items in the order of ``jobs``."""
+        if self._pool is None:
+            for item, requests in jobs:
+                yield decode_item(item, requests, backend=self.backend, threads=1)
+            return
+        pending: collections.deque[Future[Decoded]] = collections.deque()
+        iterator = iter(jobs)
+        limit = self.workers * self.depth
+        for item, requests in iterator:
+            pending.append(
+                self._pool.submit(decode_item, item, list(requests), backend=self.backend, share=True)
+            )
+            if len(pending) >= limit:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+    def close(self) -> None:
+        """Stop the worker processes and remove frames they shared that were never attached."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+            for folder in {_SHM, tempfile.gettempdir()}:
+                for path in glob.glob(os.path.join(folder, f"{_PREFIX}{os.getpid()}-*.u8")):
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+
+    def __enter__(self) -> Prefetcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["Decoded", "Prefetcher", "decode_item", "frame_indices"]

@@ -1,0 +1,144 @@
+"""What a run leaves behind: ``predictions.jsonl``, ``results.json`` and ``report.md`` per frame setting.
+
+``predictions.jsonl`` carries only deterministic provenance (config, fingerprint, dataset hash,
+versions, seeds, frame settings), so the same run on one or several processes writes the same bytes;
+timings, dates and process counts go to ``results.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mmjudge.data.rows import dataset_hash
+from mmjudge.judges import JudgeConfig, fingerprint
+from mmjudge.runner.runner import RunOptions, RunResult, run_judge
+
+__all__ = ["EvalOutput", "evaluate_judge", "provenance"]
+
+_DEFAULT_OPTIONS = RunOptions()
+
+
+@dataclass(frozen=True)
+class EvalOutput:
+    """The files of one evaluated frame setting."""
+
+    frames: int | None
+    """Frame count of a sweep, or ``None``."""
+    folder: Path
+    """Folder holding the three files."""
+    predictions: Path
+    """``predictions.jsonl``."""
+    results: Path
+    """``results.json``."""
+    report: Path
+    """``report.md``."""
+    scores: dict[str, Any]
+    """The scores written to ``results.json``."""
+
+
+def provenance(
+    config: JudgeConfig,
+    judge_version: str,
+    data_dir: str | Path,
+    *,
+    sweep: Sequence[int] = (),
+    swap: bool = False,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """Deterministic provenance of a prediction file (no timings, no dates, no paths)."""
+    from mmjudge._version import __version__
+
+    return {
+        "judge_config": dataclasses.asdict(config),
+        "fingerprint": fingerprint(config, judge_version),
+        "judge_version": judge_version,
+        "model": config.model,
+        "model_revision": config.revision,
+        "dataset": {"folder": Path(data_dir).resolve().name, "hash": dataset_hash(data_dir)},
+        "mmjudge_version": __version__,
+        "seeds": {"judge": config.seed},
+        "frames": {
+            "frames": config.frames,
+            "fps": config.fps,
+            "max_pixels": config.max_pixels,
+            "sweep": list(sweep),
+        },
+        "swap": swap,
+        "limit": limit,
+    }
+
+
+def evaluate_judge(
+    benchmark: str,
+    judge: str | Path | JudgeConfig,
+    data_dir: str | Path,
+    out_dir: str | Path,
+    options: RunOptions = _DEFAULT_OPTIONS,
+    **score_options: Any,
+) -> list[EvalOutput]:
+    """Run the judge, score with the benchmark's core, and write predictions, results and a report.
+
+    Without a sweep the files go to ``out_dir``; with several frame counts to ``out_dir/frames_<n>/``.
+    ``score_options`` go to the benchmark's ``score`` (e.g. ``mode="strict"``). Returns
+    the written outputs on the main rank and ``[]`` on the others.
+    """
+    result = run_judge(benchmark, judge, data_dir, out_dir, options)
+    if not result.is_main:
+        return []
+    out = Path(out_dir)
+    return [
+        _write_outputs(
+            result, count, out if count is None else out / f"frames_{count}", data_dir, options, score_options
+        )
+        for count in result.verdicts
+    ]
+
+
+def _write_outputs(
+    result: RunResult,
+    count: int | None,
+    folder: Path,
+    data_dir: str | Path,
+    options: RunOptions,
+    score_options: dict[str, Any],
+) -> EvalOutput:
+    from mmjudge._version import __version__
+    from mmjudge.benchmarks import get_benchmark
+    from mmjudge.predictions import PredictionHeader, read_predictions, write_predictions
+    from mmjudge.report import write_report
+    from mmjudge.results import write_results
+    from mmjudge.scoring import score_predictions
+
+    config = result.configs[count]
+    sweep = options.frames if len(options.frames) > 1 else ()
+    prov = provenance(
+        config, result.judge_version, data_dir, sweep=sweep, swap=options.swap, limit=options.limit
+    )
+    header = PredictionHeader(
+        result.benchmark,
+        config.display_name,
+        prov["fingerprint"],
+        mmjudge_version=__version__,
+        provenance=prov,
+    )
+    spec = get_benchmark(result.benchmark).records
+    records = spec.records_from_verdicts(result.items, result.verdicts[count], result.rows)
+    predictions_path = write_predictions(folder / "predictions.jsonl", header, records)
+    predictions = read_predictions(predictions_path, benchmark=result.benchmark)
+    scores = score_predictions(predictions, result.rows, **score_options)
+    run = {
+        **dataclasses.asdict(result.stats),
+        "decode_workers": options.decode_workers,
+        "batch_size": options.batch_size or config.batch_size,
+        "score_options": score_options,
+        "scoring_seed": score_options.get("seed", 0),  # the bootstrap seed (the scorers' default is 0)
+    }
+    results_path = write_results(
+        folder / "results.json", result.benchmark, config.display_name, scores, prov, run
+    )
+    report_path = write_report(folder, result.benchmark, scores, predictions, result.rows, prov, run)
+    return EvalOutput(count, folder, predictions_path, results_path, report_path, scores)

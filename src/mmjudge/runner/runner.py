@@ -1,0 +1,327 @@
+"""The judge runner: canonical items -> (sharded, cached, resumable) judging -> verdicts.
+
+:func:`run_judge` judges every item of a built benchmark folder once per run. Items are built the same
+way on every rank (the benchmark's ``records.build_items``); the ones without a cached verdict are
+split between the ranks (``accelerate``'s ``split_between_processes``; padding repeats are judged once),
+decoded ahead of the judge by a pool of single-thread worker processes, judged in batches, appended to
+the rank's cache file (fsynced after each judge call) and gathered. A run killed at any point and started again
+with the same output folder judges only what is not cached yet. A frame-count sweep decodes each clip
+once and judges it once per count. :func:`mmjudge.runner.evaluate_judge` adds scoring and writes
+``predictions.jsonl``, ``results.json`` and ``report.md`` (one folder per frame count in a sweep).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks import get_benchmark
+from mmjudge.items import Item, Verdict
+from mmjudge.judges import Judge, JudgeConfig, fingerprint, is_transient, load_config, make_judge, with_frames
+from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, media_paths
+from mmjudge.runner.decode import Decoded, Prefetcher
+from mmjudge.runner.dist import Dist, dedupe_in_order, init_dist
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run a judge over a benchmark."""
+
+    frames: tuple[int, ...] = ()
+    """Frame counts: empty keeps the config's setting, one value overrides it, several make a sweep."""
+    decode_workers: int = 0
+    """Decode worker processes (0: decode in the judging process, no overlap)."""
+    swap: bool = False
+    """Also judge every item in swapped order, for benchmarks whose items have one (EmoPrefer's a1/a2)."""
+    limit: int | None = None
+    """Only the first N reference rows (pairs, items, questions) and the items they need."""
+    batch_size: int | None = None
+    """Items per ``judge_batch`` call (default: the config's ``batch_size``)."""
+    media_root: Path | None = None
+    """Root of gated media (e.g. MER2025, DFEW); default: the data folder."""
+    video_backend: str | None = None
+    """Video decoder backend (default ``$MMJUDGE_VIDEO_BACKEND`` or PyAV)."""
+    progress: bool = True
+    """Show a tqdm bar on the main rank."""
+
+
+@dataclass
+class RunStats:
+    """Counts and timings of one run (timings vary between runs: they go to ``results.json`` only)."""
+
+    items: int = 0
+    """Judge items in the run (unique clips when pairs share clips)."""
+    cached: int = 0
+    """(item, frame setting) verdicts found in the cache at start."""
+    judged: int = 0
+    """(item, frame setting) verdicts judged by this run, all ranks."""
+    failed: int = 0
+    """No-judgment verdicts among all verdicts of the run."""
+    transient: int = 0
+    """Among them, transient failures (connection, timeout, 5xx, out of memory): not cached, so a rerun
+    into the same output folder judges those items again."""
+    retried: int = 0
+    """Transient failures found in the cache at start (not loaded, judged again)."""
+    world: int = 1
+    """Processes."""
+    wall_s: float = 0.0
+    """Seconds from start to gathered verdicts (main rank)."""
+    loop_s: float = 0.0
+    """Seconds in the decode-and-judge loop (main rank); ``judge_s / loop_s`` is how busy the judge was."""
+    judge_s: float = 0.0
+    """Seconds inside ``judge_batch`` (main rank)."""
+    decode_s: float = 0.0
+    """Seconds spent decoding the main rank's items (in workers when ``decode_workers > 0``)."""
+    wait_s: float = 0.0
+    """Seconds the main rank's judge waited for decoded items."""
+
+
+@dataclass
+class RunResult:
+    """Verdicts of a run, per frame setting, in canonical item order (complete on the main rank only)."""
+
+    benchmark: str
+    """Benchmark id."""
+    config: JudgeConfig
+    """The resolved config (before any frame override)."""
+    items: list[Item]
+    """Canonical items."""
+    rows: list[dict[str, Any]]
+    """Reference rows (after ``limit``)."""
+    configs: dict[int | None, JudgeConfig]
+    """Frame count (``None``: the config's own setting) -> the config judged with."""
+    judge_version: str
+    """The backend's ``version``."""
+    verdicts: dict[int | None, list[Verdict]] = field(default_factory=dict)
+    """Frame count -> one verdict per item (main rank; empty elsewhere)."""
+    stats: RunStats = field(default_factory=RunStats)
+    """Counts and timings."""
+    is_main: bool = True
+    """Whether this process is rank 0."""
+
+
+def resolve_config(judge: str | Path | JudgeConfig) -> JudgeConfig:
+    """A config from a registered name, a YAML path, or a config.
+
+    >>> resolve_config("random").judge
+    'random'
+    """
+    if isinstance(judge, JudgeConfig):
+        return judge
+    text = str(judge)
+    if text.endswith((".yaml", ".yml")) or Path(text).is_file():
+        return load_config(text)
+    return JudgeConfig(judge=text)
+
+
+def prepare_judge(benchmark: str, config: JudgeConfig) -> Judge:
+    """Instantiate the backend and check it judges ``benchmark`` (unknown names list the registered ones)."""
+    judge = make_judge(config)
+    judge.check_benchmark(benchmark)
+    return judge
+
+
+def load_items(
+    benchmark: str, data_dir: str | Path, options: RunOptions
+) -> tuple[list[Item], list[dict[str, Any]]]:
+    """Canonical items and reference rows (the first ``options.limit`` rows and the items they need)."""
+    from mmjudge.scoring import load_reference_rows
+
+    spec = get_benchmark(benchmark)
+    rows = load_reference_rows(benchmark, data_dir, limit=options.limit)
+    items = spec.records.build_items(data_dir, rows, media_root=options.media_root, swap=options.swap)
+    return items, rows
+
+
+def _variants(base: Judge, frames: tuple[int, ...]) -> dict[int | None, Judge]:
+    """One judge per frame count sharing the loaded weights (shallow copies with their own config)."""
+    if len(frames) <= 1:
+        return {None: base}
+    out: dict[int | None, Judge] = {}
+    for count in frames:
+        variant = copy.copy(base)
+        variant.config = with_frames(base.config, count)
+        variant.fingerprint = fingerprint(variant.config, variant.version)
+        out[count] = variant
+    return out
+
+
+def run_judge(
+    benchmark: str,
+    judge: str | Path | JudgeConfig,
+    data_dir: str | Path,
+    out_dir: str | Path,
+    options: RunOptions = RunOptions(),
+) -> RunResult:
+    """Judge every item of a built benchmark folder, resuming from ``out_dir/cache``.
+
+    Args:
+        benchmark: benchmark id.
+        judge: registered judge name, judge config YAML path, or a :class:`JudgeConfig`.
+        data_dir: built benchmark folder.
+        out_dir: run folder; verdicts are cached in ``out_dir/cache/rank<k>.jsonl``.
+        options: frames, decode workers, swap, limit, batch size, media root.
+
+    Returns:
+        The verdicts per frame setting (complete on the main rank).
+    """
+    started = time.perf_counter()
+    config = resolve_config(judge)
+    if len(options.frames) == 1:
+        config = with_frames(config, options.frames[0])
+    base = prepare_judge(benchmark, config)
+    items, rows = load_items(benchmark, data_dir, options)
+    variants = _variants(base, options.frames)
+    dist = init_dist()
+    cache = VerdictCache(Path(out_dir) / "cache", rank=dist.rank)
+    keys = _keys(items, variants)
+    todo = [i for i in items if any(keys[n][i.item_id] not in cache for n in variants)]
+    cached = sum(k in cache for per in keys.values() for k in per.values())
+    dist.barrier()  # every rank has read the cache before any rank appends to it
+    mine = dedupe_in_order([i.item_id for i in dist.shard(todo)], [i.item_id for i in todo])
+    lookup = {i.item_id: i for i in items}
+    stats = RunStats(items=len(items), cached=cached, world=dist.world, retried=cache.retried)
+    if mine:
+        base.load(dist.device)
+        variants = _variants(base, options.frames)  # the copies share what load() set up
+    new = _judge_items([lookup[i] for i in mine], variants, keys, cache, options, dist, stats)
+    gathered = dist.gather(new)
+    result = RunResult(
+        benchmark,
+        config,
+        items,
+        rows,
+        {n: v.config for n, v in variants.items()},
+        base.version,
+        is_main=dist.is_main,
+    )
+    stats.judged = len(gathered)
+    if dist.is_main:
+        for key, verdict in gathered:
+            cache.remember(key, verdict)
+        result.verdicts = {n: [cache.get(keys[n][i.item_id]) for i in items] for n in variants}
+        stats.failed = sum(v.no_judgment for per in result.verdicts.values() for v in per)
+        stats.transient = sum(v.transient for per in result.verdicts.values() for v in per)
+        if stats.transient:
+            logger.warning(
+                "%d of %d verdicts failed for a transient reason (connection, timeout, 5xx, out of memory); "
+                "they count as no_judgment in this run's files and are judged again when you rerun into %s",
+                stats.transient, sum(len(per) for per in result.verdicts.values()), out_dir,
+            )  # fmt: skip
+    stats.wall_s = time.perf_counter() - started
+    result.stats = stats
+    dist.barrier()
+    return result
+
+
+def _keys(items: Sequence[Item], variants: dict[int | None, Judge]) -> dict[int | None, dict[str, str]]:
+    hasher = MediaHasher()
+    hasher.prime(p for item in items for p in media_paths(item))
+    return {
+        n: {i.item_id: cache_key(v.fingerprint, i, v.media_request(i), hasher) for i in items}
+        for n, v in variants.items()
+    }
+
+
+def _judge_items(
+    items: list[Item],
+    variants: dict[int | None, Judge],
+    keys: dict[int | None, dict[str, str]],
+    cache: VerdictCache,
+    options: RunOptions,
+    dist: Dist,
+    stats: RunStats,
+) -> list[tuple[str, Verdict]]:
+    """Decode ahead, judge in batches, cache each verdict; return the new (key, verdict) pairs."""
+    from tqdm.auto import tqdm
+
+    batch_size = options.batch_size or next(iter(variants.values())).config.batch_size
+    new: list[tuple[str, Verdict]] = []
+    jobs = ((i, [v.media_request(i) for v in variants.values()]) for i in items)
+    bar = tqdm(total=len(items), desc="judging", unit="item", disable=not (dist.is_main and options.progress))
+    started = time.perf_counter()
+    with Prefetcher(options.decode_workers, backend=options.video_backend) as prefetcher:
+        for batch in _timed_batches(prefetcher.map(jobs), batch_size, stats):
+            for position, (count, variant) in enumerate(variants.items()):
+                todo = [d for d in batch if keys[count][d.item.item_id] not in cache]
+                done = [(keys[count][v.item_id], v) for v in _judge_batch(variant, todo, position, stats)]
+                cache.put_many(done)
+                new.extend(done)
+            bar.update(len(batch))
+    bar.close()
+    stats.loop_s = time.perf_counter() - started
+    return new
+
+
+def _timed_batches(decoded: Iterator[Decoded], size: int, stats: RunStats) -> Iterator[list[Decoded]]:
+    batch: list[Decoded] = []
+    while True:
+        waited = time.perf_counter()
+        item = next(decoded, None)
+        stats.wait_s += time.perf_counter() - waited
+        if item is not None:
+            stats.decode_s += item.seconds
+            batch.append(item)
+        if batch and (item is None or len(batch) >= size):
+            yield batch
+            batch = []
+        if item is None:
+            return
+
+
+def _judge_batch(judge: Judge, batch: list[Decoded], position: int, stats: RunStats) -> list[Verdict]:
+    """Verdicts for ``batch``: decode failures and model errors become ``no_judgment``."""
+    ready = [d for d in batch if d.error is None]
+    verdicts = {
+        d.item.item_id: Verdict.failed(d.item.item_id, str(d.error), transient=_out_of_memory(str(d.error)))
+        for d in batch
+        if d.error is not None
+    }
+    if ready:
+        inputs = [d.input(position) for d in ready]
+        started = time.perf_counter()
+        for verdict in _call_judge(judge, inputs):
+            verdicts[verdict.item_id] = verdict
+        stats.judge_s += time.perf_counter() - started
+    return [verdicts[d.item.item_id] for d in batch]
+
+
+def _call_judge(judge: Judge, inputs: list[Any]) -> list[Verdict]:
+    try:
+        verdicts = judge.judge_batch(inputs)
+    except Exception as exc:  # a model error is a per-item failure
+        if len(inputs) > 1:  # isolate the failing item(s)
+            return [v for one in inputs for v in _call_judge(judge, [one])]
+        logger.warning("judge %s failed on %s: %s", judge.config.judge, inputs[0].item.item_id, exc)
+        error = f"{type(exc).__name__}: {exc}"
+        return [Verdict.failed(inputs[0].item.item_id, error, transient=is_transient(exc))]
+    expected = [i.item.item_id for i in inputs]
+    if [v.item_id for v in verdicts] != expected:
+        raise RuntimeError(
+            f"judge {judge.config.judge!r} returned verdicts for {[v.item_id for v in verdicts][:3]}..., "
+            f"expected one per input in order: {expected[:3]}..."
+        )
+    return verdicts
+
+
+def _out_of_memory(error: str) -> bool:
+    """A decode failure is the item's (unreadable media) unless the decoder ran out of memory."""
+    return "MemoryError" in error or "out of memory" in error.lower()
+
+
+__all__ = [
+    "RunOptions",
+    "RunResult",
+    "RunStats",
+    "load_items",
+    "prepare_judge",
+    "resolve_config",
+    "run_judge",
+]
