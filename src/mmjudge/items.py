@@ -12,7 +12,7 @@ A benchmark builds items of one *kind*; a judge declares the kinds it accepts
   a choice letter.
 
 The last three carry the benchmark's protocol prompts: a benchmark implements each kind as a frozen
-dataclass (e.g. ``mmjudge.benchmarks.mist.MistCell``) whose methods render the prompts of its paper and
+dataclass (e.g. MIST's grid cell, ``MistCell``) whose methods render the prompts of its paper and
 parse free-text replies, so a judge asks ``item.prompt(...)`` and needs to know no benchmark.
 """
 

@@ -101,9 +101,9 @@ def write_predictions(
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "predictions.jsonl"
-    >>> _ = write_predictions(p, PredictionHeader("emorealm", "j"), [{"id": "q1", "prediction": "A"}])
-    >>> read_predictions(p).records
-    [{'record': 'prediction', 'id': 'q1', 'prediction': 'A', 'no_judgment': False}]
+    >>> _ = write_predictions(p, PredictionHeader("bench", "j"), [{"id": "q1", "prediction": "A"}])
+    >>> p.read_text().splitlines()[1]
+    '{"record": "prediction", "id": "q1", "prediction": "A", "no_judgment": false}'
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,11 +126,8 @@ def _prediction_record(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def record_id(benchmark: str, record: Mapping[str, Any]) -> str | None:
-    """The id a record of ``benchmark`` must carry, from its key fields (``None``: the id is the key).
-
-    >>> record_id("mist", {"item_id": "m1", "prompt_strategy": "cot", "arm": "silent", "image_condition": "aligned"})
-    'm1::cot::silent::aligned'
-    """
+    """The id a record of ``benchmark`` must carry, from its key fields (``None``: the id is the key);
+    the rule is the benchmark's ``records.record_id``."""
     rule = _records(benchmark).record_id
     return None if rule is None else rule(record)
 
@@ -322,12 +319,8 @@ def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, i
 
 
 def id_problem(benchmark: str, record: Mapping[str, Any]) -> str:
-    """Why a record's ``id`` disagrees with its key fields (``""`` when it agrees or has none).
-
-    >>> id_problem("mist", {"id": "m2::cot::silent::aligned", "item_id": "m1", "prompt_strategy": "cot",
-    ...                     "arm": "silent", "image_condition": "aligned"})  # doctest: +ELLIPSIS
-    "id 'm2::cot::silent::aligned' does not match the cell: expected 'm1::cot::silent::aligned' for item_id 'm1', ..."
-    """
+    """Why a record's ``id`` disagrees with its key fields (``""`` when it agrees or has none), by the
+    benchmark's ``records.check_record`` and ``records.record_id``."""
     spec = _records(benchmark)
     problem = spec.check_record(record) if spec.check_record is not None else ""
     if problem:

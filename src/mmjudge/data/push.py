@@ -58,7 +58,7 @@ def plan_push(
     """Plan the upload of a built folder (see :func:`push_dataset`).
 
     Args:
-        folder: a folder written by :func:`mmjudge.data.build_dataset`.
+        folder: a folder written by :func:`mmjudge.benchmarks.build_dataset`.
         repo_id: ``org/name``.
         revision: tag name; default ``v<mmjudge version>``.
         remote_files: files already in the repo (to delete those the folder no longer has).

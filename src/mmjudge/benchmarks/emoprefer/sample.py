@@ -1,6 +1,6 @@
 """Sample EmoPrefer-Data release: short clips with audio and description pairs in the CSV trio.
 
-Written in the real raw format that :func:`mmjudge.data.build_dataset` reads for ``emoprefer``:
+Written in the real raw format that :func:`mmjudge.benchmarks.build_dataset` reads for ``emoprefer``:
 ``emoprefer.csv`` (``name, a1, a2, preference``), ``emoprefer_reverse.csv`` (a1/a2 swapped, label
 flipped) and ``emoprefer_with_modelnames.csv`` (``name, model1, a1, model2, a2, preference``), plus a
 stand-in MER2025 media root ``MER2025/video/{name}.mp4`` and ``MER2025/audio/{name}.wav``.

@@ -1,6 +1,6 @@
 """Sample EmoReAlM release: short clips with audio and questions of all five task types.
 
-Written in the real raw format that :func:`mmjudge.data.build_dataset` reads for ``emorealm``: one
+Written in the real raw format that :func:`mmjudge.benchmarks.build_dataset` reads for ``emorealm``: one
 JSON list ``emorealm_v1.json`` (``id, video, task, question, choices, answer``) and a stand-in DFEW
 clip root ``DFEW/clips/{nnnnn}.mp4`` with the audio beside it as ``.wav`` (16 kHz mono).
 

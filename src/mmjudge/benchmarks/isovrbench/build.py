@@ -46,7 +46,7 @@ from mmjudge.benchmarks.isovrbench._rows import (
     transform_chunk,
     vgrb_pair_id,
 )
-from mmjudge.benchmarks.isovrbench._source import (
+from mmjudge.benchmarks.isovrbench.source import (
     CHUNK_ROWS,
     SplitFile,
     columns_of,

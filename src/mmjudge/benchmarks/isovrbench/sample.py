@@ -1,6 +1,6 @@
 """Sample IsoVRBench release: procedural anchor clips and one counterpart per intervention.
 
-Written in the pair-table raw format that :func:`mmjudge.data.build_dataset` reads for
+Written in the pair-table raw format that :func:`mmjudge.benchmarks.build_dataset` reads for
 ``isovrbench``: a folder holding ``test.csv`` (``pair_id, prompt, intervention, dimension,
 video_chosen, video_rejected, generator_chosen, generator_rejected, seed, num_frames, fps,
 index_map, synthetic`` plus the extra columns ``motion_score`` and ``edited_prompt``) and the clips

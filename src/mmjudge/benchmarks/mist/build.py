@@ -84,7 +84,7 @@ def build_tables(
         seed: seed of the AdMIRe draw (the paper's 123).
 
     Returns:
-        The :class:`~mmjudge.data.BuiltDataset` for :func:`~mmjudge.data.build_dataset`.
+        The :class:`~mmjudge.data.BuiltDataset` for :func:`~mmjudge.benchmarks.build_dataset`.
     """
     source = Path(source)
     if source.is_dir() and (source / "items.csv").is_file():

@@ -1,0 +1,95 @@
+"""The registered Benchmark objects: one per id, complete, and read by the generic layers.
+
+The report's headline and the leaderboard's ranking column come from the same declaration; every
+leaderboard column's direction is its result key's ``higher_is_better`` (MIST's direction is ranked
+lower-is-better, as declared); a benchmark registers through the ``mmjudge.benchmarks`` group.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mmjudge import registry
+from mmjudge.benchmarks import BENCHMARKS, Benchmark, benchmark_ids, get_benchmark
+from mmjudge.errors import ConfigError
+from mmjudge.items import KINDS, kind_of
+from mmjudge.judges import get_judge
+from mmjudge.leaderboard import StoredSubmission, build_table
+from mmjudge.leaderboard.tables import INFO_HEADERS, columns, views
+from mmjudge.report import headline
+
+
+@pytest.mark.parametrize("benchmark", benchmark_ids())
+def test_each_benchmark_is_one_complete_object(benchmark: str) -> None:
+    spec = get_benchmark(benchmark)
+    assert isinstance(spec, Benchmark) and spec.id == benchmark
+    assert spec.package == f"mmjudge.benchmarks.{benchmark}"
+    assert kind_of(spec.records.item_kind) in KINDS
+    assert spec.headline and all(spec.result_key(k) for k in spec.headline)
+    assert spec.data.reference_config and spec.leaderboard.views and spec.report_plot is not None
+
+
+@pytest.mark.parametrize("benchmark", benchmark_ids())
+def test_leaderboard_ranks_by_the_report_headline(benchmark: str) -> None:
+    spec = get_benchmark(benchmark)
+    default = spec.leaderboard.views[0]
+    first = spec.headline[0]
+    scores = {key.name: 50.0 for key in spec.result_keys if "<" not in key.name}
+    row = StoredSubmission(benchmark, "verified", "j", "m", "u", {**scores, "mode": "strict"}, id=1)
+    table = build_table(benchmark, [row])
+    ranked = default.columns[table.headline - len(INFO_HEADERS)]
+    assert (default.headline or first) == ranked.key
+    assert first in headline(benchmark, scores)
+
+
+@pytest.mark.parametrize("benchmark", benchmark_ids())
+def test_column_directions_are_the_result_keys(benchmark: str) -> None:
+    spec = get_benchmark(benchmark)
+    for view in views(benchmark):
+        declared = next(v for v in spec.leaderboard.views if v.name == view).columns
+        for col, decl in zip(columns(benchmark, view), declared, strict=True):
+            if not decl.text:
+                assert col.higher_is_better == spec.higher_is_better(decl.key), (benchmark, decl.key)
+
+
+def test_mist_direction_is_ranked_lower_is_better() -> None:
+    direction = next(c for c in columns("mist") if c.header == "direction (explicit)")
+    assert direction.higher_is_better is False
+
+
+def test_judges_accept_kinds_and_their_benchmarks_follow() -> None:
+    assert get_judge("random").benchmarks == set(benchmark_ids())
+    assert get_judge("frame_smoothness").benchmarks == {
+        b for b in benchmark_ids() if kind_of(get_benchmark(b).records.item_kind).__name__ == "ClipItem"
+    }
+
+
+def test_a_benchmark_from_an_entry_point_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = get_benchmark(benchmark_ids()[0])
+    other = Benchmark(
+        "external", "External", original.score, original.result_keys, original.data, original.records,
+        original.leaderboard,
+    )  # fmt: skip
+
+    class FakeEntryPoint:
+        name = "external"
+
+        @staticmethod
+        def load() -> Benchmark:
+            return other
+
+    def fake_entry_points(group: str) -> list[FakeEntryPoint]:
+        return [FakeEntryPoint()] if group == registry.BENCHMARK_ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(registry.metadata, "entry_points", fake_entry_points)
+    reg: registry.Registry[Benchmark] = registry.Registry(
+        "benchmark", {"first": "mmjudge.benchmarks.isovrbench:BENCHMARK"}, registry.BENCHMARK_ENTRY_POINT_GROUP
+    )
+    assert reg.names() == ["first", "external"]
+    assert reg.get("external") is other and reg.get("first").id == "isovrbench"
+
+
+def test_an_entry_point_that_is_not_a_benchmark_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BENCHMARKS._entries, "broken", object())
+    with pytest.raises(ConfigError, match=r"must name a mmjudge\.benchmarks\.Benchmark"):
+        get_benchmark("broken")
