@@ -77,3 +77,13 @@ def test_entry_point_judges_are_found(monkeypatch):
     reg = registry.Registry("judge", entry_point_group=registry.JUDGE_ENTRY_POINT_GROUP)
     assert "external_judge" in reg.names()
     assert reg.get("external_judge") == "loaded-object"
+
+
+def test_cli_parser_loads_no_benchmark_package():
+    code = (
+        "import sys, mmjudge.cli; mmjudge.cli.build_parser(); "
+        "print(','.join(m for m in sys.modules if m in ('pyarrow', 'pandas') or "
+        "(m.startswith('mmjudge.benchmarks.') and not m.split('.')[2].startswith('_'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == ""

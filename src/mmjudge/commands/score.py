@@ -20,17 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--benchmark", choices=benchmark_ids(), help="refuse a file of another benchmark")
     parser.add_argument(
         "--mode",
-        choices=_modes(),
-        help="benchmarks with scoring modes (e.g. EmoReAlM, MIST): skip (official) or count missing outputs "
-        "as wrong (strict)",
+        help="a scoring mode the file's benchmark declares (e.g. EmoReAlM, MIST: official skips missing "
+        "outputs, strict counts them wrong)",
     )
-
-
-def _modes() -> list[str]:
-    """Every scoring mode a registered benchmark declares, in order of first appearance."""
-    from mmjudge.benchmarks import benchmark_ids, get_benchmark
-
-    return list(dict.fromkeys(m for b in benchmark_ids() for m in get_benchmark(b).modes))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,11 +34,14 @@ def run(args: argparse.Namespace) -> int:
     options = {}
     if args.mode is not None:
         found = read_predictions(args.predictions, benchmark=args.benchmark).header.benchmark
-        if args.mode not in get_benchmark(found).modes:
+        modes = get_benchmark(found).modes
+        if not modes:
             raise ConfigError(
                 f"--mode applies to benchmarks with scoring modes; {args.predictions} holds {found!r}, "
                 "which has one way of scoring: leave --mode out"
             )
+        if args.mode not in modes:
+            raise ConfigError(f"--mode must be one of {list(modes)} for {found!r}, got {args.mode!r}")
         options["mode"] = args.mode
     predictions, _rows, scores = score_file(args.predictions, args.data, benchmark=args.benchmark, **options)
     header = predictions.header
