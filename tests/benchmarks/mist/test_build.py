@@ -21,7 +21,7 @@ from mmjudge.benchmarks.mist import sample
 from mmjudge.benchmarks.mist.build import build_tables, majority_label
 from mmjudge.errors import MediaError, SchemaError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CODES = {"FF": 0, "WF": 1, "FL": 2, "LL": 3}
 N = sample.SIZES["small"]
 CELLS = {"T1": N // 4, "T2": N // 4, "T3": N // 4, "T4": N // 4}
