@@ -18,6 +18,12 @@ from .conftest import prediction_bytes
 BACKENDS = ["random", "frame_smoothness"]
 
 
+@pytest.fixture
+def store_location(both_backends: str) -> str:
+    """Every test of this module runs on SQLite and on PostgreSQL."""
+    return both_backends
+
+
 def _spec(**kw):
     args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
             "benchmarks": ["isovrbench"], "known_backends": BACKENDS}  # fmt: skip
@@ -147,7 +153,7 @@ def test_a_killed_worker_leaves_the_request_claimable_after_the_lease(board_fact
     board = board_factory()
     request_id = q.enqueue(board.store, _spec(), "alice")
     child = subprocess.run(
-        [sys.executable, "-c", _DIE_MID_RUN, str(board.store.path), str(data_root)], timeout=120, check=False
+        [sys.executable, "-c", _DIE_MID_RUN, board.store.location, str(data_root)], timeout=120, check=False
     )
     assert child.returncode == 9
     stuck = q.get_request(board.store, request_id)
