@@ -135,6 +135,25 @@ def test_reference_rows_are_seeded_once(store_location: str) -> None:
     assert {s.kind for s in board.store.submissions()} == {"reported"}
 
 
+def test_stores_opened_at_once_seed_the_reported_rows_once(store_location: str) -> None:
+    """The Space and workers opening a new shared store at the same time add each reported row once."""
+    from mmjudge.leaderboard.reference import reference_rows, seed_reference
+
+    Store(store_location)
+    barrier = threading.Barrier(4)
+
+    def seed(_: int) -> int:
+        store = Store(store_location)
+        barrier.wait()
+        return seed_reference(store)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        added = list(pool.map(seed, range(4)))
+    shipped = sum(len(reference_rows(b)) for b in BENCHMARK_IDS)
+    assert sorted(added) == [0, 0, 0, shipped]
+    assert len(Store(store_location).submissions(include_hidden=True)) == shipped
+
+
 def test_reported_rows_no_longer_shipped_are_hidden(store_location: str) -> None:
     """A store seeded by an earlier version (here: the old human row of IsoVRBench) shows the current rows."""
     from mmjudge.leaderboard.reference import seed_reference

@@ -37,6 +37,7 @@ __all__ = [
     "StoredSubmission",
     "SubmissionRejected",
     "check_daily_limit",
+    "insert_row",
 ]
 
 
@@ -203,25 +204,8 @@ class Store:
                 last 24 hours.
             LeaseLost: ``lease`` is no longer valid.
         """
-        now = time.time() if now is None else now
         with self.transaction() as conn:
-            if lease is not None:
-                check_lease(conn, lease)
-            _check_duplicates(conn, row)
-            if daily_limit is not None:
-                check_daily_limit(conn, row.submitter, daily_limit, now)
-            return conn.insert(
-                "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
-                "license, weights, sha256, header, source, created_at, request_id, coverage, side_results) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    row.benchmark, row.kind, row.judge, row.model, row.submitter,
-                    json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
-                    row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
-                    None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
-                    json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True),
-                ),
-            )  # fmt: skip
+            return insert_row(conn, row, daily_limit=daily_limit, now=now, lease=lease)
 
     def request_benchmarks(self, request_id: int) -> dict[str, int]:
         """Benchmarks a model request already stored, each with its row id (hidden rows included)."""
@@ -268,6 +252,29 @@ class Store:
         now = time.time() if now is None else now
         with self.connect() as conn:
             return _recent(conn, submitter, now)
+
+
+def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
+               lease: Lease | None = None) -> int:  # fmt: skip
+    """:meth:`Store.insert_submission` inside the caller's serialized write transaction ``conn``."""
+    now = time.time() if now is None else now
+    if lease is not None:
+        check_lease(conn, lease)
+    _check_duplicates(conn, row)
+    if daily_limit is not None:
+        check_daily_limit(conn, row.submitter, daily_limit, now)
+    return conn.insert(
+        "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
+        "license, weights, sha256, header, source, created_at, request_id, coverage, side_results) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            row.benchmark, row.kind, row.judge, row.model, row.submitter,
+            json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
+            row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
+            None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
+            json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True),
+        ),
+    )  # fmt: skip
 
 
 def _recent(conn: Connection, submitter: str, now: float) -> int:
