@@ -17,7 +17,7 @@ import argparse
 import os
 
 NAME = "leaderboard"
-HELP = "serve the leaderboard app (SQLite store), or `leaderboard worker` to run queued model requests"
+HELP = "serve the leaderboard app (SQLite or PostgreSQL store), or `leaderboard worker` to run queued model requests"
 
 
 def _common(parser: argparse.ArgumentParser, default: object = None) -> None:
