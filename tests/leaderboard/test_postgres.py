@@ -177,7 +177,7 @@ while not Path(sys.argv[8]).exists():  # start together
 deadline = time.time() + 240
 while time.time() < deadline:
     beat(board.store, name, state="idle", gpus=0)
-    if process_one(board, worker=name, eval_fn=fake_eval, lease_s=2.0, work_dir=sys.argv[9]) is None:
+    if process_one(board, worker=name, eval_fn=fake_eval, lease_s=5.0, work_dir=sys.argv[9]) is None:
         if all(r.status == "FINISHED" for r in q.list_requests(board.store)):
             break
         time.sleep(0.1)

@@ -74,9 +74,6 @@ def test_the_built_app_imports_mmjudge_from_its_wheel(built, data_root, tmp_path
     [
         ({}, "MMJUDGE_LABELS_ISOVRBENCH is not set"),
         ({"MMJUDGE_BENCHMARKS": "mist", "MMJUDGE_LABELS_MIST": "org/mist-labels@main"}, "is not pinned"),
-        ({"MMJUDGE_BENCHMARKS": "mist", "MMJUDGE_LABELS_MIST": "org/mist-labels"}, "is not pinned"),
-        ({"MMJUDGE_BENCHMARKS": "imagenet"}, "MMJUDGE_BENCHMARKS='imagenet': expected ids among"),
-        ({"MMJUDGE_DATA_ROOT": "/nonexistent/labels"}, "MMJUDGE_DATA_ROOT='/nonexistent/labels': expected a folder"),
     ],
 )
 def test_a_missing_or_unpinned_label_repo_stops_start_up_with_one_line(built, tmp_path, variables, message) -> None:
@@ -85,6 +82,30 @@ def test_a_missing_or_unpinned_label_repo_stops_start_up_with_one_line(built, tm
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 1 and len(lines) == 1, done.stderr[-3000:]
     assert lines[0].startswith("mmjudge space: ") and message in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"MMJUDGE_BENCHMARKS": "mist", "MMJUDGE_LABELS_MIST": "org/mist-labels"}, "is not pinned"),
+        ({"MMJUDGE_BENCHMARKS": "mist", "MMJUDGE_LABELS_MIST": f"not a repo@{SHA}"}, "expected org/name@<40-hex"),
+        ({"MMJUDGE_BENCHMARKS": "imagenet"}, "MMJUDGE_BENCHMARKS='imagenet': expected ids among"),
+        ({"MMJUDGE_DAILY_LIMIT": "many", "MMJUDGE_DATA_ROOT": "/x"}, "MMJUDGE_DAILY_LIMIT='many': expected a positive"),
+        ({"MMJUDGE_BENCHMARKS": "mist,emorealm"}, "MMJUDGE_LABELS_MIST is not set: .*; MMJUDGE_LABELS_EMOREALM is not set"),
+    ],
+)
+def test_every_configuration_problem_is_named_on_one_line(variables, message) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        SpaceConfig.from_env(variables, persistent=Path("/nonexistent"))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_data_root_that_is_not_a_folder_is_refused(tmp_path) -> None:
+    from mmjudge.leaderboard.space import fetch_labels
+
+    config = SpaceConfig.from_env({"MMJUDGE_DATA_ROOT": str(tmp_path / "none")}, persistent=tmp_path / "nope")
+    with pytest.raises(ConfigError, match=r"MMJUDGE_DATA_ROOT=.*: expected a folder of built benchmark folders"):
+        fetch_labels(config)
 
 
 class FakeHub:
