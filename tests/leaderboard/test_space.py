@@ -204,6 +204,8 @@ def test_build_with_a_pinned_commit_installs_mmjudge_from_git(tmp_path) -> None:
     assert pinned.requirements[0] == f"mmjudge[space,metrics,postgres] @ git+https://github.com/org/mmjudge@{SHA}"
     with pytest.raises(ConfigError, match="expected a full 40-hex commit"):
         space_build.build_space(tmp_path / "bad", source=CHECKOUT, pin="main", git_url="https://x/y")
+    with pytest.raises(ConfigError, match="expected a folder outside the checkout's sources"):
+        space_build.build_space(CHECKOUT / "spaces" / "leaderboard", source=CHECKOUT)
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
     with pytest.raises(ConfigError, match="expected an empty folder or an earlier Space build"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +114,6 @@ class SpaceConfig:
     """Hub dataset repo mirroring the public tables."""
     require_login: bool = True
     """``False`` only with ``MMJUDGE_NO_AUTH=1``."""
-    extra: Mapping[str, str] = field(default_factory=dict)
-    """Nothing yet; room for backend options without changing the signature."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, persistent: Path = Path("/data")) -> SpaceConfig:

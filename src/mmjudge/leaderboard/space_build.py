@@ -78,6 +78,9 @@ def build_space(out: str | Path, *, source: str | Path | None = None, pin: str |
     """
     root = find_checkout(source)
     out = Path(out)
+    if out.resolve() in (root.resolve(), *root.resolve().parents) or out.resolve() == (root / "spaces").resolve() \
+            or out.resolve() == (root / "spaces" / "leaderboard").resolve():  # fmt: skip
+        raise ConfigError(f"--out {out}: expected a folder outside the checkout's sources (it is emptied first)")
     if out.exists() and any(out.iterdir()) and not (out / "app.py").is_file():
         raise ConfigError(f"{out}: expected an empty folder or an earlier Space build; it holds other files")
     shutil.rmtree(out, ignore_errors=True)
