@@ -109,3 +109,16 @@ def test_a_prompt_without_an_edit_and_no_editor_is_refused_before_anything_runs(
         check_edits(_config(), prompts)
     with_editor = _config(interventions={"attribute_edit": {"editor": {"model": "some/lm"}}})
     check_edits(with_editor, prompts)
+
+
+def test_importing_the_packages_pulls_no_heavy_library() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, mmjudge.generate, mmjudge.human_study; print(','.join(sorted(sys.modules)))"
+    loaded = set(
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        .stdout.strip()
+        .split(",")
+    )
+    assert not loaded & {"torch", "diffusers", "transformers", "gradio", "av", "accelerate"}
