@@ -297,3 +297,17 @@ def test_torchrun_two_processes_write_the_same_table(built: Path, tmp_path: Path
     assert (tmp_path / "out" / "test.jsonl").read_bytes() == (built / "test.jsonl").read_bytes()
     assert len(list((tmp_path / "out" / "records").glob("rank*.jsonl"))) == 2
     shutil.rmtree(tmp_path / "out")
+
+
+def test_guidance_for_a_second_expert_is_refused_for_a_one_expert_pipeline(
+    tiny_wan_dirs: dict[str, Path], tmp_path: Path
+) -> None:
+    from mmjudge.errors import ConfigError
+
+    data = tiny_config_data(tiny_wan_dirs)
+    data["generators"]["small"]["call"]["guidance_scale_2"] = 3.0  # the 1.3B stand-in has one transformer
+    with pytest.raises(ConfigError, match=r"generators.small.call sets guidance_scale_2"):
+        build_interventions(
+            write_prompts(tmp_path / "p.jsonl"), config_from_mapping(data), tmp_path / "out", progress=False
+        )
+    assert not (tmp_path / "out" / "clips").exists()

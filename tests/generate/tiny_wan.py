@@ -159,12 +159,17 @@ def build_t2v(out_dir: str | Path, *, seed: int = 0, two_experts: bool = False) 
     return _save(WanPipeline(**parts), out_dir)
 
 
-def build_i2v(out_dir: str | Path, *, seed: int = 0) -> Path:
-    """A tiny ``WanImageToVideoPipeline`` (no image encoder; first-last-frame capable) saved to ``out_dir``."""
+def build_i2v(out_dir: str | Path, *, seed: int = 0, two_experts: bool = False) -> Path:
+    """A tiny ``WanImageToVideoPipeline`` (no image encoder; first-last-frame capable) saved to ``out_dir``;
+    ``two_experts=True`` adds ``transformer_2`` and ``boundary_ratio=0.9`` as in Wan2.2-I2V-A14B."""
+    import torch
     from diffusers import WanImageToVideoPipeline
 
     parts = _common(seed)
     parts.update(vae=_vae(), transformer=_transformer(36, 16), image_encoder=None, image_processor=None)
+    if two_experts:
+        torch.manual_seed(seed + 1)
+        parts.update(transformer_2=_transformer(36, 16), boundary_ratio=0.9)
     return _save(WanImageToVideoPipeline(**parts), out_dir)
 
 

@@ -163,11 +163,21 @@ def build_interventions(
 
 
 def _preflight(config: GenerateConfig, pool: GeneratorPool) -> None:
-    """Refuse a first-last-frame generator with ``expand_timesteps`` before anything is generated."""
-    regen = config.interventions.get("motion_regen")
-    if regen is not None:
-        spec = config.generators[regen.generator]
-        check_first_last_frame(pool.loader.pipeline_config(spec), config.label(regen.generator))
+    """Refuse, before anything is generated, what the pipelines' configs show cannot work: first-last-frame
+    with ``expand_timesteps``, and ``guidance_scale_2`` for a pipeline with one expert."""
+    used = {config.anchor.generator} | {getattr(o, "generator", None) for o in config.interventions.values()}
+    for key in sorted(k for k in used if k is not None):
+        pipeline = pool.loader.pipeline_config(config.generators[key])
+        if pipeline is None:
+            continue  # unknown before loading: the pipeline checks its own inputs
+        if "guidance_scale_2" in config.generators[key].call and pipeline.get("boundary_ratio") is None:
+            raise ConfigError(
+                f"generators.{key}.call sets guidance_scale_2, but {config.label(key)} has one expert "
+                "(no boundary_ratio): remove guidance_scale_2 (it is for Wan2.2 A14B's second expert)"
+            )
+        regen = config.interventions.get("motion_regen")
+        if regen is not None and regen.generator == key:
+            check_first_last_frame(pipeline, config.label(key))
 
 
 def _run(
