@@ -171,6 +171,13 @@ def test_a_killed_build_resumes_without_regenerating_finished_clips(
     again = build_interventions(prompts, config_from_mapping(data), out, progress=False)
     assert (again.generated, renders) == (1, ["tiny-T2V-1.3B"])
 
+    damaged = out / "clips" / "cat" / "frame_hold.mp4"  # a clip changed on disk is made again
+    damaged.write_bytes(b"not a video")
+    renders.clear()
+    repaired = build_interventions(prompts, config_from_mapping(data), out, progress=False)
+    assert (repaired.generated, renders) == (1, [])  # frame reuse renders nothing
+    assert damaged.read_bytes() == (built / "clips/cat/frame_hold.mp4").read_bytes()
+
 
 class _LockedLoader(DiffusersLoader):
     """Loads one pipeline at a time: ``from_pretrained`` builds modules under a process-wide meta-device

@@ -249,10 +249,13 @@ def _write_clip(ctx: Context, job: Job, produced: Produced, seconds: float) -> d
     os.replace(tmp, path)
     clip = config.clip
     steps = [call["num_inference_steps"] for call in produced.calls]
+    stat = path.stat()
     return {
         "clip": job.clip,
         "key": job.key,
         "sha256": file_sha256(path),
+        "bytes": stat.st_size,
+        "mtime_ns": stat.st_mtime_ns,
         "prompt_id": job.prompt.prompt_id,
         "role": job.role,
         "generator": produced.generator,

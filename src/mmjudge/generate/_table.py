@@ -31,13 +31,13 @@ PAIR_COLUMNS = (
 )  # fmt: skip
 """Columns of the pair table, in order (every line has all of them)."""
 
-_RECORD_ONLY = ("key", "sha256", "seconds")
+_RECORD_ONLY = ("key", "sha256", "bytes", "mtime_ns", "seconds")
 """Record fields left out of the pair table (resume bookkeeping and timings differ between runs)."""
 
 
 def clip_row(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A clip's record without the resume key (for ``clips.jsonl``)."""
-    return {k: v for k, v in record.items() if k != "key"}
+    """A clip's record without the resume bookkeeping (for ``clips.jsonl``)."""
+    return {k: v for k, v in record.items() if k not in ("key", "mtime_ns")}
 
 
 def _generation(record: Mapping[str, Any]) -> str:
