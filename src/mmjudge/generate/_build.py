@@ -31,7 +31,7 @@ from mmjudge.generate._pipelines import GeneratorPool, PipelineLoader, check_fir
 from mmjudge.generate._plan import check_edits, plan_jobs, stage_order
 from mmjudge.generate._prompts import PromptRecord, read_prompts
 from mmjudge.generate._store import ClipLog, file_sha256
-from mmjudge.generate._table import clip_row, pair_rows, write_json, write_jsonl
+from mmjudge.generate._table import write_outputs
 
 __all__ = ["BuildResult", "Ranks", "SingleProcess", "build_interventions"]
 
@@ -156,7 +156,9 @@ def build_interventions(
     if ranks.is_main:
         for record in gathered:
             log.records[record["clip"]] = record
-        _write_outputs(root, split, config, plan, log, prompts, ranks.world, result)
+        result.pairs, result.clips = write_outputs(
+            root, result.table, config, plan, log.records, prompts, ranks.world
+        )
     result.seconds = time.perf_counter() - started
     ranks.barrier()
     return result
@@ -271,40 +273,3 @@ def _write_clip(ctx: Context, job: Job, produced: Produced, seconds: float) -> d
         **produced.extra,
         "seconds": round(seconds, 3),
     }
-
-
-def _write_outputs(
-    root: Path,
-    split: str,
-    config: GenerateConfig,
-    plan: dict[str, list[Job]],
-    log: ClipLog,
-    prompts: Any,
-    world: int,
-    result: BuildResult,
-) -> None:
-    from mmjudge import __version__
-
-    rows = pair_rows(plan, log.records)
-    write_jsonl(result.table, rows)
-    clips = [clip_row(log.records[job.clip]) for jobs in plan.values() for job in jobs]
-    write_jsonl(root / "clips.jsonl", clips)
-    versions = {"mmjudge": __version__, **_versions()}
-    source = {"prompts": str(prompts)} if isinstance(prompts, (str, Path)) else {"prompts": "<records>"}
-    if isinstance(prompts, (str, Path)):
-        source["prompts_sha256"] = file_sha256(Path(prompts))
-    meta = {"config": config.as_dict(), "versions": versions, "world": world, "split": split, **source}
-    write_json(root / "generation.json", meta)
-    result.pairs, result.clips = len(rows), len(clips)
-
-
-def _versions() -> dict[str, str]:
-    from importlib import metadata
-
-    out = {}
-    for name in ("diffusers", "torch", "transformers", "av"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out

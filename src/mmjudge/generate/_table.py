@@ -21,8 +21,10 @@ from typing import Any
 
 from mmjudge.errors import MediaError
 from mmjudge.generate._builders import Job
+from mmjudge.generate._config import GenerateConfig
+from mmjudge.generate._store import file_sha256
 
-__all__ = ["PAIR_COLUMNS", "clip_row", "pair_rows", "write_json", "write_jsonl"]
+__all__ = ["PAIR_COLUMNS", "clip_row", "pair_rows", "write_json", "write_jsonl", "write_outputs"]
 
 PAIR_COLUMNS = (
     "pair_id", "prompt", "intervention", "video_chosen", "video_rejected", "generator_chosen",
@@ -104,3 +106,39 @@ def _atomic(path: Path, text: str) -> Path:
         os.fsync(handle.fileno())
     os.replace(tmp, path)
     return path
+
+
+def write_outputs(
+    root: Path,
+    table: Path,
+    config: GenerateConfig,
+    plan: Mapping[str, Sequence[Job]],
+    records: Mapping[str, Mapping[str, Any]],
+    prompts: Any,
+    world: int,
+) -> tuple[int, int]:
+    """Write the pair table, ``clips.jsonl`` and ``generation.json``; returns (pairs, clips)."""
+    from mmjudge import __version__
+
+    rows = pair_rows(plan, records)
+    write_jsonl(table, rows)
+    clips = [clip_row(records[job.clip]) for jobs in plan.values() for job in jobs]
+    write_jsonl(root / "clips.jsonl", clips)
+    meta: dict[str, Any] = {"config": config.as_dict(), "versions": {"mmjudge": __version__, **_versions()}}
+    meta.update(world=world, split=table.stem, prompts="<records>")
+    if isinstance(prompts, (str, Path)):
+        meta.update(prompts=str(prompts), prompts_sha256=file_sha256(Path(prompts)))
+    write_json(root / "generation.json", meta)
+    return len(rows), len(clips)
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {}
+    for name in ("diffusers", "torch", "transformers", "av"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
