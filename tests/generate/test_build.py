@@ -5,6 +5,7 @@ resumes without regenerating finished clips; ranks split the prompts; ``build-da
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import threading
@@ -318,3 +319,30 @@ def test_guidance_for_a_second_expert_is_refused_for_a_one_expert_pipeline(
             write_prompts(tmp_path / "p.jsonl"), config_from_mapping(data), tmp_path / "out", progress=False
         )
     assert not (tmp_path / "out" / "clips").exists()
+
+
+@pytest.mark.slow
+def test_paper_sized_clips_and_keyframes_on_tiny_generators(
+    tiny_wan_dirs: dict[str, Path], tmp_path: Path
+) -> None:
+    """81 frames, six shuffle segments, 8-12 held frames, 8 or 12 keyframes (the paper's settings; tiny models)."""
+    from mmjudge.media.video import read_all
+
+    data = tiny_config_data(tiny_wan_dirs, clip={"height": 32, "width": 32, "num_frames": 81, "fps": 16})
+    data["interventions"].update(temporal_shuffle={"segments": 6}, frame_hold={"kept": [8, 12]})
+    data["interventions"]["motion_regen"]["keyframes"] = [8, 12]
+    result = build_interventions(
+        write_prompts(tmp_path / "p.jsonl", 3), config_from_mapping(data), tmp_path / "out", progress=False
+    )
+    assert (result.pairs, result.clips) == (24, 27)
+    for clip in _lines(tmp_path / "out" / "clips.jsonl"):
+        assert read_all(tmp_path / "out" / clip["clip"]).shape[0] == 81, clip["clip"]
+        if clip["role"] == "motion_regen":
+            keys = clip["keyframes"]
+            assert len(keys) in (8, 12) and keys[0] == 0 and keys[-1] == 80
+            assert [c["num_frames"] for c in clip["calls"]] == [
+                b - a + 1 for a, b in itertools.pairwise(keys)
+            ]
+            assert all((c["num_frames"] - 1) % 4 == 0 for c in clip["calls"])
+        if clip["role"] == "frame_hold":
+            assert 8 <= len(set(clip["index_map"])) <= 12
