@@ -18,6 +18,7 @@ import yaml
 from mmjudge.cli import main
 from mmjudge.generate import DiffusersLoader, build_interventions, config_from_mapping
 from mmjudge.generate._pipelines import Renderer
+from mmjudge.generate._table import PAIR_COLUMNS
 
 from .conftest import FRAMES, tiny_config_data, write_prompts
 
@@ -53,6 +54,8 @@ def test_a_prompt_file_becomes_a_raw_isovrbench_release(built: Path) -> None:
         (p, i) for p in ("cat", "car") for i in ROLES[1:]
     ]
     assert {r["video_chosen"] for r in rows} == {"clips/cat/anchor.mp4", "clips/car/anchor.mp4"}
+    assert all(tuple(r) == PAIR_COLUMNS for r in rows)
+    assert all(isinstance(r["motion_score"], float) and r["motion_score"] > 0 for r in rows)
     for clip in {r["video_chosen"] for r in rows} | {r["video_rejected"] for r in rows}:
         assert read_all(built / clip).shape == (FRAMES, 32, 32, 3), clip  # every clip keeps the length
         assert video_info(built / clip).fps == 16.0

@@ -22,7 +22,7 @@ from mmjudge.generate._config import TEMPORAL_FACTOR, GenerateConfig
 from mmjudge.generate._keyframes import keyframe_positions, splice_intervals
 from mmjudge.generate._pipelines import GeneratorPool
 from mmjudge.generate._prompts import PromptRecord
-from mmjudge.interventions import frame_hold, temporal_shuffle
+from mmjudge.interventions import frame_hold, motion_score, temporal_shuffle
 
 __all__ = ["BUILDERS", "Context", "Job", "Produced", "intervention_rng"]
 
@@ -107,7 +107,9 @@ def _anchor(job: Job, ctx: Context) -> Produced:
     out = renderer.text_to_video(
         job.prompt.prompt, seed=job.seed, steps=config.anchor.steps, clip=config.clip
     )
-    return Produced(out.frames, renderer.label, [out.call])
+    # the benchmark's motion score (every third frame): the paper's temporal_shuffle uses high-motion anchors
+    score = round(motion_score(out.frames, step=3), 4)
+    return Produced(out.frames, renderer.label, [out.call], {"motion_score": score})
 
 
 def _reduced_steps(job: Job, ctx: Context) -> Produced:

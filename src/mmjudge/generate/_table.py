@@ -5,7 +5,8 @@ format reads (``pair_id, prompt, intervention, video_chosen, video_rejected, gen
 generator_rejected, seed, num_frames, fps, index_map``; ``dimension`` is left to the benchmark) and
 extra columns kept as they are: ``prompt_id``, ``edited_prompt`` (``attribute_edit``: the prompt its
 clip was rendered from; the pair is scored under ``prompt``), ``keyframes`` (``motion_regen``: the anchor
-frames kept) and ``generation_chosen`` / ``generation_rejected`` (each clip's record as JSON text).
+frames kept), ``motion_score`` (the anchor's, on every third rendered frame: the paper's
+``temporal_shuffle`` pairs use the highest-motion anchors) and ``generation_chosen`` / ``generation_rejected`` (each clip's record as JSON text).
 ``clips.jsonl`` has one line per clip with every generation parameter: generator, every pipeline call
 (prompt, seed, steps, resolution, frame count, guidance, conditioning frames), fps, encoder settings,
 sha256 and seconds taken. Files are written to a temporary name and renamed into place.
@@ -29,7 +30,7 @@ __all__ = ["PAIR_COLUMNS", "clip_row", "pair_rows", "write_json", "write_jsonl",
 PAIR_COLUMNS = (
     "pair_id", "prompt", "intervention", "video_chosen", "video_rejected", "generator_chosen",
     "generator_rejected", "seed", "num_frames", "fps", "index_map", "prompt_id", "edited_prompt",
-    "keyframes", "generation_chosen", "generation_rejected",
+    "keyframes", "motion_score", "generation_chosen", "generation_rejected",
 )  # fmt: skip
 """Columns of the pair table, in order (every line has all of them)."""
 
@@ -72,6 +73,7 @@ def pair_rows(
                     "prompt_id": job.prompt.prompt_id,
                     "edited_prompt": record.get("edited_prompt"),
                     "keyframes": json.dumps(record["keyframes"]) if record.get("keyframes") else None,
+                    "motion_score": anchor.get("motion_score"),
                     "generation_chosen": _generation(anchor),
                     "generation_rejected": _generation(record),
                 }
