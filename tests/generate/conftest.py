@@ -23,14 +23,23 @@ FRAMES, SIZE = 9, 32
 """Tiny clips: 9 frames (4k + 1) of 32x32 (the TI2V layout needs multiples of 32)."""
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _one_torch_thread():
+    """One intra-op thread while a generation test module runs (renders are then bitwise repeatable across
+    the in-process, threaded and torchrun builds the tests compare), restored afterwards."""
+    torch = pytest.importorskip("torch")
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
 @pytest.fixture(scope="session")
 def tiny_wan_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     pytest.importorskip("diffusers")
     pytest.importorskip("av")
-    import torch
     from tiny_wan import build_i2v, build_t2v, build_ti2v
 
-    torch.set_num_threads(1)  # the suite runs two workers on two cores
     root = tmp_path_factory.mktemp("tiny-wan")
     return {
         "t2v": build_t2v(root / "t2v", seed=0, two_experts=True),
