@@ -49,7 +49,8 @@ Caveats: random weights prove speed, memory and plumbing, not pictures. The firs
 generator includes kernel warm-up. The estimate assumes denoiser time linear in steps and the rest
 (text encoding, VAE encoding/decoding, splicing, H.264) independent of steps.
 
-Smoke mode (CPU, seconds; ``tests/generate/test_gpu_check_script.py`` runs it so the script cannot rot)::
+Smoke mode (CPU, seconds; ``tests/generate/test_gpu_check_script.py`` runs it, in process, so the script
+cannot rot)::
 
     .venv/bin/python benchmarks/gpu_check_generators.py --tiny --device cpu --no-append
 """
@@ -61,6 +62,7 @@ import importlib.util
 import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -182,12 +184,14 @@ class Timing:
         self.denoise_s[self.role] += time.perf_counter() - self._started
         self.forwards[self.role] += 1
 
-    def track_roles(self) -> None:
-        """Tag every builder call with its clip kind, so hook time is booked to it."""
+    def track_roles(self) -> Any:
+        """Tag every builder call with its clip kind, so hook time is booked to it; returns the undo."""
         from mmjudge.generate import _builders
 
-        for role, builder in list(_builders.BUILDERS.items()):
+        original = dict(_builders.BUILDERS)
+        for role, builder in original.items():
             _builders.BUILDERS[role] = self._tagged(role, builder)
+        return lambda: _builders.BUILDERS.update(original)
 
     def _tagged(self, role: str, builder: Any) -> Any:
         def run(job: Any, ctx: Any) -> Any:
@@ -370,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
                      "wan2.2-ti2v-5b": tiny.build_ti2v(work / "ti2v"), "wan2.1-t2v-1.3b": tiny.build_t2v(work / "small", seed=3)}  # fmt: skip
     config = check_config(args, tiny_dirs)
     timing = Timing(cuda=args.device.startswith("cuda"))
-    timing.track_roles()
+    undo = timing.track_roles()
     loader = CheckLoader(args.device, timing, args.layers)
     rows: list[dict[str, Any]] = []
     facts: dict[str, Any] = {"prompts": args.prompts}
@@ -384,8 +388,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = rows_from(result, config, timing, args.prompts)
         facts.update(pairs=result.pairs, clips=result.clips, build_s=result.seconds)
     finally:
+        undo()
         facts["total s"] = time.perf_counter() - started
         report(args, rows, {**facts, "generators": loader.facts})
+        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
