@@ -1,17 +1,13 @@
 """``mmjudge human-study score`` against a hand computation: three annotators on five pairs and two controls.
 
-The study (anchor side in brackets) and the verdicts on each pair's targeted dimension (+1 anchor,
--1 counterpart, 0 same; overall = sign of the sum of the three answers):
+Each pair's verdicts on its targeted dimension (+1 anchor, -1 counterpart, 0 same; for t2v_5b the sign of
+the sum of the three answers, given as (visual, motion, text) with L/S/R for left/same/right):
 
-========  ============  =======  =====================================================  =========
-item      intervention  anchor   A / B / C                                              majority
-========  ============  =======  =====================================================  =========
-fh1       frame_hold    left     motion left +1 / left +1 / same 0                      +1 chosen
-fh2       frame_hold    right    motion left -1 / right +1 / same 0                     tie
-ae1       attribute_edit left    text left +1 / left +1 / right -1                      +1 chosen
-t1        t2v_5b        right    (R,S,L) 0 / (R,R,R) +1 / (R,L,L) -1                     tie
-t2        t2v_5b        left     (L,L,S) +1 / (L,S,S) +1 / (R,S,S) -1                    +1 chosen
-========  ============  =======  =====================================================  =========
+- fh1, frame_hold, anchor left: motion left +1 / left +1 / same 0 -> majority +1 (chosen)
+- fh2, frame_hold, anchor right: motion left -1 / right +1 / same 0 -> no majority (tie)
+- ae1, attribute_edit, anchor left: text left +1 / left +1 / right -1 -> +1 (chosen)
+- t1, t2v_5b, anchor right: (R,S,L) 0 / (R,R,R) +1 / (R,L,L) -1 -> no majority (tie)
+- t2, t2v_5b, anchor left: (L,L,S) +1 / (L,S,S) +1 / (R,S,S) -1 -> +1 (chosen)
 
 Pair verdicts: frame_hold 1 of 2, attribute_edit 1 of 1, t2v_5b 1 of 2 -> 50, 100, 50, average 66.67.
 Per answer: frame_hold 3 of 6, attribute_edit 2 of 3, t2v_5b 3 of 6. Controls: 4 of 6 answers "same" on
