@@ -1,38 +1,23 @@
-"""The mmjudge leaderboard Space: layout from ``mmjudge.leaderboard.ui``, configured by environment variables.
+"""The mmjudge leaderboard Space: start-up in ``mmjudge.leaderboard.space``, layout in ``mmjudge.leaderboard.ui``.
 
-Environment: ``MMJUDGE_DB`` (SQLite store; default ``/data/leaderboard.sqlite`` when the Space has
-persistent storage, else the user data dir), ``MMJUDGE_DATA_ROOT`` (built benchmark folders holding the
-labels), ``MMJUDGE_ADMINS`` (comma-separated usernames), ``MMJUDGE_DAILY_LIMIT``, ``MMJUDGE_MAX_MB``,
-``MMJUDGE_MIRROR_REPO`` (optional Hub dataset mirror of the store), ``MMJUDGE_NO_AUTH=1`` (local only).
+Configured by environment variables (the README's table, ``mmjudge.leaderboard.space.VARIABLES``).
+``mmjudge space build`` copies this file into the Space folder with a wheel of mmjudge in ``wheels/``,
+which goes on ``sys.path`` first: Spaces install ``requirements.txt`` (mmjudge's dependencies) before
+the repo's files are copied in, so the wheel cannot be named there.
 """
 
 from __future__ import annotations
 
-import os
+import sys
 from pathlib import Path
 
-from mmjudge.leaderboard.startup import about_text, open_leaderboard, start_mirror
-from mmjudge.leaderboard.ui import build_app
+_wheels = sorted(Path(__file__).resolve().parent.glob("wheels/mmjudge-*.whl"))
+if _wheels:
+    sys.path.insert(0, str(_wheels[-1]))
 
+from mmjudge.leaderboard.space import start  # noqa: E402 (after the wheel is on the path)
 
-def _db_path() -> Path | None:
-    if os.environ.get("MMJUDGE_DB"):
-        return Path(os.environ["MMJUDGE_DB"])
-    return Path("/data/leaderboard.sqlite") if Path("/data").is_dir() else None
-
-
-board = open_leaderboard(
-    _db_path(),
-    data_root=os.environ.get("MMJUDGE_DATA_ROOT") or None,
-    require_login=os.environ.get("MMJUDGE_NO_AUTH") != "1",
-    admins=[a.strip() for a in os.environ.get("MMJUDGE_ADMINS", "").split(",") if a.strip()],
-    daily_limit=int(os.environ.get("MMJUDGE_DAILY_LIMIT", "5")),
-    max_bytes=int(float(os.environ.get("MMJUDGE_MAX_MB", "64")) * 1024 * 1024),
-    demo_output=os.environ.get("MMJUDGE_DEMO_OUTPUT") or None,
-)
-if os.environ.get("MMJUDGE_MIRROR_REPO"):
-    start_mirror(board.store, os.environ["MMJUDGE_MIRROR_REPO"])
-app = build_app(board, about=about_text())
+board, app = start()  # a configuration problem exits here with one line saying what to set
 demo = app.blocks  # the Blocks, under the name gradio's reload mode looks for
 
 if __name__ == "__main__":

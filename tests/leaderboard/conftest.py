@@ -1,4 +1,9 @@
-"""Fixtures of the leaderboard tests: one sample data root per session, prediction-file writers."""
+"""Fixtures of the leaderboard tests: one sample data root per session, prediction-file writers, stores.
+
+``store_location`` is a fresh SQLite path; a test module that sets ``store_location`` to the
+``both_backends`` fixture (the store and queue suites do) runs each of its tests on SQLite and on a
+fresh database of a PostgreSQL server the session starts (:mod:`.postgres`).
+"""
 
 from __future__ import annotations
 
@@ -70,14 +75,54 @@ def prediction_bytes(benchmark: str, rows: Sequence[Mapping[str, Any]], seed: in
     return ("\n".join(prediction_lines(benchmark, rows, seed)) + "\n").encode()
 
 
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """A PostgreSQL server for this test session (skips locally, fails on CI, when it cannot start)."""
+    # imported here: the subprocess scripts of test_requests import this file as a top-level module
+    from .postgres import PostgresServer, find_bindir, unavailable
+
+    bindir = find_bindir()
+    if bindir is None:
+        unavailable("PostgreSQL's initdb/pg_ctl are not installed (apt-get install postgresql)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        unavailable("psycopg is not installed (pip install 'mmjudge[postgres]')")
+    server = PostgresServer(bindir).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-def board_factory(tmp_path: Path, data_root: Path, reference: dict[str, list[dict[str, Any]]]):
+def postgres_url(postgres_server: Any) -> str:
+    """The URL of a fresh, empty database."""
+    return postgres_server.create_database()
+
+
+@pytest.fixture
+def store_location(tmp_path: Path) -> str:
+    """Where ``board_factory`` opens its store: an SQLite file unless a module overrides this fixture."""
+    return str(tmp_path / "lb.sqlite")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def both_backends(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh store location on each backend (parametrized)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "lb.sqlite")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def board_factory(store_location: str, data_root: Path, reference: dict[str, list[dict[str, Any]]]):
     """Make a Leaderboard on a fresh store over the session's labels (rows loaded once per session)."""
 
     def make(**settings: Any) -> Leaderboard:
         settings.setdefault("data_root", data_root)
         settings.setdefault("require_login", False)
-        store = Store(tmp_path / "lb.sqlite")
+        store = Store(store_location)
         return Leaderboard(store, Settings(**settings), rows_fn=lambda b, folder: reference[b])
 
     return make

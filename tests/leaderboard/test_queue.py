@@ -18,6 +18,12 @@ from .conftest import prediction_bytes
 BACKENDS = ["random", "frame_smoothness"]
 
 
+@pytest.fixture
+def store_location(both_backends: str) -> str:
+    """Every test of this module runs on SQLite and on PostgreSQL."""
+    return both_backends
+
+
 def _spec(**kw):
     args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
             "benchmarks": ["isovrbench"], "known_backends": BACKENDS}  # fmt: skip
@@ -147,7 +153,7 @@ def test_a_killed_worker_leaves_the_request_claimable_after_the_lease(board_fact
     board = board_factory()
     request_id = q.enqueue(board.store, _spec(), "alice")
     child = subprocess.run(
-        [sys.executable, "-c", _DIE_MID_RUN, str(board.store.path), str(data_root)], timeout=120, check=False
+        [sys.executable, "-c", _DIE_MID_RUN, board.store.location, str(data_root)], timeout=120, check=False
     )
     assert child.returncode == 9
     stuck = q.get_request(board.store, request_id)
@@ -161,3 +167,38 @@ def test_a_killed_worker_leaves_the_request_claimable_after_the_lease(board_fact
         rescued = q.claim(board.store, "rescuer", lease_s=5.0)
         time.sleep(0.1)
     assert rescued is not None and rescued.id == request_id and rescued.attempts == 2
+
+
+def test_workers_show_in_the_queue_tab_with_their_heartbeat(board_factory, reference) -> None:
+    from mmjudge.leaderboard.ui import QUEUE_HEADERS, WORKER_HEADERS, Handlers
+    from mmjudge.leaderboard.worker import run_worker
+
+    board = board_factory()
+    request_id = q.enqueue(board.store, _spec(), "alice")
+    assert run_worker(board, once=True, eval_fn=_fake_eval(reference), lease_s=5.0, worker="gpu-7", gpus=8) == 1
+    handlers = Handlers(board)
+    (row,) = handlers.queue_value()
+    assert dict(zip(QUEUE_HEADERS, row, strict=True))["Worker"] == "gpu-7" and row[0] == request_id
+    (worker,) = [dict(zip(WORKER_HEADERS, w, strict=True)) for w in handlers.workers_value()]
+    assert worker["Worker"] == "gpu-7" and worker["State"] == "stopped" and worker["GPUs"] == 8
+    assert worker["Heartbeat"].endswith(" s ago") and float(worker["Heartbeat"].split()[0]) < 60
+
+
+def test_subprocess_eval_launches_accelerate_on_several_gpus(tmp_path, monkeypatch) -> None:
+    from mmjudge.leaderboard import worker
+
+    commands = []
+
+    def fake_run(command, **kwargs):
+        commands.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(worker.subprocess, "run", fake_run)
+    job = EvalJob("isovrbench", tmp_path / "c.yaml", tmp_path / "data", tmp_path / "out", tmp_path / "log")
+    for gpus in (0, 1, 4):
+        worker.subprocess_eval(job, gpus=gpus)
+    assert [c[1:4] for c in commands] == [["-m", "mmjudge", "eval"]] * 2 + [
+        ["-m", "accelerate.commands.launch", "--multi_gpu"]
+    ]
+    assert commands[2][commands[2].index("--num_processes") + 1] == "4"
+    assert commands[2][-12:-8] == ["-m", "mmjudge", "eval", "--benchmark"]

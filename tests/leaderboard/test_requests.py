@@ -23,6 +23,12 @@ from .conftest import prediction_bytes
 KNOWN = ["random", "openai_compatible", "video_reward", "clip_score"]
 
 
+@pytest.fixture
+def store_location(both_backends: str) -> str:
+    """Every test of this module runs on SQLite and on PostgreSQL."""
+    return both_backends
+
+
 def _spec(**kw):
     args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
             "benchmarks": ["isovrbench"], "known_backends": KNOWN}  # fmt: skip
@@ -157,7 +163,7 @@ def test_a_worker_killed_after_step_one_is_resumed_at_step_two(
     work = tmp_path / "work"
     request_id = q.enqueue(board.store, _spec(benchmarks=["isovrbench", "emoprefer"]), "alice")
     child = subprocess.run(
-        [sys.executable, "-c", _KILLED_AFTER_FIRST_STEP, str(board.store.path), str(data_root), str(work),
+        [sys.executable, "-c", _KILLED_AFTER_FIRST_STEP, board.store.location, str(data_root), str(work),
          str(Path(__file__).parent)],
         timeout=300, check=False,
     )  # fmt: skip

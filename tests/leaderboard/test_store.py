@@ -1,4 +1,5 @@
-"""The SQLite store: schema and migrations, WAL, atomic inserts, duplicates, daily limit, hiding, concurrency."""
+"""The store on both backends (SQLite and PostgreSQL): schema and migrations, atomic inserts, duplicates,
+daily limit, hiding, concurrency; and SQLite's own WAL mode and old-schema migration."""
 
 from __future__ import annotations
 
@@ -11,9 +12,16 @@ import pytest
 
 from mmjudge import BENCHMARK_IDS
 from mmjudge.leaderboard import NewSubmission, Store, SubmissionMeta, SubmissionRejected
+from mmjudge.leaderboard._migrations import POSTGRES_MIGRATIONS
 from mmjudge.leaderboard.store import MIGRATIONS
 
 from .conftest import prediction_bytes
+
+
+@pytest.fixture
+def store_location(both_backends: str) -> str:
+    """Every test of this module runs on SQLite and on PostgreSQL."""
+    return both_backends
 
 
 def _row(model: str = "m", sha: str | None = "s1", **kw) -> NewSubmission:
@@ -22,7 +30,14 @@ def _row(model: str = "m", sha: str | None = "s1", **kw) -> NewSubmission:
     )
 
 
-def test_new_store_is_wal_and_at_latest_schema(tmp_path: Path) -> None:
+def test_new_store_is_at_latest_schema(store_location: str) -> None:
+    store = Store(store_location)
+    assert store.schema_version() == len(MIGRATIONS) == len(POSTGRES_MIGRATIONS)
+    Store(store_location)  # reopening does not migrate twice
+    assert store.schema_version() == len(MIGRATIONS)
+
+
+def test_new_sqlite_store_is_wal(tmp_path: Path) -> None:
     store = Store(tmp_path / "a" / "lb.sqlite")
     assert store.schema_version() == len(MIGRATIONS)
     with sqlite3.connect(store.path) as conn:
@@ -31,8 +46,8 @@ def test_new_store_is_wal_and_at_latest_schema(tmp_path: Path) -> None:
     assert store.schema_version() == len(MIGRATIONS)
 
 
-def test_duplicate_sha_and_model_revision_point_to_existing_row(tmp_path: Path) -> None:
-    store = Store(tmp_path / "lb.sqlite")
+def test_duplicate_sha_and_model_revision_point_to_existing_row(store_location: str) -> None:
+    store = Store(store_location)
     first = store.insert_submission(_row())
     with pytest.raises(SubmissionRejected, match=rf"row #{first}"):
         store.insert_submission(_row(model="other"))
@@ -42,8 +57,8 @@ def test_duplicate_sha_and_model_revision_point_to_existing_row(tmp_path: Path) 
     assert len(store.submissions()) == 2
 
 
-def test_daily_limit_counts_the_last_24_hours(tmp_path: Path) -> None:
-    store = Store(tmp_path / "lb.sqlite")
+def test_daily_limit_counts_the_last_24_hours(store_location: str) -> None:
+    store = Store(store_location)
     store.insert_submission(_row(sha="a", revision="1"), daily_limit=2, now=1000.0)
     store.insert_submission(_row(sha="b", revision="2"), daily_limit=2, now=1001.0)
     with pytest.raises(SubmissionRejected, match="limit 2"):
@@ -52,8 +67,8 @@ def test_daily_limit_counts_the_last_24_hours(tmp_path: Path) -> None:
     store.insert_submission(_row(sha="d", revision="4", submitter="someone-else"), daily_limit=2, now=1002.0)
 
 
-def test_hidden_rows_stay_in_the_store(tmp_path: Path) -> None:
-    store = Store(tmp_path / "lb.sqlite")
+def test_hidden_rows_stay_in_the_store(store_location: str) -> None:
+    store = Store(store_location)
     row_id = store.insert_submission(_row())
     assert store.set_hidden(row_id)
     assert store.submissions() == []
@@ -61,8 +76,8 @@ def test_hidden_rows_stay_in_the_store(tmp_path: Path) -> None:
     assert not store.set_hidden(999)
 
 
-def test_a_failing_transaction_leaves_nothing(tmp_path: Path) -> None:
-    store = Store(tmp_path / "lb.sqlite")
+def test_a_failing_transaction_leaves_nothing(store_location: str) -> None:
+    store = Store(store_location)
     with pytest.raises(RuntimeError), store.transaction() as conn:
         conn.execute(
             "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, created_at) "
@@ -109,22 +124,41 @@ def test_simultaneous_copies_of_one_file_store_exactly_one(board_factory, refere
     assert len(board.store.submissions()) == 1
 
 
-def test_reported_rows_are_seeded_once(tmp_path: Path) -> None:
+def test_reported_rows_are_seeded_once(store_location: str) -> None:
     from mmjudge.leaderboard.reported import reported_rows
     from mmjudge.leaderboard.startup import open_leaderboard
 
     shipped = [(r.benchmark, r.judge) for b in BENCHMARK_IDS for r in reported_rows(b)]
     for _ in range(2):
-        board = open_leaderboard(tmp_path / "lb.sqlite", require_login=False)
+        board = open_leaderboard(store_location, require_login=False)
     assert [(s.benchmark, s.judge) for s in board.store.submissions(include_hidden=True)] == shipped
     assert {s.kind for s in board.store.submissions()} == {"reported"}
 
 
-def test_reported_rows_no_longer_shipped_are_hidden(tmp_path: Path) -> None:
+def test_stores_opened_at_once_seed_the_reported_rows_once(store_location: str) -> None:
+    """The Space and workers opening a new shared store at the same time add each reported row once."""
+    from mmjudge.leaderboard.reported import reported_rows, seed_reported
+
+    Store(store_location)
+    barrier = threading.Barrier(4)
+
+    def seed(_: int) -> int:
+        store = Store(store_location)
+        barrier.wait()
+        return seed_reported(store)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        added = list(pool.map(seed, range(4)))
+    shipped = sum(len(reported_rows(b)) for b in BENCHMARK_IDS)
+    assert sorted(added) == [0, 0, 0, shipped]
+    assert len(Store(store_location).submissions(include_hidden=True)) == shipped
+
+
+def test_reported_rows_no_longer_shipped_are_hidden(store_location: str) -> None:
     """A store seeded by an earlier version (here: the old human row of IsoVRBench) shows the current rows."""
     from mmjudge.leaderboard.reported import seed_reported
 
-    store = Store(tmp_path / "lb.sqlite")
+    store = Store(store_location)
     old = NewSubmission("isovrbench", "reported", "Human", "human annotators", "paper", {"average": 96.375},
                         source="Li et al. 2026, IsoVRBench, Table 2 (human row)")  # fmt: skip
     store.insert_submission(old)
@@ -133,12 +167,17 @@ def test_reported_rows_no_longer_shipped_are_hidden(tmp_path: Path) -> None:
     assert "Human" in [s.judge for s in store.submissions("isovrbench", include_hidden=True)]
 
 
-def test_mirror_pushes_a_consistent_snapshot(tmp_path: Path, monkeypatch) -> None:
+def test_mirror_pushes_the_public_tables_without_private_request_fields(store_location: str, tmp_path: Path,
+                                                                       monkeypatch) -> None:  # fmt: skip
+    """Offline: a fake CommitScheduler records what each push would upload."""
+    import json
+
     import huggingface_hub
 
-    from mmjudge.leaderboard.startup import start_mirror
+    from mmjudge.leaderboard import queue as q
+    from mmjudge.leaderboard.mirror import PUBLIC_REQUEST_FIELDS, start_mirror
 
-    pushed: list[list[str]] = []
+    pushed: list[dict[str, list[dict]]] = []
 
     class FakeScheduler:
         def __init__(self, *, repo_id, repo_type, folder_path, every):
@@ -146,17 +185,26 @@ def test_mirror_pushes_a_consistent_snapshot(tmp_path: Path, monkeypatch) -> Non
             self.folder, self.lock = Path(folder_path), threading.Lock()
 
         def push_to_hub(self):
-            with sqlite3.connect(self.folder / "leaderboard.sqlite") as conn:
-                pushed.append([r[0] for r in conn.execute("SELECT model FROM submissions ORDER BY id")])
+            pushed.append({p.name: [json.loads(line) for line in p.read_text().splitlines()]
+                           for p in sorted(self.folder.iterdir())})  # fmt: skip
 
     monkeypatch.setattr(huggingface_hub, "CommitScheduler", FakeScheduler)
-    store = Store(tmp_path / "db" / "lb.sqlite")
+    store = Store(store_location)
     store.insert_submission(_row(model="first"))
-    scheduler = start_mirror(store, "org/lb-mirror")
+    hidden = store.insert_submission(_row(model="hidden", sha="h"))
+    store.set_hidden(hidden)
+    spec = q.validate_request("org/m", "main", "random", "seed: 7", ["mist"], known_backends=["random"])
+    q.enqueue(store, spec, "alice")
+    scheduler = start_mirror(store, "org/lb-mirror", folder=tmp_path / "mirror")
     scheduler.push_to_hub()
     store.insert_submission(_row(model="second", sha="s2"))
     scheduler.push_to_hub()
-    assert pushed == [["first"], ["first", "second"]]
+    assert [[r["model"] for r in push["submissions.jsonl"]] for push in pushed] == [["first"], ["first", "second"]]
+    assert set(pushed[0]) == {"submissions.jsonl", "requests.jsonl"}
+    (request,) = pushed[1]["requests.jsonl"]
+    assert tuple(request) == PUBLIC_REQUEST_FIELDS and request["status"] == "PENDING"
+    assert "config" not in request and "lease_expires" not in request and "seed" not in json.dumps(request)
+    assert "hidden" not in pushed[1]["submissions.jsonl"][0]
 
 
 def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
@@ -180,7 +228,7 @@ def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
             (json.dumps(dict(spec.config), sort_keys=True),),
         )
     store = Store(path)
-    assert store.schema_version() == len(MIGRATIONS) == 2
+    assert store.schema_version() == len(MIGRATIONS) == 3
     (row,) = store.submissions()
     assert (row.model, row.results, row.request_id, row.coverage) == ("m", {"average": 1.0}, None, None)
     assert q.enqueue(store, spec, "u") == 2  # the FAILED twin (same model, config) no longer blocks it

@@ -49,3 +49,62 @@ def test_tiny_local_model_request_becomes_a_verified_row(board_factory, monkeypa
     assert row.model == str(model) and row.header["benchmark"] == "isovrbench"
     assert row.results["n_pairs"] == 16
     del sys.modules["tiny_models"]
+
+
+def test_worker_command_on_a_postgresql_store(postgres_url, data_root, tmp_path) -> None:
+    """`mmjudge leaderboard worker --data-root DIR --gpus 0 --once` with ``MMJUDGE_DB=postgresql://...``,
+    a separate process as on a GPU machine, runs a queued request and leaves its heartbeat."""
+    import os
+    import subprocess
+
+    from mmjudge.leaderboard import Store
+    from mmjudge.leaderboard.workers import list_workers
+
+    store = Store(postgres_url)
+    spec = q.validate_request("org/coin", "v1", "random", "seed: 3", ["isovrbench"])
+    request_id = q.enqueue(store, spec, "alice")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "MMJUDGE_DB": postgres_url, "CUDA_VISIBLE_DEVICES": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "mmjudge", "leaderboard", "worker", "--data-root", str(data_root), "--gpus",
+         "0", "--worker-id", "gpu-box", "--once", "--work-dir", str(tmp_path / "work")],
+        capture_output=True, text=True, timeout=600, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "processed 1 requests" in done.stdout
+    (beat,) = list_workers(store)
+    request = q.get_request(store, request_id)
+    assert request.status == "FINISHED" and request.worker == "gpu-box", request.log_tail
+    assert (beat.id, beat.state, beat.gpus) == ("gpu-box", "stopped", 0)
+
+
+@pytest.mark.slow
+def test_worker_launches_accelerate_over_two_ranks(postgres_url, data_root, monkeypatch) -> None:
+    """On two GPUs the worker runs the eval through ``accelerate launch --multi_gpu --num_processes 2``
+    (gloo ranks here, one per GPU on a GPU machine): the run's results say two ranks judged it."""
+    import json
+    import time
+
+    from mmjudge.leaderboard import Leaderboard, Settings, Store
+    from mmjudge.leaderboard.worker import EvalJob, subprocess_eval
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    board = Leaderboard(Store(postgres_url), Settings(data_root=data_root, require_login=False))
+    worlds = []
+
+    def on_two_gpus(job: EvalJob) -> Path:
+        predictions = subprocess_eval(job, gpus=2)
+        worlds.append(json.loads((job.out_dir / "results.json").read_text())["run"]["world"])
+        return predictions
+
+    request_id = q.enqueue(board.store, q.validate_request("org/coin", "v2", "random", "seed: 4", ["isovrbench"]),
+                           "alice")  # fmt: skip
+    started = time.perf_counter()
+    assert process_one(board, worker="gpu-box", eval_fn=on_two_gpus, lease_s=60.0, gpus=2) is not None
+    elapsed = time.perf_counter() - started
+    request = q.get_request(board.store, request_id)
+    assert request.status == "FINISHED", request.log_tail
+    assert worlds == [2]
+    (row,) = [s for s in board.store.submissions("isovrbench") if s.kind == "verified"]
+    assert row.request_id == request_id and row.results["n_pairs"] == 16
+    print(f"worker with accelerate launch over 2 ranks: {elapsed:.1f} s")

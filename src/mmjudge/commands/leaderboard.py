@@ -1,25 +1,31 @@
 """``mmjudge leaderboard``: serve the leaderboard locally; ``mmjudge leaderboard worker``: run model requests.
 
-``mmjudge leaderboard [--db PATH] [--port N] [--data-root DIR] [--no-auth] [--demo-output DIR]`` serves
-the Gradio app on an SQLite store (default ``<user data dir>/mmjudge/leaderboard.sqlite``). Without
-``--no-auth`` submissions need a Hugging Face login (as on a Space). ``mmjudge leaderboard worker
-[--db PATH] [--data-root DIR] [--once] [--max-attempts N] [--admin USER] [--api-base-url URL
---api-key-env NAME]`` claims queued model requests and runs ``mmjudge eval`` for each; API-judge requests
-run only when their submitter is an ``--admin``, against the endpoint and key variable the worker is
-given (never ones from the request).
+``mmjudge leaderboard [--db PATH|URL] [--port N] [--data-root DIR] [--no-auth] [--demo-output DIR]``
+serves the Gradio app on an SQLite store (default ``<user data dir>/mmjudge/leaderboard.sqlite``) or a
+PostgreSQL database (``--db postgresql://...``, or ``MMJUDGE_DB`` in the environment, which keeps the
+password off the command line). Without ``--no-auth`` submissions need a Hugging Face login (as on a
+Space). ``mmjudge leaderboard worker [--db PATH|URL] [--data-root DIR] [--gpus N] [--worker-id NAME]
+[--once] [--max-attempts N] [--admin USER] [--api-base-url URL --api-key-env NAME]`` claims queued model
+requests and runs ``mmjudge eval`` for each (through ``accelerate launch`` on the machine's GPUs when it
+has several); API-judge requests run only when their submitter is an ``--admin``, against the endpoint
+and key variable the worker is given (never ones from the request).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 
 NAME = "leaderboard"
-HELP = "serve the leaderboard app (SQLite store), or `leaderboard worker` to run queued model requests"
+HELP = "serve the leaderboard app (SQLite or PostgreSQL store), or `leaderboard worker` to run queued model requests"
 
 
 def _common(parser: argparse.ArgumentParser, default: object = None) -> None:
     parser.add_argument(
-        "--db", default=default, help="SQLite store (default: <user data dir>/mmjudge/leaderboard.sqlite)"
+        "--db",
+        default=default,
+        help="SQLite file or postgresql:// URL of the store (default: $MMJUDGE_DB, else "
+        "<user data dir>/mmjudge/leaderboard.sqlite)",
     )
     parser.add_argument(
         "--data-root",
@@ -63,6 +69,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     worker.add_argument("--work-dir", default=None, help="folder for the runs (default: under the temp dir)")
     worker.add_argument(
+        "--gpus",
+        type=int,
+        default=None,
+        help="GPUs to run each eval on; >1 uses `accelerate launch --multi_gpu` (default: the machine's, "
+        "from CUDA_VISIBLE_DEVICES or nvidia-smi)",
+    )
+    worker.add_argument(
+        "--worker-id", default=None, help="name shown in the queue tab (default: <host>:<pid>)"
+    )
+    worker.add_argument(
         "--api-base-url", default=None, help="endpoint of openai_compatible requests (default: the backend's)"
     )
     worker.add_argument(
@@ -76,42 +92,50 @@ def run(args: argparse.Namespace) -> int:
     from mmjudge.leaderboard.startup import about_text, default_data_root, open_leaderboard, start_mirror
 
     if getattr(args, "leaderboard_action", None) == "worker":
+        from mmjudge.errors import ConfigError
+        from mmjudge.leaderboard.launch import detect_gpus
         from mmjudge.leaderboard.worker import run_worker
 
         if args.max_attempts < 1:
-            from mmjudge.errors import ConfigError
-
             raise ConfigError(f"--max-attempts must be a positive integer, got {args.max_attempts}")
+        if args.gpus is not None and args.gpus < 0:
+            raise ConfigError(f"--gpus must be 0 or more, got {args.gpus}")
+        gpus = detect_gpus() if args.gpus is None else args.gpus
         api = {"base_url": args.api_base_url, "api_key_env": args.api_key_env}
         board = open_leaderboard(
-            args.db, data_root=default_data_root(args.data_root, "demo-output"), admins=args.admin,
+            _db(args.db), data_root=default_data_root(args.data_root, "demo-output"), admins=args.admin,
             max_attempts=args.max_attempts,
             server_options={"openai_compatible": {k: v for k, v in api.items() if v is not None}},
         )  # fmt: skip
-        done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease, work_dir=args.work_dir)
+        print(f"worker on store {board.store.display()}; runs on {gpus or 'no'} GPU(s)", flush=True)
+        done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease, work_dir=args.work_dir,
+                          worker=args.worker_id, gpus=gpus)  # fmt: skip
         print(f"processed {done} requests")
         return 0
     _check_login_possible(args.no_auth)
     from mmjudge.leaderboard.ui import build_app
 
     board = open_leaderboard(
-        args.db, data_root=default_data_root(args.data_root, args.demo_output), require_login=not args.no_auth, admins=args.admin,
+        _db(args.db), data_root=default_data_root(args.data_root, args.demo_output), require_login=not args.no_auth, admins=args.admin,
         daily_limit=args.daily_limit, max_bytes=int(args.max_mb * 1024 * 1024), demo_output=args.demo_output,
     )  # fmt: skip
     if args.mirror_repo:
         start_mirror(board.store, args.mirror_repo)
     print(
-        f"store: {board.store.path}; labels for: {', '.join(board.benchmarks_available()) or 'none (--data-root)'}"
+        f"store: {board.store.display()}; labels for: {', '.join(board.benchmarks_available()) or 'none (--data-root)'}"
     )
     app = build_app(board, about=about_text())
     app.launch(server_name=args.host, server_port=args.port, max_file_size=board.settings.max_bytes)
     return 0
 
 
+def _db(given: str | None) -> str | None:
+    """``--db``, else ``$MMJUDGE_DB``, else ``None`` (the default SQLite file)."""
+    return given or os.environ.get("MMJUDGE_DB") or None
+
+
 def _check_login_possible(no_auth: bool) -> None:
     """Outside a Space, gradio mocks the OAuth login with this machine's Hugging Face login."""
-    import os
-
     from huggingface_hub import get_token
 
     from mmjudge.errors import ConfigError

@@ -1,4 +1,5 @@
-"""The leaderboard: SQLite store, submission validation and handling, tables, plots, model-request queue.
+"""The leaderboard: store (SQLite or PostgreSQL), submission validation and handling, tables, plots, model-request
+queue and its workers, the Space's start-up and build.
 
 No scoring happens here: submissions are scored by :func:`mmjudge.scoring.score_predictions`, the same
 core the ``evaluate`` modules call. The Gradio layout is :mod:`mmjudge.leaderboard.ui` (imports gradio);

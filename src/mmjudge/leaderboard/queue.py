@@ -2,8 +2,10 @@
 
 A request carries only what its backend's rules allow (:mod:`mmjudge.leaderboard.policy`), checked
 when it is queued. A worker claims the oldest request that is ``PENDING`` or ``RUNNING`` with an
-expired lease, in one ``BEGIN IMMEDIATE`` transaction, so two workers never hold the same request and
-a crashed worker's request returns to the queue once its lease runs out. Each claim is one attempt;
+expired lease, in one transaction that locks the request (SQLite's write lock; on PostgreSQL
+``SELECT ... FOR UPDATE SKIP LOCKED``, so concurrent claims pass over each other's rows instead of
+waiting), so two workers never hold the same request and a crashed worker's request returns to the
+queue once its lease runs out. Each claim is one attempt;
 a request whose attempts reach the cap (default 3) ends ``FAILED`` with its last log instead of being
 claimed again. The worker's :class:`~mmjudge.leaderboard.store.Lease` (worker and attempt) fences
 every renewal, store and finish: a worker whose lease ran out and was re-claimed can change nothing.
@@ -198,12 +200,11 @@ def enqueue(store: Store, spec: RequestSpec, submitter: str, *, daily_limit: int
                 )
         if daily_limit is not None:
             check_daily_limit(conn, submitter, daily_limit, now)
-        cursor = conn.execute(
+        return conn.insert(
             "INSERT INTO requests (model, revision, backend, config, benchmarks, submitter, created_at, status, "
             "updated_at) VALUES (?,?,?,?,?,?,?,'PENDING',?)",
             (spec.model, spec.revision, spec.backend, config, benchmarks, submitter, now, now),
         )
-        return int(cursor.lastrowid or 0)
 
 
 def _request_key(model: str, revision: str, config: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -221,11 +222,11 @@ def claim(store: Store, worker: str, *, lease_s: float = 600.0, now: float | Non
     ``FAILED`` with its last log and a line saying so, and the next request is considered.
     """
     now = time.time() if now is None else now
-    with store.transaction() as conn:
+    with store.transaction(serialized=False) as conn:
         while True:
             found = conn.execute(
                 "SELECT id, attempts, log_tail FROM requests WHERE status = 'PENDING' "
-                "OR (status = 'RUNNING' AND lease_expires < ?) ORDER BY created_at, id LIMIT 1",
+                f"OR (status = 'RUNNING' AND lease_expires < ?) ORDER BY created_at, id LIMIT 1{conn.dialect.skip_locked}",
                 (now,),
             ).fetchone()
             if found is None:
@@ -255,7 +256,7 @@ def renew(store: Store, lease: Lease, *, lease_s: float = 600.0, now: float | No
           log_tail: str | None = None) -> bool:  # fmt: skip
     """Extend the lease (and keep the latest log tail); ``False`` when ``lease`` no longer holds the request."""
     now = time.time() if now is None else now
-    with store.transaction() as conn:
+    with store.transaction(serialized=False) as conn:
         cursor = conn.execute(
             "UPDATE requests SET lease_expires = ?, updated_at = ?, log_tail = COALESCE(?, log_tail) "
             "WHERE id = ? AND worker = ? AND attempts = ? AND status = 'RUNNING'",
@@ -267,7 +268,7 @@ def renew(store: Store, lease: Lease, *, lease_s: float = 600.0, now: float | No
 def finish(store: Store, lease: Lease, *, ok: bool, log_tail: str, now: float | None = None) -> bool:
     """Mark a request FINISHED or FAILED with the log tail; ``False`` when ``lease`` no longer holds it."""
     now = time.time() if now is None else now
-    with store.transaction() as conn:
+    with store.transaction(serialized=False) as conn:
         cursor = conn.execute(
             "UPDATE requests SET status = ?, log_tail = ?, updated_at = ?, lease_expires = 0 "
             "WHERE id = ? AND worker = ? AND attempts = ? AND status = 'RUNNING'",

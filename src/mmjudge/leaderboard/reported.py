@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
-from mmjudge.leaderboard.store import NewSubmission, Store
+from mmjudge.leaderboard.store import NewSubmission, Store, insert_row
 
 __all__ = ["reported_note", "reported_rows", "seed_reported"]
 
@@ -59,20 +59,22 @@ def seed_reported(store: Store) -> int:
     """Insert the shipped reported rows not yet in the store (by benchmark, judge, source); returns how many.
 
     Reported rows of earlier versions of the shipped files (submitter ``paper``, no longer shipped) are
-    hidden, not deleted, so a store created before the files changed shows the current rows only.
+    hidden, not deleted, so a store created before the files changed shows the current rows only. All of
+    it is one serialized transaction, so the Space and workers opening a new shared store at once add
+    each row once.
     """
     shipped = {(r.benchmark, r.judge, r.source): r for b in benchmark_ids() for r in reported_rows(b)}
-    existing = set()
-    for sub in store.submissions(include_hidden=True):
-        if sub.kind != "reported":
-            continue
-        key = (sub.benchmark, sub.judge, sub.source)
-        existing.add(key)
-        if sub.submitter == SUBMITTER and key not in shipped and not sub.hidden:
-            store.set_hidden(sub.id)
-    added = 0
-    for key, row in shipped.items():
-        if key not in existing:
-            store.insert_submission(row)
-            added += 1
-    return added
+    with store.transaction() as conn:  # one serialized transaction: processes opening a new store seed it once
+        found = conn.execute(
+            "SELECT id, benchmark, judge, source, submitter, hidden FROM submissions WHERE kind = 'reported'"
+        ).fetchall()
+        existing = set()
+        for row_id, benchmark, judge, source, submitter, hidden in found:
+            key = (benchmark, judge, source)
+            existing.add(key)
+            if submitter == SUBMITTER and key not in shipped and not hidden:
+                conn.execute("UPDATE submissions SET hidden = 1 WHERE id = ?", (row_id,))
+        missing = [row for key, row in shipped.items() if key not in existing]
+        for row in missing:
+            insert_row(conn, row)
+    return len(missing)

@@ -1,16 +1,14 @@
 """Starting a leaderboard: the store at its default path, reported rows, baseline demo rows, mirroring.
 
-Mirroring (off by default): with ``mirror_repo`` set, a snapshot of the database (SQLite backup API, so
-it is consistent while the app writes) is taken into a folder that ``huggingface_hub.CommitScheduler``
-pushes to that Hub dataset repo every ``mirror_every_min`` minutes. It needs a write token in the
-environment (``HF_TOKEN``).
+Mirroring (off by default): with ``mirror_repo`` set, the store's public tables are exported (one
+consistent snapshot, either backend) into a folder that ``huggingface_hub.CommitScheduler`` pushes to
+that Hub dataset repo every ``mirror_every_min`` minutes (:mod:`mmjudge.leaderboard.mirror`). It needs
+a write token in the environment (``HF_TOKEN``).
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
-import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -59,6 +57,8 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
                      server_options: Mapping[str, Mapping[str, Any]] | None = None) -> Leaderboard:  # fmt: skip
     """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
 
+    ``db`` is an SQLite file path or a ``postgresql://`` URL (default: :func:`default_db_path`).
+
     >>> import tempfile
     >>> board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", require_login=False)
     >>> all(s.kind == "reported" for s in board.store.submissions())
@@ -79,26 +79,7 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
 
 
 def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0) -> Any:
-    """Mirror the store to the Hub dataset ``repo_id`` with ``CommitScheduler`` (returns the scheduler)."""
-    from huggingface_hub import CommitScheduler
+    """Mirror the store's public tables to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``)."""
+    from mmjudge.leaderboard import mirror
 
-    folder = store.path.parent / "mirror"
-    folder.mkdir(parents=True, exist_ok=True)
-    scheduler = CommitScheduler(repo_id=repo_id, repo_type="dataset", folder_path=folder, every=every_min)
-    lock = threading.Lock()
-
-    def snapshot() -> None:
-        with lock, scheduler.lock:
-            target = sqlite3.connect(folder / "leaderboard.sqlite")
-            with store.connect() as source:
-                source.backup(target)
-            target.close()
-
-    original = scheduler.push_to_hub
-
-    def push() -> Any:
-        snapshot()
-        return original()
-
-    scheduler.push_to_hub = push  # type: ignore[method-assign]
-    return scheduler
+    return mirror.start_mirror(store, repo_id, every_min=every_min)

@@ -1,31 +1,35 @@
-"""The leaderboard store: one SQLite file in WAL mode, schema migrations, atomic transactions.
+"""The leaderboard store: embedded SQLite (default) or PostgreSQL, schema migrations, atomic transactions.
 
-Every write is one ``BEGIN IMMEDIATE`` transaction on a fresh connection, so concurrent writers (Gradio
-worker threads, ``mmjudge leaderboard worker`` processes) serialise on SQLite's write lock and a crash
-leaves either the whole row or nothing. Duplicate checks and the daily limit run inside the same
-transaction as the insert, so two simultaneous submissions of one file cannot both get in. A row a
-model request stores carries the worker's :class:`Lease`; the insert checks, in the same transaction,
-that the worker still holds that request (same worker, same attempt, still running), so a worker
-that lost its lease stores nothing.
+``Store(path)`` opens one SQLite file in WAL mode; ``Store("postgresql://...")`` a PostgreSQL database
+that the Space and workers on other machines share (:mod:`mmjudge.leaderboard._sql` holds what differs
+between the two). Every write is one transaction on a fresh connection, and writes that check before
+they insert are serialized (SQLite's ``BEGIN IMMEDIATE``; PostgreSQL's store-wide advisory lock), so
+concurrent writers (Gradio worker threads, ``mmjudge leaderboard worker`` processes on any machine)
+never both pass a check, and a crash leaves either the whole row or nothing. Duplicate checks and the
+daily limit run inside the same transaction as the insert, so two simultaneous submissions of one file
+cannot both get in. A row a model request stores carries the worker's :class:`Lease`; the insert
+checks, in the same transaction and with the request's row locked, that the worker still holds that
+request (same worker, same attempt, still running), so a worker that lost its lease stores nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mmjudge._text import text_key
 from mmjudge.errors import MmjudgeError
-from mmjudge.leaderboard._migrations import MIGRATIONS
+from mmjudge.leaderboard._migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from mmjudge.leaderboard._sql import Connection, open_backend
 
 __all__ = [
     "MIGRATIONS",
+    "Connection",
     "Lease",
     "LeaseLost",
     "NewSubmission",
@@ -33,6 +37,7 @@ __all__ = [
     "StoredSubmission",
     "SubmissionRejected",
     "check_daily_limit",
+    "insert_row",
 ]
 
 
@@ -115,7 +120,9 @@ _SUBMISSION_COLUMNS = (
 
 
 class Store:
-    """The leaderboard database at ``path`` (created and migrated on open).
+    """The leaderboard database at ``location`` (created and migrated on open).
+
+    ``location`` is an SQLite file path or a ``postgresql://`` URL (needs ``mmjudge[postgres]``).
 
     >>> import tempfile
     >>> store = Store(Path(tempfile.mkdtemp()) / "lb.sqlite")
@@ -126,54 +133,58 @@ class Store:
     ['m']
     """
 
-    def __init__(self, path: str | Path, *, timeout: float = 30.0) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, location: str | Path, *, timeout: float = 30.0) -> None:
+        self.backend = open_backend(location, timeout)
+        self.location = self.backend.location
+        """What the store was opened with (pass it to another process to open the same store)."""
+        self.path: Path | None = self.backend.path
+        """The SQLite file; ``None`` for a PostgreSQL store."""
         self.timeout = timeout
-        with self.connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
         self._migrate()
 
-    @contextlib.contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
-        try:
-            conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            yield conn
-        finally:
-            conn.close()
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.backend.dialect.name
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (``BEGIN IMMEDIATE``): committed on success, rolled back on any error."""
-        with self.connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+    def display(self) -> str:
+        """The location for messages (a URL's password replaced by ``***``)."""
+        return self.backend.display()
+
+    def connect(self) -> contextlib.AbstractContextManager[Connection]:
+        """A connection for reads (each statement sees the latest committed data)."""
+        return self.backend.connect()
+
+    def transaction(self, *, serialized: bool = True) -> contextlib.AbstractContextManager[Connection]:
+        """A write transaction: committed on success, rolled back on any error.
+
+        ``serialized`` (the default) transactions run one at a time across every process using the
+        store; pass ``False`` for one that locks the rows it changes itself (a queue claim).
+        """
+        return self.backend.transaction(serialized)
+
+    def snapshot(self) -> contextlib.AbstractContextManager[Connection]:
+        """A read-only transaction: all its reads see one consistent state of the store."""
+        return self.backend.snapshot()
 
     def _migrate(self) -> None:
+        migrations = POSTGRES_MIGRATIONS if self.dialect == "postgresql" else MIGRATIONS
         with self.transaction() as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            for index in range(version, len(MIGRATIONS)):
-                for statement in MIGRATIONS[index].split(";"):
+            version = self.backend.get_version(conn)
+            for index in range(version, len(migrations)):
+                for statement in migrations[index].split(";"):
                     if statement.strip():
                         conn.execute(statement)
-                conn.execute(f"PRAGMA user_version={index + 1}")
+                self.backend.set_version(conn, index + 1)
 
     def schema_version(self) -> int:
-        """``PRAGMA user_version`` of the database."""
+        """The number of migrations applied (``PRAGMA user_version`` on SQLite)."""
         with self.connect() as conn:
-            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+            return self.backend.get_version(conn)
 
     def integrity_check(self) -> str:
-        """``PRAGMA integrity_check`` (``"ok"`` for an intact database)."""
-        with self.connect() as conn:
-            return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+        """``"ok"`` for an intact database (SQLite's ``PRAGMA integrity_check``)."""
+        return self.backend.integrity_check()
 
     def insert_submission(self, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
                           lease: Lease | None = None) -> int:  # fmt: skip
@@ -193,26 +204,8 @@ class Store:
                 last 24 hours.
             LeaseLost: ``lease`` is no longer valid.
         """
-        now = time.time() if now is None else now
         with self.transaction() as conn:
-            if lease is not None:
-                check_lease(conn, lease)
-            _check_duplicates(conn, row)
-            if daily_limit is not None:
-                check_daily_limit(conn, row.submitter, daily_limit, now)
-            cursor = conn.execute(
-                "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
-                "license, weights, sha256, header, source, created_at, request_id, coverage, side_results) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    row.benchmark, row.kind, row.judge, row.model, row.submitter,
-                    json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
-                    row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
-                    None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
-                    json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True),
-                ),
-            )  # fmt: skip
-            return int(cursor.lastrowid or 0)
+            return insert_row(conn, row, daily_limit=daily_limit, now=now, lease=lease)
 
     def request_benchmarks(self, request_id: int) -> dict[str, int]:
         """Benchmarks a model request already stored, each with its row id (hidden rows included)."""
@@ -261,7 +254,30 @@ class Store:
             return _recent(conn, submitter, now)
 
 
-def _recent(conn: sqlite3.Connection, submitter: str, now: float) -> int:
+def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
+               lease: Lease | None = None) -> int:  # fmt: skip
+    """:meth:`Store.insert_submission` inside the caller's serialized write transaction ``conn``."""
+    now = time.time() if now is None else now
+    if lease is not None:
+        check_lease(conn, lease)
+    _check_duplicates(conn, row)
+    if daily_limit is not None:
+        check_daily_limit(conn, row.submitter, daily_limit, now)
+    return conn.insert(
+        "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
+        "license, weights, sha256, header, source, created_at, request_id, coverage, side_results) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            row.benchmark, row.kind, row.judge, row.model, row.submitter,
+            json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
+            row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
+            None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
+            json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True),
+        ),
+    )  # fmt: skip
+
+
+def _recent(conn: Connection, submitter: str, now: float) -> int:
     since = now - 86400.0
     n_sub = conn.execute(
         "SELECT COUNT(*) FROM submissions WHERE submitter = ? AND created_at >= ? AND kind = 'verified'",
@@ -273,10 +289,11 @@ def _recent(conn: sqlite3.Connection, submitter: str, now: float) -> int:
     return int(n_sub) + int(n_req)
 
 
-def check_lease(conn: sqlite3.Connection, lease: Lease) -> None:
-    """Refuse (``LeaseLost``) unless ``lease`` still holds its request (call inside a write transaction)."""
+def check_lease(conn: Connection, lease: Lease) -> None:
+    """Refuse (``LeaseLost``) unless ``lease`` still holds its request (call inside a write transaction; the
+    request's row stays locked until it ends, so no claim can take the request before the caller commits)."""
     found = conn.execute(
-        "SELECT status, worker, attempts FROM requests WHERE id = ?", (lease.request_id,)
+        f"SELECT status, worker, attempts FROM requests WHERE id = ?{conn.dialect.for_update}", (lease.request_id,)
     ).fetchone()
     if found is None or tuple(found) != ("RUNNING", lease.worker, lease.attempt):
         now = "gone" if found is None else f"{found[0]}, worker {found[1]!r}, attempt {found[2]}"
@@ -286,7 +303,7 @@ def check_lease(conn: sqlite3.Connection, lease: Lease) -> None:
         )
 
 
-def check_daily_limit(conn: sqlite3.Connection, submitter: str, limit: int, now: float) -> None:
+def check_daily_limit(conn: Connection, submitter: str, limit: int, now: float) -> None:
     """Refuse when ``submitter`` made ``limit`` submissions plus model requests in the 24 hours before ``now``
     (call inside the write transaction that adds the new one)."""
     used = _recent(conn, submitter, now)
@@ -297,7 +314,7 @@ def check_daily_limit(conn: sqlite3.Connection, submitter: str, limit: int, now:
         )
 
 
-def _check_duplicates(conn: sqlite3.Connection, row: NewSubmission) -> None:
+def _check_duplicates(conn: Connection, row: NewSubmission) -> None:
     if row.sha256 is not None:
         found = conn.execute(
             "SELECT id, benchmark, model FROM submissions WHERE sha256 = ?", (row.sha256,)

@@ -58,7 +58,9 @@ QUEUE_HEADERS = [
     "Submitter",
     "Attempts",
     "Log tail",
+    "Worker",
 ]
+WORKER_HEADERS = ["Worker", "State", "Request", "Heartbeat", "GPUs", "mmjudge"]
 
 
 def _username(profile: gr.OAuthProfile | None) -> str | None:
@@ -131,11 +133,24 @@ class Handlers:
 
     @tracked
     def queue_value(self) -> list[list[Any]]:
-        """Rows of the queue table: status, attempts and the log tail (text as stored, no server paths)."""
+        """Rows of the queue table: status, attempts, the log tail (text as stored, no server paths) and
+        the worker holding (or last holding) the request."""
         return [
             [r.id, r.status, r.model, r.revision, r.backend, ", ".join(r.benchmarks), r.submitter, r.attempts,
-             public_log(r.log_tail)[-300:]]
+             public_log(r.log_tail)[-300:], r.worker]
             for r in queue.list_requests(self.board.store)
+        ]  # fmt: skip
+
+    @tracked
+    def workers_value(self) -> list[list[Any]]:
+        """Rows of the workers table: each worker's state, request, time since its last heartbeat, GPUs."""
+        from mmjudge.leaderboard.workers import list_workers
+
+        now = time.time()
+        return [
+            [w.id, w.state, "" if w.request_id is None else f"#{w.request_id}", f"{w.age(now):.0f} s ago", w.gpus,
+             w.version]
+            for w in list_workers(self.board.store)
         ]  # fmt: skip
 
     @tracked
@@ -257,7 +272,11 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
                 queue_frame = gr.Dataframe(
                     value=handlers.queue_value(), headers=QUEUE_HEADERS, interactive=False, wrap=True
                 )
+                workers_frame = gr.Dataframe(value=handlers.workers_value(), headers=WORKER_HEADERS, interactive=False,
+                                             label="workers (mmjudge leaderboard worker), latest heartbeat first",
+                                             elem_id="workers")  # fmt: skip
                 refresh.click(handlers.queue_value, None, queue_frame, api_name="queue")
+                refresh.click(handlers.workers_value, None, workers_frame, api_name="workers")
             with gr.Tab("About", id="about"):
                 gr.Markdown(about or "See the README of the Space.")
             with gr.Tab("Admin", id="admin"):

@@ -10,12 +10,16 @@ its last log when it ends FAILED after the attempt cap. Log tails are public (th
 them): server paths, internal URLs and secret values are removed before they are stored.
 
 The run goes through a seam, :data:`EvalFn` (``(job) -> predictions.jsonl path``), so tests substitute a
-fake runner; the default, :func:`subprocess_eval`, runs ``python -m mmjudge eval`` in a child process and
-keeps its log.
+fake runner; the default, :func:`subprocess_eval`, runs ``mmjudge eval`` in a child process (through
+``accelerate launch`` over the machine's GPUs when it has several, :mod:`mmjudge.leaderboard.launch`)
+and keeps its log. The worker beats on the store (:mod:`mmjudge.leaderboard.workers`) when it starts,
+on each poll and while it runs, so the queue tab shows it; the store may be a PostgreSQL database the
+Space shares, so workers run on any machine that reaches it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -33,11 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.errors import MmjudgeError
+from mmjudge.leaderboard._sql import is_postgres_url
 from mmjudge.leaderboard.policy import check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
 from mmjudge.leaderboard.store import Lease, LeaseLost
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.validation import SubmissionMeta
+from mmjudge.leaderboard.workers import beat
 
 __all__ = [
     "EvalFn",
@@ -78,17 +84,21 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def default_work_dir(store_path: str | Path) -> Path:
-    """``<temp dir>/mmjudge-requests/<hash of the store path>``: where attempts work unless ``work_dir``
+def default_work_dir(store_location: str | Path) -> Path:
+    """``<temp dir>/mmjudge-requests/<hash of the store location>``: where attempts work unless ``work_dir``
     is given (one folder per store, so workers of two leaderboards never remove each other's folders)."""
-    digest = hashlib.sha256(str(Path(store_path).resolve()).encode("utf-8")).hexdigest()[:12]
+    key = str(store_location) if is_postgres_url(store_location) else str(Path(store_location).resolve())
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
     return Path(tempfile.gettempdir()) / "mmjudge-requests" / digest
 
 
-def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None) -> Path:
-    """Run ``python -m mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process."""
-    command = [sys.executable, "-m", "mmjudge", "eval", "--benchmark", job.benchmark, "--judge",
-               str(job.config_path), "--data", str(job.data_dir), "--out", str(job.out_dir)]  # fmt: skip
+def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None, gpus: int = 0) -> Path:
+    """Run ``mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process, through
+    ``accelerate launch`` with one rank per GPU when ``gpus`` > 1."""
+    from mmjudge.leaderboard.launch import eval_command
+
+    command = eval_command(["--benchmark", job.benchmark, "--judge", str(job.config_path), "--data",
+                            str(job.data_dir), "--out", str(job.out_dir), "--no-progress"], gpus)  # fmt: skip
     with job.log_path.open("ab") as log:
         code = subprocess.run(
             command, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s, check=False
@@ -99,23 +109,28 @@ def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None) -> Path:
 
 
 def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalFn = subprocess_eval,
-                lease_s: float = 600.0, work_dir: str | Path | None = None) -> ModelRequest | None:  # fmt: skip
-    """Claim one request and run it to FINISHED or FAILED; ``None`` when the queue is empty."""
+                lease_s: float = 600.0, work_dir: str | Path | None = None,
+                gpus: int = 0) -> ModelRequest | None:  # fmt: skip
+    """Claim one request and run it to FINISHED or FAILED; ``None`` when the queue is empty.
+
+    ``gpus`` is only reported in the worker's heartbeat (``eval_fn`` decides how the run is launched).
+    """
     worker = worker or worker_id()
     request = claim(board.store, worker, lease_s=lease_s, max_attempts=board.settings.max_attempts)
     if request is None:
         return None
     lease = request.lease
+    beat(board.store, worker, state="running", request_id=request.id, gpus=gpus)
     logger.info("worker %s claimed request #%d (%s), attempt %d", worker, request.id, request.model,
                 lease.attempt)  # fmt: skip
-    root = Path(work_dir) if work_dir is not None else default_work_dir(board.store.path)
+    root = Path(work_dir) if work_dir is not None else default_work_dir(board.store.location)
     folder = _attempt_folder(root, lease)
     log_path = folder / "run.log"
     log_path.touch()
     hidden = _private_folders(board, folder)
     stop = threading.Event()
     keeper = threading.Thread(
-        target=_keep_lease, args=(board, lease, lease_s, stop, log_path, hidden), daemon=True
+        target=_keep_lease, args=(board, lease, lease_s, stop, log_path, hidden, gpus), daemon=True
     )
     keeper.start()
     try:
@@ -188,10 +203,11 @@ def _run_config(board: Leaderboard, request: ModelRequest) -> dict[str, Any]:
 
 
 def _keep_lease(board: Leaderboard, lease: Lease, lease_s: float, stop: threading.Event, log_path: Path,
-                hidden: dict[str, str]) -> None:  # fmt: skip
+                hidden: dict[str, str], gpus: int) -> None:  # fmt: skip
     while not stop.wait(max(lease_s / 3.0, 0.05)):
         if not renew(board.store, lease, lease_s=lease_s, log_tail=_tail(log_path, [], hidden)):
             return
+        beat(board.store, lease.worker, state="running", request_id=lease.request_id, gpus=gpus)
 
 
 def _tail(log_path: Path, extra: list[str], hidden: dict[str, str], n_chars: int = 4000) -> str:
@@ -248,14 +264,28 @@ def _public_url(url: str) -> bool:
 
 
 def run_worker(board: Leaderboard, *, once: bool = False, poll_s: float = 30.0, lease_s: float = 600.0,
-               eval_fn: EvalFn = subprocess_eval, work_dir: str | Path | None = None) -> int:  # fmt: skip
-    """Process requests until interrupted (or, with ``once``, until the queue is empty); returns the count."""
+               eval_fn: EvalFn | None = None, work_dir: str | Path | None = None, worker: str | None = None,
+               gpus: int = 0) -> int:  # fmt: skip
+    """Process requests until interrupted (or, with ``once``, until the queue is empty); returns the count.
+
+    Runs go through ``eval_fn`` (default: :func:`subprocess_eval` on ``gpus`` GPUs). The worker beats
+    ``idle`` on every poll and ``stopped`` when it returns.
+    """
+    worker = worker or worker_id()
+    run = eval_fn or functools.partial(subprocess_eval, gpus=gpus)
     done = 0
-    while True:
-        request = process_one(board, eval_fn=eval_fn, lease_s=lease_s, work_dir=work_dir)
-        if request is not None:
-            done += 1
-            continue
-        if once:
-            return done
-        time.sleep(poll_s)
+    try:
+        while True:
+            beat(board.store, worker, state="idle", gpus=gpus)
+            request = process_one(board, worker=worker, eval_fn=run, lease_s=lease_s, work_dir=work_dir, gpus=gpus)
+            if request is not None:
+                done += 1
+                continue
+            if once:
+                return done
+            time.sleep(poll_s)
+    finally:
+        try:
+            beat(board.store, worker, state="stopped", gpus=gpus)
+        except Exception as exc:  # the store may be what stopped the worker; keep the original error
+            logger.warning("could not record that worker %s stopped: %s", worker, exc)

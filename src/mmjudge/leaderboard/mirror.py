@@ -1,0 +1,115 @@
+"""The optional Hub mirror: the store's public tables exported to a dataset repo, on either backend.
+
+:func:`export_public_tables` reads both tables in one snapshot (a read-only transaction) and writes
+``submissions.jsonl`` (the rows the tables show: hidden rows left out) and ``requests.jsonl`` (the
+fields the queue tab shows; a request's config, lease and the raw log are not exported, and the log
+tail goes through :func:`~mmjudge.leaderboard.worker.public_log` again). Non-finite numbers become
+``null`` so every line is strict JSON. :func:`start_mirror` has ``huggingface_hub.CommitScheduler``
+push that folder every few minutes, exporting just before each push; it needs a write token
+(``HF_TOKEN``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import threading
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from mmjudge.leaderboard import queue
+from mmjudge.leaderboard.store import _SUBMISSION_COLUMNS, Store, _submission
+
+__all__ = ["MIRROR_FILES", "PUBLIC_REQUEST_FIELDS", "default_mirror_folder", "export_public_tables", "start_mirror"]
+
+MIRROR_FILES = ("submissions.jsonl", "requests.jsonl")
+"""The files a mirror holds."""
+PUBLIC_REQUEST_FIELDS = (
+    "id", "status", "model", "revision", "backend", "benchmarks", "submitter", "created_at", "attempts",
+    "worker", "log_tail",
+)  # fmt: skip
+"""What the mirror exports of a model request: what the queue tab shows."""
+_PRIVATE_SUBMISSION_FIELDS = ("hidden",)
+
+
+def export_public_tables(store: Store, folder: str | Path) -> list[Path]:
+    """Write the public tables of ``store`` into ``folder``; returns the files written.
+
+    >>> import tempfile
+    >>> from mmjudge.leaderboard.store import NewSubmission
+    >>> store = Store(Path(tempfile.mkdtemp()) / "lb.sqlite")
+    >>> _ = store.insert_submission(NewSubmission("mist", "reported", "j", "m", "paper", {"x": float("nan")}))
+    >>> out = export_public_tables(store, tempfile.mkdtemp())
+    >>> [p.name for p in out], json.loads(out[0].read_text())["results"]
+    (['submissions.jsonl', 'requests.jsonl'], {'x': None})
+    """
+    from mmjudge.leaderboard.worker import public_log
+
+    with store.snapshot() as conn:
+        submissions = [
+            _submission(r)
+            for r in conn.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions WHERE hidden = 0 ORDER BY id")
+        ]
+        requests = [
+            queue._request(r) for r in conn.execute(f"SELECT {queue._REQUEST_COLUMNS} FROM requests ORDER BY id")
+        ]
+    sub_records = [
+        {k: v for k, v in asdict(s).items() if k not in _PRIVATE_SUBMISSION_FIELDS} for s in submissions
+    ]
+    req_records = [
+        {**{k: getattr(r, k) for k in PUBLIC_REQUEST_FIELDS}, "log_tail": public_log(r.log_tail)} for r in requests
+    ]
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    return [_write_jsonl(folder / name, records) for name, records in zip(MIRROR_FILES, (sub_records, req_records), strict=True)]
+
+
+def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    partial = path.with_name(f".{path.name}.partial")
+    with partial.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps(_finite(record), ensure_ascii=False, allow_nan=False) + "\n")
+    os.replace(partial, path)  # a push never sees half a file
+    return path
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def default_mirror_folder(store: Store) -> Path:
+    """``mirror/`` beside an SQLite store; for PostgreSQL, a folder in the user cache named by the URL's hash."""
+    if store.path is not None:
+        return store.path.parent / "mirror"
+    from platformdirs import user_cache_dir
+
+    digest = hashlib.sha256(store.display().encode("utf-8")).hexdigest()[:12]
+    return Path(user_cache_dir("mmjudge")) / f"mirror-{digest}"
+
+
+def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, folder: str | Path | None = None) -> Any:
+    """Mirror the public tables of ``store`` to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``)."""
+    from huggingface_hub import CommitScheduler
+
+    target = Path(folder) if folder is not None else default_mirror_folder(store)
+    target.mkdir(parents=True, exist_ok=True)
+    scheduler = CommitScheduler(repo_id=repo_id, repo_type="dataset", folder_path=target, every=every_min)
+    lock = threading.Lock()
+    original = scheduler.push_to_hub
+
+    def push() -> Any:
+        with lock, scheduler.lock:
+            export_public_tables(store, target)
+        return original()
+
+    scheduler.push_to_hub = push  # type: ignore[method-assign]
+    return scheduler
