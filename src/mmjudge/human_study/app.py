@@ -14,15 +14,13 @@ I/O when the interpreter exits.
 from __future__ import annotations
 
 import html
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 
+from mmjudge._inflight import InFlight
 from mmjudge.errors import MmjudgeError
 from mmjudge.human_study._answers import AnswerStore, check_annotator
 from mmjudge.human_study._study import QUESTIONS, Study, StudyItem
@@ -38,40 +36,13 @@ INSTRUCTIONS = (
 )
 
 
-class _InFlight:
-    """Counts running handler calls; :meth:`close` refuses new ones and waits for the running ones."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self.running = 0
-        self.closed = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._cond:
-            if self.closed:
-                raise MmjudgeError("the study app is shutting down")
-            self.running += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self.running -= 1
-                self._cond.notify_all()
-
-    def close(self, timeout: float) -> bool:
-        with self._cond:
-            self.closed = True
-            return self._cond.wait_for(lambda: self.running == 0, timeout)
-
-
 class Handlers:
     """What the Blocks call: start a session, submit an item. Each returns every output's new value."""
 
     def __init__(self, study: Study) -> None:
         self.study = study
         self.store = AnswerStore(study.answers_path)
-        self.in_flight = _InFlight()
+        self.in_flight = InFlight("the study app")
 
     def next_item(self, annotator: str) -> StudyItem | None:
         """The first item in study order ``annotator`` has not answered (``None`` when done)."""

@@ -1,18 +1,14 @@
-"""Handler plumbing of the leaderboard UI: in-flight counting for an orderly shutdown, row numbers,
-Markdown escaping of submitter text (no gradio import)."""
+"""Handler plumbing of the leaderboard UI: in-flight counting for an orderly shutdown (from
+:mod:`mmjudge._inflight`), row numbers, Markdown escaping of submitter text (no gradio import)."""
 
 from __future__ import annotations
 
-import functools
 import html
 import math
 import re
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import Any
 
-from mmjudge.errors import MmjudgeError
+from mmjudge._inflight import AppClosingError, InFlight, tracked
 from mmjudge.leaderboard.store import SubmissionRejected
 
 __all__ = ["EXPORT_TTL_S", "AppClosingError", "InFlight", "error_message", "md", "row_id", "tracked"]
@@ -33,60 +29,6 @@ def md(text: str) -> str:
 
 def error_message(exc: Exception) -> str:
     return f"**Rejected.** {md(str(exc))}"
-
-
-class AppClosingError(MmjudgeError):
-    """A handler was called after the app began shutting down."""
-
-
-class InFlight:
-    """Counts handler calls in progress; :meth:`close` refuses new calls and waits for the running ones.
-
-    >>> calls = InFlight()
-    >>> with calls():
-    ...     calls.running
-    1
-    >>> calls.close(timeout=1.0), calls.running
-    (True, 0)
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self.running = 0
-        self.closed = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._cond:
-            if self.closed:
-                raise AppClosingError("the leaderboard is shutting down: reload the page in a moment")
-            self.running += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self.running -= 1
-                self._cond.notify_all()
-
-    def close(self, timeout: float) -> bool:
-        """Refuse new calls; wait up to ``timeout`` s for running ones. ``True`` when none is left."""
-        with self._cond:
-            self.closed = True
-            return self._cond.wait_for(lambda: self.running == 0, timeout)
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def tracked(method: F) -> F:
-    """Run a handler method inside its :class:`Handlers`' :class:`InFlight` count."""
-
-    @functools.wraps(method)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with self.in_flight():
-            return method(self, *args, **kwargs)
-
-    return cast(F, wrapper)
 
 
 _MAX_ROW_ID = 2**63 - 1
