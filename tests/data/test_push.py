@@ -131,3 +131,39 @@ def test_cli_dry_run_lists_files(folder, capsys):
     assert main(["push-dataset", str(folder), "--repo", "org/e", "--revision", "v3", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "would upload 3 files to org/e, tag v3" in out and "data/pairs/test-00000-of-00001.parquet" in out
+
+
+def test_eval_yaml_is_built_on_request_and_held_back_from_a_push_unless_asked(tmp_path):
+    write_csv(tmp_path / "raw" / "emoprefer.csv", ROWS)
+    folder = tmp_path / "with-eval"
+    argv = ["build-dataset", "emoprefer", "--source", str(tmp_path / "raw"), "--out", str(folder), "--eval-yaml"]
+    assert main(argv) == 0
+    document = yaml.safe_load((folder / "eval.yaml").read_text(encoding="utf-8"))
+    assert document["evaluation_framework"] == "mmjudge"
+    assert [(t["id"], t["config"], t["split"]) for t in document["tasks"]] == [
+        ("waf_2class", "pairs", "test"),
+        ("acc_3class", "pairs", "test"),
+        ("swap_consistency", "pairs_reversed", "test"),
+    ]
+    assert "## eval.yaml" in (folder / "README.md").read_text(encoding="utf-8")
+    held = plan_push(folder, "org/emoprefer", remote_files=["eval.yaml"])
+    assert "eval.yaml" not in held.files and held.held_back == ("eval.yaml",)
+    assert held.deletes == []  # an eval.yaml already in the repo is left alone, not deleted
+    asked = plan_push(folder, "org/emoprefer", include_eval_yaml=True)
+    assert "eval.yaml" in asked.files and asked.held_back == ()
+
+
+def test_eval_yaml_requested_but_absent_is_refused(folder):
+    assert not (folder / "eval.yaml").exists()
+    assert plan_push(folder, "org/emoprefer").held_back == ()
+    with pytest.raises(SchemaError, match=r"lacks; rebuild it with `mmjudge build-dataset \.\.\. --eval-yaml`"):
+        plan_push(folder, "org/emoprefer", include_eval_yaml=True)
+
+
+def test_push_dataset_dry_run_names_the_held_back_eval_yaml(tmp_path, capsys):
+    write_csv(tmp_path / "raw" / "emoprefer.csv", ROWS)
+    folder = build_dataset("emoprefer", tmp_path / "raw", tmp_path / "b", eval_yaml=True)
+    assert main(["push-dataset", str(folder), "--repo", "org/e", "--dry-run"]) == 0
+    assert "(held back: eval.yaml; pass --eval-yaml to upload it)" in capsys.readouterr().out
+    assert main(["push-dataset", str(folder), "--repo", "org/e", "--dry-run", "--eval-yaml"]) == 0
+    assert "  eval.yaml\n" in capsys.readouterr().out

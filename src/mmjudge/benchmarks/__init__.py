@@ -19,7 +19,8 @@ from mmjudge.benchmarks._base import (
     ResultKey,
     View,
 )
-from mmjudge.benchmarks._datasets import build_dataset, write_sample_data
+from mmjudge.benchmarks._datasets import build_dataset, write_benchmark_eval_yaml, write_sample_data
+from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask, eval_yaml_document
 from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmark
 
 __all__ = [
@@ -28,12 +29,17 @@ __all__ = [
     "BoardRow",
     "Column",
     "DataSpec",
+    "EvalTask",
+    "ExportSpec",
     "LeaderboardSpec",
+    "LmmsTask",
     "RecordSpec",
     "ResultKey",
     "View",
     "benchmark_ids",
     "build_dataset",
+    "eval_yaml_document",
     "get_benchmark",
+    "write_benchmark_eval_yaml",
     "write_sample_data",
 ]

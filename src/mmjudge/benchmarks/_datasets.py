@@ -9,20 +9,42 @@ from typing import Any
 from mmjudge.benchmarks._registry import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
 
-__all__ = ["build_dataset", "write_sample_data"]
+__all__ = ["build_dataset", "write_benchmark_eval_yaml", "write_sample_data"]
 
 
-def build_dataset(benchmark: str, source: str | Path, out: str | Path, **options: Any) -> Path:
+def build_dataset(
+    benchmark: str, source: str | Path, out: str | Path, *, eval_yaml: bool = False, **options: Any
+) -> Path:
     """Build the Hub-ready folder of ``benchmark`` from its raw release at ``source``.
 
     The keyword options are those of :func:`mmjudge.data.build.build_folder` (``media_root``,
     ``allow_missing_media``, ``overwrite``, ``card_template``, ``card_notes``) and the benchmark's own
-    build options. An unknown id raises :class:`~mmjudge.errors.UnknownNameError` listing the known ones.
+    build options. With ``eval_yaml`` the folder also gets the benchmark's ``eval.yaml`` (see
+    :func:`write_benchmark_eval_yaml`). An unknown id raises :class:`~mmjudge.errors.UnknownNameError`
+    listing the known ones.
     """
     from mmjudge.data.build import build_folder
 
     spec = get_benchmark(benchmark)
-    return build_folder(benchmark, spec.data.build_tables, source, out, **options)
+    folder = build_folder(benchmark, spec.data.build_tables, source, out, **options)
+    if eval_yaml:
+        write_benchmark_eval_yaml(benchmark, folder)
+    return folder
+
+
+def write_benchmark_eval_yaml(benchmark: str, folder: str | Path) -> Path:
+    """Write ``benchmark``'s ``eval.yaml`` into a built ``folder`` and say in its card why it is not
+    pushed by default (the ``evaluation_framework`` key must first be accepted by the Hub)."""
+    from mmjudge.benchmarks._exports import FRAMEWORK, eval_yaml_document
+    from mmjudge.data.eval_yaml import add_card_note, write_eval_yaml
+
+    spec = get_benchmark(benchmark)
+    if not spec.exports.eval_tasks:
+        raise ConfigError(f"{benchmark} declares no eval tasks (Benchmark.exports.eval_tasks): no eval.yaml to write")
+    document = eval_yaml_document(spec.title, spec.exports.description, spec.exports.eval_tasks)
+    path = write_eval_yaml(folder, document)
+    add_card_note(Path(folder) / "README.md", FRAMEWORK)
+    return path
 
 
 def write_sample_data(

@@ -12,7 +12,7 @@ HELP = "build a Hub-ready dataset folder (parquet configs + card) from a benchma
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Arguments: benchmark id, --source, --media-root, --allow-missing-media, --out, --option."""
+    """Arguments: benchmark id, --source, --media-root, --allow-missing-media, --out, --eval-yaml, --option."""
     from mmjudge.benchmarks import benchmark_ids
 
     parser.add_argument("benchmark", choices=benchmark_ids(), help="benchmark id")
@@ -25,6 +25,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", required=True, help="output folder (must not exist unless --overwrite)")
     parser.add_argument("--overwrite", action="store_true", help="replace --out once the new build succeeded")
+    parser.add_argument(
+        "--eval-yaml",
+        action="store_true",
+        help="also write the benchmark's eval.yaml (Hub eval-results tasks; push-dataset holds it back "
+        "unless given --eval-yaml)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -59,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         media_root=args.media_root,
         allow_missing_media=args.allow_missing_media,
         overwrite=args.overwrite,
+        eval_yaml=args.eval_yaml,
         **parse_options(args.option),
     )
     print(f"built {args.benchmark} into {out}")

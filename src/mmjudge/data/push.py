@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge.data.card import split_front_matter
+from mmjudge.data.eval_yaml import EVAL_YAML
 from mmjudge.errors import ConfigError, SchemaError
 
 __all__ = ["PushPlan", "PushResult", "plan_push", "push_dataset"]
@@ -35,6 +36,8 @@ class PushPlan(NamedTuple):
     """The ``README.md`` uploaded (the folder's card with the pinned revision added)."""
     card_yaml: dict[str, Any]
     """Its YAML front matter (``configs``, ``dataset_info``, template keys)."""
+    held_back: tuple[str, ...] = ()
+    """Folder files not uploaded: ``eval.yaml`` unless ``include_eval_yaml`` (see :mod:`mmjudge.data.eval_yaml`)."""
 
 
 class PushResult(NamedTuple):
@@ -54,6 +57,7 @@ def plan_push(
     *,
     revision: str | None = None,
     remote_files: list[str] | tuple[str, ...] = (),
+    include_eval_yaml: bool = False,
 ) -> PushPlan:
     """Plan the upload of a built folder (see :func:`push_dataset`).
 
@@ -62,6 +66,8 @@ def plan_push(
         repo_id: ``org/name``.
         revision: tag name; default ``v<mmjudge version>``.
         remote_files: files already in the repo (to delete those the folder no longer has).
+        include_eval_yaml: upload the folder's ``eval.yaml`` too (held back by default: the Hub must
+            first accept its ``evaluation_framework``); a missing one is then an error.
 
     Raises:
         ConfigError: bad repo id or revision.
@@ -83,13 +89,23 @@ def plan_push(
     text = card.read_text(encoding="utf-8")
     meta, _ = split_front_matter(text)
     files = _folder_files(folder)
+    held_back: tuple[str, ...] = ()
+    if include_eval_yaml and EVAL_YAML not in files:
+        raise SchemaError(
+            f"{folder}: --eval-yaml asks to upload {EVAL_YAML}, which the folder lacks; rebuild it with "
+            "`mmjudge build-dataset ... --eval-yaml`"
+        )
+    if not include_eval_yaml and EVAL_YAML in files:
+        files.remove(EVAL_YAML)
+        held_back = (EVAL_YAML,)
     _check_configs(card, meta, files)
     default = next(
         (c["config_name"] for c in meta["configs"] if c.get("default")), meta["configs"][0]["config_name"]
     )
     text = text.rstrip("\n") + "\n\n" + _loading_section(repo_id, revision, default) + "\n"
-    deletes = sorted(f for f in remote_files if f not in files and f not in _KEEP_REMOTE)
-    return PushPlan(repo_id, revision, files, deletes, text, meta)
+    keep = (*_KEEP_REMOTE, *held_back)
+    deletes = sorted(f for f in remote_files if f not in files and f not in keep)
+    return PushPlan(repo_id, revision, files, deletes, text, meta, held_back)
 
 
 def _folder_files(folder: Path) -> list[str]:
@@ -132,6 +148,7 @@ def push_dataset(
     private: bool = False,
     token: str | None = None,
     api: Any = None,
+    include_eval_yaml: bool = False,
 ) -> PushResult:
     """Upload a built folder to the dataset repo ``repo_id`` and tag the commit ``revision``.
 
@@ -142,13 +159,16 @@ def push_dataset(
         private: create the repo private.
         token: Hub token (default: the logged-in one).
         api: an ``huggingface_hub.HfApi``-like object (tests pass a fake).
+        include_eval_yaml: upload ``eval.yaml`` too (see :func:`plan_push`).
     """
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 
     api = api if api is not None else HfApi(token=token)
     api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
     remote = api.list_repo_files(repo_id, repo_type="dataset")
-    plan = plan_push(folder, repo_id, revision=revision, remote_files=list(remote))
+    plan = plan_push(
+        folder, repo_id, revision=revision, remote_files=list(remote), include_eval_yaml=include_eval_yaml
+    )
     tags = {ref.name for ref in api.list_repo_refs(repo_id, repo_type="dataset").tags}
     if plan.revision in tags:
         raise ConfigError(f"{repo_id} already has a tag {plan.revision!r}: pass a new --revision")
