@@ -7,7 +7,7 @@ key scored on one dataset config) and the lmms-eval tasks its folder becomes. Ge
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,9 @@ class LmmsTask:
     """Scorer options of the aggregation (e.g. ``{"mode": "official"}``)."""
     description: str = ""
     """One line for the exported README."""
+    doc_links: Callable[[Sequence[Mapping[str, Any]]], Mapping[str, list[str]]] | None = None
+    """Item id -> where the item is used in the reference rows (e.g. ``pair_id:side``), shown in each doc
+    as ``links`` (the aggregation itself rebuilds the units with the benchmark's record builder)."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ EXPORTS = ExportSpec(
     ),
     lmms_tasks=(
         LmmsTask(
-            "emorealm",
+            "emorealm_questions",
             "all",
             ("overall", *(f"accuracy/{name}" for name in TASKS)),
             score_options={"mode": "official"},

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask
 from mmjudge.benchmarks.isovrbench.scoring import INTERVENTIONS
 
-__all__ = ["EXPORTS"]
+__all__ = ["EXPORTS", "clip_sides"]
+
+
+def clip_sides(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """Clip id -> the ``pair_id:chosen`` / ``pair_id:rejected`` places it takes in the pairs ``rows``.
+
+    >>> clip_sides([{"pair_id": "p1", "clip_id_chosen": "a", "clip_id_rejected": "b"}])
+    {'a': ['p1:chosen'], 'b': ['p1:rejected']}
+    """
+    sides: dict[str, list[str]] = {}
+    for row in rows:
+        for side in ("chosen", "rejected"):
+            sides.setdefault(str(row[f"clip_id_{side}"]), []).append(f"{row['pair_id']}:{side}")
+    return sides
+
 
 EXPORTS = ExportSpec(
     description=(
@@ -19,9 +36,11 @@ EXPORTS = ExportSpec(
     ),
     lmms_tasks=(
         LmmsTask(
-            "isovrbench",
+            "isovrbench_clips",
             "clips",
             ("average", *(f"accuracy/{name}" for name in INTERVENTIONS)),
+            reference_config="all",
+            doc_links=clip_sides,
             description="every unique clip once, rated 0-9; the aggregation rebuilds the pairs",
         ),
     ),

@@ -1,0 +1,234 @@
+"""What an exported lmms-eval task's ``utils.py`` calls: mmjudge's items, prompts, parsers and scorer.
+
+An exported task folder holds no logic of its own: its ``utils.py`` binds a :class:`TaskRuntime` (one
+benchmark, one :class:`~mmjudge.benchmarks.LmmsTask`, one dataset) and exposes its methods under the
+names the YAML files reference with ``!function``. Each lmms-eval doc is one judge item of the benchmark
+(built by ``Benchmark.records.build_items`` from the dataset's reference rows), so a model sees the prompt
+``mmjudge eval`` would give a free-text judge; the aggregation turns the collected answers into verdicts,
+then into prediction records (``records_from_verdicts``) and scores them with the benchmark's scorer
+through ``score_inputs``, as ``mmjudge score`` and the ``evaluate`` modules do.
+
+Reading an answer, by item kind: a clip's rating is the first digit 0-9 of the reply, rescaled to 0-100
+(no digit: no judgment); a sentence's label is parsed by the benchmark (no label: no judgment); a
+description pair's and a question's reply are kept raw for the benchmark's official parser.
+
+Media: the dataset's own media (``media/`` in the folder) resolve against the folder; the media of a
+benchmark whose media are gated (it keeps them outside the folder: ``DataSpec.sample_media_root`` is set)
+resolve against ``$MMJUDGE_MEDIA_ROOT`` when it is set, else against the folder.
+A Hub repo id as ``dataset_path`` is downloaded once with ``huggingface_hub.snapshot_download``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks import Benchmark, LmmsTask, get_benchmark
+from mmjudge.errors import ConfigError
+from mmjudge.items import ClipItem, DescriptionPairItem, Item, QuestionItem, SentenceItem, Verdict
+
+__all__ = ["MEDIA_ENV", "TaskRuntime", "clip_rating", "dataset_folder", "metric_name", "runtime"]
+
+logger = logging.getLogger(__name__)
+
+MEDIA_ENV = "MMJUDGE_MEDIA_ROOT"
+"""Environment variable naming the root of gated media (MER2025, DFEW)."""
+
+_DIGIT = re.compile(r"[0-9]")
+
+
+def metric_name(key: str) -> str:
+    """The lmms-eval metric name of a result key (``/`` is not used in lmms-eval metric names).
+
+    >>> metric_name("accuracy/temporal_shuffle")
+    'accuracy_temporal_shuffle'
+    """
+    return key.replace("/", "_")
+
+
+def clip_rating(text: str) -> float | None:
+    """A clip's rating from a reply: its first digit 0-9 rescaled to 0-100, or ``None``.
+
+    >>> clip_rating("I would say 9."), clip_rating("0"), clip_rating("great")
+    (100.0, 0.0, None)
+    """
+    match = _DIGIT.search(text)
+    return None if match is None else int(match.group()) * 100.0 / 9.0
+
+
+def dataset_folder(dataset_path: str) -> Path:
+    """A built folder as a local path: ``dataset_path`` itself when it is a folder, else the snapshot of
+    the Hub dataset repo of that id."""
+    path = Path(dataset_path).expanduser()
+    if path.is_dir():
+        return path
+    if dataset_path.count("/") != 1:
+        raise ConfigError(
+            f"dataset_path {dataset_path!r}: expected a built mmjudge folder or a Hub dataset repo ORG/NAME"
+        )
+    from huggingface_hub import snapshot_download
+
+    return Path(snapshot_download(dataset_path, repo_type="dataset"))
+
+
+@functools.cache
+def runtime(benchmark: str, task: str, dataset_path: str) -> TaskRuntime:
+    """The one :class:`TaskRuntime` of a task in this process.
+
+    lmms-eval executes ``utils.py`` afresh for every ``!function`` it resolves; sharing the runtime keeps
+    one copy of the items and scores the answers once for all of a task's metrics.
+    """
+    return TaskRuntime(benchmark, task, dataset_path)
+
+
+class TaskRuntime:
+    """The functions of one exported lmms-eval task (see the module docstring)."""
+
+    def __init__(self, benchmark: str, task: str, dataset_path: str) -> None:
+        self.spec: Benchmark = get_benchmark(benchmark)
+        tasks = {t.name: t for t in self.spec.exports.lmms_tasks}
+        if task not in tasks:
+            raise ConfigError(f"{benchmark} has no lmms-eval task {task!r}; known: {sorted(tasks)}")
+        self.task: LmmsTask = tasks[task]
+        self.dataset_path = dataset_path
+
+    # -- the items ---------------------------------------------------------------------------------
+    @functools.cached_property
+    def folder(self) -> Path:
+        """The built dataset folder."""
+        return dataset_folder(self.dataset_path)
+
+    @functools.cached_property
+    def rows(self) -> list[dict[str, Any]]:
+        """The reference rows the items are built from."""
+        from mmjudge.scoring import load_reference_rows, load_rows
+
+        if self.task.reference_config:
+            return load_rows(self.folder, self.task.reference_config)
+        return load_reference_rows(self.spec.id, self.folder)
+
+    def _build(self, rows: Sequence[Mapping[str, Any]]) -> list[Item]:
+        # gated media live outside the folder (the benchmark's sample keeps them apart too)
+        gated = self.spec.data.sample_media_root is not None
+        root = (os.environ.get(MEDIA_ENV) or None) if gated else None
+        items = self.spec.records.build_items(self.folder, rows, media_root=root, swap=self.task.swap)
+        return [i for i in items if all(str(getattr(i, k, None)) == v for k, v in self.task.select.items())]
+
+    @functools.cached_property
+    def items(self) -> dict[str, Item]:
+        """The task's items by id, in the benchmark's order."""
+        return {item.item_id: item for item in self._build(self.rows)}
+
+    # -- lmms-eval's per-doc functions ---------------------------------------------------------------
+    def process_docs(self, dataset: Any) -> Any:
+        """The task's docs (one per item), replacing the rows lmms-eval loaded."""
+        import datasets
+
+        del dataset
+        links = self.task.doc_links(self.rows) if self.task.doc_links else {}
+        docs = [
+            {"item_id": i, "kind": item.kind, "prompt": self.prompt(item), "links": list(links.get(i, []))}
+            for i, item in self.items.items()
+        ]
+        return datasets.Dataset.from_list(docs)
+
+    def prompt(self, item: Item) -> str:
+        """The text a free-text judge is given for ``item``."""
+        if isinstance(item, ClipItem):
+            from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
+
+            return DEFAULT_PROMPT.replace("{prompt}", item.prompt)
+        if isinstance(item, SentenceItem):
+            return item.prompt().text
+        if isinstance(item, DescriptionPairItem):
+            return item.choose_prompt()
+        return item.prompt()
+
+    def doc_to_text(self, doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+        """The doc's prompt, between the optional ``pre_prompt`` and ``post_prompt``."""
+        kwargs = lmms_eval_specific_kwargs or {}
+        return f"{kwargs.get('pre_prompt', '')}{doc['prompt']}{kwargs.get('post_prompt', '')}"
+
+    def doc_to_visual(self, doc: Mapping[str, Any]) -> list[Any]:
+        """The item's media: a clip path, or an RGB image (nothing for a text-only sentence)."""
+        item = self.items[str(doc["item_id"])]
+        if isinstance(item, SentenceItem):
+            if item.image is None:
+                return []
+            from PIL import Image
+
+            with Image.open(item.image) as image:
+                return [image.convert("RGB")]
+        video = item.video
+        return [] if video is None else [str(video)]
+
+    def doc_to_target(self, doc: Mapping[str, Any]) -> str:
+        """The item id (the gold labels stay in the dataset, where the scorer reads them)."""
+        return str(doc["item_id"])
+
+    def process_results(self, doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The reply, under every metric of the task (each aggregation scores the whole set)."""
+        reply = str(results[0]) if results else ""
+        payload = {"item_id": str(doc["item_id"]), "reply": reply}
+        return {metric_name(key): payload for key in self.task.keys}
+
+    # -- aggregation -----------------------------------------------------------------------------------
+    def verdict(self, item: Item, reply: str) -> Verdict:
+        """The verdict a free-text reply gives for ``item`` (see the module docstring)."""
+        if isinstance(item, ClipItem):
+            rating = clip_rating(reply)
+            if rating is None:
+                return Verdict.failed(item.item_id, f"no digit 0-9 in the reply {reply[:80]!r}")
+            return Verdict(item.item_id, rating)
+        if isinstance(item, SentenceItem):
+            label = item.parse_label(reply)
+            if label is None:
+                return Verdict.failed(item.item_id, f"no label in the reply {reply[:80]!r}")
+            return Verdict(item.item_id, label)
+        if isinstance(item, (DescriptionPairItem, QuestionItem)):
+            return Verdict(item.item_id, reply)
+        raise ConfigError(f"unknown item kind {type(item).__name__}")
+
+    def score(self, answers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        """The benchmark's scores of the collected ``{"item_id", "reply"}`` answers.
+
+        Units whose items were not all answered (an lmms-eval ``--limit`` run) are left out, with a
+        warning; no answered unit at all is an error.
+        """
+        replies = {str(a["item_id"]): str(a["reply"]) for a in answers}
+        return dict(self._score(tuple(sorted(replies.items()))))
+
+    @functools.lru_cache(maxsize=4)  # noqa: B019 -- one runtime per task; every metric scores the same answers
+    def _score(self, replies: tuple[tuple[str, str], ...]) -> Mapping[str, Any]:
+        answered = dict(replies)
+        unknown = sorted(set(answered) - set(self.items))
+        if unknown:
+            raise ConfigError(f"{self.task.name}: answers for unknown items {unknown[:5]}")
+        rows = self.rows
+        if len(answered) < len(self.items):
+            rows = [r for r in self.rows if all(i.item_id in answered for i in self._build([r]))]
+            logger.warning(
+                "%s: %d of %d items answered; scoring the %d of %d %s they complete",
+                self.task.name, len(answered), len(self.items), len(rows), len(self.rows), self.spec.records.unit,
+            )  # fmt: skip
+            if not rows:
+                raise ConfigError(f"{self.task.name}: no {self.spec.records.unit} has all its items answered")
+        items = self._build(rows)
+        verdicts = [self.verdict(item, answered[item.item_id]) for item in items]
+        records = self.spec.records.records_from_verdicts(items, verdicts, rows)
+        inputs = self.spec.records.score_inputs(records, rows)
+        return self.spec.score(**inputs, **dict(self.task.score_options))
+
+    def aggregation(self, key: str) -> Any:
+        """The aggregation of result ``key``: scores the answers, returns the key's value."""
+
+        def aggregate(items: list[Mapping[str, Any]]) -> float:
+            return float(self.score(items)[key])
+
+        aggregate.__name__ = f"aggregate_{metric_name(key)}"
+        return aggregate
