@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -225,10 +226,12 @@ class TaskRuntime:
         return self.spec.score(**inputs, **dict(self.task.score_options))
 
     def aggregation(self, key: str) -> Any:
-        """The aggregation of result ``key``: scores the answers, returns the key's value."""
+        """The aggregation of result ``key``: scores the answers, returns the key's value (NaN when the
+        scored units do not give it)."""
 
         def aggregate(items: list[Mapping[str, Any]]) -> float:
-            return float(self.score(items)[key])
+            value = self.score(items).get(key)  # absent when no scored unit has it (a --limit run)
+            return math.nan if value is None else float(value)
 
         aggregate.__name__ = f"aggregate_{metric_name(key)}"
         return aggregate
