@@ -25,7 +25,7 @@ from mmjudge.benchmarks import get_benchmark
 from mmjudge.cli import main
 from mmjudge.export.lmms_runtime import MEDIA_ENV, TaskRuntime, metric_name
 
-REPLIES = ["7", "(B)", "a2", '{"final_label": "WF"}', "LL", "(A)", "same", "3", "I think a1", "FF", "C", "(D) fear"]
+REPLIES = ["7", "(C)", "a2", '{"final_label": "WF"}', "LL", "C", "same", "3", "I think a1", "FF", "(B)", "(D) fear"]
 
 SCRIPT = """
 import json, sys
