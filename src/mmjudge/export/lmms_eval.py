@@ -184,7 +184,7 @@ def _readme(spec: Benchmark, dataset_path: str) -> str:
 Written by `mmjudge export lmms-eval`. Group `{FOLDER_PREFIX}{spec.id}`; dataset `{dataset_path}`.
 
 ```bash
-pip install lmms-eval 'mmjudge[metrics]'
+pip install lmms-eval 'mmjudge[metrics]' 'filelock<4'   # lmms-eval 0.7.3 imports filelock._api, gone in filelock 4
 lmms-eval --model <model> --tasks {FOLDER_PREFIX}{spec.id} --include_path <this folder's parent>
 ```
 
