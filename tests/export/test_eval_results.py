@@ -69,6 +69,8 @@ def test_yaml_round_trips_and_every_value_equals_results_json(runs, benchmark, t
         assert "mmjudge 0.1.0" in entry.notes and "fingerprint " in entry.notes
     header = json.loads((runs[benchmark] / "predictions.jsonl").read_text().splitlines()[0])
     assert header["fingerprint"] in entries[0].notes
+    direction = "higher" if spec.higher_is_better(tasks[entries[0].task_id].key) else "lower"
+    assert f"({direction} is better)" in entries[0].notes
     low, high = scores[f"{tasks[entries[0].task_id].key}_ci_low"], scores[f"{tasks[entries[0].task_id].key}_ci_high"]
     assert f"95% CI [{low:.4g}, {high:.4g}]" in entries[0].notes
 
@@ -107,7 +109,7 @@ def test_notes_carry_frame_count_and_mode():
     header = {"fingerprint": "abc", "mmjudge_version": "9.9", "provenance": {"frames": {"frames": 8}}}
     (entry, *_) = eval_result_entries(results, header, dataset_repo="org/isovrbench")
     assert entry.notes == (
-        "result key average; 95% CI [40, 60]; frames=8; mmjudge 9.9; judge j (fingerprint abc)"
+        "result key average (higher is better); 95% CI [40, 60]; frames=8; mmjudge 9.9; judge j (fingerprint abc)"
     )
 
 

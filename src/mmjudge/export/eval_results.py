@@ -3,8 +3,8 @@
 :func:`eval_result_entries` turns one ``results.json`` into ``huggingface_hub.EvalResultEntry`` objects:
 one for the benchmark's headline task and one per further task of its ``eval.yaml``
 (``Benchmark.exports.eval_tasks``), each with the value exactly as ``results.json`` holds it, the run
-date, the link to the predictions and notes (frame count, 95% CI, scoring mode, mmjudge version,
-judge and its fingerprint). :func:`export_eval_results` writes ``.eval_results/mmjudge_<benchmark>.yaml``
+date, the link to the predictions and notes (result key and its direction, 95% CI, frame count, scoring
+mode, mmjudge version, judge and its fingerprint). :func:`export_eval_results` writes ``.eval_results/mmjudge_<benchmark>.yaml``
 with ``eval_result_entries_to_yaml``; :func:`plan_eval_results_pr` lists the exact files a pull request
 to a model repo adds (no network) and :func:`open_eval_results_pr` opens it with one
 ``create_commit(..., create_pr=True)`` call, so nothing is ever pushed to ``main``.
@@ -155,9 +155,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _notes(results: Results, header: Mapping[str, Any], key: str) -> str:
-    """``key=...; 95% CI [lo, hi]; frames=N; mode=...; mmjudge X; judge NAME (fingerprint F)``."""
+    """``result key K (higher is better); 95% CI [lo, hi]; frames=N; mode=M; mmjudge V; judge J (fingerprint F)``."""
     scores = results.scores
-    parts = [f"result key {key}"]
+    direction = "higher" if get_benchmark(results.benchmark).higher_is_better(key) else "lower"
+    parts = [f"result key {key} ({direction} is better)"]
     low, high = scores.get(f"{key}_ci_low"), scores.get(f"{key}_ci_high")
     if _is_number(low) and _is_number(high):
         parts.append(f"95% CI [{low:.4g}, {high:.4g}]")
