@@ -6,6 +6,7 @@ A thin shell over :func:`mmjudge.stats.alt_test_from_rows`; see README.md.
 import datasets
 import evaluate
 
+from mmjudge.metric_inputs import MissingFirstValueAllowed
 from mmjudge.stats import alt_test_from_rows
 
 _DESCRIPTION = """\
@@ -59,7 +60,7 @@ def _features(label_type):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class AltTest(evaluate.Metric):
+class AltTest(MissingFirstValueAllowed, evaluate.Metric):
     """The alt-test of a judge against human annotators."""
 
     def _info(self):

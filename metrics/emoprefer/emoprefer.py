@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import emoprefer
+from mmjudge.metric_inputs import MissingFirstValueAllowed
 
 _DESCRIPTION = """\
 Scores a judge on EmoPrefer-Data (which of two emotion descriptions of a video is better: a1, a2 or
@@ -46,7 +47,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Emoprefer(evaluate.Metric):
+class Emoprefer(MissingFirstValueAllowed, evaluate.Metric):
     """EmoPrefer-Data preference scores."""
 
     def _info(self):

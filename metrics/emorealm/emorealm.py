@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import emorealm
+from mmjudge.metric_inputs import MissingFirstValueAllowed
 
 _DESCRIPTION = """\
 Scores raw model responses on EmoReAlM (AVERE, arXiv 2602.07054), the audiovisual emotion reasoning
@@ -52,7 +53,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Emorealm(evaluate.Metric):
+class Emorealm(MissingFirstValueAllowed, evaluate.Metric):
     """EmoReAlM answer accuracy."""
 
     def _info(self):

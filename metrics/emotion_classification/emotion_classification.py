@@ -6,6 +6,7 @@ A thin shell over :func:`mmjudge.stats.classification_summary`; see README.md.
 import datasets
 import evaluate
 
+from mmjudge.metric_inputs import MissingFirstValueAllowed
 from mmjudge.stats import classification_summary
 
 _DESCRIPTION = """\
@@ -46,7 +47,7 @@ def _features(label_type):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class EmotionClassification(evaluate.Metric):
+class EmotionClassification(MissingFirstValueAllowed, evaluate.Metric):
     """UAR / WAR / weighted F1 for emotion classification."""
 
     def _info(self):

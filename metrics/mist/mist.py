@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import mist
+from mmjudge.metric_inputs import MissingFirstValueAllowed
 
 _DESCRIPTION = """\
 Scores judge labels on MIST (Misleading-Image Stress Test): 200 idiom sentences labelled FF, WF, FL
@@ -46,7 +47,7 @@ Returns:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Mist(evaluate.Metric):
+class Mist(MissingFirstValueAllowed, evaluate.Metric):
     """MIST judge-label measures."""
 
     def _info(self):
