@@ -61,7 +61,12 @@ class EmotionClassification(MissingFirstValueAllowed, evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Refuse empty input with the core's message (evaluate's type inference fails on it)."""
-        if predictions is not None and references is not None and not len(predictions) and not len(references):
+        if (
+            predictions is not None
+            and references is not None
+            and not len(predictions)
+            and not len(references)
+        ):
             classification_summary(references, predictions)  # raises SchemaError: expected at least one item
         return super().compute(predictions=predictions, references=references, **kwargs)
 

@@ -51,7 +51,6 @@ def test_missing_judge_labels_drop_items(metric):
     assert result["n_items_dropped"] == 1 and result["n_items/h1"] == 39
 
 
-
 def test_a_missing_judge_label_in_the_first_row_drops_its_item(metric):
     data = rows()  # string labels: evaluate type-checks the first value of a string column
     first = data["item_ids"][0]
@@ -61,6 +60,7 @@ def test_a_missing_judge_label_in_the_first_row_drops_its_item(metric):
     result = metric.compute(**data)
     assert result == alt_test_from_rows(**data).as_dict()
     assert result["n_items_dropped"] == 1
+
 
 @pytest.mark.parametrize(
     ("change", "message"),

@@ -30,10 +30,10 @@ def test_bad_input_reaches_the_user(metric):
         metric.compute(predictions=["a1", "a2"], references=["a1", "b"])
 
 
-
 def test_a_missing_response_in_the_first_position_gets_the_scorers_message(metric):
     with pytest.raises(SchemaError, match=r"missing or non-string responses at positions \[0\]"):
         metric.compute(predictions=[None, "a1"], references=["a1", "a2"])
+
 
 def test_card_names_every_result_key(card_text):
     for key in emoprefer.RESULT_KEYS:

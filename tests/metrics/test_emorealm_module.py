@@ -30,12 +30,16 @@ def test_compute_returns_exactly_the_core_result(metric):
     assert metric.compute(**plain, **flags) == emorealm.score(**plain, **flags)
 
 
-
 def test_a_missing_answer_in_the_first_position_is_scored_like_any_other(metric):
-    kwargs = {"predictions": [None, "A", "(B) No"], "references": ["A", "A", "B"], "tasks": ["modality_agreement"] * 3}
+    kwargs = {
+        "predictions": [None, "A", "(B) No"],
+        "references": ["A", "A", "B"],
+        "tasks": ["modality_agreement"] * 3,
+    }
     result = metric.compute(**kwargs)
     assert result == emorealm.score(**kwargs)
     assert result["n_missing"] == 1
+
 
 def test_bad_input_reaches_the_user(metric):
     with pytest.raises(SchemaError, match="`tasks` has 1 values outside"):

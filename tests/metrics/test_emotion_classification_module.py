@@ -34,10 +34,10 @@ def test_bad_input_reaches_the_user(metric):
         metric.compute(predictions=["happy"], references=["happy", "sad"])
 
 
-
 def test_a_missing_label_in_the_first_position_gets_the_scorers_message(metric):
     with pytest.raises(SchemaError, match=r"missing labels \(None or NaN\) at positions \[0\]"):
         metric.compute(predictions=[None, "happy"], references=["happy", "sad"])
+
 
 def test_empty_input_is_one_clear_error(metric):
     """Issue 11 item 10: empty input raised an IndexError inside evaluate's type inference."""

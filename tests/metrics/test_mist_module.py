@@ -65,7 +65,6 @@ def test_compute_returns_exactly_the_core_result(metric):
     assert _equal(metric.compute(**judge_only), mist.score(**judge_only))
 
 
-
 @pytest.mark.filterwarnings("ignore:alt-test not run")
 def test_a_missing_label_in_the_first_position_is_scored_like_any_other(metric):
     # evaluate type-checks only the first value of each column; a None there used to be refused
@@ -73,6 +72,7 @@ def test_a_missing_label_in_the_first_position_is_scored_like_any_other(metric):
     kwargs["predictions"][0] = None
     for mode in ("official", "strict"):
         assert _equal(metric.compute(**kwargs, mode=mode), mist.score(**kwargs, mode=mode))
+
 
 def test_bad_input_reaches_the_user(metric):
     kwargs = _grid()
