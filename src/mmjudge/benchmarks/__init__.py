@@ -20,6 +20,16 @@ from mmjudge.benchmarks._base import (
     View,
 )
 from mmjudge.benchmarks._datasets import build_dataset, write_sample_data
+from mmjudge.benchmarks._probes import (
+    Effect,
+    JudgeTraits,
+    Probe,
+    ProbeData,
+    ProbeOutcome,
+    Variant,
+    mean_effect,
+    rate_effect,
+)
 from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmark
 
 __all__ = [
@@ -28,12 +38,20 @@ __all__ = [
     "BoardRow",
     "Column",
     "DataSpec",
+    "Effect",
+    "JudgeTraits",
     "LeaderboardSpec",
+    "Probe",
+    "ProbeData",
+    "ProbeOutcome",
     "RecordSpec",
     "ResultKey",
+    "Variant",
     "View",
     "benchmark_ids",
     "build_dataset",
     "get_benchmark",
+    "mean_effect",
+    "rate_effect",
     "write_sample_data",
 ]

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from mmjudge.benchmarks._probes import Probe
 from mmjudge.items import Item, Verdict
 
 __all__ = [
@@ -202,6 +203,8 @@ class Benchmark:
     """Scoring modes ``score`` accepts as ``mode=`` (empty: one way of scoring)."""
     report_plot: Callable[[Path, Mapping[str, Any], Sequence[Record], Sequence[Row]], tuple[Path, str]] | None = None
     """Draw the report's figure into a folder; returns its path and caption."""
+    probes: tuple[Probe, ...] = ()
+    """Robustness probes that apply to the benchmark (``mmjudge robustness``; see :mod:`mmjudge.robustness`)."""
 
     @property
     def tab_title(self) -> str:

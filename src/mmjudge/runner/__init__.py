@@ -14,6 +14,7 @@ from mmjudge.runner.runner import (
     load_items,
     prepare_judge,
     resolve_config,
+    run_items,
     run_judge,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "prepare_judge",
     "provenance",
     "resolve_config",
+    "run_items",
     "run_judge",
 ]

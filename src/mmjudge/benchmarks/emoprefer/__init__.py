@@ -7,7 +7,7 @@ Modules: :mod:`.scoring` (the official rules: parser, 2-/3-class WAF and accurac
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.emoprefer import build, items, leaderboard, records, report, sample
+from mmjudge.benchmarks.emoprefer import build, items, leaderboard, probes, records, report, sample
 from mmjudge.benchmarks.emoprefer.items import EmoPreferPair
 from mmjudge.benchmarks.emoprefer.scoring import (
     LABELS,
@@ -86,5 +86,6 @@ BENCHMARK = Benchmark(
     ),
     leaderboard=LeaderboardSpec(views=leaderboard.VIEWS, figure=leaderboard.figure),
     report_plot=report.plot,
+    probes=probes.PROBES,
 )
 """The registered EmoPrefer benchmark."""

@@ -8,7 +8,7 @@ sample), :mod:`.items` (clips to judge, pair records), :mod:`.records` (predicti
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.isovrbench import build, items, leaderboard, records, report, sample
+from mmjudge.benchmarks.isovrbench import build, items, leaderboard, probes, records, report, sample
 from mmjudge.benchmarks.isovrbench.keys import result_keys
 from mmjudge.benchmarks.isovrbench.scoring import (
     CHOICES,
@@ -55,5 +55,6 @@ BENCHMARK = Benchmark(
         views=leaderboard.VIEWS, figure=leaderboard.figure, view_label=leaderboard.VIEW_LABEL
     ),
     report_plot=report.plot,
+    probes=probes.PROBES,
 )
 """The registered IsoVRBench benchmark."""

@@ -1,0 +1,235 @@
+"""Run a judge through a benchmark's robustness probes with the normal runner (cache, resume, shards).
+
+The benchmark's own items are judged first (a robustness run into the folder of a normal ``mmjudge
+eval`` run finds them all in ``OUT/cache``); then each probe that applies judges only its new items:
+its variants (derived at run time, recorded in the report) or a frame-count sweep (each clip decoded
+once, judged once per count). The repeat probe (any benchmark, ``repeats >= 2``) judges every item
+again with seeds ``seed + 1, ...``. Nothing here changes the benchmark's scoring: the base scores are
+the benchmark's scorer on the base verdicts, and each probe measures from verdicts.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, get_benchmark
+from mmjudge.items import ClipItem, Item, Verdict
+from mmjudge.judges import Judge, JudgeConfig, fingerprint
+from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
+from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_items
+
+__all__ = ["RobustnessOptions", "run_robustness"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RobustnessOptions:
+    """How to run the probes."""
+
+    run: RunOptions = field(default_factory=RunOptions)
+    """Runner options (decode workers, media root, limit, batch size); ``frames``/``swap`` are set per probe."""
+    probes: tuple[str, ...] = ()
+    """Only these probes (empty: every probe of the benchmark, and ``repeat`` when ``repeats >= 2``)."""
+    repeats: int = 0
+    """Runs for the repeat-stability probe (the judge's run plus ``repeats - 1`` reseeded ones; < 2: skipped)."""
+    frames: tuple[int, ...] | None = None
+    """Frame counts of the frame-count probe (``None``: the benchmark's sweep)."""
+    seed: int = 0
+    """Seed of the probes' bootstrap intervals and cross-validation splits."""
+
+
+_DEFAULT = RobustnessOptions()
+
+
+def _cost(result: RunResult) -> dict[str, int]:
+    return {"items": result.stats.items, "judged": result.stats.judged, "cached": result.stats.cached}
+
+
+def _by_id(result: RunResult, frames: int | None = None) -> dict[str, Verdict]:
+    return {v.item_id: v for v in result.verdicts.get(frames, [])}
+
+
+def _traits(judge: Judge, items: Sequence[Item]) -> JudgeTraits:
+    clip = next((i for i in items if isinstance(i, ClipItem)), None)
+    request = judge.media_request(clip) if clip is not None else None
+    decodes = request is not None and (request.num_frames is not None or request.target_fps is not None)
+    return JudgeTraits(judge.config.judge, decodes, judge.config.fps is not None)
+
+
+def _scores(spec: Benchmark, items: list[Item], verdicts: dict[str, Verdict], rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
+    """The benchmark's own score of the verdicts (its warnings concern the scores, which ``mmjudge eval`` reports)."""
+    records = spec.records.records_from_verdicts(items, [verdicts[i.item_id] for i in items], rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return dict(spec.score(**spec.records.score_inputs(records, rows), seed=seed))
+
+
+def run_robustness(
+    benchmark: str,
+    judge: str | Path | JudgeConfig,
+    data_dir: str | Path,
+    out_dir: str | Path,
+    options: RobustnessOptions = _DEFAULT,
+) -> dict[str, Any]:
+    """Judge the benchmark's items and every applicable probe's items; return the report (not yet written).
+
+    Args:
+        benchmark: benchmark id.
+        judge: registered judge name, judge config YAML path, or a :class:`JudgeConfig`.
+        data_dir: built benchmark folder.
+        out_dir: run folder; verdicts are cached in ``out_dir/cache`` (shared with ``mmjudge eval``).
+        options: which probes, repeats, frame counts, seed and runner options.
+
+    Returns:
+        The ``robustness.json`` object (see :mod:`mmjudge.robustness._schema`).
+    """
+    spec = get_benchmark(benchmark)
+    config = resolve_config(judge)
+    base_judge = prepare_judge(benchmark, config)
+    probes = _selected(spec, options)
+    swap = any(p.swap for p in probes)
+    run = dataclasses.replace(options.run, frames=(), swap=swap)
+    rows = _rows(benchmark, data_dir, run)
+    items = spec.records.build_items(data_dir, rows, media_root=run.media_root, swap=swap)
+    base = run_items(benchmark, base_judge, items, rows, out_dir, run)
+    report: dict[str, Any] = {"probes": []}
+    if not base.is_main:
+        return report
+    verdicts = _by_id(base)
+    scores = _scores(spec, items, verdicts, rows, options.seed)
+    traits = _traits(base_judge, items)
+    for probe in probes:
+        report["probes"].append(
+            _one_probe(probe, spec, base_judge, traits, items, rows, verdicts, scores, out_dir, run, options)
+        )
+    if options.repeats >= 2 or "repeat" in options.probes:
+        report["probes"].append(_repeat(spec, base_judge, items, rows, verdicts, out_dir, run, options))
+    from mmjudge._version import __version__
+    from mmjudge.data.rows import dataset_hash
+    from mmjudge.report import headline
+
+    report.update(
+        schema_version=SCHEMA_VERSION, benchmark=benchmark, judge=config.display_name,
+        fingerprint=fingerprint(config, base_judge.version), mmjudge_version=__version__,
+        dataset={"folder": Path(data_dir).resolve().name, "hash": dataset_hash(data_dir)}, seed=options.seed,
+        base=_cost(base), headline=headline(benchmark, scores), summary=summary_of(report["probes"]),
+    )  # fmt: skip
+    return report
+
+
+def _rows(benchmark: str, data_dir: str | Path, run: RunOptions) -> list[dict[str, Any]]:
+    from mmjudge.scoring import load_reference_rows
+
+    return load_reference_rows(benchmark, data_dir, limit=run.limit)
+
+
+def _selected(spec: Benchmark, options: RobustnessOptions) -> list[Probe]:
+    from mmjudge.errors import ConfigError
+
+    known = [p.name for p in spec.probes] + ["repeat"]
+    unknown = [p for p in options.probes if p not in known]
+    if unknown:
+        raise ConfigError(f"{spec.id} has no probe {unknown}; its probes: {known}; pass one of them (or none: all)")
+    return [p for p in spec.probes if not options.probes or p.name in options.probes]
+
+
+def _entry(probe_name: str, title: str, description: str) -> dict[str, Any]:
+    return {
+        "name": probe_name, "title": title, "description": description, "status": "skipped", "reason": "",
+        "effects": [], "details": {}, "variants": [], "cost": {"items": 0, "judged": 0, "cached": 0},
+    }  # fmt: skip
+
+
+def _one_probe(
+    probe: Probe,
+    spec: Benchmark,
+    judge: Judge,
+    traits: JudgeTraits,
+    items: list[Item],
+    rows: list[dict[str, Any]],
+    verdicts: dict[str, Verdict],
+    scores: dict[str, Any],
+    out_dir: str | Path,
+    run: RunOptions,
+    options: RobustnessOptions,
+) -> dict[str, Any]:
+    entry = _entry(probe.name, probe.title, probe.description)
+    reason = probe.applies(traits) if probe.applies else ""
+    if reason:
+        entry["reason"] = reason
+        return entry
+    cost = {"items": 0, "judged": 0, "cached": 0}
+    sweep: dict[int, dict[str, Verdict]] = {}
+    if probe.frames:
+        counts = tuple(options.frames or probe.frames)
+        result = run_items(spec.id, judge, items, rows, out_dir, dataclasses.replace(run, frames=counts))
+        sweep = {int(n): _by_id(result, n) for n in result.verdicts if n is not None}
+        if len(counts) == 1:  # one count: the runner applies it to the config; keep the count as the key
+            sweep = {counts[0]: _by_id(result, None)}
+        cost = _cost(result)
+    variants = probe.variants(rows, items) if probe.variants else []
+    variant_verdicts: dict[str, Verdict] = {}
+    if variants:
+        result = run_items(spec.id, judge, [v.item for v in variants], rows, out_dir, run)
+        variant_verdicts = _by_id(result)
+        cost = {k: cost[k] + v for k, v in _cost(result).items()}
+    data = ProbeData(rows, items, verdicts, variants, variant_verdicts, sweep, scores, options.seed)
+    outcome = probe.measure(data)
+    entry.update(
+        status="ran", effects=[dataclasses.asdict(e) for e in outcome.effects], details=dict(outcome.details),
+        variants=[{"item_id": v.item.item_id, "source": v.source, "change": dict(v.change)} for v in variants],
+        cost=cost,
+    )  # fmt: skip
+    return entry
+
+
+def _reseeded(judge: Judge, seed: int) -> Judge:
+    """A copy of ``judge`` (sharing loaded weights) whose config has another seed."""
+    other = copy.copy(judge)
+    other.config = dataclasses.replace(judge.config, seed=seed)
+    other.fingerprint = fingerprint(other.config, other.version)
+    return other
+
+
+def _repeat(
+    spec: Benchmark,
+    judge: Judge,
+    items: list[Item],
+    rows: list[dict[str, Any]],
+    verdicts: dict[str, Verdict],
+    out_dir: str | Path,
+    run: RunOptions,
+    options: RobustnessOptions,
+) -> dict[str, Any]:
+    from mmjudge.robustness._repeat import measure_repeats
+
+    entry = _entry(
+        "repeat", "Repeat stability",
+        "The judge run again with seeds seed+1, ... under its own sampling settings: the share of items "
+        "with exactly the same verdict in every run, and the spread of the headline score across runs.",
+    )  # fmt: skip
+    if options.repeats < 2:
+        entry["reason"] = "needs at least 2 runs: pass --repeats N (N >= 2)"
+        return entry
+    runs = [verdicts]
+    cost = {"items": 0, "judged": 0, "cached": 0}
+    for r in range(1, options.repeats):
+        result = run_items(spec.id, _reseeded(judge, judge.config.seed + r), items, rows, out_dir, run)
+        runs.append(_by_id(result))
+        cost = {k: cost[k] + v for k, v in _cost(result).items()}
+    headline_key = spec.headline[0] if spec.headline else ""
+    per_run = [_scores(spec, items, v, rows, options.seed).get(headline_key) for v in runs]
+    effects, details = measure_repeats([i.item_id for i in items], runs, per_run, headline_key)
+    seeds = [judge.config.seed + r for r in range(options.repeats)]
+    entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
+                 cost=cost)  # fmt: skip
+    return entry
+
