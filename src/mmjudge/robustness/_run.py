@@ -37,7 +37,7 @@ class RobustnessOptions:
     run: RunOptions = field(default_factory=RunOptions)
     """Runner options (decode workers, media root, limit, batch size); ``frames``/``swap`` are set per probe."""
     probes: tuple[str, ...] = ()
-    """Only these probes (empty: every probe of the benchmark, and ``repeat`` when ``repeats >= 2``)."""
+    """Only these probes (empty: every probe of the benchmark, and ``repeat``: skipped unless ``repeats >= 2``)."""
     repeats: int = 0
     """Runs for the repeat-stability probe (the judge's run plus ``repeats - 1`` reseeded ones; < 2: skipped)."""
     frames: tuple[int, ...] | None = None
@@ -110,7 +110,7 @@ def run_robustness(
         report["probes"].append(
             _one_probe(probe, spec, base_judge, traits, items, rows, verdicts, scores, out_dir, run, options)
         )
-    if options.repeats >= 2 or "repeat" in options.probes:
+    if not options.probes or "repeat" in options.probes:  # listed as skipped without --repeats
         report["probes"].append(_repeat(spec, base_judge, items, rows, verdicts, out_dir, run, options))
     from mmjudge._version import __version__
     from mmjudge.data.rows import dataset_hash

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -154,8 +153,9 @@ def frame_slope(frames: Sequence[int], correct: Sequence[float], groups: Sequenc
     """Slope of correctness (percent) on log2(frame count), points per doubling, SEs clustered by pair.
 
     Ordinary least squares (statsmodels ``OLS``, ``cov_type="cluster"``): the point estimate equals
-    ``scipy.stats.linregress``'s slope on the same points. When no pair's correctness changes across
-    counts the clustered standard error is 0: the slope is reported without a p-value.
+    ``scipy.stats.linregress``'s slope on the same points. When every pair is seen at every count and
+    none changes its correctness, the clustered standard error is exactly 0 (the slope is then 0 too):
+    it is reported without a p-value.
 
     >>> e = frame_slope([4, 8, 4, 8], [100, 100, 0, 0], ["p1", "p1", "p2", "p2"])
     >>> abs(e.value) < 1e-9, e.p_value
@@ -170,10 +170,12 @@ def frame_slope(frames: Sequence[int], correct: Sequence[float], groups: Sequenc
     import statsmodels.api as sm
 
     codes = np.unique(np.asarray([str(g) for g in groups]), return_inverse=True)[1]
-    fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="cluster", cov_kwds={"groups": codes})
-    slope, se = float(fit.params[1]), float(fit.bse[1])
     n = int(codes.max()) + 1
-    if not math.isfinite(se) or se <= 1e-12:
+    seen = {tuple(sorted(x[codes == g].tolist())) for g in range(n)}
+    fixed = len(seen) == 1 and all(np.ptp(y[codes == g]) == 0 for g in range(n))
+    fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="cluster", cov_kwds={"groups": codes})
+    slope = float(fit.params[1])
+    if fixed:  # every pair at every count, its residual constant: each cluster's score is 0, and so is the SE
         return Effect("frame_slope", slope, "points", n, description, slope, slope, "cluster-robust OLS",
                       note="no pair's correctness changes with the frame count: the clustered SE is 0")  # fmt: skip
     low, high = (float(v) for v in fit.conf_int(0.05)[1])
@@ -268,20 +270,32 @@ def generator_predictions(
 ) -> list[str]:
     """Cross-validated predictions of ``labels`` from generator identities alone.
 
-    Each pair is keyed by its two generators (the anchor's, the other clip's). In each of ``folds``
-    shuffled folds (scikit-learn ``KFold``), a held-out pair is predicted as the most frequent label of
-    the training pairs with the same key, else the most frequent training label (ties: the label first
-    seen in the training order). Fewer pairs than folds: leave-one-out.
+    Each pair is keyed by its two generators (the anchor's, the other clip's). The pairs are split into
+    ``folds`` shuffled folds stratified by that key (scikit-learn ``StratifiedKFold``: a key seen twice or
+    more is in some training fold of each of its pairs), fewer when no key has that many pairs; a
+    held-out pair is predicted as the most frequent label of the training pairs with its key, else the
+    most frequent training label (ties: the label seen first in training order).
 
     >>> generator_predictions([("a", "b")] * 3 + [("a", "c")] * 3, ["chosen"] * 3 + ["rejected"] * 3, folds=3)
     ['chosen', 'chosen', 'chosen', 'rejected', 'rejected', 'rejected']
     """
-    from sklearn.model_selection import KFold
+    import warnings
+
+    from sklearn.model_selection import KFold, StratifiedKFold
 
     n = len(labels)
+    groups = [f"{a}\x00{b}" for a, b in keys]
+    largest = max(Counter(groups).values())
+    splitter: Any = (
+        StratifiedKFold(n_splits=min(folds, largest), shuffle=True, random_state=seed)
+        if largest >= 2
+        else KFold(n_splits=min(folds, n), shuffle=True, random_state=seed)
+    )
     out = [""] * n
-    splitter = KFold(n_splits=min(folds, n), shuffle=True, random_state=seed)
-    for train, test in splitter.split(np.zeros((n, 1))):
+    with warnings.catch_warnings():  # a key with fewer pairs than folds is expected, not a problem
+        warnings.simplefilter("ignore", UserWarning)
+        splits = list(splitter.split(np.zeros((n, 1)), groups))
+    for train, test in splits:
         per_key: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for i in train:
             per_key[keys[i]][labels[i]] += 1
@@ -335,7 +349,8 @@ PROBES: tuple[Probe, ...] = (
     Probe(
         "generator_shortcut", "Generator shortcut",
         "On the generator-substitution pairs, the judge's preferred side predicted from the two generators' "
-        "identities alone (IsoVRBench Appendix I, 5-fold), beside the judge's accuracy on those pairs.",
+        "identities alone (IsoVRBench Appendix I, 5-fold, folds stratified by generator pair), beside the "
+        "judge's accuracy on those pairs.",
         _measure_generators,
     ),
 )  # fmt: skip
