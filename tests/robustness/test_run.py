@@ -71,6 +71,12 @@ def test_seeded_by_id_judge_fails_the_identical_clip_controls(sample_data: Path,
     assert _effect(report, "ties", "tie_rate")["value"] == 0.0
 
 
+def test_one_frame_count_is_judged_with_that_count(synthetic_judges: Path, tmp_path: Path) -> None:
+    report = _run(synthetic_judges, "isovrbench", "test_frame_hungry", tmp_path, probes=("frames",), frames=(16,))
+    assert _effect(report, "frames", "accuracy@16")["value"] == 100.0  # the judge's own 8 frames would give 0
+    assert _effect(report, "frames", "frame_slope")["value"] is None
+
+
 def test_frame_blind_judge_has_zero_slope(synthetic_judges: Path, tmp_path: Path) -> None:
     report = _run(synthetic_judges, "isovrbench", "test_frame_blind", tmp_path, probes=("frames",), frames=(4, 8, 16))
     slope = _effect(report, "frames", "frame_slope")

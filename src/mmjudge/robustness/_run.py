@@ -21,7 +21,7 @@ from typing import Any
 
 from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, get_benchmark
 from mmjudge.items import ClipItem, Item, Verdict
-from mmjudge.judges import Judge, JudgeConfig, fingerprint
+from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
 from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_items
 
@@ -95,10 +95,9 @@ def run_robustness(
     config = resolve_config(judge)
     base_judge = prepare_judge(benchmark, config)
     probes = _selected(spec, options)
-    swap = any(p.swap for p in probes)
-    run = dataclasses.replace(options.run, frames=(), swap=swap)
+    run = dataclasses.replace(options.run, frames=(), swap=False)
     rows = _rows(benchmark, data_dir, run)
-    items = spec.records.build_items(data_dir, rows, media_root=run.media_root, swap=swap)
+    items = spec.records.build_items(data_dir, rows, media_root=run.media_root, swap=False)
     base = run_items(benchmark, base_judge, items, rows, out_dir, run)
     report: dict[str, Any] = {"probes": []}
     if not base.is_main:
@@ -106,10 +105,9 @@ def run_robustness(
     verdicts = _by_id(base)
     scores = _scores(spec, items, verdicts, rows, options.seed)
     traits = _traits(base_judge, items)
+    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, items)
     for probe in probes:
-        report["probes"].append(
-            _one_probe(probe, spec, base_judge, traits, items, rows, verdicts, scores, out_dir, run, options)
-        )
+        report["probes"].append(_one_probe(probe, context, traits, verdicts, scores))
     if not options.probes or "repeat" in options.probes:  # listed as skipped without --repeats
         report["probes"].append(_repeat(spec, base_judge, items, rows, verdicts, out_dir, run, options))
     from mmjudge._version import __version__
@@ -148,32 +146,47 @@ def _entry(probe_name: str, title: str, description: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What every probe of one run shares."""
+
+    spec: Benchmark
+    judge: Judge
+    data_dir: Path
+    out_dir: Path
+    run: RunOptions
+    options: RobustnessOptions
+    rows: list[dict[str, Any]]
+    items: list[Item]
+
+
 def _one_probe(
-    probe: Probe,
-    spec: Benchmark,
-    judge: Judge,
-    traits: JudgeTraits,
-    items: list[Item],
-    rows: list[dict[str, Any]],
-    verdicts: dict[str, Verdict],
-    scores: dict[str, Any],
-    out_dir: str | Path,
-    run: RunOptions,
-    options: RobustnessOptions,
+    probe: Probe, ctx: _Context, traits: JudgeTraits, verdicts: dict[str, Verdict], scores: dict[str, Any]
 ) -> dict[str, Any]:
+    spec, judge, rows, items, run, options, out_dir = (
+        ctx.spec, ctx.judge, ctx.rows, ctx.items, ctx.run, ctx.options, ctx.out_dir
+    )  # fmt: skip
     entry = _entry(probe.name, probe.title, probe.description)
     reason = probe.applies(traits) if probe.applies else ""
     if reason:
         entry["reason"] = reason
         return entry
     cost = {"items": 0, "judged": 0, "cached": 0}
+    if probe.swap:  # both orders: the forward items are cache hits, the reversed ones this probe's cost
+        items = spec.records.build_items(ctx.data_dir, rows, media_root=run.media_root, swap=True)
+        result = run_items(spec.id, judge, items, rows, out_dir, run)
+        verdicts, cost = _by_id(result), _cost(result)
+        scores = _scores(spec, items, verdicts, rows, options.seed)
     sweep: dict[int, dict[str, Verdict]] = {}
     if probe.frames:
         counts = tuple(options.frames or probe.frames)
-        result = run_items(spec.id, judge, items, rows, out_dir, dataclasses.replace(run, frames=counts))
-        sweep = {int(n): _by_id(result, n) for n in result.verdicts if n is not None}
-        if len(counts) == 1:  # one count: the runner applies it to the config; keep the count as the key
-            sweep = {counts[0]: _by_id(result, None)}
+        if len(counts) == 1:  # one count: the runner expects it in the config
+            one = _with_config(judge, with_frames(judge.config, counts[0]))
+            result = run_items(spec.id, one, items, rows, out_dir, run)
+            sweep = {counts[0]: _by_id(result)}
+        else:
+            result = run_items(spec.id, judge, items, rows, out_dir, dataclasses.replace(run, frames=counts))
+            sweep = {int(n): _by_id(result, n) for n in counts}
         cost = _cost(result)
     variants = probe.variants(rows, items) if probe.variants else []
     variant_verdicts: dict[str, Verdict] = {}
@@ -191,12 +204,17 @@ def _one_probe(
     return entry
 
 
-def _reseeded(judge: Judge, seed: int) -> Judge:
-    """A copy of ``judge`` (sharing loaded weights) whose config has another seed."""
+def _with_config(judge: Judge, config: JudgeConfig) -> Judge:
+    """A copy of ``judge`` (sharing loaded weights) with another config (a new fingerprint)."""
     other = copy.copy(judge)
-    other.config = dataclasses.replace(judge.config, seed=seed)
-    other.fingerprint = fingerprint(other.config, other.version)
+    other.config = config
+    other.fingerprint = fingerprint(config, other.version)
     return other
+
+
+def _reseeded(judge: Judge, seed: int) -> Judge:
+    """A copy of ``judge`` whose config has another seed."""
+    return _with_config(judge, dataclasses.replace(judge.config, seed=seed))
 
 
 def _repeat(

@@ -11,7 +11,8 @@ One JSON object (strict JSON: NaN and infinities become ``null``)::
                               "interval", "p_value", "note"}, ...],
                  "details": {...},
                  "variants": [{"item_id", "source", "change"}, ...],   # how each probe item was derived
-                 "cost": {"items": n, "judged": k, "cached": c}}, ...],
+                 "cost": {"items": n, "judged": k, "cached": c}}, ...],   # items asked; verdicts
+                                                                        # judged / from the cache (item x frame count)
      "summary": {"<probe>/<effect>": value, "<probe>/<effect>_ci_low": ..., ...}}   # each probe's headline
 
 :func:`validate_report` checks a loaded object against this layout (:data:`SCHEMA`, a JSON Schema
