@@ -105,9 +105,10 @@ def _measure_ties(data: ProbeData) -> ProbeOutcome:
         if not (data.verdicts[v.source].no_judgment or data.variant_verdicts[v.item.item_id].no_judgment)
     ]
     tied = sum(clip_score(a.value, "overall") == clip_score(b.value, "overall") for _, a, b in controls)
+    left = len(data.variants) - len(controls)
     control = rate_effect(
         "control_tie_rate", tied, len(controls), "identical-clip control pairs judged a tie (should be 100)",
-        note=f"{len(data.variants) - len(controls)} control(s) without a judgment left out",
+        note=f"{left} control(s) without a judgment left out" if left else "",
     )  # fmt: skip
     values = [clip_score(v.value, "overall") for v in data.verdicts.values() if not v.no_judgment]
     return ProbeOutcome((tie, control, _equal_rate(values), _spread(values, data.seed)), {
