@@ -177,3 +177,21 @@ def test_unknown_probe_is_refused_naming_the_known_ones(sample_data: Path, tmp_p
     with pytest.raises(ConfigError, match=r"no probe \['swap'\].*'ties'"):
         _run(sample_data, "isovrbench", "random", tmp_path, probes=("swap",))
 
+
+
+def test_a_judge_sampling_at_its_own_rate_is_also_swept_over_rates(synthetic_judges: Path, tmp_path: Path) -> None:
+    config = JudgeConfig(judge="test_frame_hungry", fps=2.0)
+    report = _run(synthetic_judges, "isovrbench", config, tmp_path, probes=("frames",), frames=(8, 16))
+    probe = _probe(report, "frames")
+    per_rate = probe["details"]["accuracy_per_fps"]
+    # 81 frames at 16 fps: 1 and 2 fps sample fewer than 16 frames (ties), 4 fps more (anchor preferred)
+    assert (per_rate["1"]["accuracy"], per_rate["2"]["accuracy"], per_rate["4"]["accuracy"]) == (0.0, 0.0, 100.0)
+    assert _effect(report, "frames", "fps_slope")["value"] > 0
+    assert _effect(report, "frames", "accuracy@4fps")["n"] == 16
+    # 18 clips at two counts and three rates; 2 fps is the judge's own setting, cached by the base run
+    assert (probe["cost"]["judged"], probe["cost"]["cached"]) == (18 * 2 + 18 * 2, 18)
+
+
+def test_a_fixed_count_judge_gets_no_rate_sweep(synthetic_judges: Path, tmp_path: Path) -> None:
+    report = _run(synthetic_judges, "isovrbench", "test_frame_hungry", tmp_path, probes=("frames",), frames=(8, 16))
+    assert "accuracy_per_fps" not in _probe(report, "frames")["details"]

@@ -74,6 +74,8 @@ class ProbeData:
     """The benchmark's own score of the base verdicts (what ``mmjudge eval`` reports)."""
     seed: int = 0
     """Seed of bootstrap intervals and cross-validation splits."""
+    fps_sweep: Mapping[float, Mapping[str, Verdict]] = field(default_factory=dict)
+    """Sampling rate -> base item id -> verdict (probes with :attr:`Probe.fps`, judges sampling at a rate)."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,8 @@ class Probe:
     """The base items are needed in both orders."""
     frames: tuple[int, ...] = ()
     """Frame counts of a sweep (each clip decoded once, judged once per count)."""
+    fps: tuple[float, ...] = ()
+    """Sampling rates judged too when the judge samples at its own rate (``fps`` set in its config)."""
 
 
 def rate_effect(

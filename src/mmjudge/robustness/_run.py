@@ -99,17 +99,19 @@ def run_robustness(
     rows = _rows(benchmark, data_dir, run)
     items = spec.records.build_items(data_dir, rows, media_root=run.media_root, swap=False)
     base = run_items(benchmark, base_judge, items, rows, out_dir, run)
-    report: dict[str, Any] = {"probes": []}
-    if not base.is_main:
-        return report
+    # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
+    # holds the verdicts, so it alone measures.
     verdicts = _by_id(base)
-    scores = _scores(spec, items, verdicts, rows, options.seed)
+    scores = _scores(spec, items, verdicts, rows, options.seed) if base.is_main else {}
     traits = _traits(base_judge, items)
-    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, items)
+    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, items, base.is_main)
+    report: dict[str, Any] = {"probes": []}
     for probe in probes:
         report["probes"].append(_one_probe(probe, context, traits, verdicts, scores))
     if not options.probes or "repeat" in options.probes:  # listed as skipped without --repeats
-        report["probes"].append(_repeat(spec, base_judge, items, rows, verdicts, out_dir, run, options))
+        report["probes"].append(_repeat(context, verdicts))
+    if not base.is_main:
+        return {"probes": []}
     from mmjudge._version import __version__
     from mmjudge.data.rows import dataset_hash
     from mmjudge.report import headline
@@ -158,6 +160,7 @@ class _Context:
     options: RobustnessOptions
     rows: list[dict[str, Any]]
     items: list[Item]
+    is_main: bool
 
 
 def _one_probe(
@@ -176,7 +179,7 @@ def _one_probe(
         items = spec.records.build_items(ctx.data_dir, rows, media_root=run.media_root, swap=True)
         result = run_items(spec.id, judge, items, rows, out_dir, run)
         verdicts, cost = _by_id(result), _cost(result)
-        scores = _scores(spec, items, verdicts, rows, options.seed)
+        scores = _scores(spec, items, verdicts, rows, options.seed) if ctx.is_main else {}
     sweep: dict[int, dict[str, Verdict]] = {}
     if probe.frames:
         counts = tuple(options.frames or probe.frames)
@@ -188,13 +191,22 @@ def _one_probe(
             result = run_items(spec.id, judge, items, rows, out_dir, dataclasses.replace(run, frames=counts))
             sweep = {int(n): _by_id(result, n) for n in counts}
         cost = _cost(result)
+    fps_sweep: dict[float, dict[str, Verdict]] = {}
+    if probe.fps and traits.own_sampling:  # a judge sampling at its own rate: its rate varied too
+        for rate in probe.fps:
+            one = _with_config(judge, dataclasses.replace(judge.config, fps=rate))
+            result = run_items(spec.id, one, items, rows, out_dir, run)
+            fps_sweep[rate] = _by_id(result)
+            cost = {k: cost[k] + v for k, v in _cost(result).items()}
     variants = probe.variants(rows, items) if probe.variants else []
     variant_verdicts: dict[str, Verdict] = {}
     if variants:
         result = run_items(spec.id, judge, [v.item for v in variants], rows, out_dir, run)
         variant_verdicts = _by_id(result)
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
-    data = ProbeData(rows, items, verdicts, variants, variant_verdicts, sweep, scores, options.seed)
+    if not ctx.is_main:
+        return entry
+    data = ProbeData(rows, items, verdicts, variants, variant_verdicts, sweep, scores, options.seed, fps_sweep)
     outcome = probe.measure(data)
     entry.update(
         status="ran", effects=[dataclasses.asdict(e) for e in outcome.effects], details=dict(outcome.details),
@@ -217,16 +229,8 @@ def _reseeded(judge: Judge, seed: int) -> Judge:
     return _with_config(judge, dataclasses.replace(judge.config, seed=seed))
 
 
-def _repeat(
-    spec: Benchmark,
-    judge: Judge,
-    items: list[Item],
-    rows: list[dict[str, Any]],
-    verdicts: dict[str, Verdict],
-    out_dir: str | Path,
-    run: RunOptions,
-    options: RobustnessOptions,
-) -> dict[str, Any]:
+def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
+    spec, judge, items, rows, options = ctx.spec, ctx.judge, ctx.items, ctx.rows, ctx.options
     from mmjudge.robustness._repeat import measure_repeats
 
     entry = _entry(
@@ -240,9 +244,11 @@ def _repeat(
     runs = [verdicts]
     cost = {"items": 0, "judged": 0, "cached": 0}
     for r in range(1, options.repeats):
-        result = run_items(spec.id, _reseeded(judge, judge.config.seed + r), items, rows, out_dir, run)
+        result = run_items(spec.id, _reseeded(judge, judge.config.seed + r), items, rows, ctx.out_dir, ctx.run)
         runs.append(_by_id(result))
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
+    if not ctx.is_main:
+        return entry
     headline_key = spec.headline[0] if spec.headline else ""
     per_run = [_scores(spec, items, v, rows, options.seed).get(headline_key) for v in runs]
     effects, details = measure_repeats([i.item_id for i in items], runs, per_run, headline_key)

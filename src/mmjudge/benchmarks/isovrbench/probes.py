@@ -6,7 +6,8 @@
   answer) and the spread of clip scores.
 * ``frames``: pair accuracy (ties and missing judgments wrong) at each count of :data:`SWEEP` (the paper's
   4, 8, 16, 32, 48), each clip decoded once; the slope of correctness on log2(frame count) in points
-  per doubling, least squares with standard errors clustered by pair (statsmodels).
+  per doubling, least squares with standard errors clustered by pair (statsmodels). A judge sampling at
+  its own rate (``fps`` in its config) is also judged at each rate of :data:`FPS_SWEEP`.
 * ``irrelevant_prompt``: each anchor clip scored again under another pair's prompt (the next pair, in
   reference order, with a different prompt); the drop own - other shows the judge reads the prompt.
 * ``generator_shortcut``: on the generator-substitution pairs, how well the two generators' identities
@@ -39,6 +40,7 @@ from mmjudge.items import ClipItem, Item, Verdict
 
 __all__ = [
     "CONTROLS_PER_INTERVENTION",
+    "FPS_SWEEP",
     "PROBES",
     "SWEEP",
     "frame_slope",
@@ -51,6 +53,8 @@ CONTROLS_PER_INTERVENTION = 8
 """Identical-clip control pairs per intervention (the paper's human study shows 8)."""
 SWEEP: tuple[int, ...] = (4, 8, 16, 32, 48)
 """The paper's frame-count sweep."""
+FPS_SWEEP: tuple[float, ...] = (1.0, 2.0, 4.0)
+"""Sampling rates judged too for a judge that samples at its own rate (VideoReward's default is 2 fps)."""
 
 
 def _head(row: Row) -> str:
@@ -150,7 +154,10 @@ def _spread(values: Sequence[float], seed: int) -> Effect:
 # ---------------------------------------------------------------- frame count
 
 
-def frame_slope(frames: Sequence[int], correct: Sequence[float], groups: Sequence[Any]) -> Effect:
+def frame_slope(
+    frames: Sequence[float], correct: Sequence[float], groups: Sequence[Any], *, name: str = "frame_slope",
+    what: str = "frame count",
+) -> Effect:
     """Slope of correctness (percent) on log2(frame count), points per doubling, SEs clustered by pair.
 
     Ordinary least squares (statsmodels ``OLS``, ``cov_type="cluster"``): the point estimate equals
@@ -162,11 +169,11 @@ def frame_slope(frames: Sequence[int], correct: Sequence[float], groups: Sequenc
     >>> abs(e.value) < 1e-9, e.p_value
     (True, None)
     """
-    description = "change of pair accuracy per doubling of the frame count (points)"
+    description = f"change of pair accuracy per doubling of the {what} (points)"
     x, y = np.log2(np.asarray(frames, dtype=float)), np.asarray(correct, dtype=float)
     if len(set(x.tolist())) < 2:
         return Effect(
-            "frame_slope", None, "points", len(set(groups)), description, note="fewer than two frame counts"
+            name, None, "points", len(set(groups)), description, note=f"fewer than two values of the {what}"
         )
     import statsmodels.api as sm
 
@@ -177,10 +184,10 @@ def frame_slope(frames: Sequence[int], correct: Sequence[float], groups: Sequenc
     fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="cluster", cov_kwds={"groups": codes})
     slope = float(fit.params[1])
     if fixed:  # every pair at every count, its residual constant: each cluster's score is 0, and so is the SE
-        return Effect("frame_slope", slope, "points", n, description, slope, slope, "cluster-robust OLS",
-                      note="no pair's correctness changes with the frame count: the clustered SE is 0")  # fmt: skip
+        return Effect(name, slope, "points", n, description, slope, slope, "cluster-robust OLS",
+                      note=f"no pair's correctness changes with the {what}: the clustered SE is 0")  # fmt: skip
     low, high = (float(v) for v in fit.conf_int(0.05)[1])
-    return Effect("frame_slope", slope, "points", n, description, low, high, "cluster-robust OLS",
+    return Effect(name, slope, "points", n, description, low, high, "cluster-robust OLS",
                   p_value=float(fit.pvalues[1]))  # fmt: skip
 
 
@@ -190,32 +197,38 @@ def _frames_apply(judge: JudgeTraits) -> str:
     return ""
 
 
-def _measure_frames(data: ProbeData) -> ProbeOutcome:
-    per_count: dict[str, Any] = {}
-    xs: list[int] = []
+def _sweep(
+    rows: Sequence[Row], sweep: Mapping[Any, Mapping[str, Verdict]], unit: str, name: str, what: str
+) -> tuple[list[Effect], dict[str, Any]]:
+    """Pair accuracy at each setting of a sweep, and the slope of correctness on log2(setting)."""
+    table: dict[str, Any] = {}
+    xs: list[float] = []
     ys: list[float] = []
     groups: list[str] = []
     effects: list[Effect] = []
-    for count in sorted(data.sweep):
-        choices = _pair_choices(data.rows, data.sweep[count])
-        right = [c == "chosen" for c in choices]
-        accuracy = rate_effect(
-            f"accuracy@{count}", sum(right), len(right), f"pair accuracy with {count} frames"
-        )
+    for setting in sorted(sweep):
+        right = [c == "chosen" for c in _pair_choices(rows, sweep[setting])]
+        label = f"{setting:g}"
+        accuracy = rate_effect(f"accuracy@{label}{unit}", sum(right), len(right), f"pair accuracy at {label} {what}")
         effects.append(accuracy)
-        per_count[str(count)] = {
-            "accuracy": accuracy.value,
-            "ci_low": accuracy.ci_low,
-            "ci_high": accuracy.ci_high,
-        }
-        xs += [count] * len(right)
+        table[label] = {"accuracy": accuracy.value, "ci_low": accuracy.ci_low, "ci_high": accuracy.ci_high}
+        xs += [float(setting)] * len(right)
         ys += [100.0 * r for r in right]
-        groups += [str(r["pair_id"]) for r in data.rows]
-    slope = frame_slope(xs, ys, groups)
-    significant = slope.p_value is not None and slope.p_value < 0.05
-    return ProbeOutcome(
-        (slope, *effects), {"accuracy_per_frame_count": per_count, "significant": significant}
-    )
+        groups += [str(r["pair_id"]) for r in rows]
+    slope = frame_slope(xs, ys, groups, name=name, what=what)
+    return [slope, *effects], table
+
+
+def _measure_frames(data: ProbeData) -> ProbeOutcome:
+    effects, per_count = _sweep(data.rows, data.sweep, "", "frame_slope", "frame count")
+    details: dict[str, Any] = {"accuracy_per_frame_count": per_count}
+    details["significant"] = effects[0].p_value is not None and effects[0].p_value < 0.05
+    if data.fps_sweep:
+        fps_effects, per_rate = _sweep(data.rows, data.fps_sweep, "fps", "fps_slope", "sampling rate (fps)")
+        effects += fps_effects
+        details["accuracy_per_fps"] = per_rate
+        details["fps_significant"] = fps_effects[0].p_value is not None and fps_effects[0].p_value < 0.05
+    return ProbeOutcome(tuple(effects), details)
 
 
 # ---------------------------------------------------------------- irrelevant prompt
@@ -338,8 +351,9 @@ PROBES: tuple[Probe, ...] = (
     Probe(
         "frames", "Frame count",
         "Pair accuracy at each frame count (each clip decoded once), and the slope of correctness on "
-        "log2(frame count) with standard errors clustered by pair.",
-        _measure_frames, applies=_frames_apply, frames=SWEEP,
+        "log2(frame count) with standard errors clustered by pair; for a judge sampling at its own rate "
+        f"(fps in its config), the same at {', '.join(f'{r:g}' for r in FPS_SWEEP)} fps.",
+        _measure_frames, applies=_frames_apply, frames=SWEEP, fps=FPS_SWEEP,
     ),
     Probe(
         "irrelevant_prompt", "Irrelevant prompt",
