@@ -99,3 +99,20 @@ JUDGES = {
     "test_prompt_match": PromptMatchJudge,
     "test_generator": GeneratorJudge,
 }
+
+
+class LoadCountingJudge(FrameBlindJudge):
+    """:class:`FrameBlindJudge` that counts its ``load`` calls and refuses to judge unloaded."""
+
+    loads: ClassVar[list[str]] = []
+
+    def load(self, device: str) -> None:
+        LoadCountingJudge.loads.append(device)
+        self.weights = "loaded"
+
+    def score(self, x: JudgeInput) -> float:
+        assert getattr(self, "weights", None) == "loaded", "judged before load()"
+        return super().score(x) + self.config.seed
+
+
+JUDGES["test_load_counting"] = LoadCountingJudge

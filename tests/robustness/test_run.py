@@ -195,3 +195,21 @@ def test_a_judge_sampling_at_its_own_rate_is_also_swept_over_rates(synthetic_jud
 def test_a_fixed_count_judge_gets_no_rate_sweep(synthetic_judges: Path, tmp_path: Path) -> None:
     report = _run(synthetic_judges, "isovrbench", "test_frame_hungry", tmp_path, probes=("frames",), frames=(8, 16))
     assert "accuracy_per_fps" not in _probe(report, "frames")["details"]
+
+
+def test_weights_are_loaded_once_across_probes_seeds_and_rates(
+    synthetic_judges: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import synthetic_judges as sj
+
+    monkeypatch.setattr(sj.LoadCountingJudge, "loads", [])
+    config = JudgeConfig(judge="test_load_counting", fps=2.0)
+    evaluate_judge("isovrbench", config, synthetic_judges / "isovrbench", tmp_path, RunOptions(progress=False))
+    assert sj.LoadCountingJudge.loads == ["cpu"]
+    sj.LoadCountingJudge.loads.clear()
+    # the benchmark's items are all cached: the first probe that judges loads the weights, and every other
+    # config (one frame count, three rates, two more seeds) takes the loaded state
+    report = _run(synthetic_judges, "isovrbench", config, tmp_path, frames=(8,), repeats=3)
+    assert sj.LoadCountingJudge.loads == ["cpu"]
+    assert report["base"]["judged"] == 0
+    assert _effect(report, "repeat", "exact_agreement")["value"] == 0.0  # the score moves with the seed

@@ -10,7 +10,6 @@ the benchmark's scorer on the base verdicts, and each probe measures from verdic
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import logging
 import warnings
@@ -23,7 +22,7 @@ from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, get_ben
 from mmjudge.items import ClipItem, Item, Verdict
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
-from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_items
+from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_items, sharing_weights
 
 __all__ = ["RobustnessOptions", "run_robustness"]
 
@@ -184,7 +183,7 @@ def _one_probe(
     if probe.frames:
         counts = tuple(options.frames or probe.frames)
         if len(counts) == 1:  # one count: the runner expects it in the config
-            one = _with_config(judge, with_frames(judge.config, counts[0]))
+            one = sharing_weights(judge, with_frames(judge.config, counts[0]))
             result = run_items(spec.id, one, items, rows, out_dir, run)
             sweep = {counts[0]: _by_id(result)}
         else:
@@ -194,7 +193,7 @@ def _one_probe(
     fps_sweep: dict[float, dict[str, Verdict]] = {}
     if probe.fps and traits.own_sampling:  # a judge sampling at its own rate: its rate varied too
         for rate in probe.fps:
-            one = _with_config(judge, dataclasses.replace(judge.config, fps=rate))
+            one = sharing_weights(judge, dataclasses.replace(judge.config, fps=rate))
             result = run_items(spec.id, one, items, rows, out_dir, run)
             fps_sweep[rate] = _by_id(result)
             cost = {k: cost[k] + v for k, v in _cost(result).items()}
@@ -216,17 +215,9 @@ def _one_probe(
     return entry
 
 
-def _with_config(judge: Judge, config: JudgeConfig) -> Judge:
-    """A copy of ``judge`` (sharing loaded weights) with another config (a new fingerprint)."""
-    other = copy.copy(judge)
-    other.config = config
-    other.fingerprint = fingerprint(config, other.version)
-    return other
-
-
 def _reseeded(judge: Judge, seed: int) -> Judge:
     """A copy of ``judge`` whose config has another seed."""
-    return _with_config(judge, dataclasses.replace(judge.config, seed=seed))
+    return sharing_weights(judge, dataclasses.replace(judge.config, seed=seed))
 
 
 def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:

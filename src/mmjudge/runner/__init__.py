@@ -16,6 +16,7 @@ from mmjudge.runner.runner import (
     resolve_config,
     run_items,
     run_judge,
+    sharing_weights,
 )
 
 __all__ = [
@@ -30,4 +31,5 @@ __all__ = [
     "resolve_config",
     "run_items",
     "run_judge",
+    "sharing_weights",
 ]

@@ -243,11 +243,29 @@ def run_items(
     return result
 
 
+def sharing_weights(base: Judge, config: JudgeConfig) -> Judge:
+    """A judge with another config (its own fingerprint) that shares ``base``'s weights.
+
+    Whichever of the two :func:`run_items` loads first loads ``base``; the other then takes its loaded
+    state, so weights are loaded once however many configs (seeds, sampling rates) are judged.
+    """
+    other = copy.copy(base)
+    other.config = config
+    other.fingerprint = fingerprint(config, other.version)
+    other._mmjudge_shares = getattr(base, "_mmjudge_shares", base)  # type: ignore[attr-defined]
+    return other
+
+
 def _load_once(judge: Judge, device: str) -> None:
-    """``judge.load(device)`` unless this judge object was loaded already (by an earlier ``run_items``)."""
-    if getattr(judge, "_mmjudge_loaded_on", None) != device:
-        judge.load(device)
-        judge._mmjudge_loaded_on = device  # type: ignore[attr-defined]
+    """Load ``judge`` (or the judge it shares weights with) once per device, across ``run_items`` calls."""
+    root = getattr(judge, "_mmjudge_shares", judge)
+    if getattr(root, "_mmjudge_loaded_on", None) != device:
+        root.load(device)
+        root._mmjudge_loaded_on = device  # type: ignore[union-attr]
+    if root is not judge:
+        config, own = judge.config, judge.fingerprint
+        judge.__dict__.update(root.__dict__)  # the loaded state (weights, processor, device)
+        judge.config, judge.fingerprint, judge._mmjudge_shares = config, own, root  # type: ignore[attr-defined]
 
 
 def _keys(items: Sequence[Item], variants: dict[int | None, Judge]) -> dict[int | None, dict[str, str]]:
@@ -354,4 +372,5 @@ __all__ = [
     "resolve_config",
     "run_items",
     "run_judge",
+    "sharing_weights",
 ]
