@@ -224,10 +224,38 @@ def test_modality_drop_is_the_difference_of_accuracies_with_a_paired_interval() 
     answers = {"audio": ["A", "B", "B", "B", "A", "A"], "video": ["A"] * 6}
     variant_verdicts = {v.item.item_id: Verdict(v.item.item_id, answers[v.change["removed"]][int(v.source[1:])])
                         for v in variants}  # fmt: skip
-    effects = _effects(probe.measure(ProbeData(rows, items, verdicts, variants, variant_verdicts)))
+    outcome = probe.measure(ProbeData(rows, items, verdicts, variants, variant_verdicts))
+    effects = _effects(outcome)
+    assert [e.name for e in outcome.effects[:2]] == ["drop_without_audio", "drop_without_video"]
     assert effects["drop_without_audio"].value == pytest.approx(100.0 - 50.0)
     assert effects["drop_without_audio"].ci_low <= 50.0 <= effects["drop_without_audio"].ci_high
     assert effects["drop_without_video"].value == 0.0
+    assert effects["drop_without_audio/reasoning_basic_audio"].value == effects["drop_without_audio"].value
+    assert outcome.details["accuracy_per_task"]["reasoning_basic_audio"] == {
+        "full": 100.0, "no_audio": 50.0, "no_video": 100.0
+    }
+
+
+def test_modality_drop_per_task_against_a_hand_count() -> None:
+    from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
+
+    tasks = ["reasoning_basic_audio"] * 4 + ["modality_agreement"] * 2
+    rows = [{"id": f"q{k}", "answer": "A", "task": t} for k, t in enumerate(tasks)]
+    items = [EmoRealmQuestion(f"q{k}", Path("v.mp4"), Path("a.wav"), "q", ("(A) x", "(B) y"), t)
+             for k, t in enumerate(tasks)]  # fmt: skip
+    probe = _probe(EMOREALM_PROBES, "modality_ablation")
+    variants = probe.variants(rows, items)
+    full = ["A", "A", "B", "A", "A", None]  # q5 without a judgment: wrong
+    verdicts = {f"q{k}": Verdict(f"q{k}", a) if a else Verdict.failed(f"q{k}", "x") for k, a in enumerate(full)}
+    no_audio = ["B", "B", "B", "A", "A", "A"]
+    variant_verdicts = {v.item.item_id: Verdict(v.item.item_id, no_audio[int(v.source[1:])] if v.change["removed"] == "audio"
+                        else "A") for v in variants}  # fmt: skip
+    effects = _effects(probe.measure(ProbeData(rows, items, verdicts, variants, variant_verdicts)))
+    # reasoning_basic_audio: full 3/4, no audio 1/4 -> 50 points; modality_agreement: full 1/2, no audio 2/2 -> -50
+    assert effects["drop_without_audio/reasoning_basic_audio"].value == pytest.approx(50.0)
+    assert effects["drop_without_audio/modality_agreement"].value == pytest.approx(-50.0)
+    assert effects["drop_without_audio"].value == pytest.approx(100 * (4 / 6 - 3 / 6))
+    assert effects["drop_without_audio/modality_agreement"].n == 2
 
 
 def test_an_audio_removed_question_gets_no_audio_from_its_video(monkeypatch: pytest.MonkeyPatch) -> None:

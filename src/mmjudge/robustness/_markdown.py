@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,9 @@ def write_markdown(folder: str | Path, report: Mapping[str, Any]) -> Path:
         frames_png = _plot_frames(folder, probe)
         if frames_png is not None:
             lines += ["", f"![frame count]({frames_png.name})"]
+        if probe["details"]:
+            lines += ["", "<details><summary>details</summary>", "", "```json",
+                      json.dumps(probe["details"], indent=1), "```", "", "</details>"]  # fmt: skip
     path = folder / "robustness.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

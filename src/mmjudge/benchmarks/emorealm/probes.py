@@ -3,12 +3,11 @@
 Each question is judged again twice: without its audio (no wav, and the video's own audio track is
 not decoded either) and without its video (the wav only). Correctness follows the official matcher,
 a missing answer counted wrong (the benchmark's ``strict`` mode); the drop is full minus ablated
-accuracy, in points, with a paired bootstrap interval over questions.
+accuracy, in points, pooled over questions and per task, with a paired bootstrap interval over questions.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,35 +56,40 @@ def _correct(verdict: Verdict, row: Mapping[str, Any]) -> float:
     return 100.0 * is_correct(str(verdict.value), str(row["answer"]))
 
 
-def _measure(data: ProbeData) -> ProbeOutcome:
+def _drop(name: str, what: str, full: list[float], ablated: list[float], seed: int) -> Effect:
+    """Accuracy with all media minus without one, paired bootstrap over the questions."""
     from mmjudge.stats import paired_bootstrap_diff
 
+    description = f"accuracy with all media minus with the {what} removed (points; {len(full)} questions)"
+    if not full:
+        return Effect(name, None, "points", 0, description, note="no question")
+    diff = paired_bootstrap_diff(full, ablated, seed=seed)
+    return Effect(name, diff.estimate, "points", len(full), description, diff.low, diff.high, "paired bootstrap",
+                  p_value=diff.p_value)  # fmt: skip
+
+
+def _measure(data: ProbeData) -> ProbeOutcome:
     rows = {str(r["id"]): r for r in data.rows}
     full = {i: _correct(data.verdicts[i], r) for i, r in rows.items()}
+    tasks = sorted({str(r["task"]) for r in rows.values()})
     effects: list[Effect] = []
-    per_task: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for i, r in rows.items():
-        per_task[str(r["task"])]["full"].append(full[i])
+    per_task: dict[str, dict[str, float]] = {t: {} for t in tasks}
     for removed in REMOVALS:
         ablated = {v.source: _correct(data.variant_verdicts[v.item.item_id], rows[v.source])
                    for v in data.variants if v.change["removed"] == removed}  # fmt: skip
         ids = list(ablated)
-        for i in ids:
-            per_task[str(rows[i]["task"])][f"no_{removed}"].append(ablated[i])
-        name, description = (
-            f"drop_without_{removed}",
-            f"accuracy with all media minus with the {removed} removed (points)",
-        )
-        if not ids:
-            effects.append(Effect(name, None, "points", 0, description, note="no question"))
-            continue
-        diff = paired_bootstrap_diff([full[i] for i in ids], [ablated[i] for i in ids], seed=data.seed)
-        effects.append(Effect(name, diff.estimate, "points", len(ids), description, diff.low, diff.high,
-                              "paired bootstrap", p_value=diff.p_value))  # fmt: skip
-    table = {task: {k: sum(v) / len(v) for k, v in cols.items()} for task, cols in sorted(per_task.items())}
-    return ProbeOutcome(
-        tuple(effects), {"accuracy_per_task": table, "matcher": "official, missing counted wrong"}
-    )
+        pooled = _drop(f"drop_without_{removed}", removed, [full[i] for i in ids], [ablated[i] for i in ids], data.seed)
+        effects.append(pooled)
+        for task in tasks:
+            mine = [i for i in ids if rows[i]["task"] == task]
+            effects.append(_drop(f"drop_without_{removed}/{task}", f"{removed} ({task})", [full[i] for i in mine],
+                                 [ablated[i] for i in mine], data.seed))  # fmt: skip
+            if mine:
+                per_task[task]["full"] = sum(full[i] for i in mine) / len(mine)
+                per_task[task][f"no_{removed}"] = sum(ablated[i] for i in mine) / len(mine)
+    # the headline pair first (audio, video pooled), then the per-task drops
+    effects.sort(key=lambda e: "/" in e.name)
+    return ProbeOutcome(tuple(effects), {"accuracy_per_task": per_task, "matcher": "official, missing counted wrong"})
 
 
 PROBES: tuple[Probe, ...] = (
