@@ -149,6 +149,9 @@ def test_after_eval_only_new_variants_are_judged_and_a_rerun_judges_nothing(samp
     evaluate_judge("isovrbench", "frame_smoothness", sample_data / "isovrbench", tmp_path, RunOptions(progress=False))
     first = _run(sample_data, "isovrbench", "frame_smoothness", tmp_path, probes=("ties", "irrelevant_prompt"))
     assert first["base"]["judged"] == 0 and first["base"]["cached"] == first["base"]["items"] > 0
+    scores = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["scores"]
+    assert first["headline"] == {"average": scores["average"]}  # the benchmark's scoring, untouched
+    assert _effect(first, "ties", "tie_rate")["value"] == scores["tie_rate"]
     for name in ("ties", "irrelevant_prompt"):
         cost = _probe(first, name)["cost"]
         assert cost["judged"] == cost["items"] == len(_probe(first, name)["variants"]) and cost["cached"] == 0

@@ -63,12 +63,13 @@ def _traits(judge: Judge, items: Sequence[Item]) -> JudgeTraits:
     return JudgeTraits(judge.config.judge, decodes, judge.config.fps is not None)
 
 
-def _scores(spec: Benchmark, items: list[Item], verdicts: dict[str, Verdict], rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
-    """The benchmark's own score of the verdicts (its warnings concern the scores, which ``mmjudge eval`` reports)."""
+def _scores(spec: Benchmark, items: list[Item], verdicts: dict[str, Verdict], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The benchmark's own score of the verdicts, as ``mmjudge eval`` computes it (its warnings concern the
+    scores, which ``mmjudge eval`` reports)."""
     records = spec.records.records_from_verdicts(items, [verdicts[i.item_id] for i in items], rows)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        return dict(spec.score(**spec.records.score_inputs(records, rows), seed=seed))
+        return dict(spec.score(**spec.records.score_inputs(records, rows)))
 
 
 def run_robustness(
@@ -101,7 +102,7 @@ def run_robustness(
     # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
     # holds the verdicts, so it alone measures.
     verdicts = _by_id(base)
-    scores = _scores(spec, items, verdicts, rows, options.seed) if base.is_main else {}
+    scores = _scores(spec, items, verdicts, rows) if base.is_main else {}
     traits = _traits(base_judge, items)
     context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, items, base.is_main)
     report: dict[str, Any] = {"probes": []}
@@ -178,7 +179,7 @@ def _one_probe(
         items = spec.records.build_items(ctx.data_dir, rows, media_root=run.media_root, swap=True)
         result = run_items(spec.id, judge, items, rows, out_dir, run)
         verdicts, cost = _by_id(result), _cost(result)
-        scores = _scores(spec, items, verdicts, rows, options.seed) if ctx.is_main else {}
+        scores = _scores(spec, items, verdicts, rows) if ctx.is_main else {}
     sweep: dict[int, dict[str, Verdict]] = {}
     if probe.frames:
         counts = tuple(options.frames or probe.frames)
@@ -241,7 +242,7 @@ def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
     if not ctx.is_main:
         return entry
     headline_key = spec.headline[0] if spec.headline else ""
-    per_run = [_scores(spec, items, v, rows, options.seed).get(headline_key) for v in runs]
+    per_run = [_scores(spec, items, v, rows).get(headline_key) for v in runs]
     effects, details = measure_repeats([i.item_id for i in items], runs, per_run, headline_key)
     seeds = [judge.config.seed + r for r in range(options.repeats)]
     entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
