@@ -9,6 +9,7 @@ import pytest
 
 from mmjudge.cli import main
 from mmjudge.commands import demo
+from mmjudge.robustness import read_report
 
 
 def test_demo_runs_every_registered_baseline_and_says_what_it_did(
@@ -34,6 +35,10 @@ def test_demo_runs_every_registered_baseline_and_says_what_it_did(
         assert {"predictions.jsonl", "results.json", "report.md"} <= {p.name for p in folder.iterdir()}
         assert f"| {benchmark} | {name} | " in text
         assert json.loads((folder / "results.json").read_text())["benchmark"] == benchmark
+        robustness = read_report(folder / "robustness.json")  # validated against the schema
+        assert robustness["base"]["judged"] == 0  # the eval's cache answered the benchmark's own items
+        assert {"robustness.md", "robustness_summary.json"} <= {p.name for p in folder.iterdir()}
+        assert f"| {folder / 'robustness.md'} |" in text
     assert (out / "summary.md").read_text().count("report.md") == len(expected)
     swapped = (out / "emoprefer" / expected[0][1] / "predictions.jsonl").read_text()
     assert '"order": "reversed"' in swapped

@@ -152,6 +152,8 @@ class QuestionItem(abc.ABC):
     """The question text."""
     choices: tuple[str, ...]
     """Lettered choices, e.g. ``("(A) Yes", "(B) No")``."""
+    audio_from_video: ClassVar[bool] = True
+    """Without an audio file, the runner decodes the video's audio track (an ablation sets it False)."""
 
     def letters(self) -> tuple[str, ...]:
         """The distinct answer letters of :attr:`choices`, in order (see :func:`choice_letters`)."""

@@ -89,6 +89,13 @@ def test_toy_benchmark_runs_through_every_step(site: Path, tmp_path: Path) -> No
     report = (run / "report.md").read_text(encoding="utf-8")
     assert "# toy: random" in report and "| `accuracy` |" in report
 
+    # a benchmark that declares no probe still gets the repeat probe, through the same cache
+    _run(site, "-m", "mmjudge", "robustness", "--benchmark", "toy", "--judge", "random", "--data", str(sample / "toy"),
+         "--out", str(run), "--repeats", "2", "--decode-workers", "0", "--no-progress")  # fmt: skip
+    robustness = json.loads((run / "robustness.json").read_text(encoding="utf-8"))
+    assert [p["name"] for p in robustness["probes"]] == ["repeat"] and robustness["base"]["judged"] == 0
+    assert robustness["headline"] == {"accuracy": results["scores"]["accuracy"]}
+
     rescored = tmp_path / "rescored.json"
     _run(site, "-m", "mmjudge", "score", str(run / "predictions.jsonl"), "--data", str(sample / "toy"),
          "--out", str(rescored))  # fmt: skip

@@ -21,6 +21,16 @@ from mmjudge.benchmarks._base import (
 )
 from mmjudge.benchmarks._datasets import build_dataset, write_benchmark_eval_yaml, write_sample_data
 from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask, eval_yaml_document
+from mmjudge.benchmarks._probes import (
+    Effect,
+    JudgeTraits,
+    Probe,
+    ProbeData,
+    ProbeOutcome,
+    Variant,
+    mean_effect,
+    rate_effect,
+)
 from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmark
 
 __all__ = [
@@ -29,17 +39,25 @@ __all__ = [
     "BoardRow",
     "Column",
     "DataSpec",
+    "Effect",
     "EvalTask",
     "ExportSpec",
+    "JudgeTraits",
     "LeaderboardSpec",
     "LmmsTask",
+    "Probe",
+    "ProbeData",
+    "ProbeOutcome",
     "RecordSpec",
     "ResultKey",
+    "Variant",
     "View",
     "benchmark_ids",
     "build_dataset",
     "eval_yaml_document",
     "get_benchmark",
+    "mean_effect",
+    "rate_effect",
     "write_benchmark_eval_yaml",
     "write_sample_data",
 ]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mmjudge.benchmarks._exports import ExportSpec
+from mmjudge.benchmarks._probes import Probe
 from mmjudge.items import Item, Verdict
 
 __all__ = [
@@ -205,6 +206,8 @@ class Benchmark:
     """Draw the report's figure into a folder; returns its path and caption."""
     exports: ExportSpec = field(default_factory=ExportSpec)
     """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
+    probes: tuple[Probe, ...] = ()
+    """Robustness probes that apply to the benchmark (``mmjudge robustness``; see :mod:`mmjudge.robustness`)."""
 
     @property
     def tab_title(self) -> str:

@@ -3,7 +3,9 @@
 What it does, plainly: writes the synthetic sample of every registered benchmark (``mmjudge sample-data``)
 under ``OUT/sample-data`` (reused when it is already there), runs each registered baseline judge on
 each benchmark whose items it accepts with :func:`mmjudge.runner.evaluate_judge`, and writes
-``OUT/<benchmark>/<judge>/{predictions.jsonl,results.json,report.md}`` plus ``OUT/summary.md``. The
+``OUT/<benchmark>/<judge>/{predictions.jsonl,results.json,report.md}``, then runs ``mmjudge robustness``
+(every probe of the benchmark, 2 repeats) into the same folder (``robustness.json``, ``robustness.md``,
+``robustness_summary.json``; the eval's cache answers the benchmark's own items), plus ``OUT/summary.md``. The
 sample data are synthetic and the baselines are floors: the numbers exercise the pipeline and say
 nothing about any model.
 """
@@ -138,6 +140,7 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         logging.getLogger(__name__).error("%s on %s failed: %s", name, benchmark, exc)
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
+    row["robustness"] = _robustness(benchmark, name, data, out, options)
     row["scores"] = headline(benchmark, output.scores)
     row["ci"] = {key: ci_text(output.scores, key) for key in row["scores"]}
     row["report"] = str(output.report)
@@ -146,8 +149,24 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
     return row
 
 
+def _robustness(benchmark: str, name: str, data: Path, out: Path, options: Any) -> str:
+    """``mmjudge robustness`` into the run's folder (its cache answers the benchmark's items), 2 repeats."""
+    import dataclasses
+
+    from mmjudge.robustness import RobustnessOptions, robustness_report
+
+    run = dataclasses.replace(options, swap=False)
+    written = robustness_report(
+        benchmark, _config(name), data / benchmark, out / benchmark / name, RobustnessOptions(run=run, repeats=2)
+    )
+    return str(written.markdown) if written is not None else ""
+
+
 def _summary(rows: list[dict[str, Any]]) -> str:
-    lines = ["| benchmark | judge | headline scores | verdicts | report |", "|---|---|---|---|---|"]
+    lines = [
+        "| benchmark | judge | headline scores | verdicts | report | robustness |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in rows:
         cis = row.get("ci", {})
         scores = row["error"] or ", ".join(
@@ -155,7 +174,8 @@ def _summary(rows: list[dict[str, Any]]) -> str:
         )
         verdicts = row.get("verdicts", "-")
         lines.append(
-            f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} |"
+            f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} "
+            f"| {row.get('robustness') or '-'} |"
         )
     return "\n".join(lines)
 

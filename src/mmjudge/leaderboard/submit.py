@@ -19,6 +19,7 @@ from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
 from mmjudge.leaderboard.store import Lease, NewSubmission, Store, StoredSubmission, SubmissionRejected
+from mmjudge.leaderboard.tables import ROBUSTNESS
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES, SubmissionMeta, validate_file, validate_meta
 
 __all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output"]
@@ -138,7 +139,8 @@ class Leaderboard:
         return bool(username) and username in self.settings.admins
 
     def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, daily_limit: int | None = -1,
-               source: str = "predictions.jsonl", lease: Lease | None = None) -> StoredSubmission:  # fmt: skip
+               source: str = "predictions.jsonl", lease: Lease | None = None,
+               robustness: Mapping[str, float | None] | None = None) -> StoredSubmission:  # fmt: skip
         """Validate, score and store a prediction file as a ``verified`` row.
 
         The file must cover every record ``mmjudge eval`` writes for the benchmark; the row keeps the
@@ -151,6 +153,8 @@ class Leaderboard:
             daily_limit: ``-1`` for the configured limit, ``None`` for none (worker, demo loader).
             source: the file name used in messages.
             lease: a worker's hold on the model request this row belongs to (checked when storing).
+            robustness: the summary of a ``mmjudge robustness`` run of the same judge made on this server
+                (stored as ``side_results["robustness"]``; never taken from an upload).
 
         Raises:
             SchemaError: the file is invalid or does not cover the benchmark's items.
@@ -169,6 +173,8 @@ class Leaderboard:
             label: self._score_fn(checked.predictions, rows, **dict(extra))
             for label, extra in self.settings.side_scores.get(header.benchmark, {}).items()
         }
+        if robustness:
+            side[ROBUSTNESS] = dict(robustness)
         row = NewSubmission(
             benchmark=header.benchmark, kind="verified", judge=meta.judge, model=meta.model,
             submitter=submitter, results=results, revision=meta.revision, link=meta.link,
@@ -196,8 +202,10 @@ class Leaderboard:
 def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
     """Store ``demo_dir/<benchmark>/<judge>/predictions.jsonl`` (``mmjudge demo`` output) as verified rows.
 
-    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name); files
-    already stored (same sha256 or same judge) are skipped. Returns one line per file saying what happened.
+    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name), with the
+    summary of the ``robustness.json`` beside it when there is one (validated; its benchmark and judge must
+    match the folder's); files already stored (same sha256 or same judge) are skipped. Returns one line per
+    file saying what happened.
     """
     messages = []
     for path in sorted(Path(demo_dir).glob("*/*/predictions.jsonl")):
@@ -207,8 +215,25 @@ def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
             continue
         meta = SubmissionMeta(judge=judge, model=judge, revision="demo", weights="open")
         try:
-            stored = board.submit(path.read_bytes(), meta, "baseline", daily_limit=None, source=str(path))
+            summary = _robustness_summary(path.parent / "robustness.json", benchmark, judge)
+            stored = board.submit(path.read_bytes(), meta, "baseline", daily_limit=None, source=str(path),
+                                  robustness=summary)  # fmt: skip
             messages.append(f"{path}: stored as #{stored.id}")
         except (SubmissionRejected, SchemaError) as exc:
             messages.append(f"{path}: skipped ({exc})")
     return messages
+
+
+def _robustness_summary(path: Path, benchmark: str, judge: str) -> dict[str, float | None] | None:
+    """The summary of a validated ``robustness.json`` of ``judge`` on ``benchmark`` (``None`` when absent)."""
+    if not path.is_file():
+        return None
+    from mmjudge.robustness import read_report
+
+    report = read_report(path)
+    if (report["benchmark"], report["judge"]) != (benchmark, judge):
+        raise SchemaError(
+            f"{path} is the robustness report of {report['judge']!r} on {report['benchmark']!r}, expected "
+            f"{judge!r} on {benchmark!r}; rerun `mmjudge robustness` into that folder"
+        )
+    return dict(report["summary"])

@@ -24,7 +24,7 @@ from mmjudge.benchmarks import Benchmark, View, get_benchmark
 from mmjudge.benchmarks import Column as ColumnSpec
 from mmjudge.leaderboard.store import StoredSubmission
 
-__all__ = ["INFO_HEADERS", "Column", "Table", "build_table", "columns", "views"]
+__all__ = ["INFO_HEADERS", "ROBUSTNESS", "Column", "Table", "build_table", "columns", "robustness_table", "views"]
 
 INFO_HEADERS: tuple[str, ...] = ("#", "Kind", "Judge", "Model", "Revision", "Weights", "Submitter")
 """Leading columns of every table."""
@@ -239,3 +239,34 @@ def _cell(col: Column, results: Results, kind: str = "verified") -> tuple[Any, s
     else:
         second = "(published, no CI)" if kind == "reported" else NO_CI
     return round(value, 4), f"{value:.1f}\n{second}"
+
+
+ROBUSTNESS = "robustness"
+"""Key of a row's ``side_results`` holding its ``mmjudge robustness`` summary (``<probe>/<effect>`` -> value)."""
+
+
+def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) -> Table:
+    """The robustness summaries of ``benchmark``'s verified, visible rows that have one, by row id.
+
+    One column per summary key (each probe's headline effect, in first-seen order), with the interval
+    stored beside it (``<key>_ci_low``/``_ci_high``); the rows are not ranked (effects have no common
+    direction). The figures are the ones ``mmjudge robustness`` wrote: nothing is computed here.
+    """
+    rows = [
+        s for s in submissions
+        if s.benchmark == benchmark and not s.hidden and s.kind == "verified" and (s.side_results or {}).get(ROBUSTNESS)
+    ]  # fmt: skip
+    summaries = {s.id: dict((s.side_results or {})[ROBUSTNESS]) for s in sorted(rows, key=lambda s: s.id)}
+    keys = list(dict.fromkeys(k for summary in summaries.values() for k in summary if not k.endswith(_CI_ENDS)))
+    cols = [Column(key, _key(key), _ci_keys(key)) for key in keys]
+    values, display = [], []
+    for sub in sorted(rows, key=lambda s: s.id):
+        info = [sub.id, sub.kind, *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter))]
+        cells = [_cell(c, summaries[sub.id]) for c in cols]
+        values.append(info + [v for v, _ in cells])
+        display.append([str(v) for v in info] + [d for _, d in cells])
+    datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["number"] * len(cols)
+    return Table(benchmark, list(INFO_HEADERS) + keys, values, display, datatypes)
+
+
+_CI_ENDS = ("_ci_low", "_ci_high")

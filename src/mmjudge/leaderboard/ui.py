@@ -42,7 +42,7 @@ from mmjudge.leaderboard.export import write_results_file, write_table
 from mmjudge.leaderboard.reported import reported_note
 from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard
-from mmjudge.leaderboard.tables import Table, build_table, views
+from mmjudge.leaderboard.tables import Table, build_table, robustness_table, views
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 from mmjudge.leaderboard.worker import public_log
 
@@ -208,6 +208,7 @@ def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
     note = reported_note(benchmark)
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
+    _robustness_block(handlers, benchmark)
     with gr.Row():
         csv = gr.Button("Export CSV", size="sm", elem_id=f"export-csv-{benchmark}")
         jsn = gr.Button("Export JSON", size="sm", elem_id=f"export-json-{benchmark}")
@@ -221,6 +222,18 @@ def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
     )
     view.change(handlers.table_value, [name, view], frame, api_visibility="private")
     return frame, plot, view
+
+
+def _robustness_block(handlers: Handlers, benchmark: str) -> None:
+    """The robustness summaries of verified rows that have one (``mmjudge robustness``), when any row does."""
+    table = robustness_table(benchmark, handlers.board.store.submissions(benchmark))
+    if not table.values:
+        return
+    with gr.Accordion("Robustness (verified rows with a robustness report)", open=False):
+        gr.Markdown("Each probe's headline effect from `mmjudge robustness` (see its `robustness.md`), "
+                    "with its 95% CI; effects have no common direction, so rows are not ranked.")  # fmt: skip
+        gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),
+                     interactive=False, wrap=True, pinned_columns=3, elem_id=f"robustness-{benchmark}")  # fmt: skip
 
 
 @dataclass

@@ -14,7 +14,9 @@ from mmjudge.runner.runner import (
     load_items,
     prepare_judge,
     resolve_config,
+    run_items,
     run_judge,
+    sharing_weights,
 )
 
 __all__ = [
@@ -27,5 +29,7 @@ __all__ = [
     "prepare_judge",
     "provenance",
     "resolve_config",
+    "run_items",
     "run_judge",
+    "sharing_weights",
 ]

@@ -187,7 +187,7 @@ def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | N
     image_cache: list[Any] = []
     for request, judge_input in zip(requests, inputs, strict=True):
         rate = request.audio_sample_rate
-        source = getattr(item, "audio", None) or video
+        source = getattr(item, "audio", None) or (video if getattr(item, "audio_from_video", True) else None)
         if rate is not None and source is not None:
             if rate not in audio_cache:
                 audio_cache[rate] = load_audio(source, rate)

@@ -178,6 +178,28 @@ def run_judge(
         config = with_frames(config, options.frames[0])
     base = prepare_judge(benchmark, config)
     items, rows = load_items(benchmark, data_dir, options)
+    return run_items(benchmark, base, items, rows, out_dir, options, started=started)
+
+
+def run_items(
+    benchmark: str,
+    base: Judge,
+    items: list[Item],
+    rows: list[dict[str, Any]],
+    out_dir: str | Path,
+    options: RunOptions = RunOptions(),
+    *,
+    started: float | None = None,
+) -> RunResult:
+    """Judge the given ``items`` with a prepared judge, through the same cache, shards and decode pool.
+
+    :func:`run_judge` calls it with the benchmark's canonical items; derived items (e.g. the robustness
+    probes' variants) go through here too, so they share the cache of ``out_dir``. ``base`` is loaded
+    once, the first time a call has something to judge (its weights are reused by later calls).
+    ``options.frames`` with one value must already be applied to ``base.config`` (see :func:`with_frames`).
+    """
+    started = time.perf_counter() if started is None else started
+    config = base.config
     variants = _variants(base, options.frames)
     dist = init_dist()
     cache = VerdictCache(Path(out_dir) / "cache", rank=dist.rank)
@@ -189,7 +211,7 @@ def run_judge(
     lookup = {i.item_id: i for i in items}
     stats = RunStats(items=len(items), cached=cached, world=dist.world, retried=cache.retried)
     if mine:
-        base.load(dist.device)
+        _load_once(base, dist.device)
         variants = _variants(base, options.frames)  # the copies share what load() set up
     new = _judge_items([lookup[i] for i in mine], variants, keys, cache, options, dist, stats)
     gathered = dist.gather(new)
@@ -219,6 +241,31 @@ def run_judge(
     result.stats = stats
     dist.barrier()
     return result
+
+
+def sharing_weights(base: Judge, config: JudgeConfig) -> Judge:
+    """A judge with another config (its own fingerprint) that shares ``base``'s weights.
+
+    Whichever of the two :func:`run_items` loads first loads ``base``; the other then takes its loaded
+    state, so weights are loaded once however many configs (seeds, sampling rates) are judged.
+    """
+    other = copy.copy(base)
+    other.config = config
+    other.fingerprint = fingerprint(config, other.version)
+    other._mmjudge_shares = getattr(base, "_mmjudge_shares", base)  # type: ignore[attr-defined]
+    return other
+
+
+def _load_once(judge: Judge, device: str) -> None:
+    """Load ``judge`` (or the judge it shares weights with) once per device, across ``run_items`` calls."""
+    root = getattr(judge, "_mmjudge_shares", judge)
+    if getattr(root, "_mmjudge_loaded_on", None) != device:
+        root.load(device)
+        root._mmjudge_loaded_on = device  # type: ignore[union-attr]
+    if root is not judge:
+        config, own = judge.config, judge.fingerprint
+        judge.__dict__.update(root.__dict__)  # the loaded state (weights, processor, device)
+        judge.config, judge.fingerprint, judge._mmjudge_shares = config, own, root  # type: ignore[attr-defined]
 
 
 def _keys(items: Sequence[Item], variants: dict[int | None, Judge]) -> dict[int | None, dict[str, str]]:
@@ -323,5 +370,7 @@ __all__ = [
     "load_items",
     "prepare_judge",
     "resolve_config",
+    "run_items",
     "run_judge",
+    "sharing_weights",
 ]

@@ -7,7 +7,7 @@ Modules: :mod:`.scoring` (the official rules: parser, 2-/3-class WAF and accurac
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.emoprefer import build, exports, items, leaderboard, records, report, sample
+from mmjudge.benchmarks.emoprefer import build, exports, items, leaderboard, probes, records, report, sample
 from mmjudge.benchmarks.emoprefer.items import EmoPreferPair
 from mmjudge.benchmarks.emoprefer.scoring import (
     LABELS,
@@ -87,5 +87,6 @@ BENCHMARK = Benchmark(
     leaderboard=LeaderboardSpec(views=leaderboard.VIEWS, figure=leaderboard.figure),
     report_plot=report.plot,
     exports=exports.EXPORTS,
+    probes=probes.PROBES,
 )
 """The registered EmoPrefer benchmark."""

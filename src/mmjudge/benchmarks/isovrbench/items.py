@@ -15,7 +15,7 @@ from typing import Any
 from mmjudge.data.media_paths import resolve_media
 from mmjudge.items import ClipItem, Item, Verdict
 
-__all__ = ["DIMENSION_HEADS", "build_items", "records_from_verdicts"]
+__all__ = ["DIMENSION_HEADS", "build_items", "clip_score", "records_from_verdicts"]
 
 DIMENSION_HEADS: dict[str, str] = {"motion": "MQ", "text": "TA", "visual": "VQ", "overall": "overall"}
 """Which per-dimension score an IsoVRBench pair of each dimension uses (VideoReward heads)."""
@@ -57,12 +57,19 @@ def _pair_record(row: Mapping[str, Any], by_id: Mapping[str, Verdict]) -> dict[s
         record.update(score_chosen=None, score_rejected=None, no_judgment=True, error=failed[0].error)
         return record
     head = DIMENSION_HEADS.get(str(row.get("dimension") or "overall"), "overall")
-    record.update(score_chosen=_head(chosen.value, head), score_rejected=_head(rejected.value, head))
+    record.update(
+        score_chosen=clip_score(chosen.value, head), score_rejected=clip_score(rejected.value, head)
+    )
     record["no_judgment"] = False
     return record
 
 
-def _head(value: Any, head: str) -> float:
+def clip_score(value: Any, head: str) -> float:
+    """A clip verdict's score at ``head`` (a per-dimension verdict without that head: its ``overall``).
+
+    >>> clip_score({"VQ": 1.0, "overall": 3.0}, "TA"), clip_score(2, "VQ")
+    (3.0, 2.0)
+    """
     if isinstance(value, dict):
         return float(value[head] if head in value else value["overall"])
     return float(value)

@@ -1,0 +1,176 @@
+"""Robustness probes a benchmark declares: what a judge is sensitive to, measured on derived items.
+
+A :class:`Probe` says which derived items it needs judged (:attr:`Probe.variants`: e.g. a clip under
+another pair's prompt, a question with its audio removed; each :class:`Variant` records how it was
+derived so a rerun is identical), and how to turn the verdicts into :class:`Effect` s, each with its
+95% interval and the n it used (:attr:`Probe.measure`). Probes never change the benchmark's own
+scoring: they read verdicts and call the benchmark's scorer at most. The generic runner of probes is
+:mod:`mmjudge.robustness`; it judges the variants through the normal runner (cache, resume, shards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mmjudge.items import Item, Verdict
+
+__all__ = [
+    "Effect",
+    "JudgeTraits",
+    "Probe",
+    "ProbeData",
+    "ProbeOutcome",
+    "Variant",
+    "mean_effect",
+    "rate_effect",
+]
+
+Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class JudgeTraits:
+    """What a probe may ask about the judge (the benchmark layer does not import judges)."""
+
+    name: str
+    """Registered judge name."""
+    decodes_frames: bool
+    """The judge asks for video frames of a clip item (a frame-count sweep can change its input)."""
+    own_sampling: bool
+    """The judge samples frames at its own rate (``fps`` set) rather than a fixed count."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One derived item a probe needs judged, with how it was derived."""
+
+    item: Item
+    """The derived item (its id is unique: ``<base id>::<probe change>``)."""
+    source: str
+    """Id of the base item or reference unit it was derived from."""
+    change: Mapping[str, Any]
+    """What was changed, JSON-able (e.g. ``{"prompt_from": "pair_7"}``, ``{"removed": "audio"}``)."""
+
+
+@dataclass(frozen=True)
+class ProbeData:
+    """What a probe's :attr:`Probe.measure` reads."""
+
+    rows: Sequence[Row]
+    """Reference rows."""
+    items: Sequence[Item]
+    """Base items (both orders when the probe asked for :attr:`Probe.swap`)."""
+    verdicts: Mapping[str, Verdict]
+    """Base item id -> verdict (the judge's own frame setting)."""
+    variants: Sequence[Variant] = ()
+    """The probe's variants."""
+    variant_verdicts: Mapping[str, Verdict] = field(default_factory=dict)
+    """Variant item id -> verdict."""
+    sweep: Mapping[int, Mapping[str, Verdict]] = field(default_factory=dict)
+    """Frame count -> base item id -> verdict (probes with :attr:`Probe.frames`)."""
+    scores: Mapping[str, Any] = field(default_factory=dict)
+    """The benchmark's own score of the base verdicts (what ``mmjudge eval`` reports)."""
+    seed: int = 0
+    """Seed of bootstrap intervals and cross-validation splits."""
+    fps_sweep: Mapping[float, Mapping[str, Verdict]] = field(default_factory=dict)
+    """Sampling rate -> base item id -> verdict (probes with :attr:`Probe.fps`, judges sampling at a rate)."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One measured figure of a probe, with its interval and the n behind it."""
+
+    name: str
+    """Stable key, e.g. ``"swap_consistency"``."""
+    value: float | None
+    """The figure (``None`` when it cannot be computed, e.g. nothing decided; see :attr:`note`)."""
+    unit: str
+    """``"%"`` (0-100), ``"points"`` (difference of percentages), ``"score"`` (the judge's scale) or ``""``."""
+    n: int
+    """Units behind the figure (pairs, clips, questions)."""
+    description: str
+    """One line saying what the figure is."""
+    ci_low: float | None = None
+    """Lower end of the 95% interval (``None``: no interval, see :attr:`note`)."""
+    ci_high: float | None = None
+    """Upper end of the 95% interval."""
+    interval: str = ""
+    """How the interval was computed (``"wilson"``, ``"bootstrap"``, ``"cluster-robust OLS"``)."""
+    p_value: float | None = None
+    """A test's p-value where the figure has one (e.g. the frame-count slope)."""
+    note: str = ""
+    """Why a value or interval is missing, or how to read it."""
+
+
+@dataclass(frozen=True)
+class ProbeOutcome:
+    """What :attr:`Probe.measure` returns."""
+
+    effects: tuple[Effect, ...]
+    """The figures; the first is the probe's headline."""
+    details: Mapping[str, Any] = field(default_factory=dict)
+    """Further JSON-able breakdowns (per task, per frame count, ...)."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One robustness probe of a benchmark."""
+
+    name: str
+    """Stable id, e.g. ``"swap"``."""
+    title: str
+    """Heading in ``robustness.md``."""
+    description: str
+    """What the probe does and how to read it (a few sentences)."""
+    measure: Callable[[ProbeData], ProbeOutcome]
+    """Verdicts -> effects."""
+    variants: Callable[[Sequence[Row], Sequence[Item]], list[Variant]] | None = None
+    """Derived items to judge, from the reference rows and the base items (deterministic)."""
+    applies: Callable[[JudgeTraits], str] | None = None
+    """``""`` when the probe applies to the judge, else the reason it is skipped."""
+    swap: bool = False
+    """The base items are needed in both orders."""
+    frames: tuple[int, ...] = ()
+    """Frame counts of a sweep (each clip decoded once, judged once per count)."""
+    fps: tuple[float, ...] = ()
+    """Sampling rates judged too when the judge samples at its own rate (``fps`` set in its config)."""
+
+
+def rate_effect(
+    name: str, successes: int, n: int, description: str, *, confidence: float = 0.95, note: str = ""
+) -> Effect:
+    """A percentage ``100 successes / n`` with its Wilson interval (``None`` with a note when n = 0).
+
+    >>> e = rate_effect("tie_rate", 2, 4, "ties")
+    >>> e.value, round(e.ci_low, 1), round(e.ci_high, 1), e.n
+    (50.0, 15.0, 85.0, 4)
+    """
+    if n <= 0:
+        return Effect(name, None, "%", 0, description, note=note or "no units to count")
+    from mmjudge.stats import wilson_interval
+
+    ci = wilson_interval(int(successes), int(n), confidence=confidence)
+    value = 100.0 * successes / n
+    return Effect(name, value, "%", n, description, 100.0 * ci.low, 100.0 * ci.high, "wilson", note=note)
+
+
+def mean_effect(
+    name: str, values: Sequence[float], description: str, *, unit: str, seed: int = 0, note: str = ""
+) -> Effect:
+    """The mean of per-unit values with a percentile bootstrap interval (10,000 resamples).
+
+    >>> e = mean_effect("drop", [0.0, 0.0, 0.0], "no drop", unit="score")
+    >>> e.value, e.ci_low, e.ci_high
+    (0.0, 0.0, 0.0)
+    """
+    if len(values) == 0:
+        return Effect(name, None, unit, 0, description, note=note or "no units to average")
+    from mmjudge.stats import bootstrap_ci
+
+    ci = bootstrap_ci(list(values), n_resamples=10_000, seed=seed)
+    return Effect(
+        name, float(ci.estimate), unit, len(values), description, float(ci.low), float(ci.high), "bootstrap",
+        note=note,
+    )  # fmt: skip

@@ -1,0 +1,251 @@
+"""Run a judge through a benchmark's robustness probes with the normal runner (cache, resume, shards).
+
+The benchmark's own items are judged first (a robustness run into the folder of a normal ``mmjudge
+eval`` run finds them all in ``OUT/cache``); then each probe that applies judges only its new items:
+its variants (derived at run time, recorded in the report) or a frame-count sweep (each clip decoded
+once, judged once per count). The repeat probe (any benchmark, ``repeats >= 2``) judges every item
+again with seeds ``seed + 1, ...``. Nothing here changes the benchmark's scoring: the base scores are
+the benchmark's scorer on the base verdicts, and each probe measures from verdicts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, get_benchmark
+from mmjudge.items import ClipItem, Item, Verdict
+from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
+from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
+from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_items, sharing_weights
+
+__all__ = ["RobustnessOptions", "run_robustness"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RobustnessOptions:
+    """How to run the probes."""
+
+    run: RunOptions = field(default_factory=RunOptions)
+    """Runner options (decode workers, media root, limit, batch size); ``frames``/``swap`` are set per probe."""
+    probes: tuple[str, ...] = ()
+    """Only these probes (empty: every probe of the benchmark, and ``repeat``: skipped unless ``repeats >= 2``)."""
+    repeats: int = 0
+    """Runs for the repeat-stability probe (the judge's run plus ``repeats - 1`` reseeded ones; < 2: skipped)."""
+    frames: tuple[int, ...] | None = None
+    """Frame counts of the frame-count probe (``None``: the benchmark's sweep)."""
+    seed: int = 0
+    """Seed of the probes' bootstrap intervals and cross-validation splits."""
+
+
+_DEFAULT = RobustnessOptions()
+
+
+def _cost(result: RunResult) -> dict[str, int]:
+    return {"items": result.stats.items, "judged": result.stats.judged, "cached": result.stats.cached}
+
+
+def _by_id(result: RunResult, frames: int | None = None) -> dict[str, Verdict]:
+    return {v.item_id: v for v in result.verdicts.get(frames, [])}
+
+
+def _traits(judge: Judge, items: Sequence[Item]) -> JudgeTraits:
+    clip = next((i for i in items if isinstance(i, ClipItem)), None)
+    request = judge.media_request(clip) if clip is not None else None
+    decodes = request is not None and (request.num_frames is not None or request.target_fps is not None)
+    return JudgeTraits(judge.config.judge, decodes, judge.config.fps is not None)
+
+
+def _scores(spec: Benchmark, items: list[Item], verdicts: dict[str, Verdict], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The benchmark's own score of the verdicts, as ``mmjudge eval`` computes it (its warnings concern the
+    scores, which ``mmjudge eval`` reports)."""
+    records = spec.records.records_from_verdicts(items, [verdicts[i.item_id] for i in items], rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return dict(spec.score(**spec.records.score_inputs(records, rows)))
+
+
+def run_robustness(
+    benchmark: str,
+    judge: str | Path | JudgeConfig,
+    data_dir: str | Path,
+    out_dir: str | Path,
+    options: RobustnessOptions = _DEFAULT,
+) -> dict[str, Any]:
+    """Judge the benchmark's items and every applicable probe's items; return the report (not yet written).
+
+    Args:
+        benchmark: benchmark id.
+        judge: registered judge name, judge config YAML path, or a :class:`JudgeConfig`.
+        data_dir: built benchmark folder.
+        out_dir: run folder; verdicts are cached in ``out_dir/cache`` (shared with ``mmjudge eval``).
+        options: which probes, repeats, frame counts, seed and runner options.
+
+    Returns:
+        The ``robustness.json`` object (see :mod:`mmjudge.robustness._schema`).
+    """
+    spec = get_benchmark(benchmark)
+    config = resolve_config(judge)
+    base_judge = prepare_judge(benchmark, config)
+    probes = _selected(spec, options)
+    run = dataclasses.replace(options.run, frames=(), swap=False)
+    rows = _rows(benchmark, data_dir, run)
+    items = spec.records.build_items(data_dir, rows, media_root=run.media_root, swap=False)
+    base = run_items(benchmark, base_judge, items, rows, out_dir, run)
+    # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
+    # holds the verdicts, so it alone measures.
+    verdicts = _by_id(base)
+    scores = _scores(spec, items, verdicts, rows) if base.is_main else {}
+    traits = _traits(base_judge, items)
+    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, items, base.is_main)
+    report: dict[str, Any] = {"probes": []}
+    for probe in probes:
+        report["probes"].append(_one_probe(probe, context, traits, verdicts, scores))
+    if not options.probes or "repeat" in options.probes:  # listed as skipped without --repeats
+        report["probes"].append(_repeat(context, verdicts))
+    if not base.is_main:
+        return {"probes": []}
+    from mmjudge._version import __version__
+    from mmjudge.data.rows import dataset_hash
+    from mmjudge.report import headline
+
+    report.update(
+        schema_version=SCHEMA_VERSION, benchmark=benchmark, judge=config.display_name,
+        fingerprint=fingerprint(config, base_judge.version), mmjudge_version=__version__,
+        dataset={"folder": Path(data_dir).resolve().name, "hash": dataset_hash(data_dir)}, seed=options.seed,
+        base=_cost(base), headline=headline(benchmark, scores), summary=summary_of(report["probes"]),
+    )  # fmt: skip
+    return report
+
+
+def _rows(benchmark: str, data_dir: str | Path, run: RunOptions) -> list[dict[str, Any]]:
+    from mmjudge.scoring import load_reference_rows
+
+    return load_reference_rows(benchmark, data_dir, limit=run.limit)
+
+
+def _selected(spec: Benchmark, options: RobustnessOptions) -> list[Probe]:
+    from mmjudge.errors import ConfigError
+
+    known = [p.name for p in spec.probes] + ["repeat"]
+    unknown = [p for p in options.probes if p not in known]
+    if unknown:
+        raise ConfigError(f"{spec.id} has no probe {unknown}; its probes: {known}; pass one of them (or none: all)")
+    return [p for p in spec.probes if not options.probes or p.name in options.probes]
+
+
+def _entry(probe_name: str, title: str, description: str) -> dict[str, Any]:
+    return {
+        "name": probe_name, "title": title, "description": description, "status": "skipped", "reason": "",
+        "effects": [], "details": {}, "variants": [], "cost": {"items": 0, "judged": 0, "cached": 0},
+    }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every probe of one run shares."""
+
+    spec: Benchmark
+    judge: Judge
+    data_dir: Path
+    out_dir: Path
+    run: RunOptions
+    options: RobustnessOptions
+    rows: list[dict[str, Any]]
+    items: list[Item]
+    is_main: bool
+
+
+def _one_probe(
+    probe: Probe, ctx: _Context, traits: JudgeTraits, verdicts: dict[str, Verdict], scores: dict[str, Any]
+) -> dict[str, Any]:
+    spec, judge, rows, items, run, options, out_dir = (
+        ctx.spec, ctx.judge, ctx.rows, ctx.items, ctx.run, ctx.options, ctx.out_dir
+    )  # fmt: skip
+    entry = _entry(probe.name, probe.title, probe.description)
+    reason = probe.applies(traits) if probe.applies else ""
+    if reason:
+        entry["reason"] = reason
+        return entry
+    cost = {"items": 0, "judged": 0, "cached": 0}
+    if probe.swap:  # both orders: the forward items are cache hits, the reversed ones this probe's cost
+        items = spec.records.build_items(ctx.data_dir, rows, media_root=run.media_root, swap=True)
+        result = run_items(spec.id, judge, items, rows, out_dir, run)
+        verdicts, cost = _by_id(result), _cost(result)
+        scores = _scores(spec, items, verdicts, rows) if ctx.is_main else {}
+    sweep: dict[int, dict[str, Verdict]] = {}
+    if probe.frames:
+        counts = tuple(options.frames or probe.frames)
+        if len(counts) == 1:  # one count: the runner expects it in the config
+            one = sharing_weights(judge, with_frames(judge.config, counts[0]))
+            result = run_items(spec.id, one, items, rows, out_dir, run)
+            sweep = {counts[0]: _by_id(result)}
+        else:
+            result = run_items(spec.id, judge, items, rows, out_dir, dataclasses.replace(run, frames=counts))
+            sweep = {int(n): _by_id(result, n) for n in counts}
+        cost = _cost(result)
+    fps_sweep: dict[float, dict[str, Verdict]] = {}
+    if probe.fps and traits.own_sampling:  # a judge sampling at its own rate: its rate varied too
+        for rate in probe.fps:
+            one = sharing_weights(judge, dataclasses.replace(judge.config, fps=rate))
+            result = run_items(spec.id, one, items, rows, out_dir, run)
+            fps_sweep[rate] = _by_id(result)
+            cost = {k: cost[k] + v for k, v in _cost(result).items()}
+    variants = probe.variants(rows, items) if probe.variants else []
+    variant_verdicts: dict[str, Verdict] = {}
+    if variants:
+        result = run_items(spec.id, judge, [v.item for v in variants], rows, out_dir, run)
+        variant_verdicts = _by_id(result)
+        cost = {k: cost[k] + v for k, v in _cost(result).items()}
+    if not ctx.is_main:
+        return entry
+    data = ProbeData(rows, items, verdicts, variants, variant_verdicts, sweep, scores, options.seed, fps_sweep)
+    outcome = probe.measure(data)
+    entry.update(
+        status="ran", effects=[dataclasses.asdict(e) for e in outcome.effects], details=dict(outcome.details),
+        variants=[{"item_id": v.item.item_id, "source": v.source, "change": dict(v.change)} for v in variants],
+        cost=cost,
+    )  # fmt: skip
+    return entry
+
+
+def _reseeded(judge: Judge, seed: int) -> Judge:
+    """A copy of ``judge`` whose config has another seed."""
+    return sharing_weights(judge, dataclasses.replace(judge.config, seed=seed))
+
+
+def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
+    spec, judge, items, rows, options = ctx.spec, ctx.judge, ctx.items, ctx.rows, ctx.options
+    from mmjudge.robustness._repeat import measure_repeats
+
+    entry = _entry(
+        "repeat", "Repeat stability",
+        "The judge run again with seeds seed+1, ... under its own sampling settings: the share of items "
+        "with exactly the same verdict in every run, and the spread of the headline score across runs.",
+    )  # fmt: skip
+    if options.repeats < 2:
+        entry["reason"] = "needs at least 2 runs: pass --repeats N (N >= 2)"
+        return entry
+    runs = [verdicts]
+    cost = {"items": 0, "judged": 0, "cached": 0}
+    for r in range(1, options.repeats):
+        result = run_items(spec.id, _reseeded(judge, judge.config.seed + r), items, rows, ctx.out_dir, ctx.run)
+        runs.append(_by_id(result))
+        cost = {k: cost[k] + v for k, v in _cost(result).items()}
+    if not ctx.is_main:
+        return entry
+    headline_key = spec.headline[0] if spec.headline else ""
+    per_run = [_scores(spec, items, v, rows).get(headline_key) for v in runs]
+    effects, details = measure_repeats([i.item_id for i in items], runs, per_run, headline_key)
+    seeds = [judge.config.seed + r for r in range(options.repeats)]
+    entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
+                 cost=cost)  # fmt: skip
+    return entry
+
