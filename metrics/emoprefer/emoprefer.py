@@ -39,7 +39,7 @@ Args:
 Returns:
     waf_2class, acc_2class, waf_3class, acc_3class (0-100; the 2-class pair is NaN when no gold label
     is a1/a2), swap_consistency (0-100, only with swapped_predictions), each with <key>_ci_low and
-    <key>_ci_high; n_items, n_2class, strategy (when given).
+    <key>_ci_high; n_items, n_2class, confusion/<gold>/<predicted> (nine counts), strategy (when given).
 Examples:
     >>> metric = evaluate.load("metrics/emoprefer")  # doctest: +SKIP
     >>> metric.compute(predictions=["a1", "a2"], references=["a1", "a2"])  # doctest: +SKIP

@@ -1,9 +1,12 @@
-"""``report.md`` and its plot for one scored prediction file (matplotlib, Agg backend).
+"""``report.md`` and its plot for one scored prediction file (matplotlib, Agg backend), and the
+terminal table of headline scores that ``mmjudge eval`` and ``mmjudge score`` end with.
 
 Nothing is computed here that the scorer does not already return: the headline keys are the
-benchmark's (``Benchmark.headline``), the CIs the scorer's ``<key>_ci_low``/``_ci_high``, and the plot
-is the benchmark's own breakdown (``Benchmark.report_plot``, e.g. IsoVRBench's accuracy per
-intervention or EmoPrefer's confusion matrix).
+benchmark's (``Benchmark.headline``), the CIs the scorer's ``<key>_ci_low``/``_ci_high``, the
+breakdown tables the benchmark's own (``Benchmark.report_tables``, laid out as its paper does) and the
+plot the benchmark's (``Benchmark.report_plot``). Every cell is read from the scores with
+:func:`value_text`: one format for a value and its CI, a dash for a key that is absent, ``n/a`` for a
+score the scorer left undefined (NaN or null). The full key list stays in ``results.json``.
 """
 
 from __future__ import annotations
@@ -13,9 +16,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks import get_benchmark
+from mmjudge.benchmarks import BreakdownTable, Cell, get_benchmark
 
-__all__ = ["ci_text", "headline", "write_report"]
+__all__ = [
+    "MISSING",
+    "UNDEFINED",
+    "ci_text",
+    "headline",
+    "score_table",
+    "table_lines",
+    "value_text",
+    "write_report",
+]
+
+MISSING = "—"
+"""What a cell shows when the scores hold no such key."""
+UNDEFINED = "n/a"
+"""What a cell shows when the scorer returned NaN or null (e.g. a rate over zero items)."""
 
 
 def headline(benchmark: str, scores: Mapping[str, Any]) -> dict[str, Any]:
@@ -23,20 +40,100 @@ def headline(benchmark: str, scores: Mapping[str, Any]) -> dict[str, Any]:
     return {key: scores[key] for key in get_benchmark(benchmark).headline if key in scores}
 
 
-def ci_text(scores: Mapping[str, Any], key: str) -> str:
+def ci_text(scores: Mapping[str, Any], key: str, digits: int = 1) -> str:
     """``key``'s 95% CI as the scorer wrote it (``<key>_ci_low``/``_ci_high``), or ``""`` without one.
 
     >>> ci_text({"overall": 50.0, "overall_ci_low": 31.25, "overall_ci_high": 68.75}, "overall")
     '[31.2, 68.8]'
     """
     low, high = scores.get(f"{key}_ci_low"), scores.get(f"{key}_ci_high")
-    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+    if not _is_number(low) or not _is_number(high) or math.isnan(low) or math.isnan(high):
         return ""
-    return f"[{_num1(low)}, {_num1(high)}]"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def _num1(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.1f}"
+def value_text(scores: Mapping[str, Any], key: str, digits: int = 1, ci: bool = True) -> str:
+    """``scores[key]`` as a report shows it: ``value [ci_low, ci_high]``, a count, a label or yes/no.
+
+    A key that is absent shows :data:`MISSING`; NaN or null shows :data:`UNDEFINED`.
+
+    >>> scores = {"acc": 72.345, "acc_ci_low": 66.5, "acc_ci_high": 77.41, "n": 40, "passed": True}
+    >>> value_text(scores, "acc"), value_text(scores, "n"), value_text(scores, "passed")
+    ('72.3 [66.5, 77.4]', '40', 'yes')
+    >>> value_text(scores, "absent"), value_text({"rate": float("nan")}, "rate")
+    ('—', 'n/a')
+    """
+    if key not in scores:
+        return MISSING
+    value = scores[key]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return UNDEFINED
+    if isinstance(value, int):
+        return str(value)
+    if not isinstance(value, float):
+        return str(value)
+    interval = ci_text(scores, key, digits) if ci else ""
+    return f"{value:.{digits}f}" + (f" {interval}" if interval else "")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def cell_text(scores: Mapping[str, Any], cell: Cell) -> str:
+    """One cell of a breakdown table: its fixed text, or its key's value read with :func:`value_text`.
+
+    >>> cell_text({"n/x": 3}, Cell("n/x")), cell_text({}, Cell(None, text="motion"))
+    ('3', 'motion')
+    """
+    if cell.key is None:
+        return cell.text
+    return value_text(scores, cell.key, cell.digits, cell.ci)
+
+
+def table_lines(table: BreakdownTable, scores: Mapping[str, Any]) -> list[str]:
+    """A breakdown table as markdown lines (title, table, note), every value read from ``scores``.
+
+    >>> from mmjudge.benchmarks import TableRow, cells
+    >>> t = BreakdownTable("Per task", ("task", "accuracy", "n"), (TableRow("a", cells("acc/a", "n/a")),))
+    >>> table_lines(t, {"acc/a": 50.0})[2:]
+    ['| task | accuracy | n |', '|---|---|---|', '| a | 50.0 | — |']
+    """
+    lines = [f"### {table.title}", "", "| " + " | ".join(table.header) + " |"]
+    lines.append("|" + "---|" * len(table.header))
+    for row in table.rows:
+        lines.append("| " + " | ".join([row.label, *(cell_text(scores, c) for c in row.cells)]) + " |")
+    return lines + (["", table.note] if table.note else [])
+
+
+def score_table(benchmark: str, judge: str, runs: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """The terminal table of headline scores with CIs, one row per (run, headline key).
+
+    ``runs`` are ``(setting, scores)`` pairs: the setting labels a frame count of a sweep (``""`` for a
+    single run). Columns are padded so the table reads in a terminal and pastes as markdown.
+
+    >>> print(score_table("emorealm", "random", [("", {"overall": 30.0, "overall_ci_low": 20.0,
+    ...                                                  "overall_ci_high": 40.0})]))
+    | benchmark | judge  | setting | score   | value             |
+    |-----------|--------|---------|---------|-------------------|
+    | emorealm  | random | -       | overall | 30.0 [20.0, 40.0] |
+    """
+    keys = get_benchmark(benchmark).headline
+    body = [
+        [benchmark, judge, setting or "-", key, value_text(scores, key)]
+        for setting, scores in runs
+        for key in keys
+    ]
+    header = ["benchmark", "judge", "setting", "score", "value"]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), rule, *(line(row) for row in body)])
 
 
 def write_report(
@@ -74,27 +171,31 @@ def write_report(
         )
     lines += ["", "## Headline", "", "| score | value | 95% CI |", "|---|---|---|"]
     lines += [
-        f"| `{k}` | {_num(v)} | {ci_text(scores, k) or '-'} |" for k, v in headline(benchmark, scores).items()
+        f"| `{k}` | {value_text(scores, k, ci=False)} | {ci_text(scores, k) or MISSING} |"
+        for k in spec.headline
     ]
     for plot, caption in figure:
         lines += ["", f"![{benchmark}]({plot.name})", "", caption]
+    lines += _breakdown(spec.report_tables(scores) if spec.report_tables is not None else (), scores)
     lines += [
         "",
-        "## All scores",
-        "",
-        "| key | value |",
-        "|---|---|",
-    ]
-    lines += [f"| `{k}` | {_num(v)} |" for k, v in scores.items()]
-    lines += [
-        "",
-        f"Scores come from `{spec.package or 'mmjudge.benchmarks.' + benchmark}.score`, the core `evaluate.load("
+        f"All {len(scores)} result keys are in `results.json` beside this report. Scores come from `{spec.package or 'mmjudge.benchmarks.' + benchmark}.score`, the core `evaluate.load("
         f'"metrics/{benchmark}")` calls; re-score with `mmjudge score predictions.jsonl --data DIR`.',
         "",
     ]
     path = folder / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def _breakdown(tables: Sequence[BreakdownTable], scores: Mapping[str, Any]) -> list[str]:
+    if not tables:
+        return []
+    lines = ["", "## Breakdown", "", f"Values with their 95% CI as `value [low, high]`; {MISSING}: not in the "
+             f"results, {UNDEFINED}: undefined (e.g. no item to rate)."]  # fmt: skip
+    for table in tables:
+        lines += ["", *table_lines(table, scores)]
+    return lines
 
 
 def _frames(provenance: Mapping[str, Any]) -> str:

@@ -32,11 +32,22 @@ from mmjudge.benchmarks._probes import (
     rate_effect,
 )
 from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmark
+from mmjudge.benchmarks._tables import (
+    BreakdownTable,
+    Cell,
+    SweepSeries,
+    TableRow,
+    cells,
+    label,
+    present_segments,
+)
 
 __all__ = [
     "BENCHMARKS",
     "Benchmark",
     "BoardRow",
+    "BreakdownTable",
+    "Cell",
     "Column",
     "DataSpec",
     "Effect",
@@ -50,13 +61,18 @@ __all__ = [
     "ProbeOutcome",
     "RecordSpec",
     "ResultKey",
+    "SweepSeries",
+    "TableRow",
     "Variant",
     "View",
     "benchmark_ids",
     "build_dataset",
+    "cells",
     "eval_yaml_document",
     "get_benchmark",
+    "label",
     "mean_effect",
+    "present_segments",
     "rate_effect",
     "write_benchmark_eval_yaml",
     "write_sample_data",

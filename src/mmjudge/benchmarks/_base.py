@@ -8,7 +8,7 @@ and never branches on a benchmark id. The parts:
 * :class:`RecordSpec` -- the prediction-record schema, its id rule and coverage rule, the item builder,
   verdicts -> records, and records + reference rows -> the scorer's arguments;
 * :class:`LeaderboardSpec` -- the ranked scoring, side scorings, table views (columns), the figure;
-* the report plot and the headline keys.
+* the report plot, the report's breakdown tables, what a frame sweep follows, and the headline keys.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from mmjudge.benchmarks._exports import ExportSpec
 from mmjudge.benchmarks._probes import Probe
+from mmjudge.benchmarks._tables import BreakdownTable, SweepSeries
 from mmjudge.items import Item, Verdict
 
 __all__ = [
@@ -202,8 +203,14 @@ class Benchmark:
     """The few keys a summary shows; the first ranks the leaderboard (unless a view says otherwise)."""
     modes: tuple[str, ...] = ()
     """Scoring modes ``score`` accepts as ``mode=`` (empty: one way of scoring)."""
-    report_plot: Callable[[Path, Mapping[str, Any], Sequence[Record], Sequence[Row]], tuple[Path, str]] | None = None
+    report_plot: (
+        Callable[[Path, Mapping[str, Any], Sequence[Record], Sequence[Row]], tuple[Path, str]] | None
+    ) = None
     """Draw the report's figure into a folder; returns its path and caption."""
+    report_tables: Callable[[Mapping[str, Any]], Sequence[BreakdownTable]] | None = None
+    """The report's breakdown tables for a result dict, as result keys (the report reads the values)."""
+    sweep_series: Callable[[Mapping[str, Any]], Sequence[SweepSeries]] | None = None
+    """What a frame-count sweep follows, for a result dict (``None``: the headline keys)."""
     exports: ExportSpec = field(default_factory=ExportSpec)
     """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
     probes: tuple[Probe, ...] = ()

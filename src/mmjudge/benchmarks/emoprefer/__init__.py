@@ -86,6 +86,7 @@ BENCHMARK = Benchmark(
     ),
     leaderboard=LeaderboardSpec(views=leaderboard.VIEWS, figure=leaderboard.figure),
     report_plot=report.plot,
+    report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
 )

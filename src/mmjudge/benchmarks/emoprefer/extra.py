@@ -93,7 +93,7 @@ def mean_std_over_rounds(
     ]
     out: dict[str, float | int | str] = {}
     for key in results[0]:
-        if key.startswith("n_") or "_ci_" in key:
+        if key.startswith(("n_", "confusion/")) or "_ci_" in key:
             continue
         values = np.array([r[key] for r in results], dtype=np.float64)
         out[key] = float(np.mean(values))

@@ -1,7 +1,8 @@
-"""EmoPrefer report plot: the 3 x 3 confusion matrix of the forward pairs (gold rows, predicted columns).
+"""EmoPrefer report: the 3 x 3 confusion matrix of the forward pairs (plot and table) and the scores table.
 
 The matrix counts the official parser's reading of each forward prediction against the gold label
-(:func:`mmjudge.benchmarks.emoprefer.parse_response`); a no-judgment reads as ``same``.
+(:func:`mmjudge.benchmarks.emoprefer.parse_response`); a no-judgment reads as ``same``. The scorer
+returns it as ``confusion/<gold>/<predicted>``; the plot and the table read those keys.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._figures import report_figure, save
+from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells
 from mmjudge.benchmarks.emoprefer.scoring import LABELS, parse_response
 
-__all__ = ["confusion", "plot"]
+__all__ = ["confusion", "plot", "tables"]
 
 
 def confusion(records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> list[list[int]]:
@@ -40,7 +42,9 @@ def plot(
     folder: Path, scores: Mapping[str, Any], records: Sequence[Any], rows: Sequence[Any]
 ) -> tuple[Path, str]:
     """Draw ``emoprefer_confusion.png`` into ``folder``; returns its path and caption."""
-    matrix = confusion(records, rows)
+    stored = [[scores.get(f"confusion/{g}/{p}") for p in LABELS] for g in LABELS]
+    # older result dicts lack the confusion keys: count from the records as the scorer does
+    matrix = stored if all(isinstance(v, int) for r in stored for v in r) else confusion(records, rows)
     fig, ax = report_figure(4.2, 3.6)
     ax.imshow(matrix, cmap="Blues")
     for i, row in enumerate(matrix):
@@ -54,3 +58,37 @@ def plot(
         "Confusion matrix of the forward pairs; a no-judgment reads as `same`, as the official parser does."
     )
     return save(fig, folder / "emoprefer_confusion.png"), caption
+
+
+def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
+    """The paper's WAF/ACC table, swap consistency and the confusion matrix (result keys only).
+
+    >>> [t.title for t in tables({})]
+    ['WAF and accuracy (paper Table 2)', 'Swap consistency', 'Confusion matrix of the forward pairs']
+    """
+    return (
+        BreakdownTable(
+            "WAF and accuracy (paper Table 2)",
+            ("label set", "WAF", "ACC", "n"),
+            (
+                TableRow("2-class (gold same dropped)", cells("waf_2class", "acc_2class", "n_2class")),
+                TableRow("3-class (a1, a2, same)", cells("waf_3class", "acc_3class", "n_items")),
+            ),
+            "Weighted F1 and accuracy x100 with 95% intervals (bootstrap over items for WAF, Wilson for "
+            "ACC). 2-class: items whose gold label is same are dropped and a predicted same reads as a1.",
+        ),
+        BreakdownTable(
+            "Swap consistency",
+            ("measure", "value", "n"),
+            (TableRow("same answer on the reversed pair", cells("swap_consistency", "n_items")),),
+            "Percent of items whose answer on the pair with a1 and a2 swapped, mapped back, equals the "
+            "forward answer (95% Wilson interval); a dash when the run judged no reversed pairs (`--swap`).",
+        ),
+        BreakdownTable(
+            "Confusion matrix of the forward pairs",
+            ("gold \\ predicted", *LABELS),
+            tuple(TableRow(g, cells(*(f"confusion/{g}/{p}" for p in LABELS))) for g in LABELS),
+            "Counts of forward items by gold label (rows) and parsed prediction (columns); a no-judgment "
+            "reads as same, as the official parser does.",
+        ),
+    )

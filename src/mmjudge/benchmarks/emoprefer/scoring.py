@@ -222,7 +222,8 @@ def score(
     Returns:
         ``waf_2class``, ``acc_2class``, ``waf_3class``, ``acc_3class`` (0-100, NaN for the 2-class pair
         when no gold label is a1/a2), ``swap_consistency`` (0-100, only with ``swapped_predictions``),
-        each with ``_ci_low``/``_ci_high``; ``n_items``, ``n_2class`` and, when given, ``strategy``.
+        each with ``_ci_low``/``_ci_high``; ``n_items``, ``n_2class``, the nine counts
+        ``confusion/<gold>/<predicted>`` of the 3 x 3 confusion table and, when given, ``strategy``.
 
     >>> r = score(["a1", "A2 is better", "same", "a2"], ["a1", "a2", "same", "a1"], ["a2", "a1", "a2", "a1"])
     >>> r["acc_3class"], r["acc_2class"], r["swap_consistency"]
@@ -251,11 +252,20 @@ def score(
         result["swap_consistency"] = swap_consistency(preds, back)
         same = sum(f == b for f, b in zip(preds, flip_labels(back), strict=True))
         result.update(wilson_keys("swap_consistency", same, len(preds), confidence))
+    result.update(_confusion_keys(refs, preds))
     result["n_items"] = three.n
     result["n_2class"] = two.n
     if strategy is not None:
         result["strategy"] = str(strategy)
     return result
+
+
+def _confusion_keys(references: Sequence[str], predictions: Sequence[str]) -> dict[str, int]:
+    """``confusion/<gold>/<predicted>`` counts of the forward predictions (the report's matrix reads them)."""
+    table = confusion_counts(references, predictions)
+    return {
+        f"confusion/{g}/{p}": int(table[i, j]) for i, g in enumerate(LABELS) for j, p in enumerate(LABELS)
+    }
 
 
 def _hits(references: Sequence[str], predictions: Sequence[str], *, two_class: bool = False) -> int:
@@ -330,6 +340,11 @@ def _result_keys() -> tuple[ResultKey, ...]:
     keys += [
         ResultKey("n_items", True, "items scored (a count, not a quality score)"),
         ResultKey("n_2class", True, "items in the 2-class subset (a count)"),
+        *(
+            ResultKey(f"confusion/{g}/{p}", True, f"forward items with gold {g} parsed as {p} (a count)")
+            for g in LABELS
+            for p in LABELS
+        ),
         ResultKey("n_rounds", True, "rounds averaged, when the result is a mean over rounds (a count)"),
         ResultKey("strategy", True, "prompting strategy S1-S4 of the run, when known (a label, not a score)"),
     ]  # fmt: skip

@@ -67,6 +67,7 @@ BENCHMARK = Benchmark(
         side_scorings={"official": {"mode": "official"}},
     ),
     report_plot=report.plot,
+    report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
 )

@@ -55,6 +55,8 @@ BENCHMARK = Benchmark(
         views=leaderboard.VIEWS, figure=leaderboard.figure, view_label=leaderboard.VIEW_LABEL
     ),
     report_plot=report.plot,
+    report_tables=report.tables,
+    sweep_series=report.sweep_series,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
 )

@@ -1,4 +1,8 @@
-"""IsoVRBench report plot: accuracy per intervention with its CI, the chance line and the paper's human row."""
+"""IsoVRBench report: accuracy per intervention (plot and tables) and what a frame-count sweep follows.
+
+The tables follow the paper's Table 2 (accuracy, ties wrong) and Table 5 (decided pairs, tie rate) side
+by side, one row per intervention, then the averages; a second table gives the per-dimension means.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._figures import bars, report_figure, save
-from mmjudge.benchmarks.isovrbench.scoring import HUMAN_ACCURACY, INTERVENTIONS
+from mmjudge.benchmarks._tables import BreakdownTable, Cell, SweepSeries, TableRow, cells, label
+from mmjudge.benchmarks.isovrbench.scoring import DIMENSIONS, HUMAN_ACCURACY, INTERVENTIONS
 
-__all__ = ["plot"]
+__all__ = ["plot", "sweep_series", "tables"]
+
+_DIMENSION = {iv: dim for dim, ivs in DIMENSIONS.items() for iv in ivs}
+_COLUMNS = ("intervention", "dimension", "accuracy", "decided accuracy", "tie rate", "no-judgment rate", "n")
 
 
 def plot(
@@ -38,3 +46,64 @@ def plot(
         "dashed: chance (50%); orange: the paper's human accuracy."
     )
     return save(fig, folder / "isovrbench_accuracy.png"), caption
+
+
+def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
+    """Per-intervention and per-dimension tables (result keys only; the report reads the values).
+
+    >>> per_iv, per_dim = tables({"accuracy/frame_hold": 50.0})
+    >>> [row.label for row in per_iv.rows]
+    ['frame_hold', 'average']
+    """
+    names = [n for n in INTERVENTIONS if f"n/{n}" in scores or f"accuracy/{n}" in scores]
+    rows = [TableRow(n, _intervention_cells(n)) for n in names]
+    rows.append(
+        TableRow(
+            "average",
+            (label("all"), *cells("average", "decided_average", "tie_rate", "no_judgment_rate", "n_pairs")),
+        )
+    )
+    dims = [d for d in DIMENSIONS if f"dimension_accuracy/{d}" in scores]
+    return (
+        BreakdownTable(
+            "Accuracy per intervention (paper Tables 2 and 5)",
+            _COLUMNS,
+            tuple(rows),
+            "Percent with 95% intervals (Wilson; bootstrap stratified by intervention for the averages). "
+            "accuracy counts ties and no-judgments wrong; decided accuracy leaves them out. The average "
+            "row holds the mean of the per-intervention accuracies (Table 2 'Avg.'), the mean decided "
+            "accuracy (Table 5 'Avg.') and the pooled tie and no-judgment rates.",
+        ),
+        BreakdownTable(
+            "Accuracy per dimension",
+            ("dimension", "accuracy", "interventions"),
+            tuple(
+                TableRow(d, (*cells(f"dimension_accuracy/{d}"), label(", ".join(DIMENSIONS[d]))))
+                for d in dims
+            ),
+            "Mean of the accuracies of the dimension's interventions (bootstrap CI).",
+        ),
+    )
+
+
+def _intervention_cells(name: str) -> tuple[Cell, ...]:
+    return label(_DIMENSION.get(name, "")), *cells(
+        f"accuracy/{name}",
+        f"decided_accuracy/{name}",
+        f"tie_rate/{name}",
+        f"no_judgment_rate/{name}",
+        f"n/{name}",
+    )
+
+
+def sweep_series(scores: Mapping[str, Any]) -> tuple[SweepSeries, ...]:
+    """A frame-count sweep follows each intervention's accuracy and the average (the paper's figure).
+
+    >>> [(s.label, s.key, s.aggregate) for s in sweep_series({"accuracy/frame_hold": 50.0})]
+    [('frame_hold', 'accuracy/frame_hold', False), ('average', 'average', True)]
+    """
+    names = [n for n in INTERVENTIONS if f"accuracy/{n}" in scores]
+    return (
+        *(SweepSeries(n, f"accuracy/{n}") for n in names),
+        SweepSeries("average", "average", aggregate=True),
+    )

@@ -65,6 +65,7 @@ BENCHMARK = Benchmark(
         views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"}
     ),
     report_plot=report.plot,
+    report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
 )
