@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from report_helpers import check_cell
 
 from mmjudge.cli import main
 from mmjudge.commands import demo
@@ -40,11 +42,28 @@ def test_demo_runs_every_registered_baseline_and_says_what_it_did(
         assert {"robustness.md", "robustness_summary.json"} <= {p.name for p in folder.iterdir()}
         assert f"| {folder / 'robustness.md'} |" in text
     assert (out / "summary.md").read_text().count("report.md") == len(expected)
+    assert_summary_equals_results(out, expected)
     swapped = (out / "emoprefer" / expected[0][1] / "predictions.jsonl").read_text()
     assert '"order": "reversed"' in swapped
 
     assert main(["demo", "--out", str(out), "--benchmark", "emoprefer"]) == 0
     assert "reusing the small synthetic sample" in capsys.readouterr().out
+
+
+def assert_summary_equals_results(out: Path, runs: list[tuple[str, str]]) -> None:
+    """Each headline score in ``summary.md`` is ``results.json``'s, with its CI, in the reports' format."""
+    from mmjudge.benchmarks import get_benchmark
+
+    lines = (out / "summary.md").read_text().splitlines()
+    with_ci = 0
+    for benchmark, name in runs:
+        scores = json.loads((out / benchmark / name / "results.json").read_text())["scores"]
+        cell = next(line for line in lines if line.startswith(f"| {benchmark} | {name} | ")).split(" | ")[2]
+        for key in get_benchmark(benchmark).headline:
+            found = re.search(rf"(?:^|, ){re.escape(key)} (\S+(?: \[[^\]]*\])?)(?:,|$)", cell)
+            assert found, (key, cell)
+            with_ci += check_cell(found.group(1), scores, key) == "float with CI"
+    assert with_ci >= len(runs)
 
 
 @pytest.mark.slow

@@ -47,7 +47,10 @@ def test_eval_then_score_equals_the_evaluate_module(
         "cache", "emoprefer_confusion.png", "eval.log", "predictions.jsonl", "report.md", "results.json",
     ]  # fmt: skip
     capsys.readouterr()
-    assert main(["score", str(out / "predictions.jsonl"), "--data", str(emoprefer_data / "emoprefer")]) == 0
+    assert (
+        main(["score", str(out / "predictions.jsonl"), "--data", str(emoprefer_data / "emoprefer"), "--json"])
+        == 0
+    )
     rescored = json.loads(capsys.readouterr().out)
     records = read_predictions(out / "predictions.jsonl").records
     with (emoprefer_data / "raw" / "emoprefer" / "emoprefer.csv").open(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from mmjudge.benchmarks import BreakdownTable, Cell, get_benchmark
 
@@ -78,7 +78,7 @@ def value_text(scores: Mapping[str, Any], key: str, digits: int = 1, ci: bool = 
     return f"{value:.{digits}f}" + (f" {interval}" if interval else "")
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

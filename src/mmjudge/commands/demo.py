@@ -124,7 +124,7 @@ def _config(name: str) -> Any:
 def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict[str, Any]:
     from mmjudge.benchmarks import get_benchmark
     from mmjudge.errors import MmjudgeError
-    from mmjudge.report import ci_text, headline
+    from mmjudge.report import value_text
     from mmjudge.runner import RunOptions, evaluate_judge
 
     sample = get_benchmark(benchmark).data
@@ -141,8 +141,8 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
     row["robustness"] = _robustness(benchmark, name, data, out, options)
-    row["scores"] = headline(benchmark, output.scores)
-    row["ci"] = {key: ci_text(output.scores, key) for key in row["scores"]}
+    # the same "value [low, high]" text as report.md and the terminal table
+    row["scores"] = {key: value_text(output.scores, key) for key in get_benchmark(benchmark).headline}
     row["report"] = str(output.report)
     run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
     row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"
@@ -157,28 +157,25 @@ def _robustness(benchmark: str, name: str, data: Path, out: Path, options: Any) 
 
     run = dataclasses.replace(options, swap=False)
     written = robustness_report(
-        benchmark, _config(name), data / benchmark, out / benchmark / name, RobustnessOptions(run=run, repeats=2)
+        benchmark,
+        _config(name),
+        data / benchmark,
+        out / benchmark / name,
+        RobustnessOptions(run=run, repeats=2),
     )
     return str(written.markdown) if written is not None else ""
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| benchmark | judge | headline scores | verdicts | report | robustness |",
+        "| benchmark | judge | headline scores, value [95% CI] | verdicts | report | robustness |",
         "|---|---|---|---|---|---|",
     ]
     for row in rows:
-        cis = row.get("ci", {})
-        scores = row["error"] or ", ".join(
-            f"{k} {_fmt(v)}" + (f" {cis[k]}" if cis.get(k) else "") for k, v in row["scores"].items()
-        )
+        scores = row["error"] or ", ".join(f"{k} {text}" for k, text in row["scores"].items())
         verdicts = row.get("verdicts", "-")
         lines.append(
             f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} "
             f"| {row.get('robustness') or '-'} |"
         )
     return "\n".join(lines)
-
-
-def _fmt(value: Any) -> str:
-    return f"{value:.3g}" if isinstance(value, float) else str(value)

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmjudge.errors import ConfigError
+
+if TYPE_CHECKING:
+    from mmjudge.runner import EvalOutput
 
 NAME = "eval"
 HELP = "judge a built benchmark folder and write predictions.jsonl, results.json and report.md"
@@ -38,7 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--decode-workers", type=int, default=2, help="decode worker processes per rank (0: none)"
     )
     parser.add_argument(
-        "--swap", action="store_true", help="also judge every item in swapped order (EmoPrefer: a1/a2 swapped)"
+        "--swap",
+        action="store_true",
+        help="also judge every item in swapped order (EmoPrefer: a1/a2 swapped)",
     )
     parser.add_argument("--limit", type=int, help="only the first N pairs / items / questions")
     parser.add_argument("--batch-size", type=int, help="items per judge call (default: the config's)")
@@ -94,7 +101,22 @@ def run(args: argparse.Namespace) -> int:
     for output in outputs:
         label = f"frames={output.frames}: " if output.frames is not None else ""
         print(f"{label}{output.predictions}\n{label}{output.results}\n{label}{output.report}")
+    if outputs:
+        _summary(args.benchmark, args.out, outputs)
     return 0
+
+
+def _summary(benchmark: str, out: Path, outputs: Sequence[EvalOutput]) -> None:
+    """The sweep summary's paths, then the headline scores with their CIs (one row per frame count)."""
+    from mmjudge.report import score_table
+    from mmjudge.results import read_results
+    from mmjudge.runner import SWEEP_FILES
+
+    if any(o.frames is not None for o in outputs):
+        print("\n".join(f"sweep: {out / name}" for name in SWEEP_FILES))
+    judge = read_results(outputs[0].results).judge
+    runs = [(f"frames={o.frames}" if o.frames is not None else "", o.scores) for o in outputs]
+    print(f"\n{score_table(benchmark, judge, runs)}")
 
 
 def _log_to(path: Path) -> logging.Handler:

@@ -1,4 +1,8 @@
-"""``mmjudge score``: re-score a prediction file against a built benchmark folder, without a judge."""
+"""``mmjudge score``: re-score a prediction file against a built benchmark folder, without a judge.
+
+Prints the headline scores with their CIs (the table ``mmjudge eval`` ends with); ``--json`` prints
+the full result dict instead, ``--out`` also writes ``results.json``.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +15,13 @@ HELP = "score a predictions.jsonl file against a built benchmark folder (same co
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Options: prediction file, data folder, output, expected benchmark, scoring mode."""
+    """Options: prediction file, data folder, output, JSON output, expected benchmark, scoring mode."""
     from mmjudge.benchmarks import benchmark_ids
 
     parser.add_argument("predictions", type=Path, help="a predictions.jsonl file")
     parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
-    parser.add_argument("--out", type=Path, help="write results.json here (default: print the scores)")
+    parser.add_argument("--out", type=Path, help="write results.json here")
+    parser.add_argument("--json", action="store_true", help="print the full result dict as JSON")
     parser.add_argument("--benchmark", choices=benchmark_ids(), help="refuse a file of another benchmark")
     parser.add_argument(
         "--mode",
@@ -29,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from mmjudge.benchmarks import get_benchmark
     from mmjudge.errors import ConfigError
     from mmjudge.predictions import read_predictions
+    from mmjudge.report import score_table
     from mmjudge.results import score_file, write_results
 
     options = {}
@@ -45,10 +51,14 @@ def run(args: argparse.Namespace) -> int:
         options["mode"] = args.mode
     predictions, _rows, scores = score_file(args.predictions, args.data, benchmark=args.benchmark, **options)
     header = predictions.header
-    if args.out is None:
+    if args.out is not None:
+        run_info = {"rescored_from": str(args.predictions), "score_options": options}
+        path = write_results(args.out, header.benchmark, header.judge, scores, header.provenance, run_info)
+        if not args.json:  # with --json, stdout is the JSON document alone
+            print(path)
+    if args.json:
         print(json.dumps(scores, indent=2, default=str))
-        return 0
-    run_info = {"rescored_from": str(args.predictions), "score_options": options}
-    path = write_results(args.out, header.benchmark, header.judge, scores, header.provenance, run_info)
-    print(path)
+    else:
+        setting = f"mode={args.mode}" if args.mode is not None else ""
+        print(score_table(header.benchmark, header.judge, [(setting, scores)]))
     return 0

@@ -18,12 +18,16 @@ from mmjudge.runner.runner import (
     run_judge,
     sharing_weights,
 )
+from mmjudge.runner.sweep import SWEEP_FILES, SweepFiles, SweepRun, write_sweep
 
 __all__ = [
+    "SWEEP_FILES",
     "EvalOutput",
     "RunOptions",
     "RunResult",
     "RunStats",
+    "SweepFiles",
+    "SweepRun",
     "evaluate_judge",
     "load_items",
     "prepare_judge",
@@ -32,4 +36,5 @@ __all__ = [
     "run_items",
     "run_judge",
     "sharing_weights",
+    "write_sweep",
 ]

@@ -1,4 +1,5 @@
-"""What a run leaves behind: ``predictions.jsonl``, ``results.json`` and ``report.md`` per frame setting.
+"""What a run leaves behind: ``predictions.jsonl``, ``results.json`` and ``report.md`` per frame setting
+(and a sweep summary beside the ``frames_<n>/`` folders of a sweep).
 
 ``predictions.jsonl`` carries only deterministic provenance (config, fingerprint, dataset hash,
 versions, seeds, frame settings), so the same run on one or several processes writes the same bytes;
@@ -16,6 +17,7 @@ from typing import Any
 from mmjudge.data.rows import dataset_hash
 from mmjudge.judges import JudgeConfig, fingerprint
 from mmjudge.runner.runner import RunOptions, RunResult, run_judge
+from mmjudge.runner.sweep import SweepRun, write_sweep
 
 __all__ = ["EvalOutput", "evaluate_judge", "provenance"]
 
@@ -82,7 +84,8 @@ def evaluate_judge(
 ) -> list[EvalOutput]:
     """Run the judge, score with the benchmark's core, and write predictions, results and a report.
 
-    Without a sweep the files go to ``out_dir``; with several frame counts to ``out_dir/frames_<n>/``.
+    Without a sweep the files go to ``out_dir``; with several frame counts to ``out_dir/frames_<n>/``,
+    and the sweep summary (``sweep.md``, ``sweep.json``, ``sweep.png``, see :mod:`.sweep`) to ``out_dir``.
     ``score_options`` go to the benchmark's ``score`` (e.g. ``mode="strict"``). Returns
     the written outputs on the main rank and ``[]`` on the others.
     """
@@ -90,12 +93,16 @@ def evaluate_judge(
     if not result.is_main:
         return []
     out = Path(out_dir)
-    return [
+    outputs = [
         _write_outputs(
             result, count, out if count is None else out / f"frames_{count}", data_dir, options, score_options
         )
         for count in result.verdicts
     ]
+    sweep = [SweepRun(o.frames, o.results, o.scores) for o in outputs if o.frames is not None]
+    if sweep:
+        write_sweep(out, result.benchmark, result.configs[sweep[0].frames].display_name, sweep)
+    return outputs
 
 
 def _write_outputs(

@@ -42,9 +42,10 @@ def plot(
     folder: Path, scores: Mapping[str, Any], records: Sequence[Any], rows: Sequence[Any]
 ) -> tuple[Path, str]:
     """Draw ``emoprefer_confusion.png`` into ``folder``; returns its path and caption."""
-    stored = [[scores.get(f"confusion/{g}/{p}") for p in LABELS] for g in LABELS]
+    keys = [[f"confusion/{g}/{p}" for p in LABELS] for g in LABELS]
     # older result dicts lack the confusion keys: count from the records as the scorer does
-    matrix = stored if all(isinstance(v, int) for r in stored for v in r) else confusion(records, rows)
+    stored = all(isinstance(scores.get(k), int) for row in keys for k in row)
+    matrix = [[int(scores[k]) for k in row] for row in keys] if stored else confusion(records, rows)
     fig, ax = report_figure(4.2, 3.6)
     ax.imshow(matrix, cmap="Blues")
     for i, row in enumerate(matrix):
