@@ -80,7 +80,7 @@ def test_sweep_plot_and_terminal(swept: tuple[Path, str]) -> None:
 def test_a_benchmark_without_declared_series_follows_its_headline(tmp_path: Path) -> None:
     runs = [
         SweepRun(8, tmp_path / "frames_8" / "results.json", {"overall": 40.0, "overall_ci_low": 30.0, "overall_ci_high": 50.0}),
-        SweepRun(4, tmp_path / "frames_4" / "results.json", {"overall": math.nan}),
+        SweepRun(4, tmp_path / "frames_4" / "results.json", {"overall": math.nan, "overall_ci_low": math.inf}),
         SweepRun(16, tmp_path / "frames_16" / "results.json", {}),
     ]  # fmt: skip
     files = write_sweep(tmp_path, "emorealm", "random", runs)

@@ -76,8 +76,8 @@ def write_sweep(out_dir: str | Path, benchmark: str, judge: str, runs: Sequence[
 
 def _number(scores: Mapping[str, Any], key: str) -> float | None:
     value = scores.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
-        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return None  # strict JSON, as results.json stores NaN and infinities
     return float(value)
 
 

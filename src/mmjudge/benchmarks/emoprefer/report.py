@@ -48,9 +48,11 @@ def plot(
     matrix = [[int(scores[k]) for k in row] for row in keys] if stored else confusion(records, rows)
     fig, ax = report_figure(4.2, 3.6)
     ax.imshow(matrix, cmap="Blues")
+    top = max(max(row) for row in matrix)
     for i, row in enumerate(matrix):
         for j, count in enumerate(row):
-            ax.text(j, i, str(count), ha="center", va="center")
+            # white on the dark cells of the Blues map, black on the light ones
+            ax.text(j, i, str(count), ha="center", va="center", color="white" if count > top / 2 else "black")
     ax.set_xticks(range(3), LABELS)
     ax.set_yticks(range(3), LABELS)
     ax.set_xlabel("predicted (official parser)")
