@@ -21,6 +21,7 @@ from mmjudge.benchmarks import BreakdownTable, Cell, get_benchmark
 __all__ = [
     "MISSING",
     "UNDEFINED",
+    "cell_text",
     "ci_text",
     "headline",
     "score_table",
@@ -62,10 +63,15 @@ def value_text(scores: Mapping[str, Any], key: str, digits: int = 1, ci: bool = 
     ('72.3 [66.5, 77.4]', '40', 'yes')
     >>> value_text(scores, "absent"), value_text({"rate": float("nan")}, "rate")
     ('—', 'n/a')
+    >>> import numpy as np
+    >>> value_text({"passed": np.bool_(False), "n": np.int64(3)}, "passed"), value_text({"n": np.int64(3)}, "n")
+    ('no', '3')
     """
     if key not in scores:
         return MISSING
     value = scores[key]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()  # a numpy scalar (np.bool_ is no bool, np.int64 no int)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None or (isinstance(value, float) and math.isnan(value)):

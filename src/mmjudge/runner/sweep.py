@@ -61,7 +61,15 @@ def sweep_series(benchmark: str, runs: Sequence[SweepRun]) -> list[SweepSeries]:
 
 
 def write_sweep(out_dir: str | Path, benchmark: str, judge: str, runs: Sequence[SweepRun]) -> SweepFiles:
-    """Write ``sweep.md``, ``sweep.json`` and ``sweep.png`` into ``out_dir``; returns their paths."""
+    """Write ``sweep.md``, ``sweep.json`` and ``sweep.png`` into ``out_dir``; returns their paths.
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> runs = [SweepRun(n, out / f"frames_{n}" / "results.json", {"overall": v}) for n, v in ((8, 40.0), (4, 30.0))]
+    >>> files = write_sweep(out, "emorealm", "random", runs)
+    >>> json.loads(files.json.read_text())["series"][0]["points"][0]
+    {'frames': 4, 'value': 30.0, 'ci_low': None, 'ci_high': None}
+    """
     out = Path(out_dir)
     runs = sorted(runs, key=lambda r: r.frames)
     series = sweep_series(benchmark, runs)

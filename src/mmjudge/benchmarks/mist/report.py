@@ -1,8 +1,9 @@
 """MIST report: the plot of change rates and direction, and the breakdown tables of the paper.
 
 Tables: label change rates per image condition x arm and the control (Table 6), the direction of the
-changes, agreement with the trio majority and each trio's kappa, and the alt-test verdicts per trio,
-slice, scoring and prompt (Table 9). Trios, slices and prompts are the ones the scores hold.
+changes, agreement with the trio majority and each trio's kappa, the label drift per prompt and
+sentence type (Table 7, one table per arm), and the alt-test verdicts per trio, slice, scoring and
+prompt (Table 9). Trios, slices and prompts are the ones the scores hold.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from mmjudge.benchmarks._figures import errors, number, report_figure, save
 from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells, label, present_segments
+from mmjudge.benchmarks.mist._drift import SENSES, TERMS
 from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
 
 __all__ = ["plot", "tables"]
@@ -53,7 +55,7 @@ def plot(
 
 
 def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
-    """Change rates, control, direction, agreement, kappa and alt-test tables (result keys only).
+    """Change rates, control, direction, agreement and kappa, drift and alt-test tables (result keys only).
 
     >>> [t.title for t in tables({"kappa/blind": 0.2})][:2]
     ['Label change rates (paper Table 6)', 'Control: prompt edited, image fixed (paper Table 6)']
@@ -64,6 +66,7 @@ def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
         _control(),
         _direction(),
         _agreement(trios),
+        *(_drift(present_segments(scores, "drift/", 2), arm) for arm in ARMS),
         *(_alt_test(scores, trio) for trio in present_segments(scores, "alt_test/", 1)),
     )
 
@@ -129,6 +132,28 @@ def _agreement(trios: list[str]) -> BreakdownTable:
         "Agreement: percent of the judge's labels equal to the majority of the trio that labelled the item "
         "(95% Wilson interval). Kappa: the trio's own Fleiss' kappa (-1..1, bootstrap CI), a ceiling "
         "for reading the judge's agreement, not a judge score.",
+    )
+
+
+def _drift(prompts: list[str], arm: str) -> BreakdownTable:
+    rows = [
+        TableRow(prompt, (
+            *cells(*(f"drift/{sense}/{prompt}/{arm}/{term}" for sense in SENSES for term in TERMS), digits=2),
+            *cells(*(f"drift/{sense}/{prompt}/{arm}/n_items" for sense in SENSES)),
+        ))
+        for prompt in prompts
+    ]  # fmt: skip
+    short = {"figurative": "fig", "literal": "lit"}
+    names = {"text_to_aligned": "text→aligned", "aligned_to_misleading": "aligned→misleading",
+             "text_to_misleading": "text→misleading"}  # fmt: skip
+    header = ("prompt", *(f"{short[sense]}: {names[term]}" for sense in SENSES for term in TERMS),
+              *(f"{short[sense]}: n" for sense in SENSES))  # fmt: skip
+    return BreakdownTable(
+        f"Label drift, {arm} arm (paper Table 7)",
+        header,
+        tuple(rows),
+        "Mean signed shift on the ordinal label scale (FF=0 ... LL=3; + = toward LL) over the items of one "
+        "sentence type, with an item-bootstrap 95% CI; n: items with all three labels.",
     )
 
 
