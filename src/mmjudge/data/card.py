@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from mmjudge._deps import require
+from mmjudge.data.images import image_columns
 from mmjudge.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -141,7 +142,10 @@ def _features(summaries: Sequence[SplitSummary]) -> str:
         if s.config in seen:
             continue
         seen.add(s.config)
-        cols = ", ".join(f"`{f.name}` ({_type_name(f.type)})" for f in s.schema)
+        images = set(image_columns(s.schema))
+        cols = ", ".join(
+            f"`{f.name}` ({'image' if f.name in images else _type_name(f.type)})" for f in s.schema
+        )
         blocks.append(f"- `{s.config}`: {cols}")
     return "\n".join(blocks)
 
@@ -155,6 +159,14 @@ def _media_note(built: BuiltDataset) -> str:
         return (
             "Media paths in the rows are relative to a media root you obtain separately (gated "
             "media are not redistributed); resolve them with `mmjudge.data.resolve_media(path, root)`."
+        )
+    images = sorted({c for config in built.configs for c in config.image_columns})
+    if built.media_files and images:
+        return (
+            f"{len(built.media_files)} media files are included under `media/`. "
+            f"{', '.join(f'`{c}`' for c in images)} are `datasets.Image` features: each value holds the image's "
+            "bytes (so `load_dataset` and the Hub viewer show it) and its `path` relative to this folder (the "
+            "file under `media/`); a row whose file was missing at build time holds the path with no bytes."
         )
     if built.media_files:
         return f"{len(built.media_files)} media files are included under `media/`; row paths are relative to this folder."
