@@ -128,7 +128,7 @@ def test_card_lists_both_configs_and_fills_every_placeholder(built):
     assert [c["config_name"] for c in meta["configs"]] == ["items", "judge_labels"]
     assert meta["configs"][0]["default"] is True
     assert "${" not in text and f"{N} items (T1: {N // 4}, T2: {N // 4}, T3: {N // 4}, T4: {N // 4})" in text
-    assert "### (b) A released MIST table" in text and "not MIST.** Every field is synthetic" in text
+    assert "**(b) A released MIST table" in text and "not MIST.** Every field is synthetic" in text
 
 
 def test_load_dataset_offline_round_trip(built, tmp_path):

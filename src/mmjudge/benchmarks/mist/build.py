@@ -31,8 +31,10 @@ from mmjudge.benchmarks.mist._admire import read_admire, stage_images
 from mmjudge.benchmarks.mist._draw import CELLS, DrawnItem, draw_items
 from mmjudge.benchmarks.mist._match import find_compound, mark_compound
 from mmjudge.benchmarks.mist._release import LABEL_CODES, LABELS, majority_label, read_release
+from mmjudge.benchmarks.mist.release import RELEASES
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.media_paths import check_media, resolve_media
+from mmjudge.data.sources import release_section
 from mmjudge.errors import ConfigError
 
 __all__ = [
@@ -170,6 +172,7 @@ def _from_release(folder: Path, root: Path, allow_missing: bool) -> BuiltDataset
         "judge_note": f"{len(release.judge_labels)} judge labels."
         if release.judge_labels is not None
         else "The release has no judge labels.",
+        "raw_release": release_section(RELEASES),
     }
     return BuiltDataset("mist", configs, media, False, context)
 
@@ -244,5 +247,6 @@ def _from_admire(
         "compound verbatim, the rest as a morphological variant or with filler tokens.",
         "label_note": "Rebuilt items carry no human labels (trio, human_labels and majority_label are empty).",
         "judge_note": "The AdMIRe release has no judge labels.",
+        "raw_release": release_section(RELEASES),
     }
     return built
