@@ -255,9 +255,11 @@ def _write_split(
     columns, files = images
     if isinstance(split, pa.Table):
         table = _normalize(split)
+        row_group = 50_000
         if columns:
             table = image_table(table, columns, files)
-        pq.write_table(table, path, row_group_size=50_000)
+            row_group = _image_row_group(table)
+        pq.write_table(table, path, row_group_size=row_group)
         return table.num_rows, table.schema
     if columns:
         raise SchemaError(
@@ -272,6 +274,14 @@ def _write_split(
             writer.write_table(table)
             rows += table.num_rows
     return rows, schema
+
+
+def _image_row_group(table: pa.Table) -> int:
+    """Rows per row group of a table with embedded images: ``datasets``' own rule (about 100 MB per group),
+    which the Hub viewer expects (it refuses to scan row groups past its size limit)."""
+    from datasets.arrow_writer import get_writer_batch_size_from_data_size
+
+    return max(1, int(get_writer_batch_size_from_data_size(table.num_rows, table.nbytes)))
 
 
 def _normalize_schema(schema: pa.Schema) -> pa.Schema:

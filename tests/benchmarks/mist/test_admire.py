@@ -314,7 +314,7 @@ def test_build_from_the_sample_parquet_copies_the_drawn_images(tmp_path):
         other = "literal" if own == "idiomatic" else "idiomatic"
         assert f"synonym {own} reading" in row["aligned_image_prompt"]
         assert f"synonym {other} reading" in row["misleading_image_prompt"]
-        assert row["cell_image"] == row[f"{row['alignment']}_image"]
+        assert row["cell_image"] == row[f"{row['alignment']}_image"]["path"]
         assert row["human_labels"] == [] and row["trio"] is None and row["majority_label"] is None
         for column in ("aligned_image", "misleading_image"):
             assert row[column]["path"].startswith("media/images/sha256-")

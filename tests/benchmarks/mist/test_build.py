@@ -91,7 +91,7 @@ def test_items_carry_trio_labels_annotators_and_majority(built, raw):
         assert {a.split("-")[0] for a in row["human_annotators"]} == {row["trio"][:3]}
         assert row["majority_label"] == _reference_majority(row["human_labels"])
         split += len(set(row["human_labels"])) == 3
-        assert row["cell_image"] == row[f"{row['alignment']}_image"]
+        assert row["cell_image"] == row[f"{row['alignment']}_image"]["path"]
         for column in ("aligned_image", "misleading_image"):
             path = row[column]["path"]
             assert path.startswith("media/images/") and (built / path).read_bytes() == row[column]["bytes"]

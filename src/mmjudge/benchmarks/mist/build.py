@@ -61,8 +61,9 @@ ITEMS_SCHEMA = pa.schema(
 )  # fmt: skip
 """Columns of the ``items`` config as the builder fills them (extra ``items.csv`` columns follow as
 strings); the folder stores the :data:`IMAGE_COLUMNS` as ``datasets.Image`` features."""
-IMAGE_COLUMNS = ("aligned_image", "misleading_image", "cell_image")
-"""Image path columns (relative to the folder), written as ``datasets.Image`` (bytes + path)."""
+IMAGE_COLUMNS = ("aligned_image", "misleading_image")
+"""Image path columns (relative to the folder), written as ``datasets.Image`` (bytes + path). ``cell_image``
+stays the relative path string of one of the two (embedding its bytes again would store each image twice)."""
 JUDGE_SCHEMA = pa.schema(
     [(c, _S) for c in ("judge", "prompt_strategy", "arm", "image_condition", "item_id", "label")]
 )
