@@ -52,6 +52,8 @@ class ClipItem:
     """Kind *clip*: one unique clip, judged once and shared by the pairs that use it."""
 
     kind: ClassVar[str] = "clip with its prompt"
+    media: ClassVar[frozenset[str]] = frozenset({"video"})
+    """What an item of this kind carries for the judge to see or hear (``video``, ``audio``, ``image``)."""
     item_id: str
     """Clip id (content hash)."""
     video: Path
@@ -79,6 +81,8 @@ class SentenceItem(abc.ABC):
     """Kind *sentence*: a sentence with an optional image; the judge picks one of :attr:`labels`."""
 
     kind: ClassVar[str] = "sentence with an optional image"
+    media: ClassVar[frozenset[str]] = frozenset({"image"})
+    """An optional image, never video: frame options do not apply."""
     item_id: str
     """Item id (the prediction record id)."""
     sentence: str
@@ -104,6 +108,8 @@ class DescriptionPairItem(abc.ABC):
     """Kind *two descriptions of one clip*: the judge answers ``a1``, ``a2`` or ``same``."""
 
     kind: ClassVar[str] = "two descriptions of one clip"
+    media: ClassVar[frozenset[str]] = frozenset({"video", "audio"})
+    """The clip and its audio."""
     labels: ClassVar[tuple[str, ...]] = ("a1", "a2", "same")
     """The answers: the first description is better, the second is, or they are equally good."""
     item_id: str
@@ -142,6 +148,8 @@ class QuestionItem(abc.ABC):
     """Kind *multiple-choice question with media*: the judge answers one choice letter."""
 
     kind: ClassVar[str] = "multiple-choice question with media"
+    media: ClassVar[frozenset[str]] = frozenset({"video", "audio"})
+    """The clip and its audio."""
     item_id: str
     """Question id."""
     video: Path | None

@@ -9,6 +9,7 @@ relative media paths stored in rows to a root, refusing paths that escape it.
 from __future__ import annotations
 
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, SplitSummary, build_folder
+from mmjudge.data.images import image_path
 from mmjudge.data.media_paths import check_media, resolve_media
 from mmjudge.data.push import plan_push, push_dataset
 from mmjudge.data.raw import RawSource
@@ -21,6 +22,7 @@ __all__ = [
     "SplitSummary",
     "build_folder",
     "check_media",
+    "image_path",
     "plan_push",
     "push_dataset",
     "resolve_media",

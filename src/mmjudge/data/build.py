@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TypeAlias
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mmjudge.data.images import image_table
 from mmjudge.data.media_paths import resolve_media
 from mmjudge.errors import ConfigError, SchemaError
 
@@ -67,6 +68,9 @@ class BuiltConfig:
     """Split name (``"test"``, ``"train"``, ``"validation"``) -> rows."""
     description: str = ""
     """One line for the card's config table."""
+    image_columns: tuple[str, ...] = ()
+    """Columns of image paths relative to the folder, written as ``datasets.Image`` features (the file's
+    bytes embedded, the path kept; see :mod:`mmjudge.data.images`). Table splits only."""
 
 
 @dataclass
@@ -215,7 +219,8 @@ def write_folder(
     for config in built.configs:
         for split in sorted(config.splits, key=SPLITS.index):
             rel = shard_path(config.name, split)
-            rows, schema = _write_split(config.splits[split], folder / rel)
+            images = (config.image_columns, built.media_files)
+            rows, schema = _write_split(config.splits[split], folder / rel, images)
             summaries.append(SplitSummary(config.name, split, rel, rows, schema))
     for rel, src in built.media_files.items():
         if not rel.startswith("media/"):
@@ -243,12 +248,23 @@ def _check_configs(built: BuiltDataset) -> None:
             )
 
 
-def _write_split(split: Split, path: Path) -> tuple[int, pa.Schema]:
+def _write_split(
+    split: Split, path: Path, images: tuple[tuple[str, ...], dict[str, Path]] = ((), {})
+) -> tuple[int, pa.Schema]:
     path.parent.mkdir(parents=True, exist_ok=True)
+    columns, files = images
     if isinstance(split, pa.Table):
         table = _normalize(split)
-        pq.write_table(table, path, row_group_size=50_000)
+        row_group = 50_000
+        if columns:
+            table = image_table(table, columns, files)
+            row_group = _image_row_group(table)
+        pq.write_table(table, path, row_group_size=row_group)
         return table.num_rows, table.schema
+    if columns:
+        raise SchemaError(
+            f"image columns {list(columns)} need a table split, got a batch stream for {path.name}"
+        )
     schema = _normalize_schema(split.schema)
     rows = 0
     with pq.ParquetWriter(path, schema) as writer:
@@ -258,6 +274,14 @@ def _write_split(split: Split, path: Path) -> tuple[int, pa.Schema]:
             writer.write_table(table)
             rows += table.num_rows
     return rows, schema
+
+
+def _image_row_group(table: pa.Table) -> int:
+    """Rows per row group of a table with embedded images: ``datasets``' own rule (about 100 MB per group),
+    which the Hub viewer expects (it refuses to scan row groups past its size limit)."""
+    from datasets.arrow_writer import get_writer_batch_size_from_data_size
+
+    return max(1, int(get_writer_batch_size_from_data_size(table.num_rows, table.nbytes)))
 
 
 def _normalize_schema(schema: pa.Schema) -> pa.Schema:

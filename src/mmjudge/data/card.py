@@ -3,8 +3,9 @@
 The body comes from the template ``dataset_scripts/<id>/README.md`` (its own front matter, e.g.
 ``license`` and ``task_categories``, is kept and the generated keys are added). ``${name}``
 placeholders are filled by :class:`string.Template`: ``${benchmark}``, ``${configs_table}``,
-``${features}``, ``${media_note}``, ``${total_rows}``, ``${card_notes}`` and every key of
-``card_context``.
+``${features}``, ``${media_note}``, ``${total_rows}``, ``${card_notes}``, ``${video_note}``
+(:data:`VIDEO_NOTE`), ``${raw_release}`` (the builder's :func:`mmjudge.data.sources.release_section`) and
+every key of ``card_context``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from mmjudge._deps import require
+from mmjudge.data.images import image_columns
 from mmjudge.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -25,7 +27,17 @@ if TYPE_CHECKING:
 
     from mmjudge.data.build import BuiltDataset, SplitSummary
 
-__all__ = ["card_metadata", "render_card", "split_front_matter"]
+__all__ = ["VIDEO_NOTE", "card_metadata", "render_card", "split_front_matter"]
+
+VIDEO_NOTE = (
+    "Video and audio stay relative path strings, not `datasets.Video` / `datasets.Audio` features, so the Hub "
+    "viewer shows the paths, not the clips. With the stack mmjudge pins (datasets 5.2.0, torch 2.14.1), decoding a "
+    "`datasets.Video()` value raises `ImportError: To support decoding videos, please install 'torchcodec'`; "
+    "torchcodec is not a dependency, and its 0.17.0 wheel, installed aside to check, fails to load with "
+    "`Could not load libtorchcodec`: it needs a system FFmpeg 4 to 9 (`libavutil.so.56` to `.61`), and PyAV's "
+    "bundled FFmpeg is not one it finds."
+)
+"""``${video_note}``: why clips are paths (checked on the pinned stack; see the README)."""
 
 _DEFAULT_BODY = """# ${benchmark}
 
@@ -106,6 +118,8 @@ def render_card(
     context.setdefault("media_note", _media_note(built))
     context.setdefault("total_rows", str(sum(s.num_rows for s in summaries)))
     context.setdefault("card_notes", "")
+    context.setdefault("video_note", VIDEO_NOTE)
+    context.setdefault("raw_release", "")
     filled = re.sub(r"\n{3,}", "\n\n", string.Template(body).safe_substitute(context))
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{front}---\n{filled}"
@@ -141,7 +155,10 @@ def _features(summaries: Sequence[SplitSummary]) -> str:
         if s.config in seen:
             continue
         seen.add(s.config)
-        cols = ", ".join(f"`{f.name}` ({_type_name(f.type)})" for f in s.schema)
+        images = set(image_columns(s.schema))
+        cols = ", ".join(
+            f"`{f.name}` ({'image' if f.name in images else _type_name(f.type)})" for f in s.schema
+        )
         blocks.append(f"- `{s.config}`: {cols}")
     return "\n".join(blocks)
 
@@ -155,6 +172,14 @@ def _media_note(built: BuiltDataset) -> str:
         return (
             "Media paths in the rows are relative to a media root you obtain separately (gated "
             "media are not redistributed); resolve them with `mmjudge.data.resolve_media(path, root)`."
+        )
+    images = sorted({c for config in built.configs for c in config.image_columns})
+    if built.media_files and images:
+        return (
+            f"{len(built.media_files)} media files are included under `media/`. "
+            f"{', '.join(f'`{c}`' for c in images)} are `datasets.Image` features: each value holds the image's "
+            "bytes (so `load_dataset` and the Hub viewer show it) and its `path` relative to this folder (the "
+            "file under `media/`); a row whose file was missing at build time holds the path with no bytes."
         )
     if built.media_files:
         return f"{len(built.media_files)} media files are included under `media/`; row paths are relative to this folder."

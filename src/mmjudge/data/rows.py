@@ -16,7 +16,9 @@ def load_rows(data_dir: str | Path, config: str, *, split: str = "test") -> list
 
     The rows are read through a private, temporary ``cache_dir``: datasets 5 keys the cache of a local
     folder by the folder's name and config, so a rebuilt folder, or another folder with the same name,
-    would otherwise return stale cached rows.
+    would otherwise return stale cached rows. Rows are returned undecoded: an image column
+    (``datasets.Image``, e.g. MIST's) gives ``{"bytes", "path"}`` per row; read its relative path with
+    :func:`mmjudge.data.images.image_path`.
 
     Raises:
         MissingFileError: ``data_dir`` is not an existing folder (it is never looked up on the Hub).

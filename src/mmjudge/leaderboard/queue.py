@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._text import text_key
+from mmjudge.leaderboard.fit import check_request_fit
 from mmjudge.leaderboard.policy import DEFAULT_RULES, REPO_ID, REVISION, BackendRules, check_request_config
 from mmjudge.leaderboard.store import Lease, Store, SubmissionRejected, check_daily_limit
 
@@ -93,7 +94,8 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
                      benchmarks: Iterable[str], *, known_backends: Iterable[str] | None = None,
                      allow_local_paths: bool = False, admin: bool = False,
                      rules: Mapping[str, BackendRules] | None = None) -> RequestSpec:  # fmt: skip
-    """Check a model request: repo id syntax, backend known, config on the backend's allow-list, benchmarks.
+    """Check a model request: repo id syntax, backend known, config on the backend's allow-list, benchmarks
+    the backend can judge, frame options only for benchmarks with video (:mod:`mmjudge.leaderboard.fit`).
 
     ``config`` is a mapping or YAML/JSON text of :class:`mmjudge.judges.JudgeConfig` keys; only the keys
     and options :data:`mmjudge.leaderboard.policy.DEFAULT_RULES` (or ``rules``) allow for the backend are
@@ -125,13 +127,16 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
             f"benchmarks must be a non-empty subset of {list(known_benchmarks)}, got {sorted(chosen)}"
         )
     mapping = dict(_config_mapping(config))
-    check_request_config(backend, mapping, DEFAULT_RULES if rules is None else rules, admin=admin)
+    rules = DEFAULT_RULES if rules is None else rules
+    check_request_config(backend, mapping, rules, admin=admin)
+    ordered = tuple(b for b in known_benchmarks if b in chosen)
+    check_request_fit(backend, ordered, mapping, requestable=rules)
     mapping.update(judge=backend, model=model, revision=revision or None)
     try:
         config_from_mapping(mapping, source="request config")
     except ConfigError as exc:
         raise SubmissionRejected(str(exc)) from exc
-    return RequestSpec(model, revision, backend, mapping, tuple(b for b in known_benchmarks if b in chosen))
+    return RequestSpec(model, revision, backend, mapping, ordered)
 
 
 def _registered_judges() -> list[str]:

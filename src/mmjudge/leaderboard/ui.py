@@ -121,7 +121,7 @@ class Handlers:
             admin = self.board.is_admin(submitter)
             local = not self.board.settings.require_login  # a local admin may name a model folder here
             spec = queue.validate_request(
-                model, revision, backend, config, benchmarks or [], allow_local_paths=local and admin,
+                model, revision, backend or "", config, benchmarks or [], allow_local_paths=local and admin,
                 admin=admin, rules=self.board.settings.request_rules,
             )  # fmt: skip
             request_id = queue.enqueue(
@@ -343,14 +343,27 @@ def _request_tab(handlers: Handlers) -> None:
     gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`). The config "
                 "may set only what the backend allows (frames, batch size and a few bounded settings); URLs, "
                 "secrets, environment variable names and local paths are refused. API judges: admins only.")  # fmt: skip
+    from mmjudge.judges import JUDGES
+    from mmjudge.leaderboard.fit import backend_benchmarks
+
+    requestable = sorted(set(handlers.board.settings.request_rules) & set(JUDGES.names()))
     with gr.Row():
         model = gr.Textbox(label="model repo id")
         revision = gr.Textbox(label="revision", value="main")
-        backend = gr.Textbox(label="judge backend (registered name)")
+        backend = gr.Dropdown(requestable, label="judge backend (registered name)", allow_custom_value=True)
     config = gr.Code(
-        label="judge config (YAML: frames, fps, max_pixels, dtype, batch_size, options, ...)", language="yaml"
+        label="judge config (YAML: frames, fps, max_pixels, dtype, batch_size, options, ...; frames and fps "
+        "only for benchmarks with video)",
+        language="yaml",
     )
     benchmarks = gr.CheckboxGroup(list(benchmark_ids()), label="benchmarks")
+
+    def fitting(name: str | None) -> Any:
+        # only a pre-filter: the request is checked again when it is queued (validate_request)
+        choices = backend_benchmarks(name) if name in requestable else list(benchmark_ids())
+        return gr.update(choices=choices, value=[])
+
+    backend.change(fitting, backend, benchmarks, api_visibility="private")
     button = gr.Button("Request", variant="primary")
     message = gr.Markdown()
     button.click(

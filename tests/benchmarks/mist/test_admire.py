@@ -314,11 +314,12 @@ def test_build_from_the_sample_parquet_copies_the_drawn_images(tmp_path):
         other = "literal" if own == "idiomatic" else "idiomatic"
         assert f"synonym {own} reading" in row["aligned_image_prompt"]
         assert f"synonym {other} reading" in row["misleading_image_prompt"]
-        assert row["cell_image"] == row[f"{row['alignment']}_image"]
+        assert row["cell_image"] == row[f"{row['alignment']}_image"]["path"]
         assert row["human_labels"] == [] and row["trio"] is None and row["majority_label"] is None
         for column in ("aligned_image", "misleading_image"):
-            assert row[column].startswith("media/images/sha256-")
-            assert (out / row[column]).read_bytes()[:4] == b"\x89PNG"
+            assert row[column]["path"].startswith("media/images/sha256-")
+            assert (out / row[column]["path"]).read_bytes()[:4] == b"\x89PNG"
+            assert row[column]["bytes"] == (out / row[column]["path"]).read_bytes()
     released = (raw.source / "items.csv").read_text(encoding="utf-8")
     assert all(row["sentence"] in released for row in table)
 

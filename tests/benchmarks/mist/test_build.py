@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -15,10 +16,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from PIL import Image
 
 from mmjudge.benchmarks import build_dataset
 from mmjudge.benchmarks.mist import sample
-from mmjudge.benchmarks.mist.build import build_tables, majority_label
+from mmjudge.benchmarks.mist.build import IMAGE_COLUMNS, build_tables, majority_label
 from mmjudge.errors import MediaError, SchemaError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,9 +91,10 @@ def test_items_carry_trio_labels_annotators_and_majority(built, raw):
         assert {a.split("-")[0] for a in row["human_annotators"]} == {row["trio"][:3]}
         assert row["majority_label"] == _reference_majority(row["human_labels"])
         split += len(set(row["human_labels"])) == 3
-        assert row["cell_image"] == row[f"{row['alignment']}_image"]
+        assert row["cell_image"] == row[f"{row['alignment']}_image"]["path"]
         for column in ("aligned_image", "misleading_image"):
-            assert row[column].startswith("media/images/") and (built / row[column]).is_file()
+            path = row[column]["path"]
+            assert path.startswith("media/images/") and (built / path).read_bytes() == row[column]["bytes"]
         assert row["media_missing"] is False
     assert split > 0, "the sample should exercise the three-way-split tie-break"
 
@@ -125,35 +128,47 @@ def test_card_lists_both_configs_and_fills_every_placeholder(built):
     assert [c["config_name"] for c in meta["configs"]] == ["items", "judge_labels"]
     assert meta["configs"][0]["default"] is True
     assert "${" not in text and f"{N} items (T1: {N // 4}, T2: {N // 4}, T3: {N // 4}, T4: {N // 4})" in text
-    assert "### (b) A released MIST table" in text and "not MIST.** Every field is synthetic" in text
+    assert "**(b) A released MIST table" in text and "not MIST.** Every field is synthetic" in text
 
 
 def test_load_dataset_offline_round_trip(built, tmp_path):
+    # run from another folder: the images must decode from the parquet, not from a path relative to the cwd
     code = textwrap.dedent(
         """
-        import json, sys, datasets
+        import hashlib, json, sys, datasets
         folder, cache = sys.argv[1], sys.argv[2]
         items = datasets.load_dataset(folder, "items", cache_dir=cache)["test"]
         judge = datasets.load_dataset(folder, "judge_labels", cache_dir=cache)["test"]
+        first = items[0]
+        images = {c: [type(first[c]).__module__, first[c].mode, list(first[c].size),
+                      hashlib.sha256(first[c].tobytes()).hexdigest()] for c in sys.argv[3:]}
+        plain = {k: v for k, v in first.items() if k not in images}
         print(json.dumps({"items": items.num_rows, "judge": judge.num_rows,
                           "features": {k: repr(v) for k, v in items.features.items()},
-                          "first": items[0]}))
+                          "first": plain, "images": images}))
         """
     )
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(built), str(tmp_path / "cache")],
+        [sys.executable, "-c", code, str(built), str(tmp_path / "cache"), *IMAGE_COLUMNS],
         capture_output=True,
         text=True,
         env=env,
         check=False,
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["items"] == N and result["judge"] == N * 2 * 20
     assert "List(Value('string'))" in result["features"]["human_labels"]
     assert "Value('bool')" in result["features"]["media_missing"]
-    assert result["first"] == _items(built)[0]
+    assert all(result["features"][c].startswith("Image(") for c in IMAGE_COLUMNS)
+    stored = _items(built)[0]
+    assert result["first"] == {k: v for k, v in stored.items() if k not in IMAGE_COLUMNS}
+    for column in IMAGE_COLUMNS:
+        with Image.open(built / stored[column]["path"]) as image:
+            expected = [image.mode, list(image.size), hashlib.sha256(image.tobytes()).hexdigest()]
+        assert result["images"][column] == ["PIL.PngImagePlugin", *expected]
 
 
 def _edit(path: Path, old: str, new: str, count: int = 1) -> None:

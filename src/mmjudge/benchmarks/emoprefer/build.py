@@ -185,8 +185,17 @@ def build_tables(
             "source_files": ", ".join(f"`{p.name}`" for p in files if p is not None),
             "media_missing_count": missing,
             "media_checked": "yes" if media_root is not None else "no (no media root given)",
+            "raw_release": _release_section(),
         },
     )
+
+
+def _release_section() -> str:
+    """The card's list of what this builder reads (imported here: ``release`` reads this module's constants)."""
+    from mmjudge.benchmarks.emoprefer.release import RELEASES
+    from mmjudge.data.sources import release_section
+
+    return release_section(RELEASES)
 
 
 def _warn_if_not_mirrored(forward: pa.Table, reverse: pa.Table, path: Path) -> None:

@@ -195,5 +195,14 @@ def build_tables(
             "source_file": f"`{source.name}`",
             "media_missing_count": missing,
             "media_checked": "yes" if media_root is not None else "no (no media root given)",
+            "raw_release": _release_section(),
         },
     )
+
+
+def _release_section() -> str:
+    """The card's list of what this builder reads (imported here: ``release`` reads this module's constants)."""
+    from mmjudge.benchmarks.emorealm.release import RELEASES
+    from mmjudge.data.sources import release_section
+
+    return release_section(RELEASES)

@@ -46,6 +46,7 @@ from mmjudge.benchmarks.isovrbench._rows import (
     transform_chunk,
     vgrb_pair_id,
 )
+from mmjudge.benchmarks.isovrbench.release import RELEASES
 from mmjudge.benchmarks.isovrbench.source import (
     CHUNK_ROWS,
     SplitFile,
@@ -55,6 +56,7 @@ from mmjudge.benchmarks.isovrbench.source import (
 )
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, Split
 from mmjudge.data.media_paths import MediaRoot
+from mmjudge.data.sources import release_section
 from mmjudge.data.tables import require_columns, schema_error
 from mmjudge.errors import ConfigError, MediaError
 
@@ -343,4 +345,5 @@ def _card_context(
         "media_mode": media,
         "num_clip_files": len(clips.ids) if media != "metadata" else "not counted (metadata mode)",
         "num_missing_clips": len(clips.missing()),
+        "raw_release": release_section(RELEASES),
     }

@@ -13,7 +13,8 @@ Two sources, told apart by their layout:
 Configs: ``items`` (always; split ``test``) with the columns of :data:`ITEMS_SCHEMA` (plus extra
 ``items.csv`` columns as text), and ``judge_labels`` (split ``test``, :data:`JUDGE_SCHEMA`) when the
 release has ``judge_labels.csv``. Images come from public releases, so they are copied into the
-built folder under ``media/images/`` and rows hold paths relative to the folder.
+built folder under ``media/images/``; the image columns are ``datasets.Image`` features holding each
+file's bytes and its path relative to the folder (:mod:`mmjudge.data.images`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ from mmjudge.benchmarks.mist._admire import read_admire, stage_images
 from mmjudge.benchmarks.mist._draw import CELLS, DrawnItem, draw_items
 from mmjudge.benchmarks.mist._match import find_compound, mark_compound
 from mmjudge.benchmarks.mist._release import LABEL_CODES, LABELS, majority_label, read_release
+from mmjudge.benchmarks.mist.release import RELEASES
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.media_paths import check_media, resolve_media
+from mmjudge.data.sources import release_section
 from mmjudge.errors import ConfigError
 
 __all__ = [
+    "IMAGE_COLUMNS",
     "ITEMS_SCHEMA",
     "JUDGE_SCHEMA",
     "LABELS",
@@ -55,7 +59,11 @@ ITEMS_SCHEMA = pa.schema(
         ("majority_label", _S), ("source_id", _S), ("media_missing", pa.bool_()),
     ]
 )  # fmt: skip
-"""Columns of the ``items`` config (extra ``items.csv`` columns follow as strings)."""
+"""Columns of the ``items`` config as the builder fills them (extra ``items.csv`` columns follow as
+strings); the folder stores the :data:`IMAGE_COLUMNS` as ``datasets.Image`` features."""
+IMAGE_COLUMNS = ("aligned_image", "misleading_image")
+"""Image path columns (relative to the folder), written as ``datasets.Image`` (bytes + path). ``cell_image``
+stays the relative path string of one of the two (embedding its bytes again would store each image twice)."""
 JUDGE_SCHEMA = pa.schema(
     [(c, _S) for c in ("judge", "prompt_strategy", "arm", "image_condition", "item_id", "label")]
 )
@@ -148,7 +156,9 @@ def _from_release(folder: Path, root: Path, allow_missing: bool) -> BuiltDataset
             path = resolve_media(original, root)
             if path.is_file():
                 media[row[column]] = path
-    configs = [BuiltConfig("items", {"test": _table(rows, release.extra_columns)}, _ITEMS_DESCRIPTION)]
+    configs = [
+        BuiltConfig("items", {"test": _table(rows, release.extra_columns)}, _ITEMS_DESCRIPTION, IMAGE_COLUMNS)
+    ]
     if release.judge_labels is not None:
         judge = pa.Table.from_pylist(release.judge_labels, schema=JUDGE_SCHEMA)
         configs.append(BuiltConfig("judge_labels", {"test": judge}, _JUDGE_DESCRIPTION))
@@ -163,6 +173,7 @@ def _from_release(folder: Path, root: Path, allow_missing: bool) -> BuiltDataset
         "judge_note": f"{len(release.judge_labels)} judge labels."
         if release.judge_labels is not None
         else "The release has no judge labels.",
+        "raw_release": release_section(RELEASES),
     }
     return BuiltDataset("mist", configs, media, False, context)
 
@@ -226,7 +237,7 @@ def _from_admire(
         for resource in built.resources:
             resource.cleanup()
         raise
-    built.configs = [BuiltConfig("items", {"test": _table(rows)}, _ITEMS_DESCRIPTION)]
+    built.configs = [BuiltConfig("items", {"test": _table(rows)}, _ITEMS_DESCRIPTION, IMAGE_COLUMNS)]
     exact = sum(item.exact_match for item in result.items)
     built.card_context = {
         "source_kind": f"the AdMIRe source release (`{source.name}`), rebuilt by the Appendix D procedure",
@@ -237,5 +248,6 @@ def _from_admire(
         "compound verbatim, the rest as a morphological variant or with filler tokens.",
         "label_note": "Rebuilt items carry no human labels (trio, human_labels and majority_label are empty).",
         "judge_note": "The AdMIRe release has no judge labels.",
+        "raw_release": release_section(RELEASES),
     }
     return built

@@ -14,6 +14,7 @@ from typing import Any
 from mmjudge.benchmarks.mist._inputs import LABELS
 from mmjudge.benchmarks.mist.prompts import ANSWER_PREFIX, STRATEGIES, mist_prompt, parse_final_label
 from mmjudge.benchmarks.mist.records import CELLS
+from mmjudge.data.images import image_path
 from mmjudge.data.media_paths import resolve_media
 from mmjudge.items import Item, LabelPrompt, SentenceItem, Verdict
 
@@ -69,14 +70,20 @@ def build_items(
 
 
 def _cells(row: Mapping[str, Any], data_dir: Path, strategies: Sequence[str]) -> list[MistCell]:
-    images = {"none": None, "aligned": row["aligned_image"], "misleading": row["misleading_image"]}
+    # a built folder stores images as {"bytes", "path"} (older folders: path strings); judges read the file
+    paths = {
+        "none": None,
+        "aligned": image_path(row["aligned_image"]),
+        "misleading": image_path(row["misleading_image"]),
+    }
+    images = {condition: resolve_media(path, data_dir) if path else None for condition, path in paths.items()}
     return [
         MistCell(
             item_id=f"{row['item_id']}::{strategy}::{arm}::{condition}",
             mist_item=str(row["item_id"]),
             sentence=str(row["sentence"]),
             compound=str(row["compound"]),
-            image=resolve_media(images[condition], data_dir) if images[condition] else None,
+            image=images[condition],
             prompt_strategy=strategy,
             arm=arm,
             image_condition=condition,

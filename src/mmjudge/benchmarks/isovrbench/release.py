@@ -1,0 +1,45 @@
+"""The raw releases ``mmjudge build-dataset isovrbench`` reads, from the builder's own constants (for the card)."""
+
+from __future__ import annotations
+
+from mmjudge.benchmarks.isovrbench._rows import NATIVE_REQUIRED, OPTIONAL, VGRB_COLUMNS, VGRB_LABELS
+from mmjudge.benchmarks.isovrbench.source import SUFFIXES
+from mmjudge.data.sources import RawRelease, SourceFile
+
+__all__ = ["RELEASES"]
+
+_TABLE = f"{{test,train,validation}}{{{','.join(SUFFIXES)}}}"
+_WHERE = "one such file as `--source` (one split, `test` unless `--option split=...`), or a folder of them"
+_FORMAT = "CSV (UTF-8, header line), parquet or JSON Lines"
+_CLIPS = SourceFile(
+    "clip files",
+    "video clips",
+    note="the paths in the table, relative to `--media-root` (default: the source folder)",
+)
+_UNPUBLISHED = (
+    "the IsoVRBench paper (Li et al. 2026) gives no Hub or GitHub id and no release format; pass a pair table "
+    "in this layout"
+)
+
+RELEASES = (
+    RawRelease(
+        "IsoVRBench pair table",
+        (
+            SourceFile(_TABLE, _FORMAT, NATIVE_REQUIRED, OPTIONAL, note=f"{_WHERE}; other columns are kept"),
+            _CLIPS,
+        ),
+        unpublished=_UNPUBLISHED,
+    ),
+    RawRelease(
+        "VideoGen-RewardBench-style A/B table (read when the table has `path_A` and `path_B`)",
+        (
+            SourceFile(
+                _TABLE, _FORMAT, VGRB_COLUMNS, note=f"{_WHERE}; `Overall` in {', '.join(VGRB_LABELS)}"
+            ),
+            _CLIPS,
+        ),
+        unpublished="not part of an IsoVRBench release (no Hub or GitHub id is given for one here); pass your own "
+        "A/B table in this layout",
+    ),
+)
+"""What ``build_tables`` reads: the A/B layout when the table has ``path_A`` and ``path_B``, else the pair table."""
