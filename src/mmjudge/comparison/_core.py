@@ -119,7 +119,7 @@ def compare_units(
     >>> round(r.difference, 2), r.mcnemar.only_a, r.mcnemar.p_value
     (33.33, 1, 1.0)
     """
-    from mmjudge.stats import mcnemar_exact, paired_cluster_bootstrap
+    from mmjudge.stats import paired_cluster_bootstrap
 
     b = _aligned(a, b)
     value_a, value_b = values if values is not None else (_at_ones(a), _at_ones(b))
@@ -127,20 +127,17 @@ def compare_units(
     _check_value(b, value_b)
     base: dict[str, Any] = {"key": a.key, "a": labels[0], "b": labels[1], "value_a": value_a, "value_b": value_b,
                             "n_units": len(a.units), "higher_is_better": higher_is_better}  # fmt: skip
-    if not a.units or math.isnan(value_a) or math.isnan(value_b):
-        note = "no unit to pair" if not a.units else "the key is undefined for a judge"
-        return KeyComparison(**base, difference=math.nan, ci_low=math.nan, ci_high=math.nan, p_value=math.nan,
-                             n_clusters=len(set(a.clusters)), n_valid=0, note=note)  # fmt: skip
+    n_clusters, mcnemar = len(set(a.clusters)), _mcnemar(a, b)
+    if n_clusters < 2 or math.isnan(value_a) or math.isnan(value_b):
+        # one cluster: every resample is the full sample, so the bootstrap says nothing about chance
+        note = {0: "no unit to pair", 1: "one cluster: nothing to resample"}.get(n_clusters, "")
+        note = note or "the key is undefined for a judge"
+        return KeyComparison(**base, difference=value_a - value_b, ci_low=math.nan, ci_high=math.nan, p_value=math.nan,
+                             n_clusters=n_clusters, n_valid=0, mcnemar=mcnemar, note=note)  # fmt: skip
     boot = paired_cluster_bootstrap(
         a.weight_statistic(), b.weight_statistic(), a.clusters,
         n_resamples=n_resamples, confidence=confidence, seed=seed,
     )  # fmt: skip
-    mcnemar = None
-    if a.outcomes is not None and b.outcomes is not None:
-        both = ~(np.isnan(a.outcomes) | np.isnan(b.outcomes))
-        if both.any():
-            m = mcnemar_exact(a.outcomes, b.outcomes)
-            mcnemar = McNemar(m.both, m.only_a, m.only_b, m.neither, m.p_value)
     return KeyComparison(
         **base, difference=value_a - value_b, ci_low=boot.low, ci_high=boot.high, p_value=boot.p_value,
         n_clusters=boot.n_clusters, n_valid=boot.n_valid, mcnemar=mcnemar,
@@ -159,6 +156,18 @@ def adjust(comparisons: Sequence[KeyComparison]) -> list[KeyComparison]:
         mcnemar = replace(c.mcnemar, p_adjusted=p_exact) if c.mcnemar else None
         out.append(replace(c, p_adjusted=p_boot, mcnemar=mcnemar))
     return out
+
+
+def _mcnemar(a: UnitScores, b: UnitScores) -> McNemar | None:
+    """McNemar's exact test where both judges have per-unit outcomes on a common unit."""
+    from mmjudge.stats import mcnemar_exact
+
+    if a.outcomes is None or b.outcomes is None:
+        return None
+    if not (~(np.isnan(a.outcomes) | np.isnan(b.outcomes))).any():
+        return None
+    m = mcnemar_exact(a.outcomes, b.outcomes)
+    return McNemar(m.both, m.only_a, m.only_b, m.neither, m.p_value)
 
 
 def _holm(p_values: Sequence[float]) -> list[float]:
