@@ -85,7 +85,7 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
 
 @pytest.mark.parametrize("benchmark", list(JUDGES))
 def test_the_pairing_reproduces_every_headline_key(benchmark: str, runs: dict, sample_data: Path) -> None:
-    from mmjudge.benchmarks._pairing import evaluate_statistic
+    from mmjudge.benchmarks import evaluate_statistic
 
     spec = get_benchmark(benchmark)
     rows = load_reference_rows(benchmark, sample_data / benchmark)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from mmjudge.benchmarks._pairing import UnitScores
+from mmjudge.benchmarks import UnitScores
 from mmjudge.comparison import compare_units
 from mmjudge.errors import SchemaError
 

@@ -21,6 +21,7 @@ from mmjudge.benchmarks._base import (
 )
 from mmjudge.benchmarks._datasets import build_dataset, write_benchmark_eval_yaml, write_sample_data
 from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask, eval_yaml_document
+from mmjudge.benchmarks._pairing import STATISTICS, PairingSpec, UnitScores, evaluate_statistic
 from mmjudge.benchmarks._probes import (
     Effect,
     JudgeTraits,
@@ -35,6 +36,7 @@ from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmar
 
 __all__ = [
     "BENCHMARKS",
+    "STATISTICS",
     "Benchmark",
     "BoardRow",
     "Column",
@@ -45,16 +47,19 @@ __all__ = [
     "JudgeTraits",
     "LeaderboardSpec",
     "LmmsTask",
+    "PairingSpec",
     "Probe",
     "ProbeData",
     "ProbeOutcome",
     "RecordSpec",
     "ResultKey",
+    "UnitScores",
     "Variant",
     "View",
     "benchmark_ids",
     "build_dataset",
     "eval_yaml_document",
+    "evaluate_statistic",
     "get_benchmark",
     "mean_effect",
     "rate_effect",

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.benchmarks._pairing import UnitScores, evaluate_statistic
+from mmjudge.benchmarks import UnitScores, evaluate_statistic
 from mmjudge.errors import SchemaError, summarize
 
 __all__ = ["CORRECTION", "KeyComparison", "McNemar", "adjust", "compare_units"]
