@@ -62,7 +62,8 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     for c in report["comparisons"]:
         a, b = scores(other).get(c["key"]), scores(base).get(c["key"])
-        if a is None or b is None:  # undefined for a judge (e.g. MIST direction of a judge that never changes)
+        # undefined for a judge (e.g. MIST direction of a judge that never changes a label)
+        if a is None or b is None:
             assert c["difference"] is None and c["note"]
             continue
         assert c["difference"] == a - b  # exactly the scorer's numbers
@@ -70,7 +71,9 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
             assert c["ci_low"] <= c["difference"] <= c["ci_high"]
         if c["mcnemar"] is not None:
             outcomes = [
-                spec.pairing.units(c["key"], read_predictions(r / "predictions.jsonl").records, rows, scores(r))
+                spec.pairing.units(
+                    c["key"], read_predictions(r / "predictions.jsonl").records, rows, scores(r)
+                )
                 for r in (other, base)
             ]
             ua, ub = (np.array(u.outcomes) for u in outcomes)
@@ -105,11 +108,27 @@ def test_three_runs_against_the_first_with_holm(runs: dict, sample_data: Path, t
     twin = tmp_path / "twin"
     shutil.copytree(other, twin)
     out = tmp_path / "cmp"
-    argv = [base, other, twin, "--data", sample_data / "mist", "--out", out, "--n-resamples", "300", "--seed", "4"]
+    argv = [
+        base,
+        other,
+        twin,
+        "--data",
+        sample_data / "mist",
+        "--out",
+        out,
+        "--n-resamples",
+        "300",
+        "--seed",
+        "4",
+    ]
     assert compare(*argv) == 0
     report = json.loads((out / "compare.json").read_text())
     # two runs share a judge name, so every run is labelled with its folder too
-    assert [r["label"] for r in report["runs"]] == ["random (mist-random)", "constant (mist-constant)", "constant (twin)"]
+    assert [r["label"] for r in report["runs"]] == [
+        "random (mist-random)",
+        "constant (mist-constant)",
+        "constant (twin)",
+    ]
     assert {c["b"] for c in report["comparisons"]} == {"random (mist-random)"}
     raw = [c["p_value"] for c in report["comparisons"] if c["p_value"] is not None]
     adjusted = [c["p_adjusted"] for c in report["comparisons"] if c["p_value"] is not None]
@@ -139,7 +158,9 @@ def test_refusals(runs: dict, sample_data: Path, tmp_path: Path, capsys: pytest.
         path = other_hash / name
         path.write_text(path.read_text().replace('"hash": "', '"hash": "00'), encoding="utf-8")
     assert "different dataset hash" in refused(capsys, iso, other_hash, *out)
-    assert "hashes to" in refused(capsys, runs["mist"][0], runs["mist"][1], "--data", sample_data / "emorealm", *out)
+    assert "hashes to" in refused(
+        capsys, runs["mist"][0], runs["mist"][1], "--data", sample_data / "emorealm", *out
+    )
     assert not (tmp_path / "never").exists()
 
 
@@ -155,17 +176,25 @@ def test_different_items_and_tampered_results_are_refused(
     results = json.loads((strict / "results.json").read_text())
     results["run"]["score_options"] = {"mode": "strict"}
     (strict / "results.json").write_text(json.dumps(results))
-    assert "different scoring options" in refused(capsys, base, strict, "--data", sample_data / "emorealm", "--out", tmp_path / "x")
+    assert "different scoring options" in refused(
+        capsys, base, strict, "--data", sample_data / "emorealm", "--out", tmp_path / "x"
+    )
     tampered = tmp_path / "tampered"
     shutil.copytree(runs["emorealm"][1], tampered)
     results = json.loads((tampered / "results.json").read_text())
     results["scores"]["overall"] += 1.0
     (tampered / "results.json").write_text(json.dumps(results))
-    assert "rescore it" in refused(capsys, base, tampered, "--data", sample_data / "emorealm", "--out", tmp_path / "x")
+    assert "rescore it" in refused(
+        capsys, base, tampered, "--data", sample_data / "emorealm", "--out", tmp_path / "x"
+    )
 
 
 def test_the_recorded_dataset_folder_is_used_without_data(
-    runs: dict, sample_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    runs: dict,
+    sample_data: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     base, other = runs["emorealm"]
     assert "pass --data" in refused(capsys, base, other, "--out", tmp_path / "x")

@@ -11,7 +11,9 @@ from mmjudge.comparison import compare_units
 from mmjudge.errors import SchemaError
 
 
-def rate(hits: tuple[float, ...], clusters: tuple[str, ...] | None = None, units: tuple[str, ...] | None = None):
+def rate(
+    hits: tuple[float, ...], clusters: tuple[str, ...] | None = None, units: tuple[str, ...] | None = None
+):
     units = units or tuple(f"u{k}" for k in range(len(hits)))
     return UnitScores("acc", "ratio", units, clusters or units, tuple((h, 1.0) for h in hits), outcomes=hits)
 

@@ -21,7 +21,9 @@ from mmjudge.leaderboard.validation import SubmissionMeta
 
 def emorealm_file(rows, answer) -> bytes:
     header = {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"}
-    lines = [json.dumps(header)] + [json.dumps({"id": r["id"], "prediction": answer(k, r)}) for k, r in enumerate(rows)]
+    lines = [json.dumps(header)] + [
+        json.dumps({"id": r["id"], "prediction": answer(k, r)}) for k, r in enumerate(rows)
+    ]
     return ("\n".join(lines) + "\n").encode()
 
 

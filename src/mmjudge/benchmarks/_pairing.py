@@ -138,7 +138,11 @@ def _ratio(data: UnitScores, weights: np.ndarray) -> np.ndarray:
     rates = []
     for name in names:
         member = (strata == name).astype(np.float64)
-        drawn, num, den = weights @ member, weights @ (columns[:, 0] * member), weights @ (columns[:, 1] * member)
+        drawn, num, den = (
+            weights @ member,
+            weights @ (columns[:, 0] * member),
+            weights @ (columns[:, 1] * member),
+        )
         rate = np.divide(100.0 * num, den, out=np.full(num.shape, empty), where=den > 0)
         rates.append(np.where(drawn > 0, rate, np.nan))
     return np.mean(np.stack(rates, axis=1), axis=1)

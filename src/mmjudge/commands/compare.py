@@ -15,8 +15,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "runs", nargs="+", type=Path, metavar="RUN",
         help="mmjudge eval --out folders (a frame sweep: one frames_<n> subfolder); the first is the baseline",
     )  # fmt: skip
-    parser.add_argument("--out", required=True, type=Path, help="write compare.md, compare.json, compare.png here")
-    parser.add_argument("--data", type=Path, help="built benchmark folder (default: the one the runs recorded)")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="write compare.md, compare.json, compare.png here"
+    )
+    parser.add_argument(
+        "--data", type=Path, help="built benchmark folder (default: the one the runs recorded)"
+    )
     parser.add_argument("--n-resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval coverage (default 0.95)")
@@ -26,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     from mmjudge.comparison import compare_runs, load_runs, summary_lines, write_comparison
 
     runset = load_runs(args.runs, args.data)
-    comparison = compare_runs(runset, n_resamples=args.n_resamples, confidence=args.confidence, seed=args.seed)
+    comparison = compare_runs(
+        runset, n_resamples=args.n_resamples, confidence=args.confidence, seed=args.seed
+    )
     paths = write_comparison(comparison, args.out)
     print("\n".join(summary_lines(comparison)))
     print("wrote " + ", ".join(str(p) for p in paths))

@@ -56,7 +56,9 @@ def compare_runs(
     """
     spec = get_benchmark(runset.benchmark)
     if spec.pairing is None:
-        raise SchemaError(f"{runset.benchmark} declares no per-unit pairing; its judges cannot be compared pairwise")
+        raise SchemaError(
+            f"{runset.benchmark} declares no per-unit pairing; its judges cannot be compared pairwise"
+        )
     keys = [k for k in spec.paired_keys if all(_present(r, k) for r in runset.runs)]
     skipped = tuple(f"{k}: not in every run's results" for k in spec.paired_keys if k not in keys)
     baseline, others = runset.runs[0], runset.runs[1:]

@@ -192,7 +192,9 @@ def _aligned(a: UnitScores, b: UnitScores) -> UnitScores:
         )
     b = b.reordered(a.units)
     if b.clusters != a.clusters or b.strata != a.strata:
-        raise SchemaError(f"{a.key}: the judges' units fall into different clusters or strata; expected the same reference rows")
+        raise SchemaError(
+            f"{a.key}: the judges' units fall into different clusters or strata; expected the same reference rows"
+        )
     return b
 
 

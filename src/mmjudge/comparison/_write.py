@@ -95,8 +95,8 @@ def _markdown(comparison: Comparison, png: str) -> str:
         f"Each run minus the baseline **{base}**, on the same {comparison.benchmark} items (dataset hash "
         f"`{comparison.dataset_hash}`). Interval: {comparison.confidence:.0%} paired cluster bootstrap "
         f"({comparison.n_resamples} resamples, seed {comparison.seed}); p: bootstrap, Holm-corrected over the "
-        f"{len(comparison.comparisons)} comparisons; McNemar: exact test on per-unit correct/wrong outcomes "
-        f"(Holm-corrected), where the key is such a rate. * : corrected p < {comparison.alpha:g}.",
+        f"{len(comparison.comparisons)} comparisons; McNemar: exact test on the per-unit 0/1 outcomes the rate "
+        f"counts (Holm-corrected), where the key is such a rate. * : corrected p < {comparison.alpha:g}.",
         "",
         "| key | run | value | baseline | difference [CI] | p (raw) | McNemar p | units / clusters |",
         "|---|---|---:|---:|---|---:|---:|---:|",
@@ -107,7 +107,11 @@ def _markdown(comparison: Comparison, png: str) -> str:
             f"| {c.key} | {c.a} | {_num(c.value_a)} | {_num(c.value_b)} | {format_difference(c, comparison.alpha)} "
             f"| {_p(c.p_value)} | {exact} | {c.n_units} / {c.n_clusters} |"
         )
-    lines += ["", "McNemar's (a:b) counts the discordant units: right only in the run, right only in the baseline."]
+    lines += [
+        "",
+        "McNemar (a:b): the discordant units, counted by the rate in the run only : in the baseline only "
+        "(a correct answer for accuracies, a changed label for change rates).",
+    ]
     if comparison.skipped:
         lines += ["", "Not compared: " + "; ".join(comparison.skipped) + "."]
     lines += ["", f"![differences]({png})", ""]
@@ -129,7 +133,9 @@ def _plot(comparison: Comparison, path: Path) -> Path:
     ax.axvline(0.0, color="grey", linewidth=1, linestyle="--")
     ax.set_yticks(range(len(shown)), [f"{c.key}\n{c.a} − {c.b}" for c in shown], fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel(f"difference with {comparison.confidence:.0%} paired bootstrap CI (red: Holm p < {comparison.alpha:g})")
+    ax.set_xlabel(
+        f"difference with {comparison.confidence:.0%} paired bootstrap CI (red: Holm p < {comparison.alpha:g})"
+    )
     ax.set_title(f"{comparison.benchmark}: each run minus {comparison.runs[0]['label']}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -87,9 +87,13 @@ def unpack_paired(packed: str) -> tuple[str, dict[str, UnitScores]] | None:
     try:
         payload = json.loads(zlib.decompress(base64.b64decode(packed)))
     except (ValueError, zlib.error) as exc:
-        raise SchemaError(f"stored paired data is not packed JSON ({exc}); expected pack_paired's output") from exc
+        raise SchemaError(
+            f"stored paired data is not packed JSON ({exc}); expected pack_paired's output"
+        ) from exc
     if payload.get("version") != PAIRED_VERSION:
-        raise SchemaError(f"stored paired data has version {payload.get('version')!r}, expected {PAIRED_VERSION}")
+        raise SchemaError(
+            f"stored paired data has version {payload.get('version')!r}, expected {PAIRED_VERSION}"
+        )
     return str(payload["dataset_hash"]), {k: UnitScores.from_json(v) for k, v in payload["keys"].items()}
 
 
@@ -159,7 +163,12 @@ def _best(spec: Benchmark, key: str, rows: Sequence[StoredSubmission]) -> Stored
 
 
 def _compare(
-    spec: Benchmark, key: str, sub: StoredSubmission, units: UnitScores, best: StoredSubmission, best_units: UnitScores
+    spec: Benchmark,
+    key: str,
+    sub: StoredSubmission,
+    units: UnitScores,
+    best: StoredSubmission,
+    best_units: UnitScores,
 ) -> KeyComparison:
     cache_key = (spec.id, key, sub.id, sub.sha256, best.id, best.sha256, N_RESAMPLES)
     with _LOCK:

@@ -221,10 +221,10 @@ def build_table(
     datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["str" if c.text else "number" for c in cols]
     if significance:
         at = len(INFO_HEADERS) + len(chosen.columns)  # after the score columns, before the file's
-        cells = significance_cells(benchmark, ranked, chosen.columns[headline].key)
+        paired = significance_cells(benchmark, ranked, chosen.columns[headline].key)
         for sub, raw, shown in zip(ranked, values, display, strict=True):
-            raw.insert(at, cells.get(sub.id, "—"))
-            shown.insert(at, cells.get(sub.id, "—"))
+            raw.insert(at, paired.get(sub.id, "—"))
+            shown.insert(at, paired.get(sub.id, "—"))
         headers.insert(at, SIGNIFICANCE_HEADER)
         datatypes.insert(at, "str")
     return Table(benchmark, headers, values, display, datatypes, len(INFO_HEADERS) + headline)

@@ -165,7 +165,9 @@ def mcnemar_exact(correct_a: Sequence[Any], correct_b: Sequence[Any]) -> McNemar
 
     a, b = np.asarray(correct_a, dtype=np.float64), np.asarray(correct_b, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
-        raise SchemaError(f"expected two 1-D outcome vectors of one length, got shapes {a.shape} and {b.shape}")
+        raise SchemaError(
+            f"expected two 1-D outcome vectors of one length, got shapes {a.shape} and {b.shape}"
+        )
     both_scored = ~(np.isnan(a) | np.isnan(b))
     a, b = a[both_scored], b[both_scored]
     if a.size == 0:

@@ -22,7 +22,10 @@ __all__ = ["PAIRING", "units"]
 
 
 def units(
-    key: str, records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]], scores: Mapping[str, Any]
+    key: str,
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    scores: Mapping[str, Any],
 ) -> UnitScores:
     """Per-pair data of one headline key.
 
@@ -39,7 +42,9 @@ def units(
     if key == "waf_2class":
         keep = [k for k, g in enumerate(golds) if g != "same"]
         code = {label: k for k, label in enumerate(LABELS)}
-        values = tuple((float(code[golds[k]]), float(code["a1" if preds[k] == "same" else preds[k]])) for k in keep)
+        values = tuple(
+            (float(code[golds[k]]), float(code["a1" if preds[k] == "same" else preds[k]])) for k in keep
+        )
         return UnitScores(
             key, "weighted_f1", tuple(names[k] for k in keep), tuple(clusters[k] for k in keep), values,
             params={"classes": 2.0},
@@ -50,8 +55,12 @@ def units(
         back = flip_labels([parse_response(p) for p in inputs["swapped_predictions"]])
         hits = [float(p == b) for p, b in zip(preds, back, strict=True)]
     else:
-        raise KeyError(f"emoprefer pairs waf_2class, acc_3class and swap_consistency (with --swap), not {key!r}")
-    return UnitScores(key, "ratio", tuple(names), tuple(clusters), tuple((h, 1.0) for h in hits), outcomes=tuple(hits))
+        raise KeyError(
+            f"emoprefer pairs waf_2class, acc_3class and swap_consistency (with --swap), not {key!r}"
+        )
+    return UnitScores(
+        key, "ratio", tuple(names), tuple(clusters), tuple((h, 1.0) for h in hits), outcomes=tuple(hits)
+    )
 
 
 PAIRING = PairingSpec(units=units)

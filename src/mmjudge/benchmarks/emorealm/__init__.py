@@ -6,7 +6,17 @@ unweighted overall mean; ``official`` and ``strict`` modes), :mod:`.keys`, :mod:
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.emorealm import build, exports, items, leaderboard, pairing, probes, records, report, sample
+from mmjudge.benchmarks.emorealm import (
+    build,
+    exports,
+    items,
+    leaderboard,
+    pairing,
+    probes,
+    records,
+    report,
+    sample,
+)
 from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.keys import result_keys
 from mmjudge.benchmarks.emorealm.scoring import (

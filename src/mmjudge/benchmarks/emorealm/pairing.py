@@ -20,7 +20,10 @@ __all__ = ["PAIRING", "units"]
 
 
 def units(
-    key: str, records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]], scores: Mapping[str, Any]
+    key: str,
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    scores: Mapping[str, Any],
 ) -> UnitScores:
     """Per-question data of ``overall`` in the run's ``mode`` and ``matcher``.
 
@@ -35,9 +38,13 @@ def units(
     strict = scores.get("mode", "official") == "strict"
     matcher = str(scores.get("matcher", "official"))
     values, outcomes = [], []
-    for prediction, gold, choices in zip(inputs["predictions"], inputs["references"], inputs["choices"], strict=True):
+    for prediction, gold, choices in zip(
+        inputs["predictions"], inputs["references"], inputs["choices"], strict=True
+    ):
         missing = prediction is None
-        correct = 0.0 if missing else float(is_correct(prediction, gold.upper(), matcher=matcher, choices=choices))
+        correct = (
+            0.0 if missing else float(is_correct(prediction, gold.upper(), matcher=matcher, choices=choices))
+        )
         values.append((correct, 1.0 if strict or not missing else 0.0))
         outcomes.append(math.nan if missing and not strict else correct)
     return UnitScores(

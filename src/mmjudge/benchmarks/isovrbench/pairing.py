@@ -19,7 +19,10 @@ __all__ = ["PAIRING", "units"]
 
 
 def units(
-    key: str, records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]], scores: Mapping[str, Any]
+    key: str,
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    scores: Mapping[str, Any],
 ) -> UnitScores:
     """Per-pair data of ``average`` (the only headline key).
 

@@ -7,7 +7,17 @@ AdMIRe rebuild -> dataset folder), :mod:`.sample`, :mod:`.prompts` (the judge pr
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.mist import build, exports, items, leaderboard, pairing, probes, records, report, sample
+from mmjudge.benchmarks.mist import (
+    build,
+    exports,
+    items,
+    leaderboard,
+    pairing,
+    probes,
+    records,
+    report,
+    sample,
+)
 from mmjudge.benchmarks.mist.items import MistCell
 from mmjudge.benchmarks.mist.keys import RESULT_KEYS
 from mmjudge.benchmarks.mist.records import CELLS, STRATEGIES

@@ -33,7 +33,10 @@ Grid = dict[tuple[str, str], dict[tuple[str, str], int]]
 
 
 def units(
-    key: str, records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]], scores: Mapping[str, Any]
+    key: str,
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    scores: Mapping[str, Any],
 ) -> UnitScores:
     """Per-cell data of a change rate, a direction or ``agreement/none``.
 
@@ -47,7 +50,9 @@ def units(
     strict = scores.get("mode", "official") == "strict"
     parts = key.split("/")
     if key.startswith("change_rate/none_to_") and len(parts) == 3:
-        columns = [_change(codes, (parts[1].removeprefix("none_to_"), parts[2]), strict) for codes in grid.values()]
+        columns = [
+            _change(codes, (parts[1].removeprefix("none_to_"), parts[2]), strict) for codes in grid.values()
+        ]
         binary = True
     elif parts[0] == "direction" and len(parts) == 2:
         sense = {str(r["item_id"]): CELLS[str(r["cell"])] for r in rows}
@@ -62,7 +67,9 @@ def units(
         columns = [_agreement(codes, majority.get(cell[0]), strict) for cell, codes in grid.items()]
         binary = True
     else:
-        raise KeyError(f"mist pairs change_rate/none_to_<condition>/<arm>, direction/<arm> and agreement/none, not {key!r}")
+        raise KeyError(
+            f"mist pairs change_rate/none_to_<condition>/<arm>, direction/<arm> and agreement/none, not {key!r}"
+        )
     outcomes = tuple(num if den > 0 else math.nan for num, den in columns) if binary else None
     return UnitScores(
         key=key,
@@ -100,7 +107,9 @@ def _direction(codes: Mapping[tuple[str, str], int], arm: str, sense: str) -> tu
     return float(toward), 1.0
 
 
-def _agreement(codes: Mapping[tuple[str, str], int], majority: int | None, strict: bool) -> tuple[float, float]:
+def _agreement(
+    codes: Mapping[tuple[str, str], int], majority: int | None, strict: bool
+) -> tuple[float, float]:
     code = codes.get(("none", "none"))
     if majority is None or code is None or (code == NO_LABEL and not strict):
         return 0.0, 0.0
