@@ -134,18 +134,13 @@ def _ratio(data: UnitScores, weights: np.ndarray) -> np.ndarray:
     columns = np.asarray(data.values, dtype=np.float64).reshape(len(data.units), 2)
     names = list(dict.fromkeys(data.strata)) if data.strata else [""]
     strata = np.asarray(data.strata) if data.strata else np.full(len(data.units), "")
+    member = (strata[:, None] == np.asarray(names)[None, :]).astype(np.float64)  # (n, S)
+    # one matrix product gives, per stratum, the units drawn and the weighted numerator and denominator
+    sums = weights @ np.concatenate([member, columns[:, :1] * member, columns[:, 1:] * member], axis=1)
+    drawn, num, den = np.split(sums, 3, axis=1)
     empty = float(data.params.get("empty", np.nan))
-    rates = []
-    for name in names:
-        member = (strata == name).astype(np.float64)
-        drawn, num, den = (
-            weights @ member,
-            weights @ (columns[:, 0] * member),
-            weights @ (columns[:, 1] * member),
-        )
-        rate = np.divide(100.0 * num, den, out=np.full(num.shape, empty), where=den > 0)
-        rates.append(np.where(drawn > 0, rate, np.nan))
-    return np.mean(np.stack(rates, axis=1), axis=1)
+    rate = np.divide(100.0 * num, den, out=np.full(num.shape, empty), where=den > 0)
+    return np.mean(np.where(drawn > 0, rate, np.nan), axis=1)
 
 
 def _weighted_f1(data: UnitScores, weights: np.ndarray) -> np.ndarray:

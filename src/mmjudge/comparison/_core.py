@@ -19,7 +19,7 @@ import numpy as np
 from mmjudge.benchmarks import UnitScores, evaluate_statistic
 from mmjudge.errors import SchemaError, summarize
 
-__all__ = ["CORRECTION", "KeyComparison", "McNemar", "adjust", "compare_units"]
+__all__ = ["CORRECTION", "FEW_CLUSTERS", "KeyComparison", "McNemar", "adjust", "compare_units"]
 
 CORRECTION = "holm"
 """Multiple-test correction over a comparison's tests (statsmodels ``multipletests`` method name)."""
@@ -27,6 +27,10 @@ CORRECTION = "holm"
 TOLERANCE = 1e-9
 """Largest relative gap allowed between the pairing's statistic at weights 1 and the scorer's value
 (the two sum the same counts in a different order, which moves the last bits only)."""
+
+
+FEW_CLUSTERS = 30
+"""Below this many clusters a comparison carries a note that its bootstrap interval and p are optimistic."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ class KeyComparison:
     p_adjusted: float = math.nan
     """``p_value`` after the correction over the comparison's bootstrap tests."""
     note: str = ""
-    """Why a number is missing, when one is."""
+    """Why a number is missing, or a caveat (few clusters)."""
 
     def significant(self, alpha: float) -> bool:
         """Whether the corrected bootstrap p-value is below ``alpha``."""
@@ -140,8 +144,15 @@ def compare_units(
     )  # fmt: skip
     return KeyComparison(
         **base, difference=value_a - value_b, ci_low=boot.low, ci_high=boot.high, p_value=boot.p_value,
-        n_clusters=boot.n_clusters, n_valid=boot.n_valid, mcnemar=mcnemar,
+        n_clusters=boot.n_clusters, n_valid=boot.n_valid, mcnemar=mcnemar, note=_few(boot.n_clusters),
     )  # fmt: skip
+
+
+def _few(n_clusters: int) -> str:
+    """A warning for few clusters: the percentile bootstrap under-covers there (its p-values are too small)."""
+    if n_clusters >= FEW_CLUSTERS:
+        return ""
+    return f"only {n_clusters} clusters: bootstrap interval and p are optimistic below {FEW_CLUSTERS}"
 
 
 def adjust(comparisons: Sequence[KeyComparison]) -> list[KeyComparison]:

@@ -98,14 +98,14 @@ def _markdown(comparison: Comparison, png: str) -> str:
         f"{len(comparison.comparisons)} comparisons; McNemar: exact test on the per-unit 0/1 outcomes the rate "
         f"counts (Holm-corrected), where the key is such a rate. * : corrected p < {comparison.alpha:g}.",
         "",
-        "| key | run | value | baseline | difference [CI] | p (raw) | McNemar p | units / clusters |",
-        "|---|---|---:|---:|---|---:|---:|---:|",
+        "| key | run | value | baseline | difference [CI] | p (raw) | McNemar p | units / clusters | note |",
+        "|---|---|---:|---:|---|---:|---:|---:|---|",
     ]
     for c in comparison.comparisons:
         exact = f"{_p(c.mcnemar.p_adjusted)} ({c.mcnemar.only_a}:{c.mcnemar.only_b})" if c.mcnemar else "-"
         lines.append(
             f"| {c.key} | {c.a} | {_num(c.value_a)} | {_num(c.value_b)} | {format_difference(c, comparison.alpha)} "
-            f"| {_p(c.p_value)} | {exact} | {c.n_units} / {c.n_clusters} |"
+            f"| {_p(c.p_value)} | {exact} | {c.n_units} / {c.n_clusters} | {c.note} |"
         )
     lines += [
         "",

@@ -62,8 +62,8 @@ def pack_paired(
 ) -> str:
     """The per-unit paired data of ``results``' headline keys, packed for the store (``""``: no pairing).
 
-    >>> pack_paired("mist", [], [], {}, "h")[:2]
-    'eJ'
+    >>> unpack_paired(pack_paired("mist", [], [], {}, "dataset-hash"))[0]
+    'dataset-hash'
     """
     spec = get_benchmark(benchmark)
     keys = [k for k in spec.paired_keys if k in results] if spec.pairing is not None else []
