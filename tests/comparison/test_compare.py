@@ -86,10 +86,16 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
     assert (out / "compare.png").stat().st_size > 1000
 
 
-@pytest.mark.parametrize("benchmark", list(JUDGES))
-def test_the_pairing_reproduces_every_headline_key(benchmark: str, runs: dict, sample_data: Path) -> None:
+def assert_reproduced(units, expected: float) -> None:
+    """The per-unit statistic at weights 1 is the scorer's value (NaN where the scorer's is undefined)."""
     from mmjudge.benchmarks import evaluate_statistic
 
+    value = evaluate_statistic(units, np.ones((1, len(units.units))))[0] if units.units else np.nan
+    assert (np.isnan(value) and np.isnan(expected)) or value == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("benchmark", list(JUDGES))
+def test_the_pairing_reproduces_every_headline_key(benchmark: str, runs: dict, sample_data: Path) -> None:
     spec = get_benchmark(benchmark)
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     for run in runs[benchmark]:
@@ -97,10 +103,10 @@ def test_the_pairing_reproduces_every_headline_key(benchmark: str, runs: dict, s
         for key in spec.paired_keys:
             if key not in scores(run):
                 continue
-            units = spec.pairing.units(key, records, rows, scores(run))
-            value = evaluate_statistic(units, np.ones((1, len(units.units))))[0]
             expected = scores(run)[key]
-            assert (np.isnan(value) and expected is None) or value == pytest.approx(expected, rel=1e-12)
+            assert_reproduced(
+                spec.pairing.units(key, records, rows, scores(run)), np.nan if expected is None else expected
+            )
 
 
 def test_three_runs_against_the_first_with_holm(runs: dict, sample_data: Path, tmp_path: Path) -> None:
@@ -200,3 +206,41 @@ def test_the_recorded_dataset_folder_is_used_without_data(
     assert "pass --data" in refused(capsys, base, other, "--out", tmp_path / "x")
     monkeypatch.chdir(sample_data)  # the runs record the folder name "emorealm"
     assert compare(base, other, "--out", tmp_path / "y", "--n-resamples", "50") == 0
+
+
+def some_missing(benchmark: str, records: list[dict], every: int = 3) -> list[dict]:
+    """Every ``every``-th record without a judgment, as a submission may mark them."""
+    empty = {"isovrbench": {"score_chosen": None, "score_rejected": None}, "mist": {"label": None},
+             "emoprefer": {"prediction": None}, "emorealm": {"prediction": None}}[benchmark]  # fmt: skip
+    return [{**r, **empty, "no_judgment": True} if k % every == 0 else dict(r) for k, r in enumerate(records)]
+
+
+@pytest.mark.parametrize("benchmark", list(JUDGES))
+def test_the_pairing_follows_every_scoring_mode_and_option(
+    benchmark: str, runs: dict, sample_data: Path, tmp_path: Path
+) -> None:
+    """Missing judgments in each mode (strict is the leaderboard's), IsoVRBench's tie tolerance, EmoPrefer's
+    swapped pairs: the per-unit statistic at weights 1 is the scorer's number every time."""
+    spec = get_benchmark(benchmark)
+    rows = load_reference_rows(benchmark, sample_data / benchmark)
+    files = [read_predictions(r / "predictions.jsonl").records for r in runs[benchmark]]
+    if benchmark == "emoprefer":
+        swapped = eval_run(sample_data, "emoprefer", "random", tmp_path / "swap", "--swap")
+        files.append(read_predictions(swapped / "predictions.jsonl").records)
+    options = [{"mode": m} for m in spec.modes] or [{}]
+    if benchmark == "isovrbench":
+        options.append({"tie_tolerance": 0.05})
+    checked = 0
+    # every record missing too: an EmoReAlM task without any answer scores 0 in the official mode
+    variants = [
+        *files,
+        *(some_missing(benchmark, f) for f in files),
+        some_missing(benchmark, files[0], every=1),
+    ]
+    for records in variants:
+        for option in options:
+            result = spec.score(**spec.records.score_inputs(records, rows), **option, n_resamples=0)
+            for key in (k for k in spec.paired_keys if k in result):
+                assert_reproduced(spec.pairing.units(key, records, rows, result), result[key])
+                checked += 1
+    assert checked >= 2 * len(files) * len(options)

@@ -130,3 +130,14 @@ def test_bad_paired_text_is_refused() -> None:
 
     with pytest.raises(SchemaError, match="not packed JSON"):
         sig.unpack_paired("not base64 zlib")
+
+
+def test_a_benchmark_without_pairing_says_so(board, reference, monkeypatch) -> None:
+    import dataclasses
+
+    from mmjudge.benchmarks import get_benchmark
+
+    row = submit(board, emorealm_file(reference["emorealm"], lambda k, r: r["answer"]), "oracle")
+    unpaired = dataclasses.replace(get_benchmark("emorealm"), pairing=None)
+    monkeypatch.setattr(sig, "get_benchmark", lambda b: unpaired)
+    assert sig.significance_cells("emorealm", [row]) == {row.id: "the benchmark declares no pairing"}

@@ -12,7 +12,8 @@ over the rows compared and says in one short text cell per row:
 * ``"-3.1 [-5.0, -1.2] p=0.004 *"`` (row minus best, paired cluster-bootstrap CI, Holm p; ``*`` below
   0.05) or ``"n.s. -1.0 [-3.0, +1.0] p=0.41"``;
 * ``"published numbers: no pairing"`` for reported rows, ``"no per-item data (stored before pairing)"``
-  for rows stored before the store kept it, ``"other items"`` for rows scored on other reference rows.
+  for rows stored before the store kept it, ``"other items"`` for rows scored on other reference rows,
+  and every row of a benchmark without a :class:`~mmjudge.benchmarks.PairingSpec` says so.
 
 Comparisons are cached by the two rows' ids and file hashes (stored rows never change), so a table
 render after the first costs a dictionary lookup per row.
@@ -40,6 +41,7 @@ N_RESAMPLES = 2000
 ALPHA = 0.05
 """Significance level of the Holm-corrected p-values."""
 PAIRED_VERSION = 1
+UNPAIRED = "the benchmark declares no pairing"
 REPORTED, BEFORE, OTHER, BEST = (
     "published numbers: no pairing",
     "no per-item data (stored before pairing)",
@@ -110,6 +112,8 @@ def significance_cells(
     spec = get_benchmark(benchmark)
     key = key or (spec.headline[0] if spec.headline else "")
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
+    if spec.pairing is None:
+        return {s.id: UNPAIRED for s in rows}
     cells = {s.id: REPORTED for s in rows if s.kind != "verified"}
     verified = [s for s in rows if s.kind == "verified"]
     data = {s.id: _units(s, key) for s in verified}

@@ -17,7 +17,7 @@ import numpy as np
 
 from mmjudge._checks import check_positive_int, check_probability
 from mmjudge.errors import SchemaError
-from mmjudge.stats._bootstrap import resample_indices
+from mmjudge.stats._bootstrap import resample_indices, two_sided_p
 
 __all__ = [
     "ClusterBootstrapResult",
@@ -68,18 +68,6 @@ class McNemarResult(NamedTuple):
     """Units both judges get wrong."""
     p_value: float
     """Exact two-sided p-value (binomial on the discordant units; 1.0 when there are none)."""
-
-
-def two_sided_p(differences: np.ndarray) -> float:
-    """Bootstrap p-value: ``min(1, 2 (min(#{d* <= 0}, #{d* >= 0}) + 1) / (B + 1))`` (NaN for ``B = 0``).
-
-    >>> two_sided_p(np.array([1.0, 2.0, 3.0]))
-    0.5
-    """
-    if differences.size == 0:
-        return float("nan")
-    tail = min(int(np.sum(differences <= 0.0)), int(np.sum(differences >= 0.0)))
-    return min(1.0, 2.0 * (tail + 1) / (differences.size + 1))
 
 
 def cluster_weights(clusters: Sequence[Any], n_resamples: int, seed: int) -> Iterator[np.ndarray]:
