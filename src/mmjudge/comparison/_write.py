@@ -1,17 +1,6 @@
 """The comparison's files: ``compare.json``, ``compare.md`` and the forest plot ``compare.png``.
 
-``compare.json`` (strict JSON, NaN as ``null``)::
-
-    {"compare_version": 1, "benchmark": "<id>", "dataset_hash": "...",
-     "runs": [{"label", "judge", "path"}, ...],           # the first is the baseline
-     "n_resamples", "seed", "confidence", "correction": "holm", "skipped": [...],
-     "comparisons": [{"key", "a", "b", "value_a", "value_b", "difference", "ci_low", "ci_high",
-                      "p_value", "p_adjusted", "n_units", "n_clusters", "n_valid", "higher_is_better",
-                      "significant", "note",
-                      "mcnemar": null | {"both", "only_a", "only_b", "neither", "p_value", "p_adjusted"}}]}
-
-``difference`` is ``a - b`` with ``b`` the baseline (the first run), ``ci_*`` the paired cluster-bootstrap
-percentile interval and ``p_adjusted`` the Holm-corrected p-value over the file's comparisons.
+The layout of ``compare.json`` is documented in :mod:`mmjudge.comparison`.
 """
 
 from __future__ import annotations
