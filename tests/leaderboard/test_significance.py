@@ -141,3 +141,13 @@ def test_a_benchmark_without_pairing_says_so(board, reference, monkeypatch) -> N
     unpaired = dataclasses.replace(get_benchmark("emorealm"), pairing=None)
     monkeypatch.setattr(sig, "get_benchmark", lambda b: unpaired)
     assert sig.significance_cells("emorealm", [row]) == {row.id: "the benchmark declares no pairing"}
+
+
+def test_the_public_mirror_leaves_the_paired_data_out(board, reference, tmp_path: Path) -> None:
+    from mmjudge.leaderboard.mirror import export_public_tables
+
+    row = submit(board, emorealm_file(reference["emorealm"], lambda k, r: r["answer"]), "oracle")
+    assert row.paired  # stored, for the significance column only
+    submissions, _ = export_public_tables(board.store, tmp_path / "mirror")
+    (record,) = [json.loads(line) for line in submissions.read_text().splitlines()]
+    assert record["id"] == row.id and "paired" not in record
