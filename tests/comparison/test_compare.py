@@ -57,7 +57,8 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
     assert sorted(p.name for p in out.iterdir()) == ["compare.json", "compare.md", "compare.png"]
     report = json.loads((out / "compare.json").read_text())
     spec = get_benchmark(benchmark)
-    keys = [k for k in spec.headline if k in scores(base)]
+    keys = [k for k in spec.paired_keys if k in scores(base) and k in scores(other)]
+    assert set(spec.headline) & set(scores(base)) <= set(keys)  # every headline key of the runs is compared
     assert [c["key"] for c in report["comparisons"]] == keys
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     for c in report["comparisons"]:

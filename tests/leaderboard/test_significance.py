@@ -151,3 +151,9 @@ def test_the_public_mirror_leaves_the_paired_data_out(board, reference, tmp_path
     submissions, _ = export_public_tables(board.store, tmp_path / "mirror")
     (record,) = [json.loads(line) for line in submissions.read_text().splitlines()]
     assert record["id"] == row.id and "paired" not in record
+
+
+def test_a_ranking_key_without_pairing_says_so(board, reference) -> None:
+    row = submit(board, emorealm_file(reference["emorealm"], lambda k, r: r["answer"]), "oracle")
+    cells = sig.significance_cells("emorealm", [row], key="accuracy/modality_agreement")
+    assert cells == {row.id: "accuracy/modality_agreement is not compared pairwise"}

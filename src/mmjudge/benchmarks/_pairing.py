@@ -92,7 +92,10 @@ class UnitScores:
         """The same data with the units in the order of ``units`` (the same set)."""
         position = {u: k for k, u in enumerate(self.units)}
         order = [position[u] for u in units]
-        pick = lambda values: tuple(values[k] for k in order) if values else values  # noqa: E731
+
+        def pick(values: Any) -> Any:
+            return tuple(values[k] for k in order) if values else values
+
         return UnitScores(
             self.key, self.statistic, tuple(units), pick(self.clusters), pick(self.values),
             pick(self.strata), None if self.outcomes is None else pick(self.outcomes), self.params,

@@ -114,6 +114,8 @@ def significance_cells(
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
     if spec.pairing is None:
         return {s.id: UNPAIRED for s in rows}
+    if key not in spec.paired_keys:
+        return {s.id: f"{key} is not compared pairwise" for s in rows}
     cells = {s.id: REPORTED for s in rows if s.kind != "verified"}
     verified = [s for s in rows if s.kind == "verified"]
     data = {s.id: _units(s, key) for s in verified}
@@ -122,7 +124,9 @@ def significance_cells(
     if best is None:
         return cells
     cells[best.id] = BEST
-    best_hash, best_units = data[best.id]  # type: ignore[misc]
+    best_data = data[best.id]
+    assert best_data is not None  # _best picks among the rows with data
+    best_hash, best_units = best_data
     compared: list[tuple[int, KeyComparison]] = []
     for sub in verified:
         found = data[sub.id]
