@@ -45,11 +45,14 @@ def format_difference(c: KeyComparison, alpha: float) -> str:
     >>> c = KeyComparison("k", "a", "b", 60.0, 50.0, 10.0, 2.0, 18.0, 0.01, 100, 10, 1000, True, p_adjusted=0.02)
     >>> format_difference(c, 0.05)
     '+10.00 [+2.00, +18.00] p=0.02 *'
+    >>> format_difference(dataclasses.replace(c, p_adjusted=1e-4), 0.05)
+    '+10.00 [+2.00, +18.00] p<0.001 *'
     """
     if math.isnan(c.difference) or math.isnan(c.ci_low):
         return c.note or "undefined"
     star = " *" if c.significant(alpha) else ""
-    return f"{c.difference:+.2f} [{c.ci_low:+.2f}, {c.ci_high:+.2f}] p={_p(c.p_adjusted)}{star}"
+    p = _p(c.p_adjusted)
+    return f"{c.difference:+.2f} [{c.ci_low:+.2f}, {c.ci_high:+.2f}] p{'' if p.startswith('<') else '='}{p}{star}"
 
 
 def summary_lines(comparison: Comparison) -> list[str]:
@@ -60,7 +63,8 @@ def summary_lines(comparison: Comparison) -> list[str]:
         exact = _p(c.mcnemar.p_adjusted) if c.mcnemar else "-"
         lines.append(f"{c.key:<42} {c.a:<24} {format_difference(c, comparison.alpha):<40} {exact}")
     lines.append(f"(each run minus {comparison.runs[0]['label']}; * Holm-corrected p < {comparison.alpha:g})")
-    return lines
+    notes = sorted({c.note for c in comparison.comparisons if c.note and not math.isnan(c.ci_low)})
+    return lines + [f"note: {note}" for note in notes]
 
 
 def write_comparison(comparison: Comparison, out: str | Path) -> list[Path]:
