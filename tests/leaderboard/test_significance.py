@@ -157,3 +157,21 @@ def test_a_ranking_key_without_pairing_says_so(board, reference) -> None:
     row = submit(board, emorealm_file(reference["emorealm"], lambda k, r: r["answer"]), "oracle")
     cells = sig.significance_cells("emorealm", [row], key="accuracy/modality_agreement")
     assert cells == {row.id: "accuracy/modality_agreement is not compared pairwise"}
+
+
+def test_unusable_paired_data_is_said_and_the_table_still_builds(board, reference) -> None:
+    rows = reference["emorealm"]
+    best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    garbled = board.store.insert_submission(
+        NewSubmission(
+            "emorealm", "verified", "g", "g", "u", {"overall": 10.0}, sha256="3" * 64, paired="garbled"
+        )
+    )
+    records = [{"id": r["id"], "prediction": "Z"} for r in rows]  # every answer wrong: 0, not the 55 stored
+    off = board.store.insert_submission(NewSubmission(
+        "emorealm", "verified", "off", "off", "u", {"overall": 55.0, "mode": "strict"}, sha256="4" * 64,
+        paired=sig.pack_paired("emorealm", records, rows, {"overall": 0.0, "mode": "strict"}, board.dataset_hash("emorealm")),
+    ))  # fmt: skip
+    cells = column(Handlers(board).table("emorealm"))
+    assert cells[best.id] == "best"
+    assert cells[garbled] == cells[off] == "paired data unusable (see the log)"

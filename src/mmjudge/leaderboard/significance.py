@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import math
 import threading
 import zlib
@@ -42,12 +43,15 @@ ALPHA = 0.05
 """Significance level of the Holm-corrected p-values."""
 PAIRED_VERSION = 1
 UNPAIRED = "the benchmark declares no pairing"
+BROKEN = "paired data unusable (see the log)"
 REPORTED, BEFORE, OTHER, BEST = (
     "published numbers: no pairing",
     "no per-item data (stored before pairing)",
     "other items",
     "best",
 )
+
+logger = logging.getLogger(__name__)
 
 _CACHE: dict[tuple[Any, ...], KeyComparison] = {}
 _UNPACKED: dict[tuple[Any, ...], Any] = {}
@@ -104,6 +108,9 @@ def significance_cells(
 ) -> dict[int, str]:
     """Row id -> the significance cell of every visible row of ``benchmark`` (see the module docstring).
 
+    A row whose stored paired data cannot be read, or does not reproduce its stored score, says so (and a
+    warning is logged); the table is built all the same.
+
     Args:
         benchmark: benchmark id.
         submissions: stored rows (other benchmarks' and hidden ones are left out).
@@ -117,29 +124,48 @@ def significance_cells(
     if key not in spec.paired_keys:
         return {s.id: f"{key} is not compared pairwise" for s in rows}
     cells = {s.id: REPORTED for s in rows if s.kind != "verified"}
-    verified = [s for s in rows if s.kind == "verified"]
-    data = {s.id: _units(s, key) for s in verified}
-    cells.update({s.id: BEFORE for s in verified if data[s.id] is None})
-    best = _best(spec, key, [s for s in verified if data[s.id] is not None])
-    if best is None:
-        return cells
-    cells[best.id] = BEST
-    best_data = data[best.id]
-    assert best_data is not None  # _best picks among the rows with data
-    best_hash, best_units = best_data
-    compared: list[tuple[int, KeyComparison]] = []
-    for sub in verified:
-        found = data[sub.id]
-        if sub.id == best.id or found is None:
+    data: dict[int, tuple[str, UnitScores]] = {}
+    for sub in (s for s in rows if s.kind == "verified"):
+        try:
+            found = _units(sub, key)
+        except SchemaError as exc:
+            cells[sub.id] = _broken(sub, exc)
             continue
-        if found[0] != best_hash or set(found[1].units) != set(best_units.units):
+        if found is None:
+            cells[sub.id] = BEFORE
+        else:
+            data[sub.id] = found
+    cells.update(_against_best(spec, key, [s for s in rows if s.id in data], data))
+    return cells
+
+
+def _against_best(
+    spec: Benchmark, key: str, rows: Sequence[StoredSubmission], data: Mapping[int, tuple[str, UnitScores]]
+) -> dict[int, str]:
+    """The cells of the verified rows with paired data: ``best``, other items, or the Holm-corrected test."""
+    best = _best(spec, key, rows)
+    if best is None:
+        return {}
+    cells, compared = {best.id: BEST}, []
+    best_hash, best_units = data[best.id]
+    for sub in (s for s in rows if s.id != best.id):
+        digest, units = data[sub.id]
+        if digest != best_hash or set(units.units) != set(best_units.units):
             cells[sub.id] = OTHER
             continue
-        compared.append((sub.id, _compare(spec, key, sub, found[1], best, best_units)))
+        try:
+            compared.append((sub.id, _compare(spec, key, sub, units, best, best_units)))
+        except SchemaError as exc:
+            cells[sub.id] = _broken(sub, exc)
     for (row_id, _), result in zip(compared, adjust([c for _, c in compared]), strict=True):
         text = format_difference(result, ALPHA)
         cells[row_id] = text if result.significant(ALPHA) or math.isnan(result.p_adjusted) else f"n.s. {text}"
     return cells
+
+
+def _broken(sub: StoredSubmission, exc: SchemaError) -> str:
+    logger.warning("row #%s: its paired data cannot be used (%s)", sub.id, exc)
+    return BROKEN
 
 
 def _units(sub: StoredSubmission, key: str) -> tuple[str, UnitScores] | None:
