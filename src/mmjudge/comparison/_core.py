@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge._deps import require
 from mmjudge.benchmarks import UnitScores, evaluate_statistic
 from mmjudge.errors import SchemaError, summarize
 
@@ -182,8 +183,9 @@ def _mcnemar(a: UnitScores, b: UnitScores) -> McNemar | None:
 
 
 def _holm(p_values: Sequence[float]) -> list[float]:
-    from statsmodels.stats.multitest import multipletests
-
+    multipletests = require(
+        "statsmodels.stats.multitest", "metrics", purpose="the Holm correction"
+    ).multipletests
     values = np.asarray(p_values, dtype=np.float64)
     out = np.full(values.shape, np.nan)
     defined = ~np.isnan(values)

@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from mmjudge._deps import require
 from mmjudge.comparison._compare import COMPARE_VERSION, Comparison
 from mmjudge.comparison._core import KeyComparison
 
@@ -112,8 +113,7 @@ def _markdown(comparison: Comparison, png: str) -> str:
 
 
 def _plot(comparison: Comparison, path: Path) -> Path:
-    import matplotlib
-
+    matplotlib = require("matplotlib", "space", purpose="the comparison's forest plot")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

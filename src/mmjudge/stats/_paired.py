@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mmjudge._checks import check_positive_int, check_probability
+from mmjudge._deps import require
 from mmjudge.errors import SchemaError
 from mmjudge.stats._bootstrap import resample_indices, two_sided_p
 
@@ -149,8 +150,7 @@ def mcnemar_exact(correct_a: Sequence[Any], correct_b: Sequence[Any]) -> McNemar
     >>> r.only_a, r.only_b, round(r.p_value, 4)
     (4, 0, 0.125)
     """
-    from statsmodels.stats.contingency_tables import mcnemar
-
+    mcnemar = require("statsmodels.stats.contingency_tables", "metrics", purpose="McNemar's test").mcnemar
     a, b = np.asarray(correct_a, dtype=np.float64), np.asarray(correct_b, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
         raise SchemaError(
