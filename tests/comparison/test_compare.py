@@ -154,6 +154,8 @@ def test_refusals(runs: dict, sample_data: Path, tmp_path: Path, capsys: pytest.
     iso, mist = runs["isovrbench"][0], runs["mist"][0]
     out = ["--out", tmp_path / "never"]
     assert "at least two runs" in refused(capsys, iso, *out)
+    assert "--n-resamples must be a positive" in refused(capsys, iso, mist, "--n-resamples", "0", *out)
+    assert "--confidence must lie" in refused(capsys, iso, mist, "--confidence", "95", *out)
     assert "is not a run" in refused(capsys, iso, tmp_path, *out)
     sweep = tmp_path / "sweep"
     shutil.copytree(iso, sweep / "frames_4")

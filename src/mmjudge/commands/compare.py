@@ -28,7 +28,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mmjudge.comparison import compare_runs, load_runs, summary_lines, write_comparison
+    from mmjudge.errors import ConfigError
 
+    if args.n_resamples < 1:  # checked before the runs are read and rescored
+        raise ConfigError(f"--n-resamples must be a positive integer, got {args.n_resamples}")
+    if not 0.0 < args.confidence < 1.0:
+        raise ConfigError(
+            f"--confidence must lie strictly between 0 and 1 (e.g. 0.95), got {args.confidence}"
+        )
     runset = load_runs(args.runs, args.data)
     comparison = compare_runs(
         runset, n_resamples=args.n_resamples, confidence=args.confidence, seed=args.seed
