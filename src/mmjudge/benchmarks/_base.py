@@ -8,7 +8,8 @@ and never branches on a benchmark id. The parts:
 * :class:`RecordSpec` -- the prediction-record schema, its id rule and coverage rule, the item builder,
   verdicts -> records, and records + reference rows -> the scorer's arguments;
 * :class:`LeaderboardSpec` -- the ranked scoring, side scorings, table views (columns), the figure;
-* the report plot, the report's breakdown tables, what a frame sweep follows, and the headline keys.
+* the report plot, the report's breakdown tables, what a frame sweep follows, and the headline keys;
+* :class:`~mmjudge.benchmarks._pairing.PairingSpec` -- per-unit paired data for comparing judges.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mmjudge.benchmarks._exports import ExportSpec
+from mmjudge.benchmarks._pairing import PairingSpec
 from mmjudge.benchmarks._probes import Probe
 from mmjudge.benchmarks._tables import BreakdownTable, SweepSeries
 from mmjudge.items import Item, Verdict
@@ -215,6 +217,16 @@ class Benchmark:
     """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
     probes: tuple[Probe, ...] = ()
     """Robustness probes that apply to the benchmark (``mmjudge robustness``; see :mod:`mmjudge.robustness`)."""
+    pairing: PairingSpec | None = None
+    """Per-unit paired data of the headline keys (``mmjudge compare``, the leaderboard's significance
+    column; see :mod:`mmjudge.benchmarks._pairing`); ``None``: judges cannot be compared pairwise."""
+
+    @property
+    def paired_keys(self) -> tuple[str, ...]:
+        """Keys compared pairwise: the pairing's own list, else the headline keys (none without pairing)."""
+        if self.pairing is None:
+            return ()
+        return self.pairing.keys or self.headline
 
     @property
     def tab_title(self) -> str:

@@ -96,6 +96,11 @@ MIGRATIONS: tuple[str, ...] = (
         version TEXT NOT NULL DEFAULT ''
     );
     """,
+    # 4: verified rows keep the per-unit paired data of their headline keys (mmjudge.leaderboard.significance),
+    # so the table can test a row against the best one; rows stored before have none ('').
+    """
+    ALTER TABLE submissions ADD COLUMN paired TEXT NOT NULL DEFAULT '';
+    """,
 )
 """Schema migrations; migration ``i`` brings ``PRAGMA user_version`` from ``i`` to ``i + 1``."""
 
@@ -159,6 +164,9 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         gpus INTEGER NOT NULL DEFAULT 0,
         version TEXT NOT NULL DEFAULT ''
     );
+    """,
+    """
+    ALTER TABLE submissions ADD COLUMN paired TEXT NOT NULL DEFAULT '';
     """,
 )
 """The same steps for PostgreSQL; the version is kept in the one-row table ``mmjudge_schema``."""

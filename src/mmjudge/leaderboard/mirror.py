@@ -32,7 +32,9 @@ PUBLIC_REQUEST_FIELDS = (
     "worker", "log_tail",
 )  # fmt: skip
 """What the mirror exports of a model request: what the queue tab shows."""
-_PRIVATE_SUBMISSION_FIELDS = ("hidden",)
+# ``paired`` holds per-item outcomes (and EmoPrefer's gold classes): public, it would give away the labels
+# the server keeps private
+_PRIVATE_SUBMISSION_FIELDS = ("hidden", "paired")
 
 
 def export_public_tables(store: Store, folder: str | Path) -> list[Path]:

@@ -97,6 +97,9 @@ class NewSubmission:
     """The file's coverage (``expected``, ``present``, ``no_judgment`` counts; ``None`` for reported rows)."""
     side_results: Mapping[str, Mapping[str, Any]] | None = None
     """Secondary scorings of the same file by label (e.g. EmoReAlM's ``official`` mode beside strict)."""
+    paired: str = ""
+    """Per-unit paired data of the headline keys, packed (:mod:`mmjudge.leaderboard.significance`);
+    ``""`` for reported rows and rows stored before the store kept it."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class StoredSubmission(NewSubmission):
 
 _SUBMISSION_COLUMNS = (
     "benchmark, kind, judge, model, submitter, results, revision, link, license, weights, sha256, "
-    "header, source, id, created_at, hidden, request_id, coverage, side_results"
+    "header, source, id, created_at, hidden, request_id, coverage, side_results, paired"
 )
 
 
@@ -265,14 +268,14 @@ def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None 
         check_daily_limit(conn, row.submitter, daily_limit, now)
     return conn.insert(
         "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
-        "license, weights, sha256, header, source, created_at, request_id, coverage, side_results) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "license, weights, sha256, header, source, created_at, request_id, coverage, side_results, paired) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             row.benchmark, row.kind, row.judge, row.model, row.submitter,
             json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
             row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
             None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
-            json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True),
+            json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True), row.paired,
         ),
     )  # fmt: skip
 
@@ -340,11 +343,11 @@ def _check_duplicates(conn: Connection, row: NewSubmission) -> None:
 
 def _submission(found: tuple[Any, ...]) -> StoredSubmission:
     (benchmark, kind, judge, model, submitter, results, revision, link, license_, weights, sha256,
-     header, source, row_id, created_at, hidden, request_id, coverage, side_results) = found  # fmt: skip
+     header, source, row_id, created_at, hidden, request_id, coverage, side_results, paired) = found  # fmt: skip
     return StoredSubmission(
         benchmark=benchmark, kind=kind, judge=judge, model=model, submitter=submitter,
         results=json.loads(results), revision=revision, link=link, license=license_, weights=weights,
         sha256=sha256, header=json.loads(header), source=source, coverage=json.loads(coverage) or None,
         side_results=json.loads(side_results) or None, id=int(row_id), created_at=float(created_at),
-        hidden=bool(hidden), request_id=None if request_id is None else int(request_id),
+        hidden=bool(hidden), request_id=None if request_id is None else int(request_id), paired=str(paired or ""),
     )  # fmt: skip

@@ -18,6 +18,7 @@ from typing import Any
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
+from mmjudge.leaderboard.significance import pack_paired
 from mmjudge.leaderboard.store import Lease, NewSubmission, Store, StoredSubmission, SubmissionRejected
 from mmjudge.leaderboard.tables import ROBUSTNESS
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES, SubmissionMeta, validate_file, validate_meta
@@ -100,6 +101,7 @@ class Leaderboard:
         self._rows_fn = rows_fn or _default_rows
         self._score_fn = score_fn or _default_score
         self._rows: dict[str, Sequence[Mapping[str, Any]]] = {}
+        self._hashes: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def benchmarks_available(self) -> list[str]:
@@ -119,6 +121,18 @@ class Leaderboard:
                     )
                 self._rows[benchmark] = self._rows_fn(benchmark, root / benchmark)
             return self._rows[benchmark]
+
+    def dataset_hash(self, benchmark: str) -> str:
+        """Hash of the server's ``benchmark`` folder (computed once), stored with a row's paired data."""
+        from mmjudge.data.rows import dataset_hash
+
+        self.reference_rows(benchmark)  # refuses a benchmark without labels, as a submission does
+        with self._lock:
+            if benchmark not in self._hashes:
+                root = self.settings.data_root
+                assert root is not None
+                self._hashes[benchmark] = dataset_hash(root / benchmark)
+            return self._hashes[benchmark]
 
     def submitter(self, username: str | None) -> str:
         """The submitter name: the logged-in username, ``local`` in no-auth mode.
@@ -144,7 +158,8 @@ class Leaderboard:
         """Validate, score and store a prediction file as a ``verified`` row.
 
         The file must cover every record ``mmjudge eval`` writes for the benchmark; the row keeps the
-        file's coverage and ``no_judgment`` counts, and the scorings of :attr:`Settings.side_scores`.
+        file's coverage and ``no_judgment`` counts, the scorings of :attr:`Settings.side_scores` and the
+        per-unit paired data of the headline keys (:mod:`mmjudge.leaderboard.significance`).
 
         Args:
             data: the file's bytes.
@@ -180,6 +195,8 @@ class Leaderboard:
             submitter=submitter, results=results, revision=meta.revision, link=meta.link,
             license=meta.license, weights=meta.weights, sha256=checked.sha256, header=header.to_record(),
             coverage=coverage(checked.predictions, rows).as_dict(), side_results=side or None,
+            paired=pack_paired(header.benchmark, checked.predictions.records, rows, results,
+                               self.dataset_hash(header.benchmark)),
         )  # fmt: skip
         limit = self.settings.daily_limit if daily_limit == -1 else daily_limit
         row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease)

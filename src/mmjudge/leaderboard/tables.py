@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from mmjudge.benchmarks import Benchmark, View, get_benchmark
 from mmjudge.benchmarks import Column as ColumnSpec
+from mmjudge.leaderboard.significance import significance_cells
 from mmjudge.leaderboard.store import StoredSubmission
 
 __all__ = ["INFO_HEADERS", "ROBUSTNESS", "Column", "Table", "build_table", "columns", "robustness_table", "views"]
@@ -29,6 +30,8 @@ __all__ = ["INFO_HEADERS", "ROBUSTNESS", "Column", "Table", "build_table", "colu
 INFO_HEADERS: tuple[str, ...] = ("#", "Kind", "Judge", "Model", "Revision", "Weights", "Submitter")
 """Leading columns of every table."""
 NO_CI = "(no CI)"
+SIGNIFICANCE_HEADER = "vs best (paired)"
+"""Title of the significance column (``build_table(..., significance=True)``)."""
 Results = Mapping[str, Any]
 
 
@@ -184,10 +187,18 @@ def columns(benchmark: str, view: str | None = None) -> list[Column]:
     return [_stored(spec, c) for c in _view_of(spec, view).columns]
 
 
-def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: str | None = None) -> Table:
+def build_table(
+    benchmark: str,
+    submissions: Sequence[StoredSubmission],
+    view: str | None = None,
+    *,
+    significance: bool = False,
+) -> Table:
     """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the view's headline column.
 
-    Text cells hold the text as submitted (a ``str`` cell of ``gr.Dataframe`` is shown as text).
+    Text cells hold the text as submitted (a ``str`` cell of ``gr.Dataframe`` is shown as text). With
+    ``significance`` a text column after the score columns says whether each row differs from the best verified row on the
+    headline key, paired (:func:`mmjudge.leaderboard.significance.significance_cells`).
     """
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, view)
@@ -208,6 +219,14 @@ def build_table(benchmark: str, submissions: Sequence[StoredSubmission], view: s
         display.append([str(v) for v in info] + [d for _, d in cells])
     headers = list(INFO_HEADERS) + [c.header for c in cols]
     datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["str" if c.text else "number" for c in cols]
+    if significance:
+        at = len(INFO_HEADERS) + len(chosen.columns)  # after the score columns, before the file's
+        paired = significance_cells(benchmark, ranked, chosen.columns[headline].key)
+        for sub, raw, shown in zip(ranked, values, display, strict=True):
+            raw.insert(at, paired.get(sub.id, "—"))
+            shown.insert(at, paired.get(sub.id, "—"))
+        headers.insert(at, SIGNIFICANCE_HEADER)
+        datatypes.insert(at, "str")
     return Table(benchmark, headers, values, display, datatypes, len(INFO_HEADERS) + headline)
 
 

@@ -80,7 +80,7 @@ class Handlers:
 
     def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark``."""
-        return build_table(benchmark, self.board.store.submissions(benchmark), view)
+        return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True)
 
     @tracked
     def table_value(self, benchmark: str, view: str | None = None) -> dict[str, Any]:

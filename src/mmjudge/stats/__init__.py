@@ -34,6 +34,13 @@ from mmjudge.stats._classification import (
     weighted_f1_from_counts,
 )
 from mmjudge.stats._correlation import EXACT_MAX_N, SpearmanResult, spearman_permutation_test
+from mmjudge.stats._paired import (
+    ClusterBootstrapResult,
+    McNemarResult,
+    cluster_weights,
+    mcnemar_exact,
+    paired_cluster_bootstrap,
+)
 from mmjudge.stats._proportion import multinomial_counts, wilson_interval
 from mmjudge.stats._tests import MultipleTestResult, TTestResult, benjamini_yekutieli, welch_t_test
 
@@ -44,7 +51,9 @@ __all__ = [
     "BradleyTerryCI",
     "BradleyTerryResult",
     "ClassificationSummary",
+    "ClusterBootstrapResult",
     "ConfidenceInterval",
+    "McNemarResult",
     "MultipleTestResult",
     "PairedBootstrapResult",
     "PairwiseCounts",
@@ -59,11 +68,14 @@ __all__ = [
     "bradley_terry_ci",
     "bradley_terry_ties",
     "classification_summary",
+    "cluster_weights",
     "cohen_kappa",
     "fleiss_kappa",
     "fleiss_kappa_ci",
+    "mcnemar_exact",
     "multinomial_counts",
     "paired_bootstrap_diff",
+    "paired_cluster_bootstrap",
     "pairwise_counts",
     "rating_table",
     "spearman_permutation_test",

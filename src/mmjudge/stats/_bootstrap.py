@@ -143,9 +143,19 @@ def paired_bootstrap_diff(
     confidence = check_probability("confidence", confidence)
     boot = _replicates(diff, _mean, n_resamples, seed)
     low, high = _percentiles(boot, confidence)
-    tail = min(int(np.sum(boot <= 0.0)), int(np.sum(boot >= 0.0)))
-    p_value = min(1.0, 2.0 * (tail + 1) / (n_resamples + 1))
-    return PairedBootstrapResult(float(diff.mean()), float(low), float(high), confidence, p_value)
+    return PairedBootstrapResult(float(diff.mean()), float(low), float(high), confidence, two_sided_p(boot))
+
+
+def two_sided_p(differences: np.ndarray) -> float:
+    """Bootstrap p-value: ``min(1, 2 (min(#{d* <= 0}, #{d* >= 0}) + 1) / (B + 1))`` (NaN for ``B = 0``).
+
+    >>> two_sided_p(np.array([1.0, 2.0, 3.0]))
+    0.5
+    """
+    if differences.size == 0:
+        return float("nan")
+    tail = min(int(np.sum(differences <= 0.0)), int(np.sum(differences >= 0.0)))
+    return min(1.0, 2.0 * (tail + 1) / (differences.size + 1))
 
 
 def resample_indices(n: int, n_resamples: int, seed: int, width: int = 1) -> Iterator[np.ndarray]:

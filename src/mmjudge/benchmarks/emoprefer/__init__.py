@@ -7,7 +7,17 @@ Modules: :mod:`.scoring` (the official rules: parser, 2-/3-class WAF and accurac
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.emoprefer import build, exports, items, leaderboard, probes, records, report, sample
+from mmjudge.benchmarks.emoprefer import (
+    build,
+    exports,
+    items,
+    leaderboard,
+    pairing,
+    probes,
+    records,
+    report,
+    sample,
+)
 from mmjudge.benchmarks.emoprefer.items import EmoPreferPair
 from mmjudge.benchmarks.emoprefer.scoring import (
     LABELS,
@@ -89,5 +99,6 @@ BENCHMARK = Benchmark(
     report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
+    pairing=pairing.PAIRING,
 )
 """The registered EmoPrefer benchmark."""

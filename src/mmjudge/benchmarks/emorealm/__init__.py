@@ -6,7 +6,17 @@ unweighted overall mean; ``official`` and ``strict`` modes), :mod:`.keys`, :mod:
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.emorealm import build, exports, items, leaderboard, probes, records, report, sample
+from mmjudge.benchmarks.emorealm import (
+    build,
+    exports,
+    items,
+    leaderboard,
+    pairing,
+    probes,
+    records,
+    report,
+    sample,
+)
 from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.keys import result_keys
 from mmjudge.benchmarks.emorealm.scoring import (
@@ -70,5 +80,6 @@ BENCHMARK = Benchmark(
     report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
+    pairing=pairing.PAIRING,
 )
 """The registered EmoReAlM benchmark; ranked in strict mode, the official mode stored beside it."""

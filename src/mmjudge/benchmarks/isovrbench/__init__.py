@@ -8,7 +8,17 @@ sample), :mod:`.items` (clips to judge, pair records), :mod:`.records` (predicti
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.isovrbench import build, exports, items, leaderboard, probes, records, report, sample
+from mmjudge.benchmarks.isovrbench import (
+    build,
+    exports,
+    items,
+    leaderboard,
+    pairing,
+    probes,
+    records,
+    report,
+    sample,
+)
 from mmjudge.benchmarks.isovrbench.keys import result_keys
 from mmjudge.benchmarks.isovrbench.scoring import (
     CHOICES,
@@ -59,5 +69,6 @@ BENCHMARK = Benchmark(
     sweep_series=report.sweep_series,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
+    pairing=pairing.PAIRING,
 )
 """The registered IsoVRBench benchmark."""

@@ -7,7 +7,17 @@ AdMIRe rebuild -> dataset folder), :mod:`.sample`, :mod:`.prompts` (the judge pr
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
-from mmjudge.benchmarks.mist import build, exports, items, leaderboard, probes, records, report, sample
+from mmjudge.benchmarks.mist import (
+    build,
+    exports,
+    items,
+    leaderboard,
+    pairing,
+    probes,
+    records,
+    report,
+    sample,
+)
 from mmjudge.benchmarks.mist.items import MistCell
 from mmjudge.benchmarks.mist.keys import RESULT_KEYS
 from mmjudge.benchmarks.mist.records import CELLS, STRATEGIES
@@ -68,6 +78,7 @@ BENCHMARK = Benchmark(
     report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
+    pairing=pairing.PAIRING,
 )
 """The registered MIST benchmark; the leaderboard ranks it in strict mode (a missing label counts as
 changed, so marking the labels that moved ``no_judgment`` cannot lower a change rate)."""

@@ -1,0 +1,219 @@
+"""Whether a leaderboard row differs significantly from the best row: paired, from stored per-unit data.
+
+At submission :func:`pack_paired` keeps, beside the scores, each headline key's per-unit data
+(:class:`~mmjudge.benchmarks._pairing.UnitScores`, the benchmark's pairing of the file's records with the
+server's reference rows), zlib-compressed JSON with the reference folder's dataset hash. When a table is
+built, :func:`significance_cells` compares every verified row that shares the best verified row's items
+(same dataset hash, same units) with that row on the view's ranking key, through
+:func:`mmjudge.comparison.compare_units` (the leaderboard computes no statistic itself), Holm-corrects
+over the rows compared and says in one short text cell per row:
+
+* ``"best"`` for the best verified row with paired data;
+* ``"-3.1 [-5.0, -1.2] p=0.004 *"`` (row minus best, paired cluster-bootstrap CI, Holm p; ``*`` below
+  0.05) or ``"n.s. -1.0 [-3.0, +1.0] p=0.41"``;
+* ``"published numbers: no pairing"`` for reported rows, ``"no per-item data (stored before pairing)"``
+  for rows stored before the store kept it, ``"other items"`` for rows scored on other reference rows,
+  and every row of a benchmark without a :class:`~mmjudge.benchmarks.PairingSpec` says so.
+
+Comparisons are cached by the two rows' ids and file hashes (stored rows never change), so a table
+render after the first costs a dictionary lookup per row.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import math
+import threading
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mmjudge.benchmarks import Benchmark, UnitScores, get_benchmark
+from mmjudge.comparison import KeyComparison, adjust, compare_units, format_difference
+from mmjudge.errors import SchemaError
+from mmjudge.leaderboard.store import StoredSubmission
+
+__all__ = ["N_RESAMPLES", "pack_paired", "significance_cells", "unpack_paired"]
+
+N_RESAMPLES = 2000
+"""Bootstrap resamples per comparison on the leaderboard (seed 0)."""
+ALPHA = 0.05
+"""Significance level of the Holm-corrected p-values."""
+PAIRED_VERSION = 1
+UNPAIRED = "the benchmark declares no pairing"
+BROKEN = "paired data unusable (see the log)"
+REPORTED, BEFORE, OTHER, BEST = (
+    "published numbers: no pairing",
+    "no per-item data (stored before pairing)",
+    "other items",
+    "best",
+)
+
+logger = logging.getLogger(__name__)
+
+_CACHE: dict[tuple[Any, ...], KeyComparison] = {}
+_UNPACKED: dict[tuple[Any, ...], Any] = {}
+_CACHE_LIMIT = 4096
+_LOCK = threading.Lock()
+
+
+def pack_paired(
+    benchmark: str,
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    results: Mapping[str, Any],
+    dataset_hash: str,
+) -> str:
+    """The per-unit paired data of ``results``' headline keys, packed for the store (``""``: no pairing).
+
+    >>> unpack_paired(pack_paired("mist", [], [], {}, "dataset-hash"))[0]
+    'dataset-hash'
+    """
+    spec = get_benchmark(benchmark)
+    keys = [k for k in spec.paired_keys if k in results] if spec.pairing is not None else []
+    units = {k: spec.pairing.units(k, records, rows, results).to_json() for k in keys} if spec.pairing else {}
+    payload = {"version": PAIRED_VERSION, "dataset_hash": dataset_hash, "keys": units}
+    text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+
+
+def unpack_paired(packed: str) -> tuple[str, dict[str, UnitScores]] | None:
+    """``(dataset_hash, key -> UnitScores)`` from :func:`pack_paired`'s text; ``None`` for ``""``.
+
+    Raises:
+        SchemaError: the text is not packed paired data.
+
+    >>> unpack_paired(pack_paired("mist", [], [], {}, "h"))
+    ('h', {})
+    """
+    if not packed:
+        return None
+    try:
+        payload = json.loads(zlib.decompress(base64.b64decode(packed)))
+    except (ValueError, zlib.error) as exc:
+        raise SchemaError(
+            f"stored paired data is not packed JSON ({exc}); expected pack_paired's output"
+        ) from exc
+    if payload.get("version") != PAIRED_VERSION:
+        raise SchemaError(
+            f"stored paired data has version {payload.get('version')!r}, expected {PAIRED_VERSION}"
+        )
+    return str(payload["dataset_hash"]), {k: UnitScores.from_json(v) for k, v in payload["keys"].items()}
+
+
+def significance_cells(
+    benchmark: str, submissions: Sequence[StoredSubmission], key: str | None = None
+) -> dict[int, str]:
+    """Row id -> the significance cell of every visible row of ``benchmark`` (see the module docstring).
+
+    A row whose stored paired data cannot be read, or does not reproduce its stored score, says so (and a
+    warning is logged); the table is built all the same.
+
+    Args:
+        benchmark: benchmark id.
+        submissions: stored rows (other benchmarks' and hidden ones are left out).
+        key: the ranking key (default: the benchmark's first headline key).
+    """
+    spec = get_benchmark(benchmark)
+    key = key or (spec.headline[0] if spec.headline else "")
+    rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
+    if spec.pairing is None:
+        return {s.id: UNPAIRED for s in rows}
+    if key not in spec.paired_keys:
+        return {s.id: f"{key} is not compared pairwise" for s in rows}
+    cells = {s.id: REPORTED for s in rows if s.kind != "verified"}
+    data: dict[int, tuple[str, UnitScores]] = {}
+    for sub in (s for s in rows if s.kind == "verified"):
+        try:
+            found = _units(sub, key)
+        except SchemaError as exc:
+            cells[sub.id] = _broken(sub, exc)
+            continue
+        if found is None:
+            cells[sub.id] = BEFORE
+        else:
+            data[sub.id] = found
+    cells.update(_against_best(spec, key, [s for s in rows if s.id in data], data))
+    return cells
+
+
+def _against_best(
+    spec: Benchmark, key: str, rows: Sequence[StoredSubmission], data: Mapping[int, tuple[str, UnitScores]]
+) -> dict[int, str]:
+    """The cells of the verified rows with paired data: ``best``, other items, or the Holm-corrected test."""
+    best = _best(spec, key, rows)
+    if best is None:
+        return {}
+    cells, compared = {best.id: BEST}, []
+    best_hash, best_units = data[best.id]
+    for sub in (s for s in rows if s.id != best.id):
+        digest, units = data[sub.id]
+        if digest != best_hash or set(units.units) != set(best_units.units):
+            cells[sub.id] = OTHER
+            continue
+        try:
+            compared.append((sub.id, _compare(spec, key, sub, units, best, best_units)))
+        except SchemaError as exc:
+            cells[sub.id] = _broken(sub, exc)
+    for (row_id, _), result in zip(compared, adjust([c for _, c in compared]), strict=True):
+        text = format_difference(result, ALPHA)
+        cells[row_id] = text if result.significant(ALPHA) or math.isnan(result.p_adjusted) else f"n.s. {text}"
+    return cells
+
+
+def _broken(sub: StoredSubmission, exc: SchemaError) -> str:
+    logger.warning("row #%s: its paired data cannot be used (%s)", sub.id, exc)
+    return BROKEN
+
+
+def _units(sub: StoredSubmission, key: str) -> tuple[str, UnitScores] | None:
+    cache_key = ("unpacked", sub.id, sub.sha256)
+    with _LOCK:
+        unpacked = _UNPACKED.get(cache_key, False)
+    if unpacked is False:
+        unpacked = unpack_paired(sub.paired)
+        with _LOCK:
+            if len(_UNPACKED) >= _CACHE_LIMIT:
+                _UNPACKED.clear()
+            _UNPACKED[cache_key] = unpacked
+    if unpacked is None or key not in unpacked[1]:
+        return None
+    return unpacked[0], unpacked[1][key]
+
+
+def _value(sub: StoredSubmission, key: str) -> float:
+    value = sub.results.get(key)
+    return math.nan if value is None or isinstance(value, (str, bool)) else float(value)
+
+
+def _best(spec: Benchmark, key: str, rows: Sequence[StoredSubmission]) -> StoredSubmission | None:
+    ranked = [s for s in rows if not math.isnan(_value(s, key))]
+    if not ranked:
+        return None
+    sign = 1.0 if spec.higher_is_better(key) else -1.0
+    return max(ranked, key=lambda s: (sign * _value(s, key), -s.id))
+
+
+def _compare(
+    spec: Benchmark,
+    key: str,
+    sub: StoredSubmission,
+    units: UnitScores,
+    best: StoredSubmission,
+    best_units: UnitScores,
+) -> KeyComparison:
+    cache_key = (spec.id, key, sub.id, sub.sha256, best.id, best.sha256, N_RESAMPLES)
+    with _LOCK:
+        if cache_key in _CACHE:
+            return _CACHE[cache_key]
+    result = compare_units(
+        units, best_units, labels=(sub.judge, best.judge), values=(_value(sub, key), _value(best, key)),
+        higher_is_better=spec.higher_is_better(key), n_resamples=N_RESAMPLES, seed=0,
+    )  # fmt: skip
+    with _LOCK:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[cache_key] = result
+    return result
