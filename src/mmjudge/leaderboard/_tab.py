@@ -3,7 +3,8 @@
 Controls: the view switch (when the benchmark has several), the column groups shown (``gr.Dataframe``
 cannot hide columns itself, so the value is rebuilt with the chosen groups), and filters by kind and
 judge type; every change redraws the table and the figure from the store (:func:`facets.select`). The
-first three columns (rank, judge, headline) are pinned, so a phone shows them while the rest scrolls.
+first three columns (rank, judge, headline) are pinned (:func:`pin_css`), so a phone shows them while
+the rest scrolls.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from mmjudge.leaderboard.tables import robustness_table, views
 if TYPE_CHECKING:
     from mmjudge.leaderboard.ui import Handlers
 
-__all__ = ["LEGEND", "TabControls", "benchmark_tab", "refresh"]
+__all__ = ["LEGEND", "TabControls", "benchmark_tab", "pin_css", "refresh"]
 
 LEGEND = (
     "Rank: by the headline (third column) in its direction; equal headline values share a rank, "
@@ -34,8 +35,26 @@ LEGEND = (
 """The line under every table saying how to read it."""
 PINNED = 3
 """Rank, judge and headline stay in view while the other columns scroll."""
-WIDTHS = ["64px", "170px", "150px"]
-"""Widths of the pinned columns (the others size to their content)."""
+WIDTHS = [52, 118, 160]
+"""Widths in px of the pinned columns (the others size to their content)."""
+
+
+def pin_css() -> str:
+    """CSS keeping the first :data:`PINNED` columns of every benchmark table in view while it scrolls.
+
+    gradio 6.31's ``gr.Dataframe`` accepts ``pinned_columns`` but its frontend does not use it, so the
+    cells are made sticky here (the app passes this to ``launch(css=...)``).
+
+    >>> "left: 52px" in pin_css()
+    True
+    """
+    rules = []
+    for n in range(1, PINNED + 1):
+        cells = f"[id^='table-'] th:nth-child({n}), [id^='table-'] td:nth-child({n})"
+        left = sum(WIDTHS[: n - 1])
+        rules.append(f"{cells} {{ position: sticky; left: {left}px; z-index: 2; "
+                     "background: var(--table-odd-background-fill, var(--background-fill-primary)); }")  # fmt: skip
+    return "\n".join(rules)
 
 
 class TabControls(NamedTuple):
@@ -76,10 +95,10 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
                             label="judge type (none chosen: every type)")  # fmt: skip
     frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),
                          interactive=False, show_search="filter", wrap=True, pinned_columns=PINNED,
-                         column_widths=cast(Any, WIDTHS), elem_id=f"table-{benchmark}",
+                         column_widths=cast(Any, [f"{w}px" for w in WIDTHS]), elem_id=f"table-{benchmark}",
                          label=f"{spec.tab_title}: ranked by {table.headers[table.headline]}")  # fmt: skip
     gr.Markdown(LEGEND, elem_id=f"legend-{benchmark}")
-    plot = gr.Plot(value=handlers.plot(benchmark), label="figure (the table's rows and order)", format="png")
+    plot = gr.Plot(value=handlers.plot(benchmark), label="figure", show_label=False, format="png")
     note = reported_note(benchmark)
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
