@@ -2,7 +2,8 @@
 rejected with its line, the same predictions uploaded again are rejected as a duplicate, markup in
 names is shown literally, once, and exported as submitted; rank, judge and headline are in view at
 1400 px and at 390 px (also scrolled right: they are pinned), a column-group toggle hides and shows its
-headers, and the kind filter leaves only rows of that kind.
+headers, the kind filter leaves only rows of that kind, and a column sort replaces the previous one
+while each row keeps its rank.
 
 Each test starts from a fresh store, a fresh app and a fresh browser page, and every step waits on state
 the app itself shows (the file component's value, the message, a table row), never on something that
@@ -292,3 +293,53 @@ def test_the_kind_filter_leaves_only_rows_of_that_kind(browser, ranked_board, ki
         expect(table).to_contain_text(judge)
         page.wait_for_function(f"t => ({_KIND_COLUMN})(t).length === 1", arg=table.element_handle())
         assert table.evaluate(_KIND_COLUMN) == [kind]
+
+
+_COLUMN = """([table, title]) => {
+    const at = [...table.querySelectorAll('th')].map(th => th.getAttribute('title')).indexOf(title);
+    return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
+        .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
+}"""
+
+
+def _sort(page, table, title: str, how: str) -> None:
+    """Choose ``how`` (``Sort ascending``/``Sort descending``) in the menu of the column titled ``title``."""
+    header = table.locator(f"th[title='{title}']")
+    header.hover()
+    header.locator("button[aria-label='Open cell menu']").click()
+    page.locator(".cell-menu").get_by_text(how, exact=True).click()
+
+
+def _column(page, table, title: str) -> list[str]:
+    """The shown cells of the column titled ``title``, top to bottom."""
+    return page.evaluate(_COLUMN, [table.element_handle(), title])
+
+
+def _first_is(page, table, title: str, value: str) -> None:
+    page.wait_for_function(
+        f"args => ({_COLUMN})(args)[0] === {json.dumps(value)}", arg=[table.element_handle(), title]
+    )
+
+
+def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser, ranked_board) -> None:
+    from playwright.sync_api import expect
+
+    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+        table = page.locator("#table-isovrbench")
+        expect(table).to_contain_text("vlm judge", timeout=STEP_MS)
+        shuffle = "motion: temporal_shuffle"
+        _sort(page, table, shuffle, "Sort ascending")
+        _first_is(page, table, shuffle, "11.9")  # LiFT, Table 2's lowest
+        _sort(page, table, "Average", "Sort descending")
+        _first_is(page, table, "Judge", "VideoReward")  # ranked by Average alone, not shuffle first
+        averages = [float(v.split()[0]) for v in _column(page, table, "Average")]
+        assert averages == sorted(averages, reverse=True)
+        _sort(page, table, "Judge", "Sort ascending")
+        _first_is(page, table, "Judge", "GPT-4.1")
+        judges = _column(page, table, "Judge")
+        ranks = dict(zip(judges, _column(page, table, "Rank"), strict=True))
+        assert (
+            judges == sorted(judges, key=str.lower)
+            and ranks["VideoReward"] == "1"
+            and ranks["GPT-4.1"] == "2"
+        )

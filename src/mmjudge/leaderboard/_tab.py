@@ -22,7 +22,7 @@ from mmjudge.leaderboard.tables import robustness_table, views
 if TYPE_CHECKING:
     from mmjudge.leaderboard.ui import Handlers
 
-__all__ = ["LEGEND", "TabControls", "benchmark_tab", "pin_css", "refresh"]
+__all__ = ["LEGEND", "ONE_SORT_JS", "TabControls", "benchmark_tab", "pin_css", "refresh"]
 
 LEGEND = (
     "Rank: by the headline (third column) in its direction; equal headline values share a rank, "
@@ -55,6 +55,36 @@ def pin_css() -> str:
         rules.append(f"{cells} {{ position: sticky; left: {left}px; z-index: 2; "
                      "background: var(--table-odd-background-fill, var(--background-fill-primary)); }")  # fmt: skip
     return "\n".join(rules)
+
+
+ONE_SORT_JS = """() => {
+    // gradio 6.31 adds a column's sort after the ones already set (up to three); a leaderboard reader
+    // expects the new sort to replace them: clear the sorts, then apply the one chosen
+    let header = null, replaying = false;
+    const item = (menu, text) => [...menu.querySelectorAll("button")].find(b => b.innerText.trim() === text);
+    const later = (f) => setTimeout(f, 60);
+    document.addEventListener("click", (event) => {
+        const opener = event.target.closest("button[aria-label='Open cell menu']");
+        if (opener) { header = opener.closest("th"); return; }
+        const choice = event.target.closest(".cell-menu button");
+        const text = choice ? choice.innerText.trim() : "";
+        if (replaying || !header || !header.closest("[id^='table-']") || !text.startsWith("Sort ")) return;
+        const clear = item(choice.closest(".cell-menu"), "Clear sort");
+        if (!clear) return;
+        event.stopImmediatePropagation(); event.preventDefault();
+        const target = header;
+        clear.click();
+        later(() => {
+            target.querySelector("button[aria-label='Open cell menu']").click();
+            later(() => {
+                const menu = document.querySelector(".cell-menu");
+                const again = menu && item(menu, text);
+                if (again) { replaying = true; again.click(); replaying = false; }
+            });
+        });
+    }, true);
+}"""
+"""Launch ``js``: choosing a sort in a benchmark table's column menu replaces the previous sort."""
 
 
 class TabControls(NamedTuple):

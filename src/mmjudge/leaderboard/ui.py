@@ -37,7 +37,7 @@ from mmjudge.leaderboard._calls import (
     row_id,
     tracked,
 )
-from mmjudge.leaderboard._tab import TabControls, benchmark_tab, pin_css, refresh
+from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, pin_css, refresh
 from mmjudge.leaderboard.export import write_results_file, write_table
 from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard
@@ -217,6 +217,7 @@ class LeaderboardApp:
         closed with :meth:`close`.
         """
         kwargs.setdefault("css", pin_css())
+        kwargs.setdefault("js", ONE_SORT_JS)
         self.blocks.queue(default_concurrency_limit=4).launch(**kwargs)
         if not kwargs.get("prevent_thread_lock"):
             self.close()
