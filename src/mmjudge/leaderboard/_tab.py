@@ -17,7 +17,7 @@ import gradio as gr
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard.facets import KINDS
 from mmjudge.leaderboard.reported import reported_note
-from mmjudge.leaderboard.tables import robustness_table, views
+from mmjudge.leaderboard.tables import columns, robustness_table, views
 
 if TYPE_CHECKING:
     from mmjudge.leaderboard.ui import Handlers
@@ -25,14 +25,14 @@ if TYPE_CHECKING:
 __all__ = ["LEGEND", "ONE_SORT_JS", "TabControls", "benchmark_tab", "pin_css", "refresh"]
 
 LEGEND = (
-    "Rank: by the headline (third column) in its direction; equal headline values share a rank, "
+    "Rank: by the headline (third column; {direction} is better); equal headline values share a rank, "
     "marked `=` (1, 2=, 2=, 4); `—`: no headline number. Rank stays with the row when you sort or filter. "
     "`62.5 [48.1, 75.0]`: a verified score and its 95% CI. A number alone on a reported row is as published "
     "(the paper prints no interval); `± s (n rounds)` is the spread over rounds it prints. Coverage and "
     "no-judgment rates describe the submitted file (exact counts). Kind `baseline`: a verified row from a "
     "weight-free judge."
 )
-"""The line under every table saying how to read it."""
+"""The line under every table saying how to read it (``{direction}``: the headline's, higher or lower)."""
 PINNED = 3
 """Rank, judge and headline stay in view while the other columns scroll."""
 WIDTHS = [52, 118, 160]
@@ -54,6 +54,8 @@ def pin_css() -> str:
         left = sum(WIDTHS[: n - 1])
         rules.append(f"{cells} {{ position: sticky; left: {left}px; z-index: 2; "
                      "background: var(--table-odd-background-fill, var(--background-fill-primary)); }")  # fmt: skip
+    # the other columns get room for a short header on two lines instead of one word a line
+    rules.append(f"[id^='table-'] th:nth-child(n+{PINNED + 1}) {{ min-width: 8rem; }}")
     return "\n".join(rules)
 
 
@@ -126,8 +128,11 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),
                          interactive=False, show_search="filter", wrap=True, pinned_columns=PINNED,
                          column_widths=cast(Any, [f"{w}px" for w in WIDTHS]), elem_id=f"table-{benchmark}",
-                         label=f"{spec.tab_title}: ranked by {table.headers[table.headline]}")  # fmt: skip
-    gr.Markdown(LEGEND, elem_id=f"legend-{benchmark}")
+                         label=spec.tab_title)  # fmt: skip
+    headline = table.headers[table.headline]
+    higher = next(c.higher_is_better for c in columns(benchmark) if c.header == headline)
+    legend = LEGEND.format(direction="higher" if higher else "lower")  # the same in every view
+    gr.Markdown(legend, elem_id=f"legend-{benchmark}")
     plot = gr.Plot(value=handlers.plot(benchmark), label="figure", show_label=False, format="png")
     note = reported_note(benchmark)
     if note:
