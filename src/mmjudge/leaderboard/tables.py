@@ -4,11 +4,11 @@ The columns, their order, the view switch and the headline that ranks the rows a
 (``Benchmark.leaderboard.views``); each column's direction is its result key's ``higher_is_better``
 and its CI the ``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson
 intervals for rates, bootstraps for means and F1 scores). The leaderboard computes no statistic. A
-:class:`Table` holds raw values (numbers, for sorting and export) and display strings (the number with
-its CI on a second line). Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
+:class:`Table` holds raw values (numbers, for sorting and export) and display strings in one format
+(``62.5 [48.1, 75.0]``, :func:`mmjudge.leaderboard.facets.score_text`), and each column's group. Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
 text and the exports carry the name as submitted; only Markdown and HTML contexts escape it, where they
 render it (``mmjudge.leaderboard.ui``). A reported row shows the spread its paper prints (``<key>_std``
-over rounds) or says it has no CI. Every table ends with the file's coverage and ``no_judgment`` rate
+over rounds) or the number alone, as printed. Every table ends with the file's coverage and ``no_judgment`` rate
 (verified rows). A column may show a key as scored in one scoring mode: a benchmark ranked in one mode
 (e.g. strict, missing answers wrong) can show another mode's value (a side scoring stored beside it).
 """
