@@ -33,6 +33,8 @@ LEGEND = (
     "weight-free judge."
 )
 """The line under every table saying how to read it (``{direction}``: the headline's, higher or lower)."""
+WIDE = 340
+"""Narrowest width (px) of a control beside another; narrower screens stack the controls."""
 PINNED = 3
 """Rank, judge and headline stay in view while the other columns scroll."""
 WIDTHS = [52, 118, 160]
@@ -116,15 +118,17 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     table = handlers.table(benchmark)
     names = list(views(benchmark))
     groups = [g for g in dict.fromkeys(table.groups) if g]
+    # side by side on a desktop; on a phone each control takes the full width, so its options lie in a row
     with gr.Row(equal_height=True):
-        view = gr.Radio(names, value=names[0], label=spec.leaderboard.view_label, visible=len(names) > 1)
-        shown = gr.CheckboxGroup(
-            groups, value=groups, label="column groups shown", elem_id=f"groups-{benchmark}"
-        )
+        view = gr.Radio(names, value=names[0], label=spec.leaderboard.view_label, visible=len(names) > 1,
+                        min_width=WIDE)  # fmt: skip
+        shown = gr.CheckboxGroup(groups, value=groups, label="column groups shown", elem_id=f"groups-{benchmark}",
+                                 min_width=WIDE, scale=2)  # fmt: skip
     with gr.Row(equal_height=True):
-        kinds = gr.CheckboxGroup(list(KINDS), value=list(KINDS), label="kind", elem_id=f"kinds-{benchmark}")
+        kinds = gr.CheckboxGroup(list(KINDS), value=list(KINDS), label="kind", elem_id=f"kinds-{benchmark}",
+                                 min_width=WIDE)  # fmt: skip
         types = gr.Dropdown(handlers.judge_types(benchmark), value=[], multiselect=True, elem_id=f"types-{benchmark}",
-                            label="judge type (none chosen: every type)")  # fmt: skip
+                            label="judge type (none chosen: every type)", min_width=WIDE)  # fmt: skip
     frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),
                          interactive=False, show_search="filter", wrap=True, pinned_columns=PINNED,
                          column_widths=cast(Any, [f"{w}px" for w in WIDTHS]), elem_id=f"table-{benchmark}",
