@@ -15,7 +15,7 @@ from mmjudge.errors import ConfigError
 from mmjudge.items import KINDS, kind_of
 from mmjudge.judges import get_judge
 from mmjudge.leaderboard import StoredSubmission, build_table
-from mmjudge.leaderboard.tables import INFO_HEADERS, columns, views
+from mmjudge.leaderboard.tables import columns, views
 from mmjudge.report import headline
 
 
@@ -37,8 +37,8 @@ def test_leaderboard_ranks_by_the_report_headline(benchmark: str) -> None:
     scores = {key.name: 50.0 for key in spec.result_keys if "<" not in key.name}
     row = StoredSubmission(benchmark, "verified", "j", "m", "u", {**scores, "mode": "strict"}, id=1)
     table = build_table(benchmark, [row])
-    ranked = default.columns[table.headline - len(INFO_HEADERS)]
-    assert (default.headline or first) == ranked.key
+    ranked = next(c for c in default.columns if c.header == table.headers[table.headline])
+    assert (default.headline or first) == ranked.key and table.headline == 2  # right after the judge
     assert first in headline(benchmark, scores)
 
 

@@ -1,6 +1,9 @@
 """The app in real headless Chromium (Playwright): a valid upload is stored and shown, a malformed one is
-rejected with its line, the same predictions uploaded again are rejected as a duplicate, and markup in
-names is shown literally, once, and exported as submitted.
+rejected with its line, the same predictions uploaded again are rejected as a duplicate, markup in
+names is shown literally, once, and exported as submitted; rank, judge and headline are in view at
+1400 px and at 390 px (also scrolled right: they are pinned), a column-group toggle hides and shows its
+headers, the kind filter leaves only rows of that kind, and a column sort replaces the previous one
+while each row keeps its rank.
 
 Each test starts from a fresh store, a fresh app and a fresh browser page, and every step waits on state
 the app itself shows (the file component's value, the message, a table row), never on something that
@@ -10,6 +13,7 @@ run with ``-m browser``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -61,9 +65,13 @@ def _page_on(browser, board) -> Iterator:
 
 
 @contextmanager
-def page_at(browser, url: str) -> Iterator:
-    """A fresh browser page on the app at ``url``, which records any dialog it opens."""
-    context = browser.new_context()
+def page_at(browser, url: str, viewport: dict | None = None) -> Iterator:
+    """A fresh browser page on the app at ``url``, which records any dialog it opens.
+
+    Ready when the Submit tab shows or, with a ``viewport`` (a phone hides it in the tab menu), when the
+    first tab's table shows its rank header.
+    """
+    context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
     try:
         page = context.new_page()
         page.set_default_timeout(STEP_MS)
@@ -72,7 +80,10 @@ def page_at(browser, url: str) -> Iterator:
         # no internet here: refuse outside requests (web fonts) at once instead of waiting for them
         page.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
         page.goto(url, wait_until="domcontentloaded")
-        page.get_by_role("tab", name="Submit").wait_for()
+        if viewport:
+            page.locator("#table-isovrbench th[title='Rank']").wait_for()
+        else:
+            page.get_by_role("tab", name="Submit").wait_for()
         yield page
     finally:
         context.close()  # no new events; `served` then waits for the handlers still running
@@ -182,3 +193,147 @@ def test_markup_in_names_is_shown_literally_once_and_exported_as_submitted(
     [sub] = [s for s in board.store.submissions("emoprefer") if s.kind == "verified"]
     assert name in exported and judge in exported and "&amp;" not in exported
     assert sub.model == name and sub.judge == judge  # stored as submitted
+
+
+def _with_header(content: bytes, backend: str, model: str | None) -> bytes:
+    """``content`` with the header's provenance naming the judge backend and its model (``None``: weight-free)."""
+    lines = content.decode().splitlines()
+    header = json.loads(lines[0]) | {"provenance": {"judge_config": {"judge": backend, "model": model}}}
+    return ("\n".join([json.dumps(header), *lines[1:]]) + "\n").encode()
+
+
+@pytest.fixture
+def ranked_board(board_factory, reference):
+    """A store with the reported rows, one verified row and one baseline row on IsoVRBench."""
+    board = board_factory()
+    seed_reported(board.store)
+    rows = reference["isovrbench"]
+    board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=31), "vlm_digit", "org/vlm"),
+                 SubmissionMeta("vlm judge", "org/vlm", "r1"), "local")  # fmt: skip
+    board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=32), "random", None),
+                 SubmissionMeta("random floor", "random", "r1"), "local")  # fmt: skip
+    return board
+
+
+_IN_VIEW = """([table, heads, cells, right]) => {
+    // scroll the table to the top of the page (and, with `right`, to its last column), then measure in
+    // the same frame: a layout change between polls is retried, never measured half-way
+    table.scrollIntoView({block: 'start'});
+    let box = table.querySelector('table');
+    while (box && !(box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX !== 'visible')) box = box.parentElement;
+    if (right && box) box.scrollLeft = box.scrollWidth;
+    const inside = el => {
+        const r = el && el.getBoundingClientRect();
+        return !!r && r.width > 0 && r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight;
+    };
+    const rows = [...table.querySelectorAll('[role=row]')];  // the shown rows (not the header's sizing row)
+    const shown = text => rows.some(row => [...row.querySelectorAll('td, [role=gridcell]')].some(td => td.innerText.trim() === text && inside(td)));
+    const header = title => [...table.querySelectorAll(`th[title='${title}']`)].some(inside);
+    return heads.every(header) && cells.every(shown) && (!right || (box && box.scrollLeft > 0 && header('id')));
+}"""
+HEADS = ["Rank", "Judge", "Average"]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
+def test_rank_judge_and_headline_are_in_view(browser, ranked_board, width, height) -> None:
+    """At a desktop and a phone width the rank, judge and headline columns (headers and the first row)
+    show without horizontal scrolling, and stay in view (pinned) with the table scrolled to its last
+    column."""
+    from playwright.sync_api import expect
+
+    with served(ranked_board) as (_, url), page_at(browser, url, {"width": width, "height": height}) as page:
+        table = page.locator("#table-isovrbench")
+        expect(table).to_contain_text("vlm judge", timeout=STEP_MS)  # the stored rows have arrived
+        handle = table.element_handle()
+        page.wait_for_function(_IN_VIEW, arg=[handle, HEADS, ["1", "VideoReward", "73.3"], False])
+        page.wait_for_function(_IN_VIEW, arg=[handle, HEADS, [], True])
+
+
+def test_a_column_group_toggle_hides_and_shows_its_headers(browser, ranked_board) -> None:
+    from playwright.sync_api import expect
+
+    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+        table, groups = page.locator("#table-isovrbench"), page.locator("#groups-isovrbench")
+        motion = table.locator("th[title^='motion: ']")
+        expect(motion).to_have_count(3)
+        groups.get_by_label("motion").uncheck()
+        expect(motion).to_have_count(0)
+        expect(table.locator("th[title='text: attribute_edit']")).to_have_count(1)  # other groups stay
+        expect(table.locator("th[title='Average']")).to_have_count(1)
+        groups.get_by_label("motion").check()
+        expect(motion).to_have_count(3)
+
+
+_KIND_COLUMN = """table => {
+    const heads = [...table.querySelectorAll('th')].map(th => th.getAttribute('title'));
+    const at = heads.indexOf('Kind');
+    return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
+        .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
+}"""
+
+
+@pytest.mark.parametrize("kind", ["verified", "baseline"])
+def test_the_kind_filter_leaves_only_rows_of_that_kind(browser, ranked_board, kind) -> None:
+    from playwright.sync_api import expect
+
+    judge = {"verified": "vlm judge", "baseline": "random floor"}[kind]
+    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+        table, kinds = page.locator("#table-isovrbench"), page.locator("#kinds-isovrbench")
+        expect(table).to_contain_text("VideoReward", timeout=STEP_MS)
+        for other in ("reported", "verified", "baseline"):
+            if other != kind:
+                kinds.get_by_label(other).uncheck()
+        expect(table).not_to_contain_text("VideoReward")  # the last unchecked kind's rows are gone
+        expect(table).to_contain_text(judge)
+        page.wait_for_function(f"t => ({_KIND_COLUMN})(t).length === 1", arg=table.element_handle())
+        assert table.evaluate(_KIND_COLUMN) == [kind]
+
+
+_COLUMN = """([table, title]) => {
+    const at = [...table.querySelectorAll('th')].map(th => th.getAttribute('title')).indexOf(title);
+    return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
+        .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
+}"""
+
+
+def _sort(page, table, title: str, how: str) -> None:
+    """Choose ``how`` (``Sort ascending``/``Sort descending``) in the menu of the column titled ``title``."""
+    header = table.locator(f"th[title='{title}']")
+    header.hover()
+    header.locator("button[aria-label='Open cell menu']").click()
+    page.locator(".cell-menu").get_by_text(how, exact=True).click()
+
+
+def _column(page, table, title: str) -> list[str]:
+    """The shown cells of the column titled ``title``, top to bottom."""
+    return page.evaluate(_COLUMN, [table.element_handle(), title])
+
+
+def _first_is(page, table, title: str, value: str) -> None:
+    page.wait_for_function(
+        f"args => ({_COLUMN})(args)[0] === {json.dumps(value)}", arg=[table.element_handle(), title]
+    )
+
+
+def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser, ranked_board) -> None:
+    from playwright.sync_api import expect
+
+    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+        table = page.locator("#table-isovrbench")
+        expect(table).to_contain_text("vlm judge", timeout=STEP_MS)
+        shuffle = "motion: temporal_shuffle"
+        _sort(page, table, shuffle, "Sort ascending")
+        _first_is(page, table, shuffle, "11.9")  # LiFT, Table 2's lowest
+        _sort(page, table, "Average", "Sort descending")
+        _first_is(page, table, "Judge", "VideoReward")  # ranked by Average alone, not shuffle first
+        averages = [float(v.split()[0]) for v in _column(page, table, "Average")]
+        assert averages == sorted(averages, reverse=True)
+        _sort(page, table, "Judge", "Sort ascending")
+        _first_is(page, table, "Judge", "GPT-4.1")
+        judges = _column(page, table, "Judge")
+        ranks = dict(zip(judges, _column(page, table, "Rank"), strict=True))
+        assert (
+            judges == sorted(judges, key=str.lower)
+            and ranks["VideoReward"] == "1"
+            and ranks["GPT-4.1"] == "2"
+        )

@@ -32,8 +32,8 @@ def submit(board, data: bytes, model: str):
 
 
 def column(table) -> dict[int, str]:
-    at = table.headers.index(SIGNIFICANCE_HEADER)
-    return {int(row[0]): row[at] for row in table.values}
+    at, key = table.headers.index(SIGNIFICANCE_HEADER), table.headers.index("id")
+    return {int(row[key]): row[at] for row in table.values}
 
 
 @pytest.fixture
@@ -94,7 +94,10 @@ def test_a_table_without_the_column_is_unchanged(board, reference) -> None:
     plain = build_table("emorealm", board.store.submissions("emorealm"))
     assert SIGNIFICANCE_HEADER not in plain.headers
     with_column = build_table("emorealm", board.store.submissions("emorealm"), significance=True)
-    assert with_column.headers[-2:] == plain.headers[-2:] == ["Coverage %", "No judgment %"]
+    at = with_column.headers.index(SIGNIFICANCE_HEADER)
+    assert with_column.headers[at + 1 : at + 3] == ["Coverage %", "No judgment %"]  # after the scores
+    assert with_column.headers[:at] + with_column.headers[at + 1 :] == plain.headers
+    assert [r[:at] + r[at + 1 :] for r in with_column.values] == plain.values
 
 
 def test_a_version_3_sqlite_store_is_migrated_and_its_rows_say_they_have_no_pairing(tmp_path: Path) -> None:

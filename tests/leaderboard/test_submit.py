@@ -85,12 +85,13 @@ def test_stored_isovrbench_score_equals_the_evaluate_module(
             isinstance(value, float) and math.isnan(value) and math.isnan(stored[key])
         ), key
     table = handlers.table("isovrbench")
-    row = next(r for r in table.values if r[1] == "verified")
+    kind = table.headers.index("Kind")
+    row = next(r for r in table.values if r[kind] == "verified")
     assert row[table.headline] == pytest.approx(expected["average"], abs=1e-4)
-    display = next(d for d, v in zip(table.display, table.values, strict=True) if v[1] == "verified")
+    display = next(d for d, v in zip(table.display, table.values, strict=True) if v[kind] == "verified")
     assert (
         display[table.headline]
-        == f"{expected['average']:.1f}\n[{expected['average_ci_low']:.1f}, {expected['average_ci_high']:.1f}]"
+        == f"{expected['average']:.1f} [{expected['average_ci_low']:.1f}, {expected['average_ci_high']:.1f}]"
     )
 
 
@@ -202,8 +203,8 @@ def test_text_is_escaped_once_where_it_is_rendered(board_factory, reference, tmp
                               XSS, XSS, XSS, "", XSS, "open", None)  # fmt: skip
     assert "<script>" not in message and "&lt;script&gt;" in message and "&amp;lt;" not in message
     table = handlers.table("isovrbench")
-    row = next(r for r in table.values if r[1] == "verified")
-    assert row[2:5] == [XSS, XSS, XSS]
+    row = next(r for r in table.values if r[table.headers.index("Kind")] == "verified")
+    assert [row[table.headers.index(h)] for h in ("Judge", "Model", "Revision")] == [XSS, XSS, XSS]
     cells = [str(c) for r in table.values + table.display for c in r]
     assert not any("&lt;" in c or "&amp;" in c for c in cells)
     assert "html" not in table.datatypes and "markdown" not in table.datatypes
@@ -225,7 +226,7 @@ def test_ampersand_name_is_stored_and_exported_as_submitted(board_factory, refer
                     "judge", name, "r1", "", "", "open", None)  # fmt: skip
     sub = handlers.board.store.submissions("emoprefer")[0]
     assert sub.model == name
-    assert handlers.table("emoprefer").values[0][3] == name
+    assert handlers.table("emoprefer").column("Model") == [name]
     record = json.loads(Path(handlers.results_file(sub.id)).read_text())
     assert record["run"]["leaderboard"]["model"] == name
     csv_text = Path(handlers.export("emoprefer", "ties_wrong", "csv")).read_text()
@@ -239,7 +240,7 @@ def test_admin_hides_rows_that_stay_in_the_store(board_factory, reference, tmp_p
     assert "only admins" in handlers.hide(row_id, _profile("mallory"))
     assert "only admins" in handlers.hide(row_id, None)
     assert "hidden" in handlers.hide(row_id, _profile("root"))
-    assert all(v[0] != row_id for v in handlers.table("isovrbench").values)
+    assert row_id not in handlers.table("isovrbench").column("id")
     assert handlers.board.store.get_submission(row_id).hidden
     assert handlers.results_file(row_id) is None
 
@@ -268,7 +269,7 @@ def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_pa
     ]
     assert sorted(verified) == [("emoprefer", "majority", "baseline"), ("isovrbench", "random", "baseline")]
     assert all("skipped" in m for m in ingest_demo_output(board, tmp_path / "demo-output"))
-    assert build_table("emoprefer", board.store.submissions()).values[0][2] == "majority"
+    assert build_table("emoprefer", board.store.submissions()).column("Judge") == ["majority"]
 
 
 def test_concurrent_exports_never_share_a_file(board_factory, reference, tmp_path) -> None:

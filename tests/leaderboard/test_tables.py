@@ -11,7 +11,7 @@ from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.leaderboard import StoredSubmission, build_table
 from mmjudge.leaderboard.plots import figure
 from mmjudge.leaderboard.reported import reported_rows
-from mmjudge.leaderboard.tables import INFO_HEADERS
+from mmjudge.leaderboard.tables import DETAIL_HEADERS
 
 
 def _iso(row_id: int, average: float, **extra) -> StoredSubmission:
@@ -35,20 +35,17 @@ def _iso(row_id: int, average: float, **extra) -> StoredSubmission:
 
 def test_isovrbench_breakdown_ranking_and_views() -> None:
     table = build_table("isovrbench", [_iso(1, 55.0), _iso(2, 71.25), _iso(3, 60.0, hidden_note=1)])
-    assert table.headers[: len(INFO_HEADERS)] == list(INFO_HEADERS)
-    assert (
-        table.headers[len(INFO_HEADERS)] == "motion: temporal_shuffle"
-        and "text: attribute_edit" in table.headers
-    )
-    assert table.headers[table.headline] == "Average"
-    assert [r[0] for r in table.values] == [2, 3, 1]
-    assert table.display[0][table.headline] == "71.2\n[69.2, 73.2]"
+    assert table.headers[:4] == ["Rank", "Judge", "Average", "motion: temporal_shuffle"]
+    assert table.headline == 2 and "text: attribute_edit" in table.headers
+    assert table.headers[-len(DETAIL_HEADERS) :] == list(DETAIL_HEADERS)
+    assert table.column("id") == [2, 3, 1] and table.column("Rank") == [1, 2, 3]
+    assert table.display[0][table.headline] == "71.2 [69.2, 73.2]"
     decided = build_table("isovrbench", [_iso(1, 55.0)], view="decided")
     assert decided.headers[decided.headline] == "Decided avg. (Table 5)"  # the mean of the eight, not pooled
     assert decided.values[0][decided.headline] == 56.0
-    assert decided.display[0][decided.headline] == "56.0\n[54.0, 58.0]"
-    assert decided.values[0][len(INFO_HEADERS)] == 56.0
-    assert decided.display[0][len(INFO_HEADERS)].endswith("(no CI)")
+    assert decided.display[0][decided.headline] == "56.0 [54.0, 58.0]"
+    assert decided.values[0][3] == 56.0
+    assert decided.display[0][3] == "56.0 (no CI)"  # a verified estimate stored without its interval
     with pytest.raises(ValueError, match="view"):
         build_table("isovrbench", [], view="ties_right")
 
@@ -65,18 +62,20 @@ def _stored(benchmark: str) -> list[StoredSubmission]:
 
 def test_reported_rows_show_the_published_numbers_without_a_ci() -> None:
     table = build_table("isovrbench", _stored("isovrbench"))
-    assert table.values[0][2] == "VideoReward" and table.values[0][table.headline] == 73.3
-    assert table.display[0][table.headline] == "73.3\n(published, no CI)"
+    assert table.values[0][1] == "VideoReward" and table.values[0][table.headline] == 73.3
+    assert (
+        table.display[0][table.headline] == "73.3"
+    )  # as printed; the legend says a reported number stands alone
     decided = build_table("isovrbench", _stored("isovrbench"), view="decided")
-    ranked = [(row[2], row[decided.headline]) for row in decided.values]
+    ranked = [(row[1], row[decided.headline]) for row in decided.values]
     assert ranked[:2] == [("VideoReward", 73.6), ("VisionReward", 71.3)]  # Table 5's order
     assert ranked[-2:] == [("GPT-4.1", None), ("Qwen3-VL-8B", None)]  # not in Table 5: no decided numbers
     emo = build_table("emoprefer", _stored("emoprefer"))
     top = emo.display[0]
-    assert emo.values[0][2] == "Qwen2.5-Omni" and top[emo.headline] == "67.2\n± 0.00 over 2 rounds"
+    assert emo.values[0][1] == "Qwen2.5-Omni" and top[emo.headline] == "67.2 ± 0.00 (2 rounds)"
     assert emo.values[0][emo.headers.index("strategy")] == "S2"
-    gpt4o = next(d for d, v in zip(emo.display, emo.values, strict=True) if v[2] == "GPT-4o")
-    assert gpt4o[emo.headline] == "59.3\n± 0.08 over 2 rounds"
+    gpt4o = next(d for d, v in zip(emo.display, emo.values, strict=True) if v[1] == "GPT-4o")
+    assert gpt4o[emo.headline] == "59.3 ± 0.08 (2 rounds)"
 
 
 def test_mist_columns_read_the_stored_intervals_and_rank_lower_first() -> None:
@@ -89,14 +88,14 @@ def test_mist_columns_read_the_stored_intervals_and_rank_lower_first() -> None:
             StoredSubmission("mist", "verified", "better", "m2", "u", base, id=2)]  # fmt: skip
     table = build_table("mist", rows)
     assert table.headers[table.headline] == "change none→misleading (explicit)"  # Table 6's column
-    assert [r[2] for r in table.values] == ["better", "worse"]
-    assert table.display[0][table.headline] == "25.0\n[17.0, 35.5]"  # the scorer's interval, as stored
+    assert table.column("Judge") == ["better", "worse"]
+    assert table.display[0][table.headline] == "25.0 [17.0, 35.5]"  # the scorer's interval, as stored
     column = table.headers.index("direction (explicit)")
-    assert table.display[0][column] == "60.0\n(no CI)"  # a count beside it is not turned into an interval
+    assert table.display[0][column] == "60.0 (no CI)"  # a count beside it is not turned into an interval
     assert table.values[0][table.headers.index("alt-test informed (explicit): passed")] == "1/24"
     published = build_table("mist", _stored("mist"))
     best = published.values[0]
-    assert best[2] == "GPT-5.2" and best[published.headline] == 9.1
+    assert best[1] == "GPT-5.2" and best[published.headline] == 9.1
     assert best[published.headers.index("direction (explicit)")] == 28.0
 
 
@@ -133,7 +132,7 @@ def test_emorealm_is_ranked_strict_with_the_official_average_beside_it() -> None
     gamed = StoredSubmission("emorealm", "verified", "gamed", "m2", "u", {"overall": 28.0, "mode": "strict"},
                              side_results={"official": {"overall": 40.0, "mode": "official"}}, id=2)  # fmt: skip
     table = build_table("emorealm", [gamed, honest])
-    assert [r[2] for r in table.values] == ["honest", "gamed"]
+    assert table.column("Judge") == ["honest", "gamed"]
     official = table.headers.index("Average (official)")
     assert [r[official] for r in table.values] == [30.0, 40.0]
 
@@ -146,12 +145,14 @@ def test_every_table_shows_coverage_and_no_judgment_rate() -> None:
                                ("emorealm", {"overall": 1.0, "mode": "strict"})):  # fmt: skip
         row = StoredSubmission(benchmark, "verified", "j", "m", "u", results, coverage=coverage, id=1)
         table = build_table(benchmark, [row])
-        assert table.headers[-2:] == ["Coverage %", "No judgment %"], benchmark
-        assert table.values[0][-2:] == [100.0, 9.575]
+        files = slice(-len(DETAIL_HEADERS) - 2, -len(DETAIL_HEADERS))
+        assert table.headers[files] == ["Coverage %", "No judgment %"], benchmark
+        assert table.values[0][files] == [100.0, 9.575]
+        assert table.display[0][files] == ["100.0", "9.6"]  # exact counts of the file: no interval
         reported = build_table(
             benchmark, [StoredSubmission(benchmark, "reported", "j", "m", "u", results, id=2)]
         )
-        assert reported.display[0][-2:] == ["—", "—"]
+        assert reported.display[0][files] == ["—", "—"]
 
 
 def test_isovrbench_figure_spans_the_published_judges_and_marks_humans() -> None:
@@ -166,8 +167,8 @@ def test_isovrbench_figure_spans_the_published_judges_and_marks_humans() -> None
     # temporal shuffle spans the eleven published judges, 11.9 (LiFT) to 60.8 (VideoReward), as in Table 2
     assert sorted(spans[0].get_segments()[0][:, 1]) == [11.9, 60.8]
     stars = [c for c in ax.collections if c.get_label() == "human (45 pairs)"]
-    assert len(stars) == 1 and stars[0].get_offsets()[0][1] == HUMAN_ACCURACY[INTERVENTIONS[0]]
-    assert any(line.get_label() == "j99 (v)" for line in ax.containers)
+    assert [c.get_offsets()[0][1] for c in stars] == [HUMAN_ACCURACY[iv] for iv in INTERVENTIONS]
+    assert any(line.get_label().endswith(" j99 (v)") for line in ax.containers)  # labelled with its rank
 
 
 @pytest.mark.parametrize("benchmark", ["mist", "emoprefer", "emorealm"])

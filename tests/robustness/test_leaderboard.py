@@ -51,7 +51,7 @@ def test_ingested_rows_carry_their_summary_and_the_table_shows_it(
     tie = summary["ties/tie_rate"]
     assert table.values[0][-2] == round(tie, 4)
     assert table.display[0][-2] == (
-        f"{tie:.1f}\n[{summary['ties/tie_rate_ci_low']:.1f}, {summary['ties/tie_rate_ci_high']:.1f}]"
+        f"{tie:.1f} [{summary['ties/tie_rate_ci_low']:.1f}, {summary['ties/tie_rate_ci_high']:.1f}]"
     )
     board.store.set_hidden(rows["random"].id, True)
     assert robustness_table("isovrbench", board.store.submissions()).values == []

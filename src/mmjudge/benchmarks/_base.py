@@ -85,6 +85,8 @@ class Column:
     """The column shows the key's value as text (a label such as a strategy name)."""
     out_of: str | None = None
     """Text column ``"<key>/<out_of>"`` of two stored counts (e.g. alt-tests passed / run)."""
+    group: str = ""
+    """The column group a leaderboard user shows or hides as one (e.g. a dimension, an arm); ``""``: always shown."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class BoardRow(Protocol):
     @property
     def results(self) -> Mapping[str, Any]:
         """The stored result dict."""
+
+    @property
+    def rank(self) -> str:
+        """The row's rank in the table (``"1"``, ``"2="`` for a tie, ``""`` when unranked)."""
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,16 @@ from typing import Any
 from mmjudge.benchmarks._base import BoardRow
 
 __all__ = [
+    "MARKERS",
     "MAX_VERIFIED",
     "bars",
     "board_figure",
     "errors",
+    "legend_outside",
     "number",
     "report_figure",
     "row_label",
+    "row_style",
     "row_value",
     "save",
     "split_rows",
@@ -28,7 +31,9 @@ __all__ = [
 ]
 
 MAX_VERIFIED = 12
-"""Verified rows a leaderboard figure draws (the first ones stored); the table lists all."""
+"""Verified rows a leaderboard figure draws (the best ranked ones); the table lists all."""
+MARKERS = "osD^vPX<>hp8*d"
+"""Marker cycle that, with the colour cycle, tells one row's marks from another's."""
 
 
 def report_figure(width: float = 7.0, height: float = 3.6, **kwargs: Any) -> tuple[Any, Any]:
@@ -87,10 +92,33 @@ def board_figure(width: float = 9.0, height: float = 4.0) -> Any:
 
 
 def row_label(row: BoardRow) -> str:
-    """A row's legend label: judge name and kind initial."""
+    """A row's legend label: its rank in the table, judge name and kind initial.
+
+    >>> from types import SimpleNamespace
+    >>> row_label(SimpleNamespace(judge="VideoReward", kind="reported", rank="2="))
+    '#2= VideoReward (r)'
+    """
     # figures are PNG images (no HTML); '$...$' would be mathtext, so escape the dollar sign
     text = row.judge[:28].replace("$", r"\$")
-    return f"{text} ({row.kind[0]})"
+    return f"#{row.rank} {text} ({row.kind[0]})" if row.rank else f"{text} ({row.kind[0]})"
+
+
+def row_style(k: int) -> dict[str, Any]:
+    """Colour and marker of the ``k``-th row drawn (the same ``k`` gets the same style in every figure).
+
+    >>> row_style(0)["marker"], row_style(len(MARKERS))["marker"]
+    ('o', 'o')
+    """
+    from matplotlib import colormaps
+
+    return {"color": colormaps["tab20"](k % 20), "marker": MARKERS[k % len(MARKERS)]}
+
+
+def legend_outside(ax: Any, handles: Sequence[Any], labels: Sequence[str]) -> None:
+    """The legend, in the order given, right of the axes (it names every mark without covering one)."""
+    ax.legend(
+        handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", borderaxespad=0
+    )
 
 
 def row_value(row: BoardRow, key: str) -> float | None:
@@ -110,7 +138,7 @@ def whisker(row: BoardRow, key: str) -> tuple[float, float]:
 
 
 def split_rows(rows: Sequence[BoardRow]) -> tuple[list[BoardRow], list[BoardRow]]:
-    """``(published, verified)`` rows; at most :data:`MAX_VERIFIED` verified ones."""
+    """``(published, verified)`` rows in the order given (the table's); at most :data:`MAX_VERIFIED` verified ones."""
     published = [r for r in rows if r.kind == "reported"]
     verified = [r for r in rows if r.kind == "verified"][:MAX_VERIFIED]
     return published, verified

@@ -1,22 +1,55 @@
 """One matplotlib figure per tab, drawn by the benchmark from the stored rows (``Benchmark.leaderboard.figure``).
 
-The published (``reported``) rows give the context, the ``verified`` rows are drawn over it, and every
-error bar is an interval the scorer stored (or the spread over rounds a paper prints); nothing is
-computed here. Figures use no pyplot state, so nothing accumulates.
+The figure gets the rows the table shows, in the table's order (best first), each with its rank, so
+every mark can be labelled as the table labels it. The published (``reported``) rows give the context,
+the ``verified`` rows are drawn over it, and every error bar is an interval the scorer stored (or the
+spread over rounds a paper prints); nothing is computed here. Figures use no pyplot state, so nothing
+accumulates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from mmjudge.benchmarks import get_benchmark
+from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.store import StoredSubmission
+from mmjudge.leaderboard.tables import build_table
 
-__all__ = ["figure"]
+__all__ = ["RankedRow", "figure", "ranked_rows"]
 
 
-def figure(benchmark: str, rows: Sequence[StoredSubmission]) -> Any:
-    """The tab's figure from its visible rows (a ``matplotlib.figure.Figure``)."""
-    rows = [r for r in rows if r.benchmark == benchmark and not r.hidden]
-    return get_benchmark(benchmark).leaderboard.figure(rows)
+@dataclass(frozen=True)
+class RankedRow:
+    """A stored row as a figure reads it (``mmjudge.benchmarks.BoardRow``), with its rank in the table."""
+
+    kind: str
+    """``verified`` or ``reported`` (as stored)."""
+    judge: str
+    """Judge display name."""
+    results: Mapping[str, Any]
+    """The stored result dict."""
+    rank: str
+    """The rank the table shows (``"2="`` for a tie, ``"—"`` unranked)."""
+
+
+def ranked_rows(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = None,
+                kinds: Collection[str] | None = None, types: Collection[str] | None = None) -> list[RankedRow]:  # fmt: skip
+    """The rows the table of ``benchmark`` shows (same view and filters), in its order, with their ranks.
+
+    >>> ranked_rows("mist", [])
+    []
+    """
+    table = facets.select(build_table(benchmark, rows, view), kinds=kinds, types=types)
+    by_id = {r.id: r for r in rows}
+    at_id, at_rank = table.headers.index("id"), table.headers.index("Rank")
+    shown = [(by_id[int(v[at_id])], d[at_rank]) for v, d in zip(table.values, table.display, strict=True)]
+    return [RankedRow(sub.kind, sub.judge, sub.results, rank) for sub, rank in shown]
+
+
+def figure(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = None,
+           kinds: Collection[str] | None = None, types: Collection[str] | None = None) -> Any:  # fmt: skip
+    """The tab's figure from the rows its table shows (a ``matplotlib.figure.Figure``)."""
+    return get_benchmark(benchmark).leaderboard.figure(ranked_rows(benchmark, rows, view, kinds, types))

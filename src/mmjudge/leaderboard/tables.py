@@ -4,11 +4,11 @@ The columns, their order, the view switch and the headline that ranks the rows a
 (``Benchmark.leaderboard.views``); each column's direction is its result key's ``higher_is_better``
 and its CI the ``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson
 intervals for rates, bootstraps for means and F1 scores). The leaderboard computes no statistic. A
-:class:`Table` holds raw values (numbers, for sorting and export) and display strings (the number with
-its CI on a second line). Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
+:class:`Table` holds raw values (numbers, for sorting and export) and display strings in one format
+(``62.5 [48.1, 75.0]``, :func:`mmjudge.leaderboard.facets.score_text`), and each column's group. Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
 text and the exports carry the name as submitted; only Markdown and HTML contexts escape it, where they
 render it (``mmjudge.leaderboard.ui``). A reported row shows the spread its paper prints (``<key>_std``
-over rounds) or says it has no CI. Every table ends with the file's coverage and ``no_judgment`` rate
+over rounds) or the number alone, as printed. Every table ends with the file's coverage and ``no_judgment`` rate
 (verified rows). A column may show a key as scored in one scoring mode: a benchmark ranked in one mode
 (e.g. strict, missing answers wrong) can show another mode's value (a side scoring stored beside it).
 """
@@ -17,21 +17,42 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from mmjudge.benchmarks import Benchmark, View, get_benchmark
 from mmjudge.benchmarks import Column as ColumnSpec
+from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.significance import significance_cells
 from mmjudge.leaderboard.store import StoredSubmission
 
-__all__ = ["INFO_HEADERS", "ROBUSTNESS", "Column", "Table", "build_table", "columns", "robustness_table", "views"]
+__all__ = [
+    "DETAILS",
+    "DETAIL_HEADERS",
+    "INFO_HEADERS",
+    "ROBUSTNESS",
+    "Column",
+    "Table",
+    "build_table",
+    "columns",
+    "robustness_table",
+    "views",
+]
 
-INFO_HEADERS: tuple[str, ...] = ("#", "Kind", "Judge", "Model", "Revision", "Weights", "Submitter")
-"""Leading columns of every table."""
+INFO_HEADERS: tuple[str, ...] = ("id", "Kind", "Judge", "Model", "Revision", "Weights", "Submitter")
+"""Leading columns of the robustness table (its rows are not ranked, so the store id leads)."""
+DETAIL_HEADERS: tuple[str, ...] = ("Kind", "Type", "Model", "Revision", "Weights", "Submitter", "id")
+"""Trailing columns of a ranked table: the row's kind and judge type, what was run, and its store id."""
+DETAILS = "details"
+"""Column group of :data:`DETAIL_HEADERS`."""
+FILE = "coverage"
+"""Column group of the file's coverage and no-judgment rate."""
 NO_CI = "(no CI)"
+"""Beside a verified score whose stored result has no interval (rows stored before their scorer gave one)."""
 SIGNIFICANCE_HEADER = "vs best (paired)"
 """Title of the significance column (``build_table(..., significance=True)``)."""
+SIGNIFICANCE = "paired test"
+"""Column group of the significance column."""
 Results = Mapping[str, Any]
 
 
@@ -51,6 +72,10 @@ class Column:
     """The column holds short text (``str`` datatype) rather than numbers."""
     spread: Callable[[Results], float | None] | None = None
     """The spread over rounds a paper prints beside a mean (``<key>_std``); shown when there is no CI."""
+    group: str = ""
+    """Column group (``""``: always shown)."""
+    exact: bool = False
+    """A count of the submitted file, not an estimate: shown without an interval."""
 
 
 @dataclass(frozen=True)
@@ -62,13 +87,20 @@ class Table:
     headers: list[str]
     """Column titles."""
     values: list[list[Any]]
-    """Raw cell values (numbers or escaped text), rows ranked by the headline column."""
+    """Raw cell values (numbers or text as submitted), rows ranked by the headline column."""
     display: list[list[str]]
-    """Display strings: numbers with their CI on a second line."""
+    """Display strings: ``"62.5 [48.1, 75.0]"`` (a number and its 95% CI), see :func:`_cell`."""
     datatypes: list[str]
     """Gradio datatypes per column (``number`` or ``str``; never ``html``/``markdown``)."""
     headline: int = len(INFO_HEADERS)
     """Index of the headline column the rows are ranked by."""
+    groups: list[str] = field(default_factory=list)
+    """Column group of each column (``""``: always shown); empty for a table without groups."""
+
+    def column(self, header: str) -> list[Any]:
+        """The raw values of the column titled ``header``, in row order."""
+        index = self.headers.index(header)
+        return [row[index] for row in self.values]
 
     def frame(self) -> Any:
         """The raw values as a ``pandas.DataFrame``."""
@@ -106,13 +138,16 @@ def _ci_keys(key: str) -> Callable[[Results], tuple[float, float] | None]:
 def _stored(benchmark: Benchmark, spec: ColumnSpec) -> Column:
     """A column showing a stored result key (in a scoring mode when the spec names one)."""
     if spec.text:
-        return Column(spec.header, _text(spec.key, spec.out_of), text=True)
+        return Column(spec.header, _text(spec.key, spec.out_of), text=True, group=spec.group)
     higher = benchmark.higher_is_better(spec.key)
     if spec.mode is None:
-        return Column(spec.header, _key(spec.key), _ci_keys(spec.key), higher, spread=_key(f"{spec.key}_std"))
+        spread = _key(f"{spec.key}_std")
+        return Column(
+            spec.header, _key(spec.key), _ci_keys(spec.key), higher, spread=spread, group=spec.group
+        )
     default = benchmark.modes[0] if benchmark.modes else ""
     value, ci = _in_mode(spec.mode, default, _key(spec.key)), _in_mode(spec.mode, default, _ci_keys(spec.key))
-    return Column(spec.header, value, ci, higher)
+    return Column(spec.header, value, ci, higher, group=spec.group)
 
 
 def _text(key: str, out_of: str | None) -> Callable[[Results], str | None]:
@@ -147,8 +182,14 @@ def _in_mode(mode: str, default: str, read: Callable[[Results], T | None]) -> Ca
 def _file_columns() -> list[Column]:
     """Coverage and no-judgment rate of the submitted file (verified rows; ``—`` for reported ones)."""
     return [
-        Column("Coverage %", _key(f"{FILE_PREFIX}coverage")),
-        Column("No judgment %", _key(f"{FILE_PREFIX}no_judgment_rate"), higher_is_better=False),
+        Column("Coverage %", _key(f"{FILE_PREFIX}coverage"), group=FILE, exact=True),
+        Column(
+            "No judgment %",
+            _key(f"{FILE_PREFIX}no_judgment_rate"),
+            higher_is_better=False,
+            group=FILE,
+            exact=True,
+        ),
     ]
 
 
@@ -196,38 +237,47 @@ def build_table(
 ) -> Table:
     """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the view's headline column.
 
-    Text cells hold the text as submitted (a ``str`` cell of ``gr.Dataframe`` is shown as text). With
-    ``significance`` a text column after the score columns says whether each row differs from the best verified row on the
-    headline key, paired (:func:`mmjudge.leaderboard.significance.significance_cells`).
+    Columns: ``Rank``, ``Judge``, the headline, the view's other score columns, with ``significance`` a
+    text column saying whether each row differs from the best verified row on the headline key, paired
+    (:func:`mmjudge.leaderboard.significance.significance_cells`), the file's coverage, then the row's
+    details (:data:`DETAIL_HEADERS`, the store id last). Text cells hold the text as submitted (a ``str``
+    cell of ``gr.Dataframe`` is shown as text). The rank rule is :func:`~mmjudge.leaderboard.facets.ranks`.
     """
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, view)
     cols = [_stored(spec, c) for c in chosen.columns] + _file_columns()
-    headline = _headline(spec, chosen)
+    first = _headline(spec, chosen)
+    cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
     mapped = {s.id: _view(s) for s in rows}
-    ranked = sorted(rows, key=lambda s: _rank_key(cols[headline], mapped[s.id]))
+    ranked = sorted(rows, key=lambda s: _rank_key(cols[0], mapped[s.id]))
+    places = facets.ranks([_number(cols[0].value(mapped[s.id])) for s in ranked], cols[0].higher_is_better)
+    groups = facets.reported_groups(benchmark)
     values, display = [], []
-    for sub in ranked:
-        info = [
-            sub.id,
-            sub.kind,
-            *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
-        ]
+    for sub, place in zip(ranked, places, strict=True):
         cells = [_cell(c, mapped[sub.id], sub.kind) for c in cols]
-        values.append(info + [v for v, _ in cells])
-        display.append([str(v) for v in info] + [d for _, d in cells])
-    headers = list(INFO_HEADERS) + [c.header for c in cols]
-    datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["str" if c.text else "number" for c in cols]
+        details = [facets.row_kind(sub), facets.judge_type(sub, groups),
+                   *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
+        values.append([place.number, str(sub.judge), *(v for v, _ in cells), *details, sub.id])
+        display.append([place.text, str(sub.judge), *(d for _, d in cells), *details, str(sub.id)])
+    headers = ["Rank", "Judge", *(c.header for c in cols), *DETAIL_HEADERS]
+    datatypes = ["number", "str", *("str" if c.text else "number" for c in cols), *["str"] * (len(DETAIL_HEADERS) - 1),
+                 "number"]  # fmt: skip
+    column_groups = ["", "", *(c.group for c in cols), *[DETAILS] * len(DETAIL_HEADERS)]
     if significance:
-        at = len(INFO_HEADERS) + len(chosen.columns)  # after the score columns, before the file's
-        paired = significance_cells(benchmark, ranked, chosen.columns[headline].key)
+        at = 2 + len(chosen.columns)  # after the score columns, before the file's
+        paired = significance_cells(benchmark, ranked, chosen.columns[first].key)
         for sub, raw, shown in zip(ranked, values, display, strict=True):
             raw.insert(at, paired.get(sub.id, "—"))
             shown.insert(at, paired.get(sub.id, "—"))
         headers.insert(at, SIGNIFICANCE_HEADER)
         datatypes.insert(at, "str")
-    return Table(benchmark, headers, values, display, datatypes, len(INFO_HEADERS) + headline)
+        column_groups.insert(at, SIGNIFICANCE)
+    return Table(benchmark, headers, values, display, datatypes, headline=2, groups=column_groups)
+
+
+def _number(value: float | str | None) -> float | None:
+    return value if isinstance(value, (int, float)) and not math.isnan(value) else None
 
 
 def _headline(spec: Benchmark, view: View) -> int:
@@ -251,13 +301,10 @@ def _cell(col: Column, results: Results, kind: str = "verified") -> tuple[Any, s
         return value, value
     ci = col.ci(results) if col.ci is not None else None
     spread = col.spread(results) if col.spread is not None else None
-    if ci is not None:
-        second = f"[{ci[0]:.1f}, {ci[1]:.1f}]"
-    elif spread is not None:
-        second = f"± {spread:.2f} over {results.get('n_rounds', '?')} rounds"
-    else:
-        second = "(published, no CI)" if kind == "reported" else NO_CI
-    return round(value, 4), f"{value:.1f}\n{second}"
+    # a reported row without a spread is the number as printed (the table's legend says so); a count of
+    # the file is exact; a verified estimate without its interval says so
+    missing = "" if col.exact or kind == "reported" else NO_CI
+    return round(value, 4), facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
 
 
 ROBUSTNESS = "robustness"
@@ -276,11 +323,17 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
         if s.benchmark == benchmark and not s.hidden and s.kind == "verified" and (s.side_results or {}).get(ROBUSTNESS)
     ]  # fmt: skip
     summaries = {s.id: dict((s.side_results or {})[ROBUSTNESS]) for s in sorted(rows, key=lambda s: s.id)}
-    keys = list(dict.fromkeys(k for summary in summaries.values() for k in summary if not k.endswith(_CI_ENDS)))
+    keys = list(
+        dict.fromkeys(k for summary in summaries.values() for k in summary if not k.endswith(_CI_ENDS))
+    )
     cols = [Column(key, _key(key), _ci_keys(key)) for key in keys]
     values, display = [], []
     for sub in sorted(rows, key=lambda s: s.id):
-        info = [sub.id, sub.kind, *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter))]
+        info = [
+            sub.id,
+            sub.kind,
+            *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
+        ]
         cells = [_cell(c, summaries[sub.id]) for c in cols]
         values.append(info + [v for v, _ in cells])
         display.append([str(v) for v in info] + [d for _, d in cells])

@@ -16,19 +16,18 @@ refuses new handler calls and waits for the ones in flight.
 
 from __future__ import annotations
 
-import html
 import shutil
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import gradio as gr
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import MmjudgeError
-from mmjudge.leaderboard import plots, queue
+from mmjudge.leaderboard import facets, plots, queue
 from mmjudge.leaderboard._calls import (
     EXPORT_TTL_S,
     AppClosingError,
@@ -38,11 +37,11 @@ from mmjudge.leaderboard._calls import (
     row_id,
     tracked,
 )
+from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, pin_css, refresh
 from mmjudge.leaderboard.export import write_results_file, write_table
-from mmjudge.leaderboard.reported import reported_note
 from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard
-from mmjudge.leaderboard.tables import Table, build_table, robustness_table, views
+from mmjudge.leaderboard.tables import Table, build_table
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 from mmjudge.leaderboard.worker import public_log
 
@@ -83,14 +82,22 @@ class Handlers:
         return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True)
 
     @tracked
-    def table_value(self, benchmark: str, view: str | None = None) -> dict[str, Any]:
-        """The table as a ``gr.Dataframe`` value."""
-        return self.table(benchmark, view).gradio_value()
+    def table_value(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
+                    kinds: list[str] | None = None, types: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
+        """The table as a ``gr.Dataframe`` value: the column ``groups`` and the rows of ``kinds`` and ``types``
+        chosen (``None``: all; see :func:`mmjudge.leaderboard.facets.select`)."""
+        return facets.select(self.table(benchmark, view), groups, kinds, types).gradio_value()
 
     @tracked
-    def plot(self, benchmark: str) -> Any:
-        """The tab's figure."""
-        return plots.figure(benchmark, self.board.store.submissions(benchmark))
+    def plot(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
+             kinds: list[str] | None = None, types: list[str] | None = None) -> Any:  # fmt: skip
+        """The tab's figure: the rows the table shows, in its order (``groups`` is the table's, unused here)."""
+        del groups
+        return plots.figure(benchmark, self.board.store.submissions(benchmark), view, kinds, types)
+
+    def judge_types(self, benchmark: str) -> list[str]:
+        """The judge types of ``benchmark``'s rows, in table order (the judge-type filter's choices)."""
+        return list(dict.fromkeys(self.table(benchmark).column("Type")))
 
     @tracked
     def submit(self, file: str | None, judge: str, model: str, revision: str, link: str, license_: str,
@@ -105,7 +112,7 @@ class Handlers:
         except MmjudgeError as exc:
             return error_message(exc)
         table = build_table(stored.benchmark, [stored])
-        first, score = table.headers[table.headline], table.display[0][table.headline].split("\n")[0]
+        first, score = table.headers[table.headline], table.display[0][table.headline]
         return (
             f"**Stored** as verified row #{stored.id} on the {get_benchmark(stored.benchmark).tab_title} tab: "
             f"{md(stored.model)} ({md(stored.judge)}), {first} = {score}."
@@ -196,46 +203,6 @@ class Handlers:
         return Path(tempfile.mkdtemp(dir=self._export_dir))
 
 
-def _benchmark_tab(handlers: Handlers, benchmark: str) -> tuple[Any, Any, Any]:
-    spec = get_benchmark(benchmark)
-    table = handlers.table(benchmark)
-    names = list(views(benchmark))
-    view = gr.Radio(names, value=names[0], label=spec.leaderboard.view_label, visible=len(names) > 1)
-    frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes), interactive=False,
-                         show_search="filter", wrap=True, pinned_columns=3, elem_id=f"table-{benchmark}",
-                         label=f"{spec.tab_title} (each number followed by its 95% CI)")  # fmt: skip
-    plot = gr.Plot(value=handlers.plot(benchmark), label="figure", format="png")
-    note = reported_note(benchmark)
-    if note:
-        gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
-    _robustness_block(handlers, benchmark)
-    with gr.Row():
-        csv = gr.Button("Export CSV", size="sm", elem_id=f"export-csv-{benchmark}")
-        jsn = gr.Button("Export JSON", size="sm", elem_id=f"export-json-{benchmark}")
-        out = gr.File(label="export", interactive=False, elem_id=f"export-{benchmark}")
-    name = gr.State(benchmark)
-    csv.click(
-        lambda b, v: handlers.export(b, v, "csv"), [name, view], out, api_name=f"export_csv_{benchmark}"
-    )
-    jsn.click(
-        lambda b, v: handlers.export(b, v, "json"), [name, view], out, api_name=f"export_json_{benchmark}"
-    )
-    view.change(handlers.table_value, [name, view], frame, api_visibility="private")
-    return frame, plot, view
-
-
-def _robustness_block(handlers: Handlers, benchmark: str) -> None:
-    """The robustness summaries of verified rows that have one (``mmjudge robustness``), when any row does."""
-    table = robustness_table(benchmark, handlers.board.store.submissions(benchmark))
-    if not table.values:
-        return
-    with gr.Accordion("Robustness (verified rows with a robustness report)", open=False):
-        gr.Markdown("Each probe's headline effect from `mmjudge robustness` (see its `robustness.md`), "
-                    "with its 95% CI; effects have no common direction, so rows are not ranked.")  # fmt: skip
-        gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),
-                     interactive=False, wrap=True, pinned_columns=3, elem_id=f"robustness-{benchmark}")  # fmt: skip
-
-
 @dataclass
 class LeaderboardApp:
     """The Blocks of the leaderboard and the handlers they call; :meth:`close` shuts both down in order."""
@@ -249,6 +216,8 @@ class LeaderboardApp:
         Blocking unless ``prevent_thread_lock=True``; when a blocking launch returns (Ctrl-C), the app is
         closed with :meth:`close`.
         """
+        kwargs.setdefault("css", pin_css())
+        kwargs.setdefault("js", ONE_SORT_JS)
         self.blocks.queue(default_concurrency_limit=4).launch(**kwargs)
         if not kwargs.get("prevent_thread_lock"):
             self.close()
@@ -271,11 +240,11 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
                     "`verified`: scored here from submitted predictions; `reported`: published numbers with their source.")  # fmt: skip
         if board.settings.require_login:
             gr.LoginButton()
-        tabs: dict[str, tuple[Any, Any, Any]] = {}
+        tabs: dict[str, TabControls] = {}
         with gr.Tabs():
             for benchmark in benchmark_ids():
                 with gr.Tab(get_benchmark(benchmark).tab_title, id=benchmark):
-                    tabs[benchmark] = _benchmark_tab(handlers, benchmark)
+                    tabs[benchmark] = benchmark_tab(handlers, benchmark)
             with gr.Tab("Submit", id="submit"):
                 _submit_tab(handlers, tabs)
             with gr.Tab("Request a model", id="request"):
@@ -294,10 +263,11 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
                 gr.Markdown(about or "See the README of the Space.")
             with gr.Tab("Admin", id="admin"):
                 _admin_tab(handlers)
-        for benchmark, (frame, plot, view) in tabs.items():
+        for benchmark, tab in tabs.items():
             name = gr.State(benchmark)
-            demo.load(handlers.table_value, [name, view], frame, api_name=f"table_{benchmark}")
-            demo.load(handlers.plot, name, plot, api_visibility="private")
+            # the public endpoint is the whole table of a view; the page applies its controls on top
+            demo.load(handlers.table_value, [name, tab.view], tab.frame, api_name=f"table_{benchmark}")
+            demo.load(handlers.plot, [name, *tab.table_inputs()], tab.plot, api_visibility="private")
     return LeaderboardApp(demo, handlers)
 
 
@@ -310,14 +280,12 @@ def _listing(titles: list[str]) -> str:
     return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
-def _refresh_all(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]], event: Any) -> None:
-    for benchmark, (frame, plot, view) in tabs.items():
-        name = gr.State(benchmark)
-        event.then(handlers.table_value, [name, view], frame, api_visibility="private")
-        event.then(handlers.plot, name, plot, api_visibility="private")
+def _refresh_all(handlers: Handlers, tabs: dict[str, TabControls], event: Any) -> None:
+    for benchmark, controls in tabs.items():
+        refresh(handlers, benchmark, controls, event)
 
 
-def _submit_tab(handlers: Handlers, tabs: dict[str, tuple[Any, Any, Any]]) -> None:
+def _submit_tab(handlers: Handlers, tabs: dict[str, TabControls]) -> None:
     gr.Markdown("Upload the `predictions.jsonl` written by `mmjudge eval` (format on the About tab). "
                 "It is validated, scored here against the labels this server holds, and stored as a verified row.")  # fmt: skip
     file = gr.File(label="predictions.jsonl", file_types=[".jsonl"], type="filepath", elem_id="submit-file")

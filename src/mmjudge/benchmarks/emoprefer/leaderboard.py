@@ -1,7 +1,8 @@
 """EmoPrefer on the leaderboard: 2- and 3-class WAF and accuracy, swap consistency, the strategy.
 
-The figure shows the 2-class WAF per row: published rows grey with the ± std over rounds the paper
-prints, verified rows blue with their bootstrap interval.
+The figure shows the 2-class WAF per row in the table's order (each bar labelled with its rank and judge):
+published rows grey with the ± std over rounds the paper prints, verified rows blue with their bootstrap
+interval.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ VIEWS: tuple[View, ...] = (
     View(
         "default",
         (
-            Column("2-class WAF", "waf_2class"),
-            Column("2-class ACC", "acc_2class"),
-            Column("3-class WAF", "waf_3class"),
-            Column("3-class ACC", "acc_3class"),
-            Column("swap consistency", "swap_consistency"),
-            Column("strategy", "strategy", text=True),
+            Column("2-class WAF", "waf_2class", group="2-class"),
+            Column("2-class ACC", "acc_2class", group="2-class"),
+            Column("3-class WAF", "waf_3class", group="3-class"),
+            Column("3-class ACC", "acc_3class", group="3-class"),
+            Column("swap consistency", "swap_consistency", group="consistency"),
+            Column("strategy", "strategy", text=True, group="consistency"),
         ),
     ),
 )
@@ -36,17 +37,24 @@ def figure(rows: Sequence[BoardRow]) -> Any:
     """The tab's figure (see the module docstring)."""
     published, verified = split_rows(rows)
     key = HEADLINE[0]
-    values = [(r, row_value(r, key)) for r in (*verified, *published)]
-    entries = sorted([(r, v) for r, v in values if v is not None], key=lambda e: e[1])
-    fig = board_figure(9.0, max(3.0, 0.22 * len(entries) + 1.0))
+    drawn = {id(r) for r in (*published, *verified)}
+    entries = [(r, v) for r in rows if id(r) in drawn and (v := row_value(r, key)) is not None]  # table order
+    fig = board_figure(9.0, max(3.0, 0.22 * len(entries) + 1.2))
     ax = fig.add_subplot()
+    top = len(entries) - 1  # the table's first row at the top
     for i, (sub, value) in enumerate(entries):
         low, high = whisker(sub, key)
-        colour = "grey" if sub.kind == "reported" else "tab:blue"
-        ax.barh(i, value, color=colour, xerr=[[low], [high]], capsize=2)
-    ax.set_yticks(range(len(entries)), [row_label(r) for r, _ in entries], fontsize=6)
+        ax.barh(top - i, value, color=_COLOURS[sub.kind], xerr=[[low], [high]], capsize=2)
+    ax.set_yticks([top - i for i in range(len(entries))], [row_label(r) for r, _ in entries], fontsize=6)
     ax.axvline(50.0, color="grey", linestyle=":", linewidth=1)
-    ax.set_xlabel("2-class WAF (%): published (grey, ± std over rounds), verified (blue, 95% CI)")
+    ax.set_xlabel("2-class WAF (%), rows in the table's order")
+    from matplotlib.patches import Patch
+
+    ax.legend([Patch(color=c) for c in _COLOURS.values()],
+              ["published (± std over rounds)", "verified (95% CI)"], loc="lower right", fontsize="x-small")  # fmt: skip
     if not entries:
         ax.text(0.5, 0.5, "no rows yet", ha="center", va="center", transform=ax.transAxes)
     return fig
+
+
+_COLOURS = {"reported": "grey", "verified": "tab:blue"}

@@ -22,17 +22,17 @@ VIEWS: tuple[View, ...] = (
         "default",
         (
             Column("Average (strict)", "overall", mode="strict"),
-            Column("Average (official)", "overall", mode="official"),
-            *(Column(task, f"accuracy/{task}") for task in TASKS),
+            Column("Average (official)", "overall", mode="official", group="official mode"),
+            *(Column(task, f"accuracy/{task}", group="tasks") for task in TASKS),
             *(
                 column
                 for task in YES_NO_TASKS
                 for column in (
-                    Column(f"{task} yes-acc.", f"yes_accuracy/{task}"),
-                    Column(f"{task} no-acc.", f"no_accuracy/{task}"),
+                    Column(f"{task} yes-acc.", f"yes_accuracy/{task}", group="yes/no"),
+                    Column(f"{task} no-acc.", f"no_accuracy/{task}", group="yes/no"),
                 )
             ),
-            Column("mode", "mode", text=True),
+            Column("mode", "mode", text=True, group="official mode"),
         ),
     ),
 )

@@ -1,0 +1,223 @@
+"""Rank, headline position, column groups, kind and judge-type filters, the cell format, the figures' order.
+
+The rank rule is checked against scipy's ``rankdata(method="min")`` (standard competition ranking).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from scipy.stats import rankdata
+
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
+from mmjudge.errors import UnknownNameError
+from mmjudge.leaderboard import StoredSubmission, SubmissionMeta, build_table
+from mmjudge.leaderboard.facets import judge_type, ranks, row_kind, score_text, select
+from mmjudge.leaderboard.plots import figure, ranked_rows
+from mmjudge.leaderboard.reported import reported_rows, seed_reported
+from mmjudge.leaderboard.tables import DETAILS, views
+
+from .conftest import prediction_lines
+
+
+def _reference_ranks(values: list[float | None], higher: bool) -> list[int | None]:
+    """scipy's competition ranks ("min") of the numbers, best = 1; ``None`` stays unranked."""
+    numbers = [(-v if higher else v) for v in values if v is not None]
+    ranked = iter(rankdata(numbers, method="min").astype(int).tolist())
+    return [None if v is None else next(ranked) for v in values]
+
+
+@pytest.mark.parametrize("higher", [True, False])
+@pytest.mark.parametrize("seed", range(5))
+def test_ranks_match_scipy_competition_ranking(higher, seed) -> None:
+    rng = random.Random(seed)
+    values = [
+        rng.choice([None, 50.0, 62.5, 62.5, 70.0, rng.uniform(0, 100)]) for _ in range(rng.randint(1, 30))
+    ]
+    places = ranks(values, higher)
+    assert [p.number for p in places] == _reference_ranks(values, higher)
+    for value, place in zip(values, places, strict=True):
+        tied = value is not None and values.count(value) > 1
+        assert place.text == ("—" if value is None else f"{place.number}{'=' if tied else ''}")
+
+
+def test_ranks_edge_cases() -> None:
+    assert ranks([]) == []
+    assert [p.text for p in ranks([None, None])] == ["—", "—"]  # no prediction scored: nobody ranked
+    assert [p.text for p in ranks([40.0])] == ["1"]  # a single row
+    assert [p.text for p in ranks([5.0, 5.0, 5.0])] == ["1=", "1=", "1="]  # all tied
+    assert [p.text for p in ranks([80.0, 75.0, 75.0, 60.0])] == ["1", "2=", "2=", "4"]
+    assert [p.text for p in ranks([9.1, 12.2, 9.1], higher_is_better=False)] == ["1=", "3", "1="]
+
+
+def _iso(
+    row_id: int, average: float | None, kind: str = "verified", header: dict | None = None
+) -> StoredSubmission:
+    results = (
+        {}
+        if average is None
+        else {"average": average, "average_ci_low": average - 2, "average_ci_high": average + 2}
+    )
+    return StoredSubmission(
+        "isovrbench", kind, f"j{row_id}", f"m{row_id}", "u", results, id=row_id, header=header
+    )
+
+
+def _header(backend: str, model: str | None) -> dict:
+    return {"judge": backend, "provenance": {"judge_config": {"judge": backend, "model": model}}}
+
+
+def test_the_table_ranks_ties_equal_and_unscored_rows_last() -> None:
+    rows = [_iso(1, 60.0), _iso(2, None), _iso(3, 71.0), _iso(4, 60.0), _iso(5, 55.0)]
+    table = build_table("isovrbench", rows)
+    assert table.column("id") == [3, 1, 4, 5, 2]  # ties keep store order
+    assert table.column("Rank") == [1, 2, 2, 4, None]
+    assert [row[0] for row in table.display] == ["1", "2=", "2=", "4", "—"]
+    assert table.datatypes[:3] == ["number", "str", "number"]  # the rank sorts as a number
+
+
+def test_lower_is_better_headline_ranks_the_lowest_first() -> None:
+    key = "change_rate/none_to_misleading/explicit"
+    rows = [
+        StoredSubmission("mist", "verified", f"j{v}", "m", "u", {key: v}, id=k)
+        for k, v in enumerate([30.0, 10.0, 30.0])
+    ]
+    table = build_table("mist", rows)
+    assert table.column("Judge") == ["j10.0", "j30.0", "j30.0"]
+    assert [row[0] for row in table.display] == ["1", "2=", "2="]
+
+
+@pytest.mark.parametrize("benchmark", benchmark_ids())
+def test_rank_judge_and_headline_lead_every_view_and_details_trail(benchmark) -> None:
+    spec = get_benchmark(benchmark)
+    for view in views(benchmark):
+        table = build_table(benchmark, [], view)
+        chosen = next(v for v in spec.leaderboard.views if v.name == view)
+        key = chosen.headline or spec.headline[0]
+        header = next(c.header for c in chosen.columns if c.key == key)
+        assert table.headers[:3] == ["Rank", "Judge", header] and table.headline == 2
+        assert table.headers[-1] == "id" and table.groups[-1] == DETAILS
+        assert table.groups[:3] == ["", "", ""]  # never hidden
+
+
+@pytest.mark.parametrize("benchmark", benchmark_ids())
+def test_every_score_column_belongs_to_a_group_the_reader_can_hide(benchmark) -> None:
+    table = build_table(benchmark, [])
+    groups = [g for g in dict.fromkeys(table.groups) if g]
+    assert len(groups) >= 3 and all(table.groups[3:])
+    for group in groups:
+        hidden = select(table, groups=[g for g in groups if g != group])
+        assert hidden.headers == [h for h, g in zip(table.headers, table.groups, strict=True) if g != group]
+        assert hidden.headers[hidden.headline] == table.headers[table.headline]
+    assert select(table, groups=[]).headers == table.headers[:3]
+    with pytest.raises(UnknownNameError, match="column group"):
+        select(table, groups=["no such group"])
+
+
+def test_isovrbench_groups_are_its_dimensions() -> None:
+    from mmjudge.benchmarks.isovrbench import DIMENSIONS
+
+    table = build_table("isovrbench", [])
+    motion = [h for h, g in zip(table.headers, table.groups, strict=True) if g == "motion"]
+    assert motion == [f"motion: {iv}" for iv in DIMENSIONS["motion"]]
+
+
+def _kinds_rows() -> list[StoredSubmission]:
+    published = [
+        StoredSubmission(**{**r.__dict__, "id": 10 + k}) for k, r in enumerate(reported_rows("isovrbench"))
+    ]
+    return [
+        *published,
+        _iso(1, 58.0, header=_header("vlm_digit", "Qwen/Qwen3-VL-8B")),
+        _iso(2, 51.0, header=_header("frame_smoothness", None)),
+        _iso(3, 49.0, header={"judge": "j"}),  # an older header without provenance
+    ]
+
+
+def test_kind_and_judge_type_of_each_row() -> None:
+    rows = {r.id: r for r in _kinds_rows()}
+    assert [row_kind(rows[i]) for i in (10, 1, 2, 3)] == ["reported", "verified", "baseline", "verified"]
+    table = build_table("isovrbench", list(rows.values()))
+    types = dict(zip(table.column("id"), table.column("Type"), strict=True))
+    assert [types[i] for i in (1, 2, 3)] == ["vlm_digit", "frame_smoothness", "unknown"]
+    assert types[10] == "reward model"  # VideoReward's group in reported.json
+    assert judge_type(StoredSubmission("mist", "reported", "x", "x", "paper", {})) == "published"
+
+
+@pytest.mark.parametrize("kind", ["reported", "verified", "baseline"])
+def test_the_kind_filter_leaves_only_that_kind_with_its_rank(kind) -> None:
+    table = build_table("isovrbench", _kinds_rows())
+    chosen = select(table, kinds=[kind])
+    assert chosen.values and set(chosen.column("Kind")) == {kind}
+    ranks_of = dict(zip(table.column("id"), table.column("Rank"), strict=True))
+    assert all(ranks_of[i] == r for i, r in zip(chosen.column("id"), chosen.column("Rank"), strict=True))
+    assert select(table, kinds=[]).values == []
+    with pytest.raises(UnknownNameError, match="kind"):
+        select(table, kinds=["published"])
+
+
+def test_the_type_filter_and_hidden_details() -> None:
+    table = build_table("isovrbench", _kinds_rows())
+    chosen = select(table, types=["vlm_digit", "prompted VLM judge"])
+    assert set(chosen.column("Type")) == {"vlm_digit", "prompted VLM judge"} and len(chosen.values) == 3
+    assert select(table, types=[]).values == table.values  # none chosen: every type
+    brief = select(table, groups=[g for g in table.groups if g and g != DETAILS], kinds=["verified"])
+    assert "Kind" not in brief.headers and len(brief.values) == 2  # rows filtered before the column is hidden
+
+
+def test_one_cell_format() -> None:
+    assert score_text(62.5, (48.125, 75.0)) == "62.5 [48.1, 75.0]"
+    assert score_text(67.2, spread=0.0, rounds=2) == "67.2 ± 0.00 (2 rounds)"
+    assert score_text(73.3) == "73.3" and score_text(73.3, missing="(no CI)") == "73.3 (no CI)"
+    assert score_text(math.inf, (0.0, 1.0)) == "inf [0.0, 1.0]"
+
+
+def test_freshly_scored_rows_show_an_interval_in_every_estimate(board_factory, reference) -> None:
+    """Today's scorers give every score column a CI: ``(no CI)`` appears on no freshly scored row."""
+    board = board_factory()
+    for benchmark in ("isovrbench", "emoprefer", "emorealm"):
+        data = ("\n".join(prediction_lines(benchmark, reference[benchmark], seed=5)) + "\n").encode()
+        stored = board.submit(data, SubmissionMeta("j", "m", "r"), "local")
+        for view in views(benchmark):
+            table = build_table(benchmark, [stored], view)
+            cells = dict(zip(table.headers, table.display[0], strict=True))
+            assert not [h for h, d in cells.items() if "(no CI)" in d], (benchmark, view)
+            scores = [
+                h for h, g in zip(table.headers, table.groups, strict=True) if g not in (DETAILS, "coverage")
+            ]
+            numeric = [h for h in scores[2:] if table.datatypes[table.headers.index(h)] == "number"]
+            assert all(cells[h] == "—" or "[" in cells[h] for h in numeric), (benchmark, view, cells)
+
+
+def test_figures_follow_the_table_order_and_name_every_row(board_factory) -> None:
+    rows = _kinds_rows()
+    table = build_table("isovrbench", rows)
+    ordered = ranked_rows("isovrbench", rows)
+    assert [r.judge for r in ordered] == table.column("Judge")
+    assert [r.rank for r in ordered] == [d[0] for d in table.display]
+    (ax,) = figure("isovrbench", rows).axes
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    named = [label for label in labels if label.startswith("#")]
+    assert named == [f"#{d[0]} {d[1]} ({'r' if d[-7] == 'reported' else 'v'})" for d in table.display]
+    only = figure("isovrbench", rows, kinds=["baseline"]).axes[0].get_legend().get_texts()
+    rank = dict(zip(table.column("id"), (d[0] for d in table.display), strict=True))[2]
+    assert [t.get_text() for t in only if t.get_text().startswith("#")] == [
+        f"#{rank} j2 (v)"
+    ]  # its table rank
+
+
+@pytest.mark.parametrize("benchmark", ["mist", "emoprefer"])
+def test_published_marks_are_labelled_in_table_order(benchmark, board_factory) -> None:
+    board = board_factory()
+    seed_reported(board.store)
+    rows = board.store.submissions(benchmark)
+    table = build_table(benchmark, rows)
+    (ax,) = figure(benchmark, rows).axes
+    if benchmark == "mist":
+        labels = [t.get_text() for t in ax.get_legend().get_texts()][1:]  # after "chance"
+    else:
+        ticks = sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])  # the first row at the top
+        labels = [t.get_text() for t in ticks]
+    assert labels == [f"#{d[0]} {d[1]} (r)" for d in table.display]
