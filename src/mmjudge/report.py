@@ -24,6 +24,7 @@ __all__ = [
     "cell_text",
     "ci_text",
     "headline",
+    "interval_text",
     "score_table",
     "table_lines",
     "value_text",
@@ -50,6 +51,15 @@ def ci_text(scores: Mapping[str, Any], key: str, digits: int = 1) -> str:
     low, high = scores.get(f"{key}_ci_low"), scores.get(f"{key}_ci_high")
     if not _is_number(low) or not _is_number(high) or math.isnan(low) or math.isnan(high):
         return ""
+    return interval_text(low, high, digits)
+
+
+def interval_text(low: float, high: float, digits: int = 1) -> str:
+    """The one written form of an interval, in reports, terminal tables and leaderboard cells.
+
+    >>> interval_text(48.125, 75.0)
+    '[48.1, 75.0]'
+    """
     return f"[{low:.{digits}f}, {high:.{digits}f}]"
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import UnknownNameError
 from mmjudge.leaderboard.store import StoredSubmission
+from mmjudge.report import interval_text
 
 if TYPE_CHECKING:
     from mmjudge.leaderboard.tables import Table
@@ -87,7 +88,7 @@ def score_text(value: float, ci: tuple[float, float] | None = None, spread: floa
     ('73.3', '40.0 (no CI)')
     """
     if ci is not None:
-        return f"{value:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
+        return f"{value:.1f} {interval_text(*ci)}"
     if spread is not None:
         return f"{value:.1f} ± {spread:.2f} ({rounds if rounds is not None else '?'} rounds)"
     return f"{value:.1f} {missing}".rstrip()
