@@ -13,9 +13,11 @@ run with ``-m browser``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,6 +36,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 STEP_MS = 60_000  # the CI machine may be busy
 MODEL = "org/<b>browser</b>-judge"
+LOAD_S = 4.0  # how late the slowed page-load answer of a table comes
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +45,10 @@ def browser():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing on CI: .ci/run must install Debian's chromium")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # every wait on the page waits as long as a step may take (the assertion default is 5 s)
+    expect.set_options(timeout=STEP_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
@@ -98,11 +103,34 @@ def session(browser, board_factory):
         yield board, page
 
 
+def _choose_file(page, path: Path) -> None:
+    """Give the Submit tab's file component ``path`` as a user's file chooser does, and wait until it shows.
+
+    gradio 6.31's upload widget replaces its hidden ``<input type=file>`` each time its settings update
+    (its drag action's ``update`` removes the input and makes another), and its change listener then reads
+    the files of the new, empty input: a file set on the replaced one is dropped without a sign, and the
+    widget goes on offering an empty input. Only then is the file chosen again (a user would do the same);
+    a file that is taken but never shows fails with what the component holds.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    component = page.locator("#submit-file")
+    chooser, landed = component.locator("input[type=file]"), component.get_by_text(path.name).first
+    for _ in range(3):
+        chooser.set_input_files(str(path))
+        try:
+            landed.wait_for(timeout=STEP_MS / 3)
+            return
+        except PlaywrightTimeout:
+            if not chooser.count():  # taken (the widget shows its upload, not an input) yet not shown
+                break
+    raise AssertionError(f"{path.name} never showed in the file component: {component.inner_html()[:2000]}")
+
+
 def _submit(page, path: Path, model: str) -> str:
     """Upload ``path`` (a name this page has not uploaded before) and submit; returns the final message."""
     page.get_by_role("tab", name="Submit").click()
-    page.locator("#submit-file input[type=file]").set_input_files(str(path))
-    page.locator("#submit-file").get_by_text(path.name).first.wait_for()  # the upload has landed
+    _choose_file(page, path)
     page.locator("#submit-judge textarea, #submit-judge input").first.fill("browser judge")
     page.locator("#submit-model textarea, #submit-model input").first.fill(model)
     page.locator("#submit-revision textarea, #submit-revision input").first.fill("r1")
@@ -262,6 +290,38 @@ def test_a_column_group_toggle_hides_and_shows_its_headers(browser, ranked_board
         expect(table.locator("th[title='Average']")).to_have_count(1)
         groups.get_by_label("motion").check()
         expect(motion).to_have_count(3)
+
+
+def test_a_filter_chosen_while_the_page_loads_is_not_undone_by_the_load(
+    browser, ranked_board, reference, monkeypatch
+) -> None:
+    """The page-load answer of the table comes late (slowed here by ``LOAD_S``, and the first answer to
+    hold a row stored meanwhile); a column group unchecked as soon as the page shows stays hidden once
+    that answer is in. The controls are enabled only after the load's table and figure have arrived, so
+    the uncheck waits for them; before that, the late load answer brought the hidden columns back."""
+    from playwright.sync_api import expect
+
+    from mmjudge.leaderboard.ui import Handlers
+
+    table_value = Handlers.table_value
+    late = _with_header(prediction_bytes("isovrbench", reference["isovrbench"], seed=33), "random", None)
+
+    @functools.wraps(table_value)
+    def slow_load(self, benchmark, view=None, groups=None, kinds=None, types=None):  # type: ignore[no-untyped-def]
+        if benchmark == "isovrbench" and groups is None:  # the page-load call passes the view alone
+            time.sleep(LOAD_S)
+            self.board.submit(late, SubmissionMeta("late judge", "late", "r1"), "local")
+        return table_value(self, benchmark, view, groups, kinds, types)
+
+    monkeypatch.setattr(Handlers, "table_value", slow_load)
+    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+        table, groups = page.locator("#table-isovrbench"), page.locator("#groups-isovrbench")
+        motion = table.locator("th[title^='motion: ']")
+        expect(motion).to_have_count(3)
+        groups.get_by_label("motion").uncheck()
+        expect(table).to_contain_text("late judge")  # the load's answer (or a later one) is in
+        expect(motion).to_have_count(0)
+        expect(table.locator("th[title='Average']")).to_have_count(1)
 
 
 _KIND_COLUMN = """table => {

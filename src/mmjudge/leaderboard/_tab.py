@@ -5,6 +5,12 @@ cannot hide columns itself, so the value is rebuilt with the chosen groups), and
 judge type; every change redraws the table and the figure from the store (:func:`facets.select`). The
 first three columns (rank, judge, headline) are pinned (:func:`pin_css`), so a phone shows them while
 the rest scrolls.
+
+Answers never arrive out of order: the controls start disabled and are enabled once the page's first
+table and figure have arrived (:meth:`TabControls.enable`, chained after the page-load events), and one
+event per tab answers every control with the table and the figure together, ``trigger_mode="always_last"``
+(a change made while an answer is pending is answered after it, with the controls' latest state). Without
+this, a filter chosen while the page was loading was undone by the load's answer arriving later.
 """
 
 from __future__ import annotations
@@ -111,6 +117,11 @@ class TabControls(NamedTuple):
         """The controls a table or figure handler reads, after the benchmark name."""
         return [self.view, self.groups, self.kinds, self.types]
 
+    @staticmethod
+    def enable() -> list[Any]:
+        """Updates enabling the :meth:`table_inputs` (they start disabled, until the page has loaded)."""
+        return [gr.update(interactive=True) for _ in range(4)]
+
 
 def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     """The tab's components and the events among them (call inside ``gr.Tab``)."""
@@ -121,14 +132,14 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     # side by side on a desktop; on a phone each control takes the full width, so its options lie in a row
     with gr.Row(equal_height=True):
         view = gr.Radio(names, value=names[0], label=spec.leaderboard.view_label, visible=len(names) > 1,
-                        min_width=WIDE)  # fmt: skip
+                        min_width=WIDE, interactive=False)  # fmt: skip
         shown = gr.CheckboxGroup(groups, value=groups, label="column groups shown", elem_id=f"groups-{benchmark}",
-                                 min_width=WIDE, scale=2)  # fmt: skip
+                                 min_width=WIDE, scale=2, interactive=False)  # fmt: skip
     with gr.Row(equal_height=True):
         kinds = gr.CheckboxGroup(list(KINDS), value=list(KINDS), label="kind", elem_id=f"kinds-{benchmark}",
-                                 min_width=WIDE)  # fmt: skip
+                                 min_width=WIDE, interactive=False)  # fmt: skip
         types = gr.Dropdown(handlers.judge_types(benchmark), value=[], multiselect=True, elem_id=f"types-{benchmark}",
-                            label="judge type (none chosen: every type)", min_width=WIDE)  # fmt: skip
+                            label="judge type (none chosen: every type)", min_width=WIDE, interactive=False)  # fmt: skip
     frame = gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),
                          interactive=False, show_search="filter", wrap=True, pinned_columns=PINNED,
                          column_widths=cast(Any, [f"{w}px" for w in WIDTHS]), elem_id=f"table-{benchmark}",
@@ -145,11 +156,8 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     controls = TabControls(frame, plot, view, shown, kinds, types)
     _exports(handlers, benchmark, view)
     name = gr.State(benchmark)
-    for control in controls.table_inputs():
-        control.change(
-            handlers.table_value, [name, *controls.table_inputs()], frame, api_visibility="private"
-        )
-        control.change(handlers.plot, [name, *controls.table_inputs()], plot, api_visibility="private")
+    gr.on([control.change for control in controls.table_inputs()], handlers.shown, [name, *controls.table_inputs()],
+          [frame, plot], trigger_mode="always_last", api_visibility="private")  # fmt: skip
     return controls
 
 
@@ -160,8 +168,7 @@ def refresh(handlers: Handlers, benchmark: str, controls: TabControls, event: An
     event.then(
         lambda b: gr.update(choices=handlers.judge_types(b)), name, controls.types, api_visibility="private"
     )
-    event.then(handlers.table_value, inputs, controls.frame, api_visibility="private")
-    event.then(handlers.plot, inputs, controls.plot, api_visibility="private")
+    event.then(handlers.shown, inputs, [controls.frame, controls.plot], api_visibility="private")
 
 
 def _exports(handlers: Handlers, benchmark: str, view: Any) -> None:

@@ -95,6 +95,14 @@ class Handlers:
         del groups
         return plots.figure(benchmark, self.board.store.submissions(benchmark), view, kinds, types)
 
+    @tracked
+    def shown(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
+              kinds: list[str] | None = None, types: list[str] | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
+        """``(table value, figure)`` for one state of the tab's controls: one answer for both, so that the
+        table and the figure never show two different states (see :mod:`mmjudge.leaderboard._tab`)."""
+        table = facets.select(self.table(benchmark, view), groups, kinds, types).gradio_value()
+        return table, plots.figure(benchmark, self.board.store.submissions(benchmark), view, kinds, types)
+
     def judge_types(self, benchmark: str) -> list[str]:
         """The judge types of ``benchmark``'s rows, in table order (the judge-type filter's choices)."""
         return list(dict.fromkeys(self.table(benchmark).column("Type")))
@@ -265,9 +273,11 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
                 _admin_tab(handlers)
         for benchmark, tab in tabs.items():
             name = gr.State(benchmark)
-            # the public endpoint is the whole table of a view; the page applies its controls on top
-            demo.load(handlers.table_value, [name, tab.view], tab.frame, api_name=f"table_{benchmark}")
-            demo.load(handlers.plot, [name, *tab.table_inputs()], tab.plot, api_visibility="private")
+            # the public endpoint is the whole table of a view (what the disabled controls show at first); the
+            # controls are enabled once the table and the figure are in, so no later answer undoes a choice
+            loaded = demo.load(handlers.table_value, [name, tab.view], tab.frame, api_name=f"table_{benchmark}")
+            loaded = loaded.then(handlers.plot, [name, *tab.table_inputs()], tab.plot, api_visibility="private")
+            loaded.then(tab.enable, None, tab.table_inputs(), api_visibility="private")
     return LeaderboardApp(demo, handlers)
 
 
