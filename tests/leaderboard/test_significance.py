@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mmjudge.comparison import adjust, compare_units
+from mmjudge.comparison import FEW_CLUSTERS, KeyComparison, adjust, compare_units
 from mmjudge.leaderboard import NewSubmission, Store
 from mmjudge.leaderboard import significance as sig
 from mmjudge.leaderboard._migrations import MIGRATIONS
@@ -52,21 +52,40 @@ def test_verified_rows_against_the_best_reported_and_old_rows(board, reference) 
         NewSubmission("emorealm", "verified", "old", "old", "u", dict(poor.results), sha256="0" * 64)
     )
     cells = column(Handlers(board).table("emorealm"))
+    stored = {s.id: s for s in board.store.submissions("emorealm")}
+    units = {i: sig.unpack_paired(stored[i].paired)[1]["overall"] for i in (best.id, twin.id, poor.id)}
+    few = f" ({len(set(units[best.id].clusters))} clusters: optimistic)"  # the sample's videos, under 30
+    assert len(set(units[best.id].clusters)) < FEW_CLUSTERS
     assert cells[best.id] == "best"
-    assert cells[twin.id].startswith("n.s. +0.00 [+0.00, +0.00]")
-    assert cells[poor.id].startswith("-100.00 [-100.00, -100.00]") and cells[poor.id].endswith(" *")
+    assert cells[twin.id].startswith("n.s. +0.00 [+0.00, +0.00]") and cells[twin.id].endswith(few)
+    assert cells[poor.id].startswith("-100.00 [-100.00, -100.00]") and cells[poor.id].endswith(f" *{few}")
     assert published and all(cells[i] == "published numbers: no pairing" for i in published)
     assert cells[old] == "no per-item data (stored before pairing)"
     # the cells are the comparison core's, Holm-corrected over the rows compared
-    stored = {s.id: s for s in board.store.submissions("emorealm")}
-    units = {i: sig.unpack_paired(stored[i].paired)[1]["overall"] for i in (best.id, twin.id, poor.id)}
     direct = adjust([
         compare_units(units[i], units[best.id], values=(stored[i].results["overall"], stored[best.id].results["overall"]),
                       n_resamples=sig.N_RESAMPLES)
         for i in (twin.id, poor.id)
     ])  # fmt: skip
-    assert cells[poor.id].endswith(f"p={direct[1].p_adjusted:.3g} *")
+    assert cells[poor.id].endswith(f"p={direct[1].p_adjusted:.3g} *{few}")
     assert direct[0].difference == 0.0 and direct[1].difference == -100.0
+
+
+@pytest.mark.parametrize("n_clusters", [2, FEW_CLUSTERS - 1, FEW_CLUSTERS, 400])
+@pytest.mark.parametrize("p", [0.001, 0.049999, 0.05, 0.7])
+def test_a_cell_says_significance_and_few_clusters(n_clusters: int, p: float) -> None:
+    """The cell's rule written out: ``*`` when the Holm p is below 0.05, ``n.s.`` otherwise, and a note
+    below FEW_CLUSTERS clusters; an undefined comparison shows its own note alone."""
+    c = KeyComparison("overall", "row", "best", 40.0, 55.0, -15.0, -21.5, -8.25, p / 2, 10 * n_clusters,
+                      n_clusters, sig.N_RESAMPLES, True, p_adjusted=p)  # fmt: skip
+    core = f"-15.00 [-21.50, -8.25] p{'<0.001' if p < 0.001 else f'={p:.3g}'}"
+    expected = f"{core} *" if p < 0.05 else f"n.s. {core}"
+    if n_clusters < 30:
+        expected += f" ({n_clusters} clusters: optimistic)"
+    assert sig.cell_text(c) == expected
+    undefined = KeyComparison("overall", "row", "best", 40.0, 55.0, -15.0, float("nan"), float("nan"),
+                              float("nan"), 10, 1, 0, True, note="one cluster: nothing to resample")  # fmt: skip
+    assert sig.cell_text(undefined) == "one cluster: nothing to resample"
 
 
 def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> None:

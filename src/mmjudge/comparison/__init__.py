@@ -28,13 +28,14 @@ are few clusters.
 """
 
 from mmjudge.comparison._compare import COMPARE_VERSION, Comparison, compare_runs
-from mmjudge.comparison._core import CORRECTION, KeyComparison, McNemar, adjust, compare_units
+from mmjudge.comparison._core import CORRECTION, FEW_CLUSTERS, KeyComparison, McNemar, adjust, compare_units
 from mmjudge.comparison._runs import Run, RunSet, load_runs
 from mmjudge.comparison._write import comparison_record, format_difference, summary_lines, write_comparison
 
 __all__ = [
     "COMPARE_VERSION",
     "CORRECTION",
+    "FEW_CLUSTERS",
     "Comparison",
     "KeyComparison",
     "McNemar",

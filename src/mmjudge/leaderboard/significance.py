@@ -10,7 +10,10 @@ over the rows compared and says in one short text cell per row:
 
 * ``"best"`` for the best verified row with paired data;
 * ``"-3.1 [-5.0, -1.2] p=0.004 *"`` (row minus best, paired cluster-bootstrap CI, Holm p; ``*`` below
-  0.05) or ``"n.s. -1.0 [-3.0, +1.0] p=0.41"``;
+  0.05) or ``"n.s. -1.0 [-3.0, +1.0] p=0.41"``; with fewer than
+  :data:`~mmjudge.comparison.FEW_CLUSTERS` clusters (videos, anchors, items) the cell ends
+  ``"(12 clusters: optimistic)"``, because the percentile bootstrap under-covers there and its p is
+  too small (:func:`cell_text`);
 * ``"published numbers: no pairing"`` for reported rows, ``"no per-item data (stored before pairing)"``
   for rows stored before the store kept it, ``"other items"`` for rows scored on other reference rows,
   and every row of a benchmark without a :class:`~mmjudge.benchmarks.PairingSpec` says so.
@@ -31,11 +34,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mmjudge.benchmarks import Benchmark, UnitScores, get_benchmark
-from mmjudge.comparison import KeyComparison, adjust, compare_units, format_difference
+from mmjudge.comparison import FEW_CLUSTERS, KeyComparison, adjust, compare_units, format_difference
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.store import StoredSubmission
 
-__all__ = ["N_RESAMPLES", "pack_paired", "significance_cells", "unpack_paired"]
+__all__ = ["N_RESAMPLES", "cell_text", "pack_paired", "significance_cells", "unpack_paired"]
 
 N_RESAMPLES = 2000
 """Bootstrap resamples per comparison on the leaderboard (seed 0)."""
@@ -158,9 +161,26 @@ def _against_best(
         except SchemaError as exc:
             cells[sub.id] = _broken(sub, exc)
     for (row_id, _), result in zip(compared, adjust([c for _, c in compared]), strict=True):
-        text = format_difference(result, ALPHA)
-        cells[row_id] = text if result.significant(ALPHA) or math.isnan(result.p_adjusted) else f"n.s. {text}"
+        cells[row_id] = cell_text(result)
     return cells
+
+
+def cell_text(result: KeyComparison) -> str:
+    """The cell of one Holm-adjusted comparison with the best row (see the module docstring).
+
+    >>> c = KeyComparison("overall", "a", "best", 50.0, 60.0, -10.0, -18.0, -2.0, 0.01, 400, 40, 2000, True,
+    ...                   p_adjusted=0.02)
+    >>> cell_text(c)
+    '-10.00 [-18.00, -2.00] p=0.02 *'
+    >>> import dataclasses
+    >>> cell_text(dataclasses.replace(c, n_clusters=12, p_adjusted=0.3))
+    'n.s. -10.00 [-18.00, -2.00] p=0.3 (12 clusters: optimistic)'
+    """
+    text = format_difference(result, ALPHA)
+    if math.isnan(result.ci_low) or math.isnan(result.p_adjusted):
+        return text  # undefined: the text is the comparison's own note
+    text = text if result.significant(ALPHA) else f"n.s. {text}"
+    return text if result.n_clusters >= FEW_CLUSTERS else f"{text} ({result.n_clusters} clusters: optimistic)"
 
 
 def _broken(sub: StoredSubmission, exc: SchemaError) -> str:
