@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from mmjudge.errors import SchemaError
 
-__all__ = ["IMAGE_TYPE", "image_columns", "image_path", "image_table"]
+__all__ = ["IMAGE_TYPE", "image_columns", "image_path", "image_table", "without_image_bytes"]
 
 IMAGE_TYPE = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
 """The arrow storage of ``datasets.Image()``."""
@@ -47,6 +47,25 @@ def image_path(value: Any) -> str | None:
         f"image value: expected a relative path string or an image {{'bytes', 'path'}} with a path, got {got}; "
         "load the rows with mmjudge.data.rows.load_rows (decoding off), or rebuild the folder"
     )
+
+
+def without_image_bytes(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` with the embedded bytes of every image value dropped (``{"bytes": None, "path": ...}``).
+
+    For a process that keeps rows for scoring only (the leaderboard server holds its reference rows for
+    its lifetime): the scorers read labels, never pixels, and the judges read the files by path. Other
+    values are the same objects.
+
+    >>> without_image_bytes([{"id": "a", "img": {"bytes": b"png", "path": "media/a.png"}, "n": 1}])
+    [{'id': 'a', 'img': {'bytes': None, 'path': 'media/a.png'}, 'n': 1}]
+    """
+    return [{k: _path_only(v) for k, v in row.items()} for row in rows]
+
+
+def _path_only(value: Any) -> Any:
+    if isinstance(value, Mapping) and set(value) == {"bytes", "path"}:
+        return {"bytes": None, "path": value["path"]}
+    return value
 
 
 def image_table(table: pa.Table, columns: Sequence[str], files: Mapping[str, Path]) -> pa.Table:

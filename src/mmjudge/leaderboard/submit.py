@@ -72,9 +72,12 @@ def _per_benchmark(attribute: str) -> dict[str, Any]:
 
 
 def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
+    """The reference rows the server keeps for scoring: without embedded image bytes (MIST's two images
+    per item would otherwise stay in memory for the server's lifetime; scoring reads labels only)."""
+    from mmjudge.data.images import without_image_bytes
     from mmjudge.scoring import load_reference_rows
 
-    return load_reference_rows(benchmark, folder)
+    return without_image_bytes(load_reference_rows(benchmark, folder))
 
 
 def _default_score(predictions: Any, rows: Any, **options: Any) -> dict[str, Any]:
