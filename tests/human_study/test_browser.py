@@ -86,14 +86,20 @@ def _answer(page, visual: str, motion: str, text: str) -> None:
 def test_an_annotator_answers_pairs_and_resumes_after_a_reload(
     browser, small_study: Study, monkeypatch
 ) -> None:
+    from playwright.sync_api import expect
+
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    expect.set_options(timeout=STEP_MS)
     first, second, third = small_study.items[:3]
     with served(small_study) as url:
         with page_on(browser, url) as page:
             _start(page, "ann-7")
             page.locator("#progress").get_by_text(f"Item 1 of 16 ({first.item_id})").wait_for()
             videos = page.locator("video")
-            assert videos.count() == 2
+            # the two players mount with the item (their component may load after the progress line)
+            expect(videos).to_have_count(2)
+            for i in range(2):
+                expect(videos.nth(i)).to_have_attribute("src", re.compile(r"."))
             names = [videos.nth(i).get_attribute("src") or "" for i in range(2)]
             assert [n.rsplit("/", 1)[-1] for n in names] == [Path(first.left).name, Path(first.right).name]
             page.locator("#q-visual").get_by_label("Left", exact=True).check()
