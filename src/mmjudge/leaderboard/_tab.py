@@ -6,11 +6,13 @@ judge type; every change redraws the table and the figure from the store (:func:
 first three columns (rank, judge, headline) are pinned (:func:`pin_css`), so a phone shows them while
 the rest scrolls.
 
-Answers never arrive out of order: the controls start disabled and are enabled once the page's first
-table and figure have arrived (:meth:`TabControls.enable`, chained after the page-load events), and one
-event per tab answers every control with the table and the figure together, ``trigger_mode="always_last"``
-(a change made while an answer is pending is answered after it, with the controls' latest state). Without
-this, a filter chosen while the page was loading was undone by the load's answer arriving later.
+A control's choice is not undone by an older answer: the controls start disabled and are enabled once
+the page's first table and figure have arrived (:meth:`TabControls.enable`, chained after the page-load
+events), and one event per tab answers every control with the table and the figure together,
+``trigger_mode="always_last"`` (a change made while an answer is pending is answered after it, with the
+controls' latest state). Without this, a filter chosen while the page was loading was undone by the
+load's answer arriving later. (The refresh after a submission is a separate event; it reads the
+controls as they are when it starts.)
 """
 
 from __future__ import annotations
