@@ -95,13 +95,12 @@ class Handlers:
         del groups
         return plots.figure(benchmark, self.board.store.submissions(benchmark), view, kinds, types)
 
-    @tracked
     def shown(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
               kinds: list[str] | None = None, types: list[str] | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
         """``(table value, figure)`` for one state of the tab's controls: one answer for both, so that the
         table and the figure never show two different states (see :mod:`mmjudge.leaderboard._tab`)."""
-        table = facets.select(self.table(benchmark, view), groups, kinds, types).gradio_value()
-        return table, plots.figure(benchmark, self.board.store.submissions(benchmark), view, kinds, types)
+        controls = (view, groups, kinds, types)
+        return self.table_value(benchmark, *controls), self.plot(benchmark, *controls)
 
     def judge_types(self, benchmark: str) -> list[str]:
         """The judge types of ``benchmark``'s rows, in table order (the judge-type filter's choices)."""
