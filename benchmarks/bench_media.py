@@ -10,7 +10,8 @@ texture and motion), encoded with libx264 yuv420p CRF 20, preset medium, x264's 
 keyframe per clip) and B-frames, at 704x1280 and 480x832; cached under ``benchmarks/.cache/``.
 
 Rows per clip, per backend: decode-all (RGB), sample-8 (``linspace`` 8 frames), 2 fps sampling as
-VideoAlign does (4..768 frames, even) followed by ``resize_max_pixels(..., 200_704)``, and the motion
+VideoAlign does followed by its one resize to at most 200,704 pixels (the ``video_reward`` decode step:
+:data:`mmjudge.judges.profiles.VIDEOALIGN`, torchvision's bicubic antialiased kernel on one thread), and the motion
 score (every third frame decoded, :func:`mmjudge.interventions.motion_score`). References: the decoder
 ceiling (PyAV decoding every frame in-process without RGB conversion, same thread settings) and
 ``ffmpeg -threads 1 -i clip -f null -`` (whole process; skipped when ffmpeg is absent). With PyAV also
@@ -38,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mmjudge.judges.profiles import VIDEOALIGN
 from mmjudge.media.encode import write_video
-from mmjudge.media.resize import resize_max_pixels
 from mmjudge.media.synthetic import moving_texture_clip
 from mmjudge.media.video import read_all, read_frames, sample_indices, video_info
 
@@ -93,9 +94,7 @@ def cases(
     """Name -> zero-argument callable timed once per repeat."""
     info = video_info(path)
     eight = sample_indices(info.num_frames, info.fps, num=8)
-    two_fps = sample_indices(
-        info.num_frames, info.fps, target_fps=2, min_frames=4, max_frames=768, multiple_of=2
-    )
+    two_fps = VIDEOALIGN.frame_indices(info.num_frames, info.fps, target_fps=2.0)
     every_third = list(range(0, info.num_frames, 3))
     out: dict[str, Callable[[], object]] = {
         "ceiling|decode-only (no RGB)": lambda: decode_only(path, threads)
@@ -128,7 +127,8 @@ def cases(
 
 
 def _sample_and_resize(path: Path, indices: list[int], backend: str, threads: int) -> np.ndarray:
-    return resize_max_pixels(read_frames(path, indices, backend=backend, threads=threads), MAX_PIXELS)
+    frames = read_frames(path, indices, backend=backend, threads=threads)
+    return VIDEOALIGN.fit_video(frames, 28, max_pixels=MAX_PIXELS)
 
 
 def _motion(score: Callable[..., float], path: Path, indices: list[int], backend: str, threads: int) -> float:
@@ -202,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-interventions", action="store_true")
     parser.add_argument("--no-append", action="store_true", help="print the table, do not write RESULTS.md")
     args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))  # the resize kernel's torch, as in the decode workers
     backends = args.backends.split(",")
     rows = []
     for size in args.clips.split(","):

@@ -13,10 +13,9 @@ import pytest
 
 from mmjudge.benchmarks.emorealm import EmoRealmQuestion
 from mmjudge.judges import JudgeConfig, JudgeInput, make_judge
-from mmjudge.media.audio import load_audio
-from mmjudge.media.video import read_frames, video_info
+from mmjudge.judges.profiles import QWEN_OMNI_UTILS
 from mmjudge.runner import RunOptions, load_items
-from mmjudge.runner.decode import frame_indices
+from mmjudge.runner.decode import decode_item, frame_indices
 
 MEDIA = {"emorealm": "raw/emorealm/DFEW", "emoprefer": "raw/emoprefer/MER2025"}
 
@@ -46,18 +45,20 @@ def decoded(sample_data: Path, judge) -> dict[str, list[JudgeInput]]:
 
 
 def decode(item, request) -> JudgeInput:
-    """What the runner decodes for ``request`` (frames by the request's indices, audio at its rate)."""
-    info = video_info(item.video)
-    indices = frame_indices(info.num_frames, info.fps, request)
-    audio = load_audio(item.audio or item.video, request.audio_sample_rate)
-    return JudgeInput(item, read_frames(item.video, indices), tuple(indices), info.fps, audio)
+    """What the runner decodes for ``request`` (its decode step itself)."""
+    decoded = decode_item(item, [request])
+    assert decoded.error is None, decoded.error
+    return decoded.input(0)
 
 
-def test_media_request_is_two_fps_even_at_least_four_with_16k_audio(judge) -> None:
+def test_media_request_is_qwen_omni_utils_at_two_fps_with_librosa_16k_audio(judge) -> None:
     item = EmoRealmQuestion("q", Path("c.mp4"), Path("c.wav"), "Q?", ("(A) x",), "reasoning_basic_video")
     request = judge.media_request(item)
-    assert (request.target_fps, request.min_frames, request.multiple_of) == (2.0, 4, 2)
+    assert (request.target_fps, request.min_frames, request.profile, request.factor) == (
+        2.0, 4, QWEN_OMNI_UTILS, 28,
+    )  # fmt: skip
     assert request.audio_sample_rate == 16000 and request.num_frames is None
+    assert request.audio_resampler == "soxr_hq"
     assert frame_indices(24, 24.0, request) == [0, 8, 15, 23]  # 1 s clip: 2 frames at 2 fps, raised to 4
     assert len(frame_indices(240, 24.0, request)) == 20  # 10 s at 2 fps
 
@@ -122,8 +123,8 @@ def test_audio_is_interleaved_with_the_frames_in_two_second_chunks(judge, decode
 def test_video_time_follows_the_sampled_rate(judge, decoded: dict[str, list[JudgeInput]]) -> None:
     judge_input = decoded["emoprefer"][0]  # 8 fps clip, 2 s: 4 frames at 2 fps
     encoded, _ = judge.encode(judge_input)
-    assert judge_input.frame_indices == (0, 5, 10, 15)
-    rate = 8.0 * 3 / 15
+    assert judge_input.frame_indices == (0, 5, 10, 15) and judge_input.total_frames == 16
+    rate = 4 / 16 * 8.0  # qwen-omni-utils' sample_fps: n / total * clip fps
     temporal_patch = judge.processor.video_processor.temporal_patch_size
     assert float(encoded["video_second_per_grid"][0]) == pytest.approx(temporal_patch / rate)
 

@@ -7,6 +7,7 @@ through its real path, scores exactly like the in-memory model.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mmjudge.errors import ConfigError
+from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
 from mmjudge.runner.decode import frame_indices
 
@@ -31,6 +32,7 @@ from mmjudge.judges._videoalign_ckpt import (  # noqa: E402
     to_legacy_keys,
     wrap_lora,
 )
+from mmjudge.judges.profiles import VIDEOALIGN  # noqa: E402
 from mmjudge.judges.video_reward import MARKERS, VideoRewardJudge, reward_scores  # noqa: E402
 
 MEANS = {"VQ": 0.1, "MQ": -0.2, "TA": 0.3}
@@ -110,31 +112,109 @@ def judge(tiny_qwen2_vl: Path, full_checkpoint: Path) -> Any:
 # --- sampling ---------------------------------------------------------------------------------------
 
 
+def videoalign_smart_nframes(ele: dict[str, Any], total_frames: int, video_fps: float) -> int:
+    """VideoAlign's vendored ``vision_process.smart_nframes`` (KwaiVGI/VideoAlign@219ab9d), as its code states it."""
+    if "nframes" in ele:
+        nframes = round(ele["nframes"] / 2) * 2
+    else:
+        fps = ele.get("fps", 2.0)
+        min_frames = math.ceil(ele.get("min_frames", 4) / 2) * 2
+        max_frames = math.floor(ele.get("max_frames", min(768, total_frames)) / 2) * 2
+        nframes = total_frames / video_fps * fps
+        nframes = min(max(nframes, min_frames), max_frames)
+        nframes = round(nframes / 2) * 2
+    if nframes > total_frames:
+        nframes = total_frames
+    if not (2 <= nframes <= total_frames):
+        raise ValueError(f"nframes should in interval [2, {total_frames}], but got {nframes}.")
+    return nframes
+
+
+def videoalign_frame_size(height: int, width: int, nframes: int, ele: dict[str, Any]) -> tuple[int, int]:
+    """VideoAlign's ``fetch_video`` size: its ``VIDEO_*`` constants and its ``smart_resize`` (factor 28)."""
+    factor = 28
+    min_pixels = ele.get("min_pixels", 128 * 28 * 28)
+    total_pixels = ele.get("total_pixels", 24576 * 28 * 28)
+    max_pixels = max(min(768 * 28 * 28, total_pixels / nframes * 2), int(min_pixels * 1.05))
+    max_pixels = ele.get("max_pixels", max_pixels)  # VideoAlign's inference always passes max_frame_pixels
+    h_bar = max(factor, round(height / factor) * factor)
+    w_bar = max(factor, round(width / factor) * factor)
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt((height * width) / max_pixels)
+        h_bar = math.floor(height / beta / factor) * factor
+        w_bar = math.floor(width / beta / factor) * factor
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return h_bar, w_bar
+
+
 def test_frame_indices_follow_videoalign() -> None:
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward"))
     request = judge.media_request(ClipItem("c", Path("c.mp4"), "p"))
-    assert (request.target_fps, request.min_frames, request.max_frames, request.multiple_of) == (
-        2.0,
-        4,
-        768,
-        2,
-    )
-    assert request.max_pixels == 200_704
+    assert (request.target_fps, request.max_pixels, request.profile, request.factor) == (
+        2.0, 200_704, VIDEOALIGN, 28,
+    )  # fmt: skip
     assert frame_indices(81, 16.0, request) == [0, 9, 18, 27, 36, 44, 53, 62, 71, 80]
-    # Written out: n = total / fps * 2, clamped to [4, min(768, total)], rounded to an even count.
-    for total, fps in [(6, 16.0), (9, 30.0), (3000, 2.0), (121, 24.0)]:
-        raw = total / fps * 2.0
-        hi = math.floor(min(768, total) / 2) * 2
-        n = round(min(max(raw, 4), hi) / 2) * 2
-        expected = [int(i) for i in np.round(np.linspace(0, total - 1, n))]
-        assert frame_indices(total, fps, request) == expected, (total, fps)
+    checked = 0
+    for total, fps in itertools.product([*list(range(1, 130)), 300, 3000], (2.0, 8.0, 16.0, 24.0, 29.97, 60.0)):
+        for frames, rate in [(None, 2.0), (None, 0.5), (None, 4.0), *((n, None) for n in (1, 2, 3, 5, 8, 16, 33))]:
+            ele = {"fps": rate} if frames is None else {"nframes": frames}
+            config = JudgeConfig(judge="video_reward", frames=frames, fps=rate)
+            ask = VideoRewardJudge(config).media_request(ClipItem("c", Path("c.mp4"), "p"))
+            try:
+                n = videoalign_smart_nframes(ele, total, fps)
+            except ValueError:
+                with pytest.raises(MediaError):
+                    frame_indices(total, fps, ask)
+                continue
+            expected = torch.linspace(0, total - 1, n).round().long().tolist()
+            assert frame_indices(total, fps, ask) == expected, (total, fps, ele)
+            checked += 1
+    assert checked > 7000
+
+
+def test_frame_sizes_follow_videoalign() -> None:
+    sides = [28, 32, 48, 90, 240, 333, 480, 608, 704, 832, 1080, 1280, 1920]
+    for height, width, n in itertools.product(sides, sides, (2, 4, 10, 160, 768)):
+        for ele in ({"max_pixels": 200_704}, {"max_pixels": 76_800}, {"max_pixels": 200_704, "min_pixels": 3136}, {}):
+            got = VIDEOALIGN.video_size(
+                height, width, n, 28, min_pixels=ele.get("min_pixels"), max_pixels=ele.get("max_pixels")
+            )
+            assert got == videoalign_frame_size(height, width, n, ele), (height, width, n, ele)
+
+
+def test_a_small_clip_is_resized_once_with_videoaligns_kernel(tmp_path: Path) -> None:
+    """Decoded by the runner, a 32x48 clip is resized once, to VideoAlign's size, with torchvision's kernel."""
+    from torchvision.transforms import InterpolationMode
+    from torchvision.transforms import functional as tvf
+
+    from mmjudge.media.encode import write_video
+    from mmjudge.media.synthetic import moving_texture_clip
+    from mmjudge.media.video import read_all
+    from mmjudge.runner.decode import decode_item
+
+    clip = write_video(tmp_path / "small.mp4", moving_texture_clip(21, 32, 48, seed=5), fps=16)
+    item = ClipItem("c", clip, "p")
+    judge = VideoRewardJudge(JudgeConfig(judge="video_reward"))
+    judge_input = decode_item(item, [judge.media_request(item)]).input(0)
+    n = videoalign_smart_nframes({"fps": 2.0}, 21, 16.0)
+    indices = torch.linspace(0, 20, n).round().long().tolist()
+    height, width = videoalign_frame_size(32, 48, n, {"max_pixels": 200_704})
+    source = torch.from_numpy(read_all(clip)[indices]).permute(0, 3, 1, 2)
+    expected = tvf.resize(source, [height, width], interpolation=InterpolationMode.BICUBIC, antialias=True)
+    assert judge_input.frame_indices == tuple(indices) and judge_input.frame_size == (32, 48)
+    np.testing.assert_array_equal(judge_input.frames, expected.permute(0, 2, 3, 1).numpy())
+    again = VIDEOALIGN.fit_video(judge_input.frames, 28, source_size=judge_input.frame_size, max_pixels=200_704)
+    assert again is judge_input.frames  # what the judge's encode does to runner frames: nothing
 
 
 def test_frames_setting_samples_a_fixed_even_count() -> None:
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward", frames=16, max_pixels=50_000))
     request = judge.media_request(ClipItem("c", Path("c.mp4"), "p"))
     assert (request.num_frames, request.target_fps, request.max_pixels) == (16, None, 50_000)
-    assert frame_indices(81, 16.0, request) == [int(i) for i in np.round(np.linspace(0, 80, 16))]
+    assert frame_indices(81, 16.0, request) == torch.linspace(0, 80, 16).round().long().tolist()
 
 
 # --- tokens -----------------------------------------------------------------------------------------
@@ -183,8 +263,11 @@ def test_verdicts_are_z_scored_raw_heads_read_at_the_markers(judge: Any) -> None
     inputs = [_clip(0), _clip(1)]
     verdicts = judge.judge_batch(inputs)
     batch = to_device(judge.encode(inputs), "cpu")
+    length = batch["input_ids"].shape[1]
+    # VideoAlign's backbone call under transformers 4.45: position_ids=None -> 0..L-1 on all three axes
+    sequential = torch.arange(length).view(1, 1, -1).expand(3, len(inputs), -1)
     with torch.no_grad():
-        hidden = judge.model.model(**batch).last_hidden_state
+        hidden = judge.model.model(**batch, position_ids=sequential).last_hidden_state
     weight = judge.model.rm_head.weight.detach().double()  # output_dim 1: one row
     for row, verdict in enumerate(verdicts):
         raw = {}
@@ -197,6 +280,24 @@ def test_verdicts_are_z_scored_raw_heads_read_at_the_markers(judge: Any) -> None
         z = {d: (raw[d] - MEANS[d]) / STDS[d] for d in raw}
         assert verdict.value == pytest.approx({**z, "overall": sum(z.values())}, abs=1e-5)
         assert verdict.diagnostics.extra["normalized"] is True
+
+
+def test_mrope_positions_are_transformers_own(judge: Any) -> None:
+    from mmjudge.judges._hf import to_device
+
+    inputs = [_clip(0)]
+    batch = to_device(judge.encode(inputs), "cpu")
+    with torch.no_grad():
+        default = judge.model.model(**batch).last_hidden_state
+    mrope = _with_options(judge, positions="mrope").raw_rewards(batch)
+    sequential = judge.raw_rewards(batch)
+    marker = judge.processor.tokenizer.convert_tokens_to_ids(MARKERS["VQ"])
+    (position,) = (batch["input_ids"][0] == marker).nonzero()
+    by_hand = float(default[0, int(position)].double() @ judge.model.rm_head.weight.detach().double()[0])
+    assert float(mrope[0, 0]) == pytest.approx(by_hand, abs=1e-5)
+    assert abs(float(mrope[0, 0]) - float(sequential[0, 0])) > 1e-6  # the scheme matters on video tokens
+    with pytest.raises(ConfigError, match="positions"):
+        VideoRewardJudge(JudgeConfig(judge="video_reward", options={"positions": "rope"}))
 
 
 def test_use_norm_false_keeps_raw_rewards(judge: Any) -> None:

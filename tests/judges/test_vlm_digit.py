@@ -6,6 +6,7 @@ scores), loaded back through the judge's real loading path.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -124,16 +125,15 @@ def test_batch_of_many_equals_batch_of_one(family: str, request: pytest.FixtureR
 def test_vision_tokens_per_clip(
     family: str, patch: int, as_video: bool, request: pytest.FixtureRequest
 ) -> None:
-    from mmjudge.media.resize import smart_resize
+    from qwen_vl_utils.vision_process import smart_resize as reference_smart_resize
 
     judge = _judge(request.getfixturevalue(family), as_video=as_video)
     frames = 6
     batch = judge.encode([_clip(0, frames=frames)])
     factor = 2 * patch
-    low, high = 4 * factor**2, 64 * factor**2  # the tiny processors' size limits
-    if as_video and family == "tiny_qwen3_vl":  # Qwen3-VL video limits bound the whole clip
-        low, high = max(low // frames, factor**2), high // frames
-    height, width = smart_resize(56, 84, factor, min_pixels=low, max_pixels=high)
+    # qwen-vl-utils' limits: images [4, 16384] factor**2 cells; video frames at least 128 cells
+    low, high = (128 * factor**2, 768 * factor**2) if as_video else (4 * factor**2, 16384 * factor**2)
+    height, width = reference_smart_resize(56, 84, factor, min_pixels=low, max_pixels=high)
     per_frame = (height // patch) * (width // patch) // 4  # 2x2 patches merged into one token
     # An image is one temporal patch (the frame doubled); a video packs 2 frames per temporal patch.
     expected = frames // 2 * per_frame if as_video else frames * per_frame
@@ -142,24 +142,16 @@ def test_vision_tokens_per_clip(
     assert int((batch["input_ids"] == token).sum()) == expected
 
 
-def test_qwen3_vl_pixel_budget_is_per_video(tiny_qwen3_vl: Path) -> None:
-    from mmjudge.judges._vision_batch import fit_frames, frame_budget
-
+def test_total_pixels_caps_each_video_frame_as_qwen_vl_utils_does(tiny_qwen3_vl: Path) -> None:
     judge = _judge(tiny_qwen3_vl, as_video=True)
-    longest = judge.processor.video_processor.size["longest_edge"]
-    budget = frame_budget(judge.processor, video=True, num_frames=8, max_pixels=None)
-    assert budget.max_pixels == longest // 8 and budget.factor == 32
-    images = frame_budget(judge.processor, video=False, num_frames=8, max_pixels=None)
-    assert images.max_pixels == judge.processor.image_processor.size["longest_edge"]
-    frames = fit_frames(np.zeros((8, 128, 224, 3), dtype=np.uint8), budget)
-    assert (
-        frames.shape[1] * frames.shape[2] <= longest // 8
-        and frames.shape[1] % 32 == frames.shape[2] % 32 == 0
-    )
-    capped = frame_budget(
-        judge.processor, video=True, num_frames=8, max_pixels=None, video_max_pixels=8 * 2048
-    )
-    assert capped.max_pixels == 2048
+    judge.options = dataclasses.replace(judge.options, total_pixels=8 * 32 * 32 * 256, min_pixels=32 * 32 * 4)
+    batch = judge.encode([_clip(0, frames=8, size=(1280, 1280))])
+    # per-frame cap max(min(768 cells, total_pixels / 8 * 2), 1.05 * min_pixels) = 512 cells of 32 px
+    ((t, h, w),) = batch["video_grid_thw"].tolist()
+    assert (t, h * 16, w * 16) == (4, 704, 704) and (h // 2) * (w // 2) <= 512
+    judge.config = dataclasses.replace(judge.config, max_pixels=1000)  # below the 4-cell floor
+    with pytest.raises(ConfigError, match="below the frame floor"):
+        judge.encode([_clip(0, frames=8)])
 
 
 def test_digits_must_be_single_tokens() -> None:

@@ -2,7 +2,8 @@
 
 Every builder makes a model from a config with random weights (hidden size 32-64, one or two layers,
 vision depth 1), a byte-level BPE tokenizer trained on the spot with ``tokenizers``, a chat template and
-the matching image / video / audio processors, and ``save_pretrained`` s all of it to ``out_dir``. Tests
+the matching image / video / audio processors (with the released checkpoints' pixel limits,
+:data:`OFFICIAL_PIXELS`), and ``save_pretrained`` s all of it to ``out_dir``. Tests
 then load the folder back through a backend's real loading path (``from_pretrained(...,
 local_files_only=True)``). Random weights prove the plumbing, not the scores.
 
@@ -205,12 +206,20 @@ def _save(model: Any, processor: Any, out_dir: Path) -> Path:
     return out_dir
 
 
+OFFICIAL_PIXELS = {
+    14: ({"shortest_edge": 3136, "longest_edge": 12_845_056}, {"shortest_edge": 3136, "longest_edge": 12_845_056}),
+    16: ({"shortest_edge": 65_536, "longest_edge": 16_777_216}, {"shortest_edge": 4096, "longest_edge": 25_165_824}),
+}
+"""(image, video) processor ``size`` of the released checkpoints by patch size: Qwen2-VL, Qwen2.5-VL and
+Qwen2.5-Omni (patch 14), Qwen3-VL (patch 16; its video limits bound the whole clip)."""
+
+
 def _qwen_vl_processor(processor_cls: Any, video_cls: Any, tokenizer: Any, patch: int) -> Any:
     from transformers import Qwen2VLImageProcessor
 
-    pixels = {"size": {"shortest_edge": 4 * (2 * patch) ** 2, "longest_edge": 64 * (2 * patch) ** 2}}
-    image = Qwen2VLImageProcessor(patch_size=patch, merge_size=2, temporal_patch_size=2, **pixels)
-    video = video_cls(patch_size=patch, merge_size=2, temporal_patch_size=2, **pixels)
+    image_size, video_size = OFFICIAL_PIXELS[patch]
+    image = Qwen2VLImageProcessor(patch_size=patch, merge_size=2, temporal_patch_size=2, size=image_size)
+    video = video_cls(patch_size=patch, merge_size=2, temporal_patch_size=2, size=video_size)
     return processor_cls(
         image_processor=image, video_processor=video, tokenizer=tokenizer, chat_template=QWEN_CHAT_TEMPLATE
     )
@@ -362,10 +371,10 @@ def build_qwen2_5_omni_thinker(out_dir: str | Path, *, seed: int = 0) -> Path:
     config.text_config.pad_token_id = ids[PAD_TOKEN]
     _seeded(seed)
     model = Qwen2_5OmniThinkerForConditionalGeneration(config)
-    pixels = {"size": {"shortest_edge": 4 * 28 * 28, "longest_edge": 64 * 28 * 28}}
+    image_size, video_size = OFFICIAL_PIXELS[14]
     processor = Qwen2_5OmniProcessor(
-        image_processor=Qwen2VLImageProcessor(patch_size=14, merge_size=2, temporal_patch_size=2, **pixels),
-        video_processor=Qwen2VLVideoProcessor(patch_size=14, merge_size=2, temporal_patch_size=2, **pixels),
+        image_processor=Qwen2VLImageProcessor(patch_size=14, merge_size=2, temporal_patch_size=2, size=image_size),
+        video_processor=Qwen2VLVideoProcessor(patch_size=14, merge_size=2, temporal_patch_size=2, size=video_size),
         feature_extractor=WhisperFeatureExtractor(feature_size=128),
         tokenizer=tokenizer,
         chat_template=OMNI_CHAT_TEMPLATE,

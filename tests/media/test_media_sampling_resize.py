@@ -11,18 +11,20 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.media.resize import resize_max_pixels, smart_resize
-from mmjudge.media.video import sample_indices
+from mmjudge.media.resize import resize_frames, resize_max_pixels, smart_resize
+from mmjudge.media.video import linspace_indices, sample_indices
 
 
 def videoalign_indices(total: int, video_fps: float, fps: float) -> list[int]:
-    """qwen-vl-utils ``smart_nframes`` (FRAME_FACTOR 2, FPS_MIN_FRAMES 4, FPS_MAX_FRAMES 768) + linspace."""
+    """VideoAlign's ``smart_nframes`` (FRAME_FACTOR 2, FPS_MIN_FRAMES 4, FPS_MAX_FRAMES 768) + its linspace
+    (``torch.linspace(...).round()``, emulated by :func:`linspace_indices`, checked against torch in
+    ``tests/judges/test_qwen_vl_parity.py``)."""
     min_frames = math.ceil(4 / 2) * 2
     max_frames = math.floor(min(768, total) / 2) * 2
     nframes = total / video_fps * fps
     nframes = min(max(nframes, min_frames), max_frames)
-    nframes = round(nframes / 2) * 2
-    return [int(round(x)) for x in np.linspace(0, total - 1, nframes)]
+    nframes = min(round(nframes / 2) * 2, total)
+    return linspace_indices(total, nframes)
 
 
 def test_documented_example():
@@ -35,8 +37,10 @@ def test_documented_example():
 @settings(max_examples=200, deadline=None)
 @given(st.integers(8, 2000), st.sampled_from([8, 16, 24, 25, 30, 29.97]), st.sampled_from([0.5, 1, 2, 4]))
 def test_matches_videoalign_rule(total, video_fps, fps):
-    got = sample_indices(total, video_fps, target_fps=fps, min_frames=4, max_frames=768, multiple_of=2)
+    got = sample_indices(total, video_fps, target_fps=fps, min_frames=4, multiple_of=2, rule="videoalign")
     assert got == videoalign_indices(total, video_fps, fps)
+    plain = sample_indices(total, video_fps, target_fps=fps, min_frames=4, max_frames=768, multiple_of=2)
+    assert plain == got  # the plain rule agrees wherever the clip has at least min_frames frames
 
 
 @settings(max_examples=200, deadline=None)
@@ -134,5 +138,25 @@ def test_resize_errors():
         resize_max_pixels(np.zeros((8, 8, 3), dtype=np.float32), 1000)
     with pytest.raises(ConfigError):
         smart_resize(100, 100, 28, 100, 500)
+    with pytest.raises(ConfigError, match="known kernels"):
+        resize_frames(np.zeros((2, 8, 8, 3), dtype=np.uint8), 4, 4, kernel="lanczos")
     with pytest.raises(SchemaError, match="aspect ratio"):
         smart_resize(10, 5000)
+
+
+def test_min_pixels_above_max_pixels_shrinks_large_frames_and_grows_small_ones():
+    """VideoAlign's copy of smart_resize tests the cap first and has no min <= max check."""
+    assert smart_resize(480, 832, 28, min_pixels=100_352, max_pixels=76_800) == (196, 364)
+    assert smart_resize(32, 48, 28, min_pixels=100_352, max_pixels=76_800) == (280, 392)
+
+
+def test_the_torchvision_kernel_is_torchvisions_uint8_bicubic_antialias():
+    torch = pytest.importorskip("torch")
+    functional = pytest.importorskip("torchvision.transforms.functional")
+    frames = np.random.default_rng(3).integers(0, 256, (3, 90, 160, 3), dtype=np.uint8)
+    got = resize_frames(frames, 56, 112, kernel="torchvision_bicubic_antialias")
+    source = torch.from_numpy(frames).permute(0, 3, 1, 2)
+    expected = functional.resize(source, [56, 112], interpolation=functional.InterpolationMode.BICUBIC, antialias=True)
+    np.testing.assert_array_equal(got, expected.permute(0, 2, 3, 1).numpy())
+    pil = resize_frames(frames, 56, 112, kernel="pil_bicubic")
+    assert 0 < int(np.abs(pil.astype(int) - got.astype(int)).max()) <= 16  # the kernels differ by a few levels

@@ -264,7 +264,7 @@ def test_an_audio_removed_question_gets_no_audio_from_its_video(monkeypatch: pyt
     from mmjudge.runner import decode
 
     loaded: list[Path] = []
-    monkeypatch.setattr(decode, "load_audio", lambda path, rate: loaded.append(path) or np.zeros(4, np.float32))
+    monkeypatch.setattr(decode, "load_audio", lambda path, rate, **_: loaded.append(path) or np.zeros(4, np.float32))
     base = EmoRealmQuestion("q", Path("clip.mp4"), None, "q", ("(A) x",), "reasoning_basic_audio")
     ablated = AblatedQuestion("q::no_audio", Path("clip.mp4"), None, "q", ("(A) x",), "reasoning_basic_audio", removed="audio")
     request = [MediaRequest(audio_sample_rate=16000)]

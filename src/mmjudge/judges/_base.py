@@ -19,6 +19,7 @@ from mmjudge.errors import ConfigError
 from mmjudge.items import ClipItem, Item, SentenceItem, Verdict
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges.profiles import VisionProfile
 
 
 class _AcceptedBenchmarks:
@@ -48,6 +49,9 @@ class Judge(abc.ABC):
     """Dataclass of backend-specific options (``config.options`` is validated against it)."""
     default_frames: ClassVar[int | None] = 8
     """Frames sampled per clip when the config sets neither ``frames`` nor ``fps``."""
+    profile: ClassVar[VisionProfile | None] = None
+    """The preprocessing profile of the judge's reference inference code (:mod:`mmjudge.judges.profiles`);
+    ``None`` for judges without one (the weight-free baselines)."""
 
     def __init__(self, config: JudgeConfig) -> None:
         self.config = config
@@ -79,10 +83,16 @@ class Judge(abc.ABC):
             return MediaRequest(image=item.image is not None)
         return MediaRequest()
 
-    def frames_request(self) -> MediaRequest:
-        """Frames as the config asks: ``fps`` if set, else ``frames``, else :attr:`default_frames`."""
+    def frames_request(self, *, as_video: bool = False) -> MediaRequest:
+        """Frames as the config asks: ``fps`` if set, else ``frames``, else :attr:`default_frames`.
+
+        ``as_video`` with a :attr:`profile`: the frames go to the model as one video, so their count follows
+        the profile's rule and they come at full size (the judge resizes them with the model's factor).
+        """
         cfg = self.config
         num = None if cfg.fps is not None else (cfg.frames or self.default_frames)
+        if as_video and self.profile is not None:
+            return MediaRequest(num_frames=num, target_fps=cfg.fps, profile=self.profile)
         return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
 
     def load(self, device: str) -> None:  # noqa: B027 - optional hook

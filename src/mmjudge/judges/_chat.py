@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge.judges.profiles import QWEN_VL_UTILS, VisionProfile
+
 __all__ = [
     "Encoded",
     "collate",
@@ -64,24 +66,27 @@ def encode_chat(
     fps: float | None = None,
     frames_as: str = "video",
     max_pixels: int | None = None,
+    total_frames: int | None = None,
+    frame_size: tuple[int, int] | None = None,
+    profile: VisionProfile = QWEN_VL_UTILS,
 ) -> Encoded:
     """Encode one user turn (with its images or video frames) plus the generation prompt.
 
-    Media are resized once by mmjudge (:mod:`mmjudge.judges._vision_batch`: smart resize to the
-    processor's factor and pixel limits, or ``max_pixels`` per frame) and given to the processor with
-    ``do_resize=False``, as ``vlm_digit`` does. ``frames`` (``uint8 (T, H, W, 3)``) go in as one video
-    (``do_sample_frames=False`` with the sampled indices and the clip's fps as metadata) or, with
-    ``frames_as="images"``, as T images.
+    Media are resized once by the judge's preprocessing ``profile`` at the model's factor (images as
+    qwen-vl-utils' ``fetch_image``, a video as its ``fetch_video``; ``max_pixels`` per frame from the
+    config) and given to the processor with ``do_resize=False``, as ``vlm_digit`` does. ``frames``
+    (``uint8 (T, H, W, 3)``) go in as one video (``do_sample_frames=False`` with qwen-vl-utils' metadata:
+    the clip's fps, the sampled indices, ``total_frames``) or, with ``frames_as="images"``, as T images.
     """
-    from mmjudge.judges._vision_batch import fit_frames, frame_budget, video_metadata
+    from mmjudge.judges._vision_batch import model_factor, video_metadata
 
     arrays = [np.asarray(image.convert("RGB") if hasattr(image, "convert") else image) for image in images]
     as_video = frames is not None and frames_as == "video"
     if frames is not None and not as_video:
         arrays += list(frames)
     if arrays:
-        budget = frame_budget(processor, video=False, num_frames=1, max_pixels=max_pixels)
-        arrays = [fit_frames(a[None], budget)[0] for a in arrays]
+        factor = model_factor(processor, video=False)
+        arrays = [profile.fit_image(a, factor, max_pixels=max_pixels) for a in arrays]
     content = user_content(text, images=len(arrays), video=as_video)
     prompt = _template(processor, [{"role": "user", "content": content}])
     kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt", "do_resize": False}
@@ -89,9 +94,10 @@ def encode_chat(
         kwargs["images"] = [arrays]
     if as_video:
         assert frames is not None
-        budget = frame_budget(processor, video=True, num_frames=len(frames), max_pixels=max_pixels)
-        meta = video_metadata(frame_indices, fps, len(frames))
-        kwargs.update(videos=[fit_frames(frames, budget)], video_metadata=[meta], do_sample_frames=False)
+        factor = model_factor(processor, video=True)
+        video = profile.fit_video(frames, factor, source_size=frame_size, max_pixels=max_pixels)
+        meta = video_metadata(frame_indices, fps, len(frames), total_frames)
+        kwargs.update(videos=[video], video_metadata=[meta], do_sample_frames=False)
     return dict(processor(**kwargs))
 
 

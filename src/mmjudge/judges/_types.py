@@ -9,11 +9,14 @@ judge's :class:`MediaRequest` asks for, and hands :class:`JudgeInput` batches to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mmjudge.items import Item
+
+if TYPE_CHECKING:
+    from mmjudge.judges.profiles import VisionProfile
 
 __all__ = ["JudgeInput", "MediaRequest"]
 
@@ -33,11 +36,22 @@ class MediaRequest:
     max_frames: int | None = None
     """Upper clamp on the sampled count."""
     multiple_of: int | None = None
-    """Round the sampled count to a multiple of this (VideoAlign: 2)."""
+    """Round the sampled count to a multiple of this (the references' frame factor, 2)."""
     max_pixels: int | None = None
-    """Resize frames to at most this many pixels (smart resize, factor 28)."""
+    """Per-frame pixel cap: without ``profile``, frames are resized to at most this (smart resize, factor
+    28, Pillow bicubic); with ``profile`` and ``factor``, the profile's configured ``max_pixels``."""
+    profile: VisionProfile | None = None
+    """Preprocessing profile (:mod:`mmjudge.judges.profiles`): its frame-count rule picks the frames;
+    ``None``: mmjudge's plain rule (weight-free judges)."""
+    factor: int | None = None
+    """With ``profile``: resize the frames once to the profile's size for this model factor while decoding
+    (``None``: deliver full-size frames; the judge resizes them with its profile)."""
+    min_pixels: int | None = None
+    """With ``profile`` and ``factor``: the configured per-frame floor (``None``: the profile's)."""
     audio_sample_rate: int | None = None
     """Decode the audio track at this rate (``None``: no audio)."""
+    audio_resampler: str = "ffmpeg"
+    """How the rate is changed (:data:`mmjudge.media.audio.RESAMPLERS`; ``soxr_hq``: as librosa does)."""
     image: bool = False
     """Load the item's image (sentence items)."""
 
@@ -58,3 +72,7 @@ class JudgeInput:
     """Mono float32 audio at the requested rate."""
     image: Any = None
     """PIL image (sentence items), or ``None``."""
+    total_frames: int | None = None
+    """Number of frames in the whole clip (the references' ``total_num_frames``)."""
+    frame_size: tuple[int, int] | None = None
+    """The clip's own ``(height, width)``, before any resize (``None``: the size of ``frames``)."""

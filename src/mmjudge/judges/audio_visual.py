@@ -7,16 +7,22 @@ folder or Hub id holding the whole Qwen2.5-Omni model (``model_type: qwen2_5_omn
 (``qwen2_5_omni_thinker``) is loaded directly. Both go through :func:`mmjudge.judges._hf.load_pretrained`
 (``revision``, ``local_files_only``, ``dtype``, ``device_map={"": device}``).
 
-Input per item, as Qwen2.5-Omni takes a video with its soundtrack:
+Input per item, as Qwen2.5-Omni takes a video with its soundtrack, preprocessed as qwen-omni-utils 0.0.9's
+``process_mm_info`` does (:data:`mmjudge.judges.profiles.QWEN_OMNI_UTILS`):
 
-- frames: sampled at the config's ``fps`` (default 2, Qwen2.5-Omni's rate) or ``frames`` count, clamped to
-  ``[min_frames, max_frames]`` and an even count (qwen-omni-utils' rule), resized by the processor;
-- audio: the clip's audio at 16 kHz mono (EmoPrefer ``audio/{name}.wav``; EmoReAlM the ``.wav`` beside the
-  clip, else the clip's track), interleaved with the frames in 2-second chunks
-  (``use_audio_in_video``, the processor's ``load_audio_from_video`` with the decoded audio); with
-  ``use_audio_in_video: false`` the audio is a separate part before the video;
-- the frame rate passed to the processor is the rate of the sampled frames,
-  ``clip_fps * (n - 1) / (last_index - first_index)``, so audio and video chunks line up in time;
+- frames: sampled at the config's ``fps`` (default 2, Qwen2.5-Omni's rate) or ``frames`` count by its
+  ``smart_nframes`` (at a rate: clamped to ``[min_frames, max_frames]`` and the clip length, floored to an
+  even count; a fixed count rounded to an even one), indices ``torch.linspace(0, total - 1, n).round()``;
+  resized once while decoding to its ``fetch_video`` size (factor 28: floor ``128 * 28**2``, cap
+  ``min(768 * 28**2, total_pixels / n * 2)``; ``max_pixels`` in the config can only lower it) with
+  torchvision's bicubic antialiased kernel; the processor is called with ``do_resize=False``;
+- audio: the clip's audio as ``librosa.load(path, sr=16000)`` gives it (mono mean of the channels, soxr
+  HQ resampling; EmoPrefer ``audio/{name}.wav``; EmoReAlM the ``.wav`` beside the clip, else the clip's
+  track), interleaved with the frames in 2-second chunks (``use_audio_in_video``, the processor's
+  ``load_audio_from_video`` with the decoded audio); with ``use_audio_in_video: false`` the audio is a
+  separate part before the video;
+- the frame rate passed to the processor is qwen-omni-utils' ``sample_fps``, ``n / total * clip_fps``
+  (:func:`sampled_fps`), so audio and video chunks line up in time;
 - text: the item's prompt (a question's :meth:`~mmjudge.items.QuestionItem.prompt`, e.g. EmoReAlM's
   official prompt; a description pair's :meth:`~mmjudge.items.DescriptionPairItem.choose_prompt`, e.g.
   EmoPrefer's S1); **no subtitles**; the official Qwen2.5-Omni system prompt.
@@ -47,6 +53,7 @@ from mmjudge.items import (
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges.profiles import QWEN_OMNI_UTILS
 
 __all__ = ["OMNI_SYSTEM_PROMPT", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
 
@@ -59,6 +66,8 @@ AUDIO_SAMPLE_RATE = 16_000
 """Qwen2.5-Omni's audio rate (Whisper features)."""
 DEFAULT_FPS = 2.0
 """Frame sampling rate when the config sets neither ``fps`` nor ``frames`` (Qwen2.5-Omni's default)."""
+FACTOR = 28
+"""Qwen2.5-Omni's resize factor (vision patch 14, merge 2)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,7 @@ class AudioVisualOptions:
     min_frames: int = 4
     """Fewest frames sampled (qwen-omni-utils: 4)."""
     max_frames: int = 768
-    """Most frames sampled (qwen-omni-utils: 768)."""
+    """Most frames sampled (qwen-omni-utils: 768, then the clip length)."""
 
     def __post_init__(self) -> None:
         if self.max_new_tokens < 1 or self.min_frames < 1 or self.max_frames < self.min_frames:
@@ -86,16 +95,18 @@ class AudioVisualOptions:
             )
 
 
-def sampled_fps(indices: Sequence[int], clip_fps: float | None, default: float = DEFAULT_FPS) -> float:
-    """Rate of the sampled frames in frames per second of video time (``default`` when unknown).
+def sampled_fps(
+    num_frames: int, total_frames: int | None, clip_fps: float | None, default: float = DEFAULT_FPS
+) -> float:
+    """qwen-omni-utils' ``sample_fps``: ``num_frames / total_frames * clip_fps`` (``default`` when unknown).
 
-    >>> sampled_fps([0, 12, 24, 36], 24.0)
+    >>> sampled_fps(4, 16, 8.0)
     2.0
-    >>> sampled_fps([0], 24.0), sampled_fps([0, 5], None)
+    >>> sampled_fps(4, None, 24.0), sampled_fps(4, 10, None)
     (2.0, 2.0)
     """
-    if clip_fps and len(indices) > 1 and indices[-1] > indices[0]:
-        return float(clip_fps) * (len(indices) - 1) / (indices[-1] - indices[0])
+    if clip_fps and total_frames:
+        return num_frames / max(total_frames, 1e-6) * float(clip_fps)
     return float(default)
 
 
@@ -104,7 +115,8 @@ class AudioVisualJudge(Judge):
     """Qwen2.5-Omni thinker over video + audio for EmoReAlM and EmoPrefer (greedy, raw text verdicts)."""
 
     accepts: ClassVar[frozenset[type]] = frozenset({DescriptionPairItem, QuestionItem})
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
+    profile = QWEN_OMNI_UTILS
     Options: ClassVar[type] = AudioVisualOptions
     default_frames: ClassVar[int | None] = None
 
@@ -118,7 +130,8 @@ class AudioVisualJudge(Judge):
         self.processor: Any = None
 
     def media_request(self, item: Item) -> MediaRequest:
-        """Frames (``fps``, default 2, or ``frames``), at least ``min_frames``, even; audio at 16 kHz."""
+        """Frames by qwen-omni-utils' rules (``fps``, default 2, or ``frames``), resized while decoding;
+        audio at 16 kHz as librosa loads it."""
         cfg, opts = self.config, self.options
         fps = cfg.fps if cfg.fps is not None or cfg.frames else DEFAULT_FPS
         return MediaRequest(
@@ -126,9 +139,11 @@ class AudioVisualJudge(Judge):
             target_fps=fps,
             min_frames=opts.min_frames,
             max_frames=opts.max_frames,
-            multiple_of=2,
             max_pixels=cfg.max_pixels,
+            profile=self.profile,
+            factor=FACTOR,
             audio_sample_rate=AUDIO_SAMPLE_RATE if opts.audio else None,
+            audio_resampler="soxr_hq",
         )
 
     def load(self, device: str) -> None:
@@ -200,8 +215,15 @@ class AudioVisualJudge(Judge):
         prompt = self.processor.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
         kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt"}
         if has_video:
-            fps = sampled_fps(judge_input.frame_indices, judge_input.fps, self.config.fps or DEFAULT_FPS)
-            kwargs.update(videos=[frames], fps=fps, do_sample_frames=False)
+            assert frames is not None
+            request = self.media_request(judge_input.item)
+            frames = self.profile.fit_video(
+                frames, FACTOR, source_size=judge_input.frame_size, max_pixels=request.max_pixels
+            )  # frames from the runner are already at this size: a no-op
+            fps = sampled_fps(
+                len(frames), judge_input.total_frames, judge_input.fps, self.config.fps or DEFAULT_FPS
+            )
+            kwargs.update(videos=[frames], fps=fps, do_sample_frames=False, do_resize=False)
         if has_audio:
             kwargs["audio"] = [audio]
         if interleaved:

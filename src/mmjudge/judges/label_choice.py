@@ -47,6 +47,7 @@ from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges.profiles import QWEN_VL_UTILS
 
 __all__ = ["LabelChoiceJudge", "LabelChoiceOptions", "Prompt", "build_prompt"]
 
@@ -115,7 +116,8 @@ class LabelChoiceJudge(Judge):
     """Constrained label choice with a transformers image-text-to-text model."""
 
     accepts: ClassVar[frozenset[type]] = frozenset({SentenceItem, DescriptionPairItem, QuestionItem})
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
+    profile = QWEN_VL_UTILS
     Options: ClassVar[type] = LabelChoiceOptions
     default_frames: ClassVar[int | None] = 8
 
@@ -136,7 +138,7 @@ class LabelChoiceJudge(Judge):
     def media_request(self, item: Item) -> MediaRequest:
         """Frames of the clip (description pairs, questions) or the sentence's image."""
         if isinstance(item, (DescriptionPairItem, QuestionItem)):
-            return self.frames_request()
+            return self.frames_request(as_video=self.options.frames_as == "video")
         return super().media_request(item)
 
     def load(self, device: str) -> None:
@@ -174,6 +176,8 @@ class LabelChoiceJudge(Judge):
             fps=x.fps,
             frames_as=self.options.frames_as,
             max_pixels=self.config.max_pixels,
+            total_frames=x.total_frames,
+            frame_size=x.frame_size,
         )
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:

@@ -27,6 +27,7 @@ from mmjudge.judges._base import Judge
 from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges.profiles import QWEN_VL_UTILS
 
 __all__ = ["STRATEGIES", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
 
@@ -102,7 +103,8 @@ class PairwiseDescribeJudge(Judge):
     """EmoPrefer S1-S4 with a transformers VLM (and, for S3/S4, a text LLM)."""
 
     accepts: ClassVar[frozenset[type]] = frozenset({DescriptionPairItem})
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
+    profile = QWEN_VL_UTILS
     Options: ClassVar[type] = PairwiseDescribeOptions
     default_frames: ClassVar[int | None] = 8
 
@@ -120,7 +122,7 @@ class PairwiseDescribeJudge(Judge):
 
     def media_request(self, item: Item) -> MediaRequest:
         """Frames of the clip (config ``frames`` or ``fps``, default 8 frames)."""
-        return self.frames_request()
+        return self.frames_request(as_video=self.options.frames_as == "video")
 
     def load(self, device: str) -> None:
         """Load the VLM (``config.model``) and, for S3/S4, the text LLM onto ``device``."""
@@ -182,6 +184,8 @@ class PairwiseDescribeJudge(Judge):
             fps=x.fps,
             frames_as=self.options.frames_as,
             max_pixels=self.config.max_pixels,
+            total_frames=x.total_frames,
+            frame_size=x.frame_size,
         )
 
     def _describe_then_compare(
@@ -196,9 +200,7 @@ class PairwiseDescribeJudge(Judge):
         judge_lm = self.vlm if opts.strategy == "S2" else self.text_lm
         assert judge_lm is not None
         reason = opts.strategy == "S4"
-        asks = [
-            i.compare_prompt(d, reason=reason) for d, i in zip(descriptions, items, strict=True)
-        ]
+        asks = [i.compare_prompt(d, reason=reason) for d, i in zip(descriptions, items, strict=True)]
         replies = judge_lm.ask(asks, opts.max_reasoning_tokens if reason else opts.max_answer_tokens)
         for e, d in zip(extra, descriptions, strict=True):
             e["description"] = d

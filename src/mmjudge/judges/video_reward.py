@@ -1,23 +1,29 @@
 """``video_reward``: a VideoReward / VideoAlign-style reward model (Qwen2-VL backbone + linear reward head).
 
-Protocol (VideoAlign's inference, Liu et al. 2025):
+Protocol (VideoAlign's ``VideoVLMRewardInference``, Liu et al. 2025, as its code runs it; preprocessing
+profile :data:`mmjudge.judges.profiles.VIDEOALIGN`):
 
-1. **Frames** (through :meth:`VideoRewardJudge.media_request`; the runner decodes them with
-   :mod:`mmjudge.media`): 2 fps, ``n = total / fps * 2`` clamped to ``[4, min(768, total)]`` and rounded
-   to an even number, indices ``round(linspace(0, total - 1, n))`` (81 frames at 16 fps ->
-   ``[0, 9, 18, 27, 36, 44, 53, 62, 71, 80]``); ``frames: N`` in the config samples ``N`` frames instead
-   (VideoAlign's ``nframes``). Each frame is smart-resized with factor 28 to at most 200,704 pixels by the
-   runner; frames below ``options.min_pixels`` (qwen-vl-utils' video floor, 128 * 28 * 28) are enlarged by
-   the same :func:`mmjudge.media.resize.resize_max_pixels`. The processor is called with
-   ``do_resize=False``.
+1. **Frames** (through :meth:`VideoRewardJudge.media_request`; the runner decodes them and resizes them
+   once while decoding): VideoAlign's vendored ``smart_nframes``: at 2 fps (or ``fps``),
+   ``n = total / fps * 2`` clamped to ``[4, min(768, total)]`` (floored to even) and *rounded* to an even
+   number, then capped at the clip length; ``frames: N`` takes ``N`` rounded to an even number (capped at
+   the clip length); indices ``torch.linspace(0, total - 1, n).round()`` (81 frames at 16 fps ->
+   ``[0, 9, 18, 27, 36, 44, 53, 62, 71, 80]``). A clip that gives fewer than 2 frames is refused, as there.
+   Each frame is smart-resized with factor 28 to at most ``max_pixels`` (default 200,704, VideoReward's
+   ``max_frame_pixels``; it *replaces* the computed cap, as in VideoAlign) and at least
+   ``options.min_pixels`` (default 128 * 28 * 28) with torchvision's bicubic antialiased kernel. The
+   processor is called with ``do_resize=False``.
 2. **Prompt**: the clip as a video, then a rubric holding the three marker tokens ``<|VQ_reward|>``,
    ``<|MQ_reward|>``, ``<|TA_reward|>`` (the generation prompt in the text-alignment part), in the chat
    template with the generation prompt, right padded.
-3. **Reward**: the backbone's last hidden states go through the bias-free linear head ``rm_head``
+3. **Positions**: ``0 .. L-1`` on all three rotary axes (``options.positions: sequential``), what the
+   backbone got under transformers 4.45 when VideoAlign called it with ``position_ids=None``, and so what
+   its checkpoints were trained with; ``mrope`` lets transformers compute Qwen2-VL's 3-D positions.
+4. **Reward**: the backbone's last hidden states go through the bias-free linear head ``rm_head``
    (``output_dim`` 1 or 3). With markers, dimension ``d`` is read at its marker (output 0 for
    ``output_dim = 1``, output ``d`` for ``output_dim = 3``); a checkpoint trained with
    ``reward_token = "last"`` reads the three outputs at the last real token.
-4. **Scores**: ``z_d = (r_d - mean_d) / std_d`` with the checkpoint's ``inference_config`` statistics
+5. **Scores**: ``z_d = (r_d - mean_d) / std_d`` with the checkpoint's ``inference_config`` statistics
    (no statistics, or ``use_norm: false``: ``z_d = r_d``); ``overall = z_VQ + z_MQ + z_TA``
    (:func:`reward_scores`). The verdict value is ``{"VQ", "MQ", "TA", "overall"}``; IsoVRBench scores a
    pair with the head of its dimension (motion -> MQ, text -> TA, visual -> VQ, overall -> overall).
@@ -44,6 +50,7 @@ from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges._videoalign_ckpt import DIMENSIONS, VideoAlignSettings
+from mmjudge.judges.profiles import VIDEOALIGN
 
 __all__ = ["DEFAULT_RUBRIC", "MARKERS", "VideoRewardJudge", "VideoRewardOptions", "reward_scores"]
 
@@ -55,8 +62,9 @@ FPS = 2.0
 """VideoAlign's sampling rate."""
 MAX_PIXELS = 200_704
 """VideoAlign's per-frame pixel cap (448 * 448)."""
-MIN_PIXELS = 128 * 28 * 28
-"""qwen-vl-utils' per-frame floor for videos."""
+FACTOR = 28
+"""Qwen2-VL's resize factor (patch 14, merge 2)."""
+POSITIONS = ("sequential", "mrope")
 
 DEFAULT_RUBRIC = """
 Evaluate this AI-generated video on three separate criteria, each rated from 0 (worst) to 10 (best), independently of the others.
@@ -97,8 +105,11 @@ class VideoRewardOptions:
     """Which ``checkpoint-<step>`` to load (-1: the highest)."""
     checkpoint_revision: str | None = None
     """Revision of a Hub ``checkpoint`` (a repo id such as ``KwaiVGI/VideoReward``, not a local folder)."""
-    min_pixels: int = MIN_PIXELS
-    """Per-frame area floor; smaller frames are enlarged (qwen-vl-utils' video ``min_pixels``)."""
+    min_pixels: int | None = None
+    """Per-frame area floor; smaller frames are enlarged (``None``: VideoAlign's ``VIDEO_MIN_PIXELS``,
+    128 * 28 * 28)."""
+    positions: str | None = None
+    """Rotary positions: ``sequential`` (VideoAlign's training; the default) or ``mrope``."""
     use_norm: bool = True
     """Z-score each dimension with the checkpoint's means and standard deviations."""
     means: dict[str, float] | None = None
@@ -116,6 +127,10 @@ class VideoRewardOptions:
                 )
         if self.stds is not None and any(v <= 0 for v in self.stds.values()):
             raise ConfigError(f"video_reward options.stds must be positive, got {self.stds}")
+        if self.positions not in (None, *POSITIONS):
+            raise ConfigError(
+                f"video_reward options.positions: expected one of {list(POSITIONS)}, got {self.positions!r}"
+            )
 
 
 def reward_scores(
@@ -138,9 +153,10 @@ class VideoRewardJudge(Judge):
     """VideoAlign-style reward model for IsoVRBench clips."""
 
     accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     Options: ClassVar[type] = VideoRewardOptions
     default_frames: ClassVar[int | None] = None
+    profile = VIDEOALIGN
 
     def __init__(self, config: JudgeConfig) -> None:
         super().__init__(config)
@@ -154,14 +170,21 @@ class VideoRewardJudge(Judge):
         self.marker_ids: dict[str, int] = {}
 
     def media_request(self, item: Item) -> MediaRequest:
-        """VideoAlign's sampling: 2 fps (or ``frames``), 4 to 768 frames, an even count, <= 200,704 px."""
+        """VideoAlign's sampling (2 fps or ``frames``) and size (<= 200,704 px), resized while decoding."""
         cfg = self.config
-        max_pixels = cfg.max_pixels or MAX_PIXELS
-        if cfg.frames is not None:
-            return MediaRequest(num_frames=cfg.frames, multiple_of=2, max_pixels=max_pixels)
         return MediaRequest(
-            target_fps=cfg.fps or FPS, min_frames=4, max_frames=768, multiple_of=2, max_pixels=max_pixels
+            num_frames=cfg.frames if cfg.fps is None else None,
+            target_fps=None if cfg.frames is not None and cfg.fps is None else (cfg.fps or FPS),
+            max_pixels=cfg.max_pixels or MAX_PIXELS,
+            profile=self.profile,
+            factor=FACTOR,
+            min_pixels=self.options.min_pixels,
         )
+
+    @property
+    def positions(self) -> str:
+        """The rotary position scheme the backbone is run with."""
+        return self.options.positions or VIDEOALIGN.positions
 
     def build_model(self, device: str, settings: VideoAlignSettings) -> tuple[Any, Any]:
         """Base model + processor as VideoAlign builds them (markers added, embeddings resized, ``rm_head``)."""
@@ -224,13 +247,11 @@ class VideoRewardJudge(Judge):
     def _check_data_settings(self) -> None:
         data = self.settings.data
         ours = self.media_request(ClipItem("", Path(), ""))
-        if data.get("fps") not in (None, ours.target_fps) or data.get("max_frame_pixels") not in (
-            None,
-            ours.max_pixels,
-        ):
+        rate_differs = ours.target_fps is not None and data.get("fps") not in (None, ours.target_fps)
+        if rate_differs or data.get("max_frame_pixels") not in (None, ours.max_pixels):
             logger.warning(
                 "video_reward: the checkpoint was trained with fps=%s, max_frame_pixels=%s; this config uses "
-                "fps=%s, max_pixels=%s",
+                "fps=%s, max_pixels=%s (set fps and max_pixels in the judge config to run it as VideoAlign does)",
                 data.get("fps"),
                 data.get("max_frame_pixels"),
                 ours.target_fps,
@@ -248,9 +269,10 @@ class VideoRewardJudge(Judge):
         return dict(means), dict(stds)
 
     def encode(self, inputs: Sequence[JudgeInput]) -> Any:
-        """Right-padded processor batch of the clips (frames floored at ``min_pixels``, ``do_resize=False``)."""
-        from mmjudge.judges._vision_batch import fit_frames, frame_budget, processor_batch, video_metadata
+        """Right-padded processor batch of the clips (at the profile's size, ``do_resize=False``)."""
+        from mmjudge.judges._vision_batch import processor_batch, video_metadata
 
+        request = self.media_request(ClipItem("", Path(), ""))
         texts: list[str] = []
         videos: list[Any] = []
         metadata: list[dict[str, Any]] = []
@@ -259,15 +281,17 @@ class VideoRewardJudge(Judge):
                 raise ConfigError(
                     f"video_reward judges IsoVRBench clips with frames; got {type(one.item).__name__}"
                 )
-            budget = frame_budget(
-                self.processor,
-                video=True,
-                num_frames=len(one.frames),
-                max_pixels=self.config.max_pixels or MAX_PIXELS,
-                min_pixels=self.options.min_pixels,
+            # frames from the runner are already at this size (a no-op); direct callers get the one resize
+            videos.append(
+                self.profile.fit_video(
+                    one.frames,
+                    FACTOR,
+                    source_size=one.frame_size,
+                    min_pixels=request.min_pixels,
+                    max_pixels=request.max_pixels,
+                )
             )
-            videos.append(fit_frames(one.frames, budget))
-            metadata.append(video_metadata(one.frame_indices, one.fps, len(one.frames)))
+            metadata.append(video_metadata(one.frame_indices, one.fps, len(one.frames), one.total_frames))
             rubric = self.template.replace("{prompt}", one.item.prompt)
             messages = [{"role": "user", "content": [{"type": "video"}, {"type": "text", "text": rubric}]}]
             texts.append(
@@ -282,7 +306,11 @@ class VideoRewardJudge(Judge):
         from mmjudge.judges._digits import last_positions
 
         with torch.inference_mode():
-            hidden = self.model.model(**batch).last_hidden_state
+            extra: dict[str, Any] = {}
+            if self.positions == "sequential":
+                ids = batch["input_ids"]
+                extra["position_ids"] = torch.arange(ids.shape[1], device=ids.device).expand(3, *ids.shape)
+            hidden = self.model.model(**batch, **extra).last_hidden_state
             rows = torch.arange(hidden.shape[0], device=hidden.device)
             if self.settings.reward_token == "special":
                 ids = batch["input_ids"]

@@ -1,7 +1,7 @@
 """``vlm_digit``: a transformers image-text-to-text VLM scoring a clip by its **expected digit** (0-100).
 
 The judge shows the model the clip's generation prompt and ``N`` uniformly sampled frames (``frames``,
-default 8; ``round(linspace(0, total - 1, N))``), as ``N`` images or as one video (``options.as_video``:
+default 8; ``torch.linspace(0, total - 1, N).round()``), as ``N`` images or as one video (``options.as_video``:
 the sampled frames go in with ``video_metadata`` and ``do_sample_frames=False``, so the processor samples
 nothing again and Qwen3-VL's timestamps are right), and asks for one digit from 0 to 9. The score is the
 expected digit under the next-token distribution restricted to the ten digit tokens, rescaled to
@@ -9,11 +9,21 @@ expected digit under the next-token distribution restricted to the ten digit tok
 Batches are left padded by default and read at each row's last real position, which is also right
 under right padding (``options.padding_side``).
 
-Frames are resized once by :func:`mmjudge.media.resize.resize_max_pixels` with the model's factor
-(``patch_size * merge_size``: 28 for Qwen2/2.5-VL, 32 for Qwen3-VL) and the processor is called with
-``do_resize=False``. ``max_pixels`` (config) caps each frame; by default the processor's own limit is
-used, which for Qwen3-VL videos is a budget **per video** (divided by the frame count).
-Works with Qwen2-VL, Qwen2.5-VL and Qwen3-VL checkpoints (tested on tiny random ones).
+Preprocessing follows qwen-vl-utils 0.0.14 (:data:`mmjudge.judges.profiles.QWEN_VL_UTILS`), applied once
+by the judge at the model's factor (``patch_size * merge_size``: 28 for Qwen2/2.5-VL, 32 for Qwen3-VL),
+and the processor is called with ``do_resize=False``:
+
+- images: ``fetch_image``'s size (``[4, 16384] * factor**2`` pixels, Pillow bicubic);
+- a video: ``smart_nframes`` (a fixed ``frames`` count rounded to an even number: 5 -> 4; at ``fps``,
+  clamped to ``[4, 768]`` and floored to an even number), ``fetch_video``'s size (floor
+  ``128 * factor**2``, cap ``min(768 * factor**2, total_pixels / n * 2)``) and kernel (torchvision
+  bicubic with antialias), and qwen-vl-utils' ``video_metadata`` (the clip's fps, the sampled indices,
+  the clip's frame count).
+
+``max_pixels`` (config) can only lower the cap, ``options.min_pixels`` sets the floor and
+``options.total_pixels`` the whole-clip budget (qwen-vl-utils' element keys).
+Works with Qwen2-VL, Qwen2.5-VL and Qwen3-VL checkpoints (tested on tiny random ones against
+qwen-vl-utils + the processor, ``tests/judges/test_qwen_vl_parity.py``).
 """
 
 from __future__ import annotations
@@ -23,12 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from mmjudge.errors import ConfigError
 from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges.profiles import QWEN_VL_UTILS
 
 __all__ = ["DEFAULT_PROMPT", "VlmDigitJudge", "VlmDigitOptions"]
 
@@ -49,9 +62,9 @@ class VlmDigitOptions:
     padding_side: str = "left"
     """Batch padding side; the next-token logits are read at the last real position either way."""
     min_pixels: int | None = None
-    """Per-frame area floor (``None``: the processor's own)."""
-    video_max_pixels: int | None = None
-    """Pixel budget for the whole clip, divided evenly between its frames (``None``: no such budget)."""
+    """Per-frame area floor (``None``: qwen-vl-utils', 128 (video) or 4 (images) ``factor**2`` cells)."""
+    total_pixels: int | None = None
+    """Whole-clip pixel budget of a video (qwen-vl-utils' ``total_pixels``; ``None``: its default)."""
     model_class: str = "AutoModelForImageTextToText"
     """transformers class that loads the model."""
 
@@ -67,9 +80,10 @@ class VlmDigitJudge(Judge):
     """Expected-digit VLM judge for IsoVRBench clips."""
 
     accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     Options: ClassVar[type] = VlmDigitOptions
     default_frames: ClassVar[int | None] = 8
+    profile = QWEN_VL_UTILS
 
     def __init__(self, config: JudgeConfig) -> None:
         super().__init__(config)
@@ -84,9 +98,12 @@ class VlmDigitJudge(Judge):
         self.digit_ids: list[int] = []
 
     def media_request(self, item: Item) -> MediaRequest:
-        """Uniformly sampled frames at full size: the judge resizes them with the model's own factor."""
-        request = super().media_request(item)
-        return MediaRequest(num_frames=request.num_frames, target_fps=request.target_fps)
+        """Full-size frames (the judge resizes them with the model's factor): ``frames`` uniform images, or
+        a video sampled by qwen-vl-utils' rule."""
+        request = self.frames_request(as_video=self.options.as_video)
+        return MediaRequest(
+            num_frames=request.num_frames, target_fps=request.target_fps, profile=request.profile
+        )
 
     def load(self, device: str) -> None:
         """Load the model onto ``device`` and its processor; find the ten digit tokens."""
@@ -110,30 +127,35 @@ class VlmDigitJudge(Judge):
         """The processor batch for ``inputs`` (frames resized once, ``do_resize=False``)."""
         from PIL import Image
 
-        from mmjudge.judges._vision_batch import fit_frames, frame_budget, processor_batch, video_metadata
+        from mmjudge.judges._vision_batch import model_factor, processor_batch, video_metadata
 
         texts: list[str] = []
         images: list[Any] = []
         videos: list[Any] = []
         metadata: list[dict[str, Any]] = []
+        factor = model_factor(self.processor, video=self.options.as_video)
+        low, high = self.options.min_pixels, self.config.max_pixels
         for one in inputs:
             if not isinstance(one.item, ClipItem) or one.frames is None or len(one.frames) == 0:
                 raise ConfigError(
                     f"vlm_digit judges IsoVRBench clips with frames; got {type(one.item).__name__}"
                 )
-            budget = frame_budget(
-                self.processor,
-                video=self.options.as_video,
-                num_frames=len(one.frames),
-                max_pixels=self.config.max_pixels,
-                min_pixels=self.options.min_pixels,
-                video_max_pixels=self.options.video_max_pixels,
-            )
-            frames = fit_frames(one.frames, budget)
+            if self.options.as_video:
+                frames = self.profile.fit_video(
+                    one.frames,
+                    factor,
+                    min_pixels=low,
+                    max_pixels=high,
+                    total_pixels=self.options.total_pixels,
+                )
+            else:
+                frames = np.stack(
+                    [self.profile.fit_image(f, factor, min_pixels=low, max_pixels=high) for f in one.frames]
+                )
             texts.append(self.prompt_text(one.item, len(frames)))
             if self.options.as_video:
                 videos.append(frames)
-                metadata.append(video_metadata(one.frame_indices, one.fps, len(frames)))
+                metadata.append(video_metadata(one.frame_indices, one.fps, len(frames), one.total_frames))
             else:
                 images.extend(Image.fromarray(frame) for frame in frames)
         return processor_batch(

@@ -141,12 +141,13 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
     "vlm_digit": BackendRules(
         _LOCAL,
         {"as_video": Rule("bool"), "padding_side": Rule("choice", choices=("left", "right")),
-         "min_pixels": _int(3136, 16_777_216, True), "video_max_pixels": _int(3136, 1 << 30, True)},
+         "min_pixels": _int(3136, 16_777_216, True), "total_pixels": _int(3136, 1 << 30, True)},
     ),
     "video_reward": BackendRules(
         _LOCAL,
         {"checkpoint": Rule("repo_id", nullable=True), "checkpoint_revision": Rule("revision", nullable=True),
-         "checkpoint_step": _int(-1, 10**9), "min_pixels": _int(3136, 16_777_216), "use_norm": Rule("bool")},
+         "checkpoint_step": _int(-1, 10**9), "min_pixels": _int(3136, 16_777_216, True), "use_norm": Rule("bool"),
+         "positions": Rule("choice", choices=("sequential", "mrope"), nullable=True)},
     ),
     "label_choice": BackendRules(
         {**_LOCAL, **_SEED},

@@ -4,7 +4,7 @@ Frames are ``uint8`` arrays ``(T, H, W, 3)`` in RGB. A frame index is the frame'
 sequential decode of the file, counted from 0; every backend returns, for a sparse read, exactly the
 frames a full sequential decode gives at those indices (tested bit-exact per backend, open-GOP clips
 included). The backends' colour conversions are their own, so PyAV and decord frames may differ by a
-few levels; resizing is done by :func:`mmjudge.media.resize.resize_max_pixels` for every backend.
+few levels; resizing is done by :mod:`mmjudge.media.resize` for every backend.
 
 The backend is chosen by the ``backend`` argument, else the ``MMJUDGE_VIDEO_BACKEND`` environment
 variable, else ``"pyav"``. ``threads`` (argument, else ``MMJUDGE_VIDEO_THREADS``, else 0) sets the
@@ -35,13 +35,16 @@ import numpy as np
 
 from mmjudge.errors import ConfigError, SchemaError, UnknownNameError, summarize
 from mmjudge.media._common import VideoInfo, check_file
-from mmjudge.media._sampling import POLICIES, sample_indices
+from mmjudge.media._sampling import FRAME_RULES, POLICIES, frame_count, linspace_indices, sample_indices
 
 __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
+    "FRAME_RULES",
     "POLICIES",
     "VideoInfo",
+    "frame_count",
+    "linspace_indices",
     "read_all",
     "read_frames",
     "resolve_backend",

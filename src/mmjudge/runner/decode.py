@@ -59,7 +59,7 @@ class Decoded:
     seconds: float
     """Time spent decoding."""
     frames: list[np.ndarray] = field(default_factory=list)
-    """Decoded frame stacks, one per distinct ``max_pixels`` (emptied by :meth:`share`)."""
+    """Decoded frame stacks, one per distinct resize (emptied by :meth:`share`)."""
     slices: list[tuple[int, np.ndarray] | None] = field(default_factory=list)
     """Per request: (index into ``frames``, positions of its frames in that stack), or ``None``."""
     shared: _SharedFrames | None = None
@@ -183,15 +183,16 @@ def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | N
     decoded.slices = [None] * len(requests)
     if wants_video and video is not None:
         _add_frames(decoded, video, requests, wants_video, backend, threads)
-    audio_cache: dict[int, np.ndarray] = {}
+    audio_cache: dict[tuple[int, str], np.ndarray] = {}
     image_cache: list[Any] = []
     for request, judge_input in zip(requests, inputs, strict=True):
         rate = request.audio_sample_rate
         source = getattr(item, "audio", None) or (video if getattr(item, "audio_from_video", True) else None)
         if rate is not None and source is not None:
-            if rate not in audio_cache:
-                audio_cache[rate] = load_audio(source, rate)
-            judge_input.audio = audio_cache[rate]
+            key = (rate, request.audio_resampler)
+            if key not in audio_cache:
+                audio_cache[key] = load_audio(source, rate, resampler=request.audio_resampler)
+            judge_input.audio = audio_cache[key]
         image = getattr(item, "image", None)
         if request.image and image is not None:
             if not image_cache:
@@ -202,19 +203,46 @@ def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | N
 def frame_indices(total: int, fps: float, request: MediaRequest) -> list[int]:
     """The frame indices ``request`` asks of a clip of ``total`` frames at ``fps``.
 
+    With a profile, its frame-count rule (e.g. qwen-vl-utils' or VideoAlign's); else the plain rule.
+
     >>> frame_indices(81, 16.0, MediaRequest(num_frames=4))
     [0, 27, 53, 80]
     """
+    num = request.num_frames if request.target_fps is None else None
+    if request.profile is not None:
+        return request.profile.frame_indices(
+            total,
+            fps,
+            num=num,
+            target_fps=request.target_fps,
+            min_frames=request.min_frames,
+            max_frames=request.max_frames,
+        )
     return sample_indices(
         total,
         fps,
-        num=request.num_frames if request.target_fps is None else None,
+        num=num,
         target_fps=request.target_fps,
         policy=request.policy,
         min_frames=request.min_frames or 1,
         max_frames=request.max_frames,
         multiple_of=request.multiple_of or 1,
     )
+
+
+def _resized(frames: np.ndarray, request: MediaRequest) -> np.ndarray:
+    """``frames`` resized as ``request`` asks: to its profile's size, to its ``max_pixels``, or not at all."""
+    if request.profile is not None:
+        if request.factor is None:
+            return frames
+        return request.profile.fit_video(
+            frames, request.factor, min_pixels=request.min_pixels, max_pixels=request.max_pixels
+        )
+    return frames if request.max_pixels is None else resize_max_pixels(frames, request.max_pixels)
+
+
+def _resize_key(request: MediaRequest) -> tuple[object, ...]:
+    return (request.profile, request.factor, request.min_pixels, request.max_pixels)
 
 
 def _add_frames(
@@ -225,21 +253,26 @@ def _add_frames(
     backend: str | None,
     threads: int,
 ) -> None:
-    """Read the union of the requested indices once; one stack per distinct ``max_pixels``."""
+    """Read the union of the requested indices once; one stack per distinct resize of the same frames."""
     info = video_info(video, backend=backend)
     indices = {i: frame_indices(info.num_frames, info.fps, requests[i]) for i in wanted}
     union = np.unique(np.concatenate([np.asarray(v, dtype=np.int64) for v in indices.values()]))
     frames = read_frames(video, union, backend=backend, threads=threads)
-    stacks: dict[int | None, int] = {}
+    stacks: dict[tuple[object, ...], int] = {}
     for i, chosen in indices.items():
-        max_pixels = requests[i].max_pixels
-        if max_pixels not in stacks:
-            stacks[max_pixels] = len(decoded.frames)
-            decoded.frames.append(frames if max_pixels is None else resize_max_pixels(frames, max_pixels))
-        decoded.slices[i] = (stacks[max_pixels], np.searchsorted(union, chosen))
+        request, positions = requests[i], np.searchsorted(union, chosen)
+        # a profile's frame size depends on how many frames it takes: those frames are resized alone
+        alone = request.profile is not None and request.factor is not None
+        key = (_resize_key(request), tuple(chosen)) if alone else _resize_key(request)
+        if key not in stacks:
+            stacks[key] = len(decoded.frames)
+            decoded.frames.append(_resized(_take(frames, positions) if alone else frames, request))
+        decoded.slices[i] = (stacks[key], np.arange(len(chosen)) if alone else positions)
         judge_input = (decoded.inputs or [])[i]
         judge_input.frame_indices = tuple(chosen)
         judge_input.fps = info.fps
+        judge_input.total_frames = info.num_frames
+        judge_input.frame_size = (info.height, info.width)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -249,6 +282,9 @@ def _die_with_parent(parent: int) -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
+    os.environ["OMP_NUM_THREADS"] = "1"  # a worker decodes and resizes on one core (torch read it at import)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
 
 
 class Prefetcher:
