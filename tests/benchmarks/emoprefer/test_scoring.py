@@ -51,6 +51,49 @@ def test_parse_response_official_rule(response, label):
     assert ep.parse_response(response) == label
 
 
+def official_postprocess_preference(response: str) -> str:
+    """EmoPrefer's ``utils/common.py::func_postprocess_preference`` for one response, as its code states it."""
+    response = response.lower()
+    if response.startswith("a1"):
+        return "a1"
+    if response.startswith("a2"):
+        return "a2"
+    if response.startswith("same"):
+        return "same"
+    if response.find("a1") != -1 or response.find("a2") != -1 or response.find("same") != -1:
+        keys = ["a1", "a2", "same"]
+        poses = [response.find("a1"), response.find("a2"), response.find("same")]
+        poses = [10000 if item == -1 else item for item in poses]
+        return keys[int(np.argmin(poses))]
+    return "same"
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "x" * 10_001 + "a2",  # a2 past the sentinel: the absent a1 wins
+        "x" * 10_000 + "a2",  # a2 at the sentinel: the tie goes to a1, first in order
+        "x" * 9_999 + "a2",  # just before the sentinel: a2
+        "x" * 10_000 + "same then a2",  # same at 10000 ties the absent a1 and a2: a1
+        "x" * 12_000 + "a2 and a1",  # both past it: the absent same (10000) wins
+        "y" * 20_000,  # none: same
+        "x" * 10_005 + "same",  # same alone far out: a1 (10000) beats it
+    ],
+)
+def test_long_replies_follow_the_official_sentinel(response):
+    assert ep.parse_response(response) == official_postprocess_preference(response)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a1", "a2", "same", "A1", "Same", "x", " ", "sa", "a", "2", "\n"]), max_size=30),
+    st.integers(0, 12_000),
+)
+def test_parser_equals_the_official_code_on_random_replies(parts, pad):
+    response = "z" * pad + "".join(parts)
+    assert ep.parse_response(response) == official_postprocess_preference(response)
+
+
 def test_parse_responses_refuses_missing():
     with pytest.raises(SchemaError, match=r"`predictions` has 2 missing.*\[1, 3\]"):
         ep.parse_responses("predictions", ["a1", None, "a2", float("nan")])

@@ -74,8 +74,18 @@ class WafAcc(NamedTuple):
     """Items scored (after the 2-class drop, where it applies)."""
 
 
+NOT_FOUND = 10_000
+"""The official parser's position for a label that does not occur (``func_postprocess_preference``)."""
+
+
 def parse_response(response: str) -> str:
-    """Map one judge response to a1, a2 or same with the official parser.
+    """Map one judge response to a1, a2 or same with the official parser, exactly.
+
+    The official ``func_postprocess_preference`` (EmoPrefer ``utils/common.py``): lowercase; a leading
+    ``a1``/``a2``/``same`` wins; else each label's first position, with :data:`NOT_FOUND` (10,000) for a
+    label that does not occur, and the first label (in ``a1, a2, same`` order) at the smallest position
+    (``np.argmin``); else ``same``. The sentinel is kept: in a reply whose first label sits at position
+    10,000 or later, a label that does not occur ties or wins (``"x" * 10001 + "a2"`` gives ``a1``).
 
     Args:
         response: raw text or a bare label; case does not matter.
@@ -89,6 +99,8 @@ def parse_response(response: str) -> str:
     'a1'
     >>> parse_response("No preference")
     'same'
+    >>> parse_response("x" * 10_001 + "a2")
+    'a1'
     """
     if not isinstance(response, str):
         raise SchemaError(f"expected a response string, got {type(response).__name__} {response!r}")
@@ -96,8 +108,11 @@ def parse_response(response: str) -> str:
     for label in LABELS:
         if text.startswith(label):
             return label
-    found = [(text.find(label), label) for label in LABELS if label in text]
-    return min(found)[1] if found else "same"
+    positions = [text.find(label) for label in LABELS]
+    if all(p == -1 for p in positions):
+        return "same"
+    positions = [NOT_FOUND if p == -1 else p for p in positions]
+    return LABELS[positions.index(min(positions))]
 
 
 def parse_responses(name: str, responses: Sequence[Any]) -> list[str]:
