@@ -179,6 +179,10 @@ def write_report(
         f"swap {provenance.get('swap')}, limit {provenance.get('limit')}",
         f"- {len(records)} prediction records, {failed} without a judgment",
     ]
+    data = (run or {}).get("data") or {}
+    if data:
+        where = f"Hub dataset `{data.get('hub')}` at `{data.get('revision')}`" if data.get("hub") else f"`{data.get('path')}`"
+        lines.append(f"- data read from {where} (`mmjudge score`, `compare` and `robustness` find it there)")
     if run:
         lines.append(
             f"- run: {run.get('world')} process(es), {run.get('judged')} verdicts judged, "

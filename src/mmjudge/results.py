@@ -24,11 +24,21 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge.data.rows import dataset_hash
+from mmjudge.data.source import DataSource, recorded_data
 from mmjudge.errors import MissingFileError, SchemaError
 from mmjudge.predictions import PredictionFile, read_predictions
 from mmjudge.scoring import load_reference_rows, score_predictions
 
-__all__ = ["RESULTS_VERSION", "Results", "ScoredFile", "read_results", "score_file", "write_results"]
+__all__ = [
+    "RESULTS_VERSION",
+    "Results",
+    "ScoredFile",
+    "data_of_predictions",
+    "data_of_run",
+    "read_results",
+    "score_file",
+    "write_results",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -150,6 +160,41 @@ def score_file(
         raise SchemaError(f"{path}: provenance.limit must be a positive integer or null, got {limit!r}")
     rows = load_reference_rows(predictions.header.benchmark, data_dir, limit=limit)
     return ScoredFile(predictions, rows, score_predictions(predictions, rows, **options))
+
+
+def _dataset(provenance: Mapping[str, Any]) -> Mapping[str, Any]:
+    dataset = provenance.get("dataset")
+    return dataset if isinstance(dataset, Mapping) else {}
+
+
+def data_of_run(results: Results, *, run: str) -> DataSource:
+    """The data a run was scored on, from its ``results.json``: ``run.data``, else the Hub repo its
+    provenance names.
+
+    Raises:
+        MissingFileError: nothing usable is recorded, or the recorded folder is gone (the message names it).
+    """
+    dataset = _dataset(results.provenance)
+    location = results.run.get("data")
+    if not location and dataset.get("hub"):
+        location = {"hub": dataset["hub"], "revision": dataset.get("revision")}
+    return recorded_data(location, run=run, dataset_hash=dataset.get("hash"))
+
+
+def data_of_predictions(path: str | Path) -> DataSource:
+    """The data a prediction file was scored on: the ``results.json`` beside it (a run folder), else the
+    Hub repo its header's provenance names.
+
+    Raises:
+        MissingFileError: nothing usable is recorded (pass ``--data``), or the recorded folder is gone.
+    """
+    path = Path(path)
+    beside = path.parent / "results.json"
+    if beside.is_file():
+        return data_of_run(read_results(beside), run=str(beside))
+    dataset = _dataset(read_predictions(path).header.provenance)
+    location = {"hub": dataset["hub"], "revision": dataset.get("revision")} if dataset.get("hub") else None
+    return recorded_data(location, run=str(path), dataset_hash=dataset.get("hash"))
 
 
 def _finite(value: Any) -> Any:

@@ -206,9 +206,21 @@ def test_the_recorded_dataset_folder_is_used_without_data(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base, other = runs["emorealm"]
-    assert "pass --data" in refused(capsys, base, other, "--out", tmp_path / "x")
-    monkeypatch.chdir(sample_data)  # the runs record the folder name "emorealm"
+    monkeypatch.chdir(tmp_path)  # another working directory: the runs recorded the folder's absolute path
     assert compare(base, other, "--out", tmp_path / "y", "--n-resamples", "50") == 0
+    recorded = json.loads((base / "results.json").read_text(encoding="utf-8"))["run"]["data"]
+    assert recorded == {"path": str((sample_data / "emorealm").resolve())}
+    moved = tmp_path / "moved"
+    shutil.copytree(base, moved / "a")
+    shutil.copytree(other, moved / "b")
+    for run in ("a", "b"):
+        results = json.loads((moved / run / "results.json").read_text(encoding="utf-8"))
+        results["run"]["data"] = {"path": str(tmp_path / "gone" / "emorealm")}
+        (moved / run / "results.json").write_text(json.dumps(results), encoding="utf-8")
+    message = refused(capsys, moved / "a", moved / "b", "--out", tmp_path / "x")
+    assert str(tmp_path / "gone" / "emorealm") in message and "pass --data with its new place" in message
+    assert compare(moved / "a", moved / "b", "--data", sample_data / "emorealm", "--out", tmp_path / "z",
+                   "--n-resamples", "50") == 0  # fmt: skip
 
 
 def some_missing(benchmark: str, records: list[dict], every: int = 3) -> list[dict]:

@@ -247,7 +247,7 @@ VLM_CASES = [
     (synthetic_path(480, 832, 81, 16.0), 8),
     (synthetic_path(32, 48, 9, 8.0), 5),
     (synthetic_path(1080, 608, 61, 30.0), 3),
-    (synthetic_path(608, 1080, 2700, 30.0), 16),
+    (synthetic_path(608, 1080, 2700, 30.0), 6),
     (synthetic_path(240, 240, 33, 1.0), 33),
     (synthetic_path(90, 4000, 7, 7.0), 4),
 ]

@@ -230,10 +230,8 @@ def _with_header(content: bytes, backend: str, model: str | None) -> bytes:
     return ("\n".join([json.dumps(header), *lines[1:]]) + "\n").encode()
 
 
-@pytest.fixture
-def ranked_board(board_factory, reference):
-    """A store with the reported rows, one verified row and one baseline row on IsoVRBench."""
-    board = board_factory()
+def _ranked(board, reference):
+    """``board`` with the reported rows, one verified row and one baseline row on IsoVRBench."""
     seed_reported(board.store)
     rows = reference["isovrbench"]
     board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=31), "vlm_digit", "org/vlm"),
@@ -241,6 +239,25 @@ def ranked_board(board_factory, reference):
     board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=32), "random", None),
                  SubmissionMeta("random floor", "random", "r1"), "local")  # fmt: skip
     return board
+
+
+@pytest.fixture
+def ranked_board(board_factory, reference):
+    """A fresh store as :func:`_ranked` fills it (for a test that changes the store or the app)."""
+    return _ranked(board_factory(), reference)
+
+
+@pytest.fixture(scope="module")
+def ranked_url(tmp_path_factory, data_root, reference):
+    """The app of one :func:`_ranked` store, served once for the tests that only read it (each opens its own
+    page: a new browser context, so nothing a page chose carries over)."""
+    from mmjudge.leaderboard import Leaderboard, Settings, Store
+
+    store = Store(str(tmp_path_factory.mktemp("ranked") / "lb.sqlite"))
+    board = Leaderboard(store, Settings(data_root=data_root, require_login=False),
+                        rows_fn=lambda b, folder: reference[b])  # fmt: skip
+    with served(_ranked(board, reference)) as (_, url):
+        yield url
 
 
 _IN_VIEW = """([table, heads, cells, right]) => {
@@ -263,13 +280,13 @@ HEADS = ["Rank", "Judge", "Average"]
 
 
 @pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
-def test_rank_judge_and_headline_are_in_view(browser, ranked_board, width, height) -> None:
+def test_rank_judge_and_headline_are_in_view(browser, ranked_url, width, height) -> None:
     """At a desktop and a phone width the rank, judge and headline columns (headers and the first row)
     show without horizontal scrolling, and stay in view (pinned) with the table scrolled to its last
     column."""
     from playwright.sync_api import expect
 
-    with served(ranked_board) as (_, url), page_at(browser, url, {"width": width, "height": height}) as page:
+    with page_at(browser, ranked_url, {"width": width, "height": height}) as page:
         table = page.locator("#table-isovrbench")
         expect(table).to_contain_text("vlm judge", timeout=STEP_MS)  # the stored rows have arrived
         handle = table.element_handle()
@@ -277,10 +294,10 @@ def test_rank_judge_and_headline_are_in_view(browser, ranked_board, width, heigh
         page.wait_for_function(_IN_VIEW, arg=[handle, HEADS, [], True])
 
 
-def test_a_column_group_toggle_hides_and_shows_its_headers(browser, ranked_board) -> None:
+def test_a_column_group_toggle_hides_and_shows_its_headers(browser, ranked_url) -> None:
     from playwright.sync_api import expect
 
-    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+    with page_at(browser, ranked_url) as page:
         table, groups = page.locator("#table-isovrbench"), page.locator("#groups-isovrbench")
         motion = table.locator("th[title^='motion: ']")
         expect(motion).to_have_count(3)
@@ -333,11 +350,11 @@ _KIND_COLUMN = """table => {
 
 
 @pytest.mark.parametrize("kind", ["verified", "baseline"])
-def test_the_kind_filter_leaves_only_rows_of_that_kind(browser, ranked_board, kind) -> None:
+def test_the_kind_filter_leaves_only_rows_of_that_kind(browser, ranked_url, kind) -> None:
     from playwright.sync_api import expect
 
     judge = {"verified": "vlm judge", "baseline": "random floor"}[kind]
-    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+    with page_at(browser, ranked_url) as page:
         table, kinds = page.locator("#table-isovrbench"), page.locator("#kinds-isovrbench")
         expect(table).to_contain_text("VideoReward", timeout=STEP_MS)
         for other in ("reported", "verified", "baseline"):
@@ -375,10 +392,10 @@ def _first_is(page, table, title: str, value: str) -> None:
     )
 
 
-def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser, ranked_board) -> None:
+def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser, ranked_url) -> None:
     from playwright.sync_api import expect
 
-    with served(ranked_board) as (_, url), page_at(browser, url) as page:
+    with page_at(browser, ranked_url) as page:
         table = page.locator("#table-isovrbench")
         expect(table).to_contain_text("vlm judge", timeout=STEP_MS)
         shuffle = "motion: temporal_shuffle"

@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out", required=True, type=Path, help="write compare.md, compare.json, compare.png here"
     )
     parser.add_argument(
-        "--data", type=Path, help="built benchmark folder (default: the one the runs recorded)"
+        "--data", help="built benchmark folder or Hub dataset ORG/NAME[@REVISION] (default: the one the runs recorded)"
     )
     parser.add_argument("--n-resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")

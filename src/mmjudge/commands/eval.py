@@ -31,7 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--benchmark", required=True, choices=benchmark_ids(), help="benchmark id")
     parser.add_argument("--judge", required=True, help="registered judge name or path to a judge config.yaml")
-    parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
+    parser.add_argument(
+        "--data", required=True, help="built benchmark folder, or a Hub dataset ORG/NAME[@REVISION] (recorded in results.json)"
+    )
     parser.add_argument(
         "--media-root", type=Path, help="root of gated media (e.g. MER2025, DFEW); default: --data"
     )
@@ -74,6 +76,7 @@ def frame_counts(text: str) -> tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mmjudge.data.source import resolve_data
     from mmjudge.runner import RunOptions, evaluate_judge, load_items, prepare_judge, resolve_config
 
     for name in ("decode_workers", "limit", "batch_size"):
@@ -91,10 +94,11 @@ def run(args: argparse.Namespace) -> int:
     )
     # Validate everything before the output folder is touched.
     prepare_judge(args.benchmark, resolve_config(args.judge))
-    load_items(args.benchmark, args.data, options)
+    source = resolve_data(args.data)
+    load_items(args.benchmark, source.path, options)
     handler = _log_to(args.out / LOG_NAME)
     try:
-        outputs = evaluate_judge(args.benchmark, args.judge, args.data, args.out, options)
+        outputs = evaluate_judge(args.benchmark, args.judge, source, args.out, options)
     finally:
         logging.getLogger().removeHandler(handler)
         handler.close()

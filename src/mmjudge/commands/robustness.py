@@ -39,7 +39,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = _EPILOG
     parser.add_argument("--benchmark", required=True, choices=benchmark_ids(), help="benchmark id")
     parser.add_argument("--judge", required=True, help="registered judge name or path to a judge config.yaml")
-    parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
+    parser.add_argument(
+        "--data",
+        help="built benchmark folder or Hub dataset ORG/NAME[@REVISION] (default: the data the `mmjudge eval` "
+        "run in --out recorded)",
+    )
     parser.add_argument("--media-root", type=Path, help="root of gated media (e.g. MER2025, DFEW); default: --data")
     parser.add_argument(
         "--out", required=True, type=Path,
@@ -62,6 +66,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mmjudge.data.source import resolve_data
+    from mmjudge.errors import MissingFileError
+    from mmjudge.results import data_of_run, read_results
     from mmjudge.robustness import RobustnessOptions, robustness_report
     from mmjudge.runner import RunOptions
 
@@ -78,7 +85,15 @@ def run(args: argparse.Namespace) -> int:
     options = RobustnessOptions(
         run=run_options, probes=tuple(args.probe), repeats=args.repeats, frames=args.frames, seed=args.seed
     )
-    output = robustness_report(args.benchmark, args.judge, args.data, args.out, options)
+    if args.data is not None:
+        source = resolve_data(args.data)
+    elif (args.out / "results.json").is_file():
+        source = data_of_run(read_results(args.out / "results.json"), run=str(args.out / "results.json"))
+    else:
+        raise MissingFileError(
+            f"--data is needed: {args.out} holds no `mmjudge eval` run (results.json) whose data could be reused"
+        )
+    output = robustness_report(args.benchmark, args.judge, source.path, args.out, options)
     if output is None:  # not the main rank
         return 0
     base = output.report["base"]

@@ -19,7 +19,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from mmjudge.benchmarks import benchmark_ids
 
     parser.add_argument("predictions", type=Path, help="a predictions.jsonl file")
-    parser.add_argument("--data", required=True, type=Path, help="built benchmark folder")
+    parser.add_argument(
+        "--data",
+        help="built benchmark folder or Hub dataset ORG/NAME[@REVISION] (default: the one the run recorded: "
+        "results.json beside the file, else the Hub repo in its header)",
+    )
     parser.add_argument("--out", type=Path, help="write results.json here")
     parser.add_argument("--json", action="store_true", help="print the full result dict as JSON")
     parser.add_argument("--benchmark", choices=benchmark_ids(), help="refuse a file of another benchmark")
@@ -32,10 +36,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mmjudge.benchmarks import get_benchmark
+    from mmjudge.data.source import resolve_data
     from mmjudge.errors import ConfigError
     from mmjudge.predictions import read_predictions
     from mmjudge.report import score_table
-    from mmjudge.results import score_file, write_results
+    from mmjudge.results import data_of_predictions, score_file, write_results
 
     options = {}
     if args.mode is not None:
@@ -49,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
         if args.mode not in modes:
             raise ConfigError(f"--mode must be one of {list(modes)} for {found!r}, got {args.mode!r}")
         options["mode"] = args.mode
-    predictions, _rows, scores = score_file(args.predictions, args.data, benchmark=args.benchmark, **options)
+    source = resolve_data(args.data) if args.data is not None else data_of_predictions(args.predictions)
+    predictions, _rows, scores = score_file(args.predictions, source.path, benchmark=args.benchmark, **options)
     header = predictions.header
     if args.out is not None:
-        run_info = {"rescored_from": str(args.predictions), "score_options": options}
+        run_info = {"rescored_from": str(args.predictions), "score_options": options, "data": source.location}
         path = write_results(args.out, header.benchmark, header.judge, scores, header.provenance, run_info)
         if not args.json:  # with --json, stdout is the JSON document alone
             print(path)

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.data.rows import dataset_hash
+from mmjudge.data.source import resolve_data
 from mmjudge.errors import ConfigError, MissingFileError, SchemaError, summarize
 from mmjudge.predictions import PredictionFile, read_predictions
-from mmjudge.results import Results, read_results
+from mmjudge.results import Results, data_of_run, read_results
 from mmjudge.scoring import load_reference_rows, score_predictions
 
 __all__ = ["Run", "RunSet", "load_runs"]
@@ -72,7 +73,7 @@ def load_runs(paths: Sequence[str | Path], data: str | Path | None = None) -> Ru
     benchmark, digest = loaded[0][1].benchmark, hashes[0][1]
     _same_items([(p, f) for p, _, f in loaded])
     _same("scoring options", [(p, _options(r)) for p, r, _ in loaded])
-    data_dir = _data_dir(data, loaded[0][1], digest)
+    data_dir = _data_dir(data, loaded[0][0], loaded[0][1], digest)
     limit = loaded[0][2].header.provenance.get("limit")
     rows = load_reference_rows(benchmark, data_dir, limit=limit if isinstance(limit, int) else None)
     runs = tuple(Run(p, label, r, f) for (p, r, f), label in zip(loaded, _labels(loaded), strict=True))
@@ -126,23 +127,17 @@ def _same_items(files: Sequence[tuple[Path, PredictionFile]]) -> None:
             )
 
 
-def _data_dir(data: str | Path | None, results: Results, digest: str) -> Path:
-    if data is None:
-        dataset = results.provenance.get("dataset")
-        folder = dataset.get("folder") if isinstance(dataset, Mapping) else None
-        if not folder or not Path(folder).is_dir():
-            raise MissingFileError(
-                f"the runs name dataset folder {folder!r}, which is not a folder here; pass --data with the "
-                f"built folder the runs judged (dataset hash {digest})"
-            )
-        data = folder
-    found = dataset_hash(data)
+def _data_dir(data: str | Path | None, run: Path, results: Results, digest: str) -> Path:
+    """``--data`` (a folder or Hub dataset), else the data the first run recorded; its hash must match."""
+    source = resolve_data(data) if data is not None else data_of_run(results, run=str(run / "results.json"))
+    found = dataset_hash(source.path)
     if digest and found != digest:
+        given = f"--data {data}" if data is not None else f"the recorded data {source.describe()}"
         raise SchemaError(
-            f"--data {data} hashes to {found}, but the runs were made on dataset hash {digest}; pass the "
+            f"{given} hashes to {found}, but the runs were made on dataset hash {digest}; pass the "
             "folder the runs judged"
         )
-    return Path(data)
+    return source.path
 
 
 def _labels(loaded: Sequence[tuple[Path, Results, PredictionFile]]) -> list[str]:

@@ -150,7 +150,8 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     higher = next(c.higher_is_better for c in columns(benchmark) if c.header == headline)
     legend = LEGEND.format(direction="higher" if higher else "lower")  # the same in every view
     gr.Markdown(legend, elem_id=f"legend-{benchmark}")
-    plot = gr.Plot(value=handlers.plot(benchmark), label="figure", show_label=False, format="png")
+    # empty until the page-load chain draws it (a figure drawn here would be replaced before anyone saw it)
+    plot = gr.Plot(value=None, label="figure", show_label=False, format="png")
     note = reported_note(benchmark)
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge import _checkout as checkout
 from mmjudge.errors import ConfigError
 
 __all__ = ["EXTRAS", "SpaceBuild", "SpacePushPlan", "build_space", "find_checkout", "plan_space_push", "push_space"]
@@ -45,22 +46,12 @@ class SpaceBuild(NamedTuple):
 
 
 def find_checkout(source: str | Path | None = None) -> Path:
-    """The mmjudge checkout to build from: ``source``, else the one the imported mmjudge comes from.
+    """The mmjudge checkout to build from (:func:`mmjudge._checkout.find_checkout`), with ``spaces/leaderboard/``.
 
     Raises:
         ConfigError: no ``pyproject.toml`` of mmjudge with ``spaces/leaderboard/`` there.
     """
-    import mmjudge
-
-    root = Path(source) if source is not None else Path(mmjudge.__file__).resolve().parents[2]
-    pyproject = root / "pyproject.toml"
-    if not (pyproject.is_file() and 'name = "mmjudge"' in pyproject.read_text(encoding="utf-8")
-            and (root / "spaces" / "leaderboard" / "app.py").is_file()):  # fmt: skip
-        raise ConfigError(
-            f"{root}: expected an mmjudge checkout (pyproject.toml and spaces/leaderboard/); run from a clone "
-            "or pass --source"
-        )
-    return root
+    return checkout.find_checkout(source, needs=("spaces/leaderboard/app.py",))
 
 
 def build_space(out: str | Path, *, source: str | Path | None = None, pin: str | None = None,
@@ -86,12 +77,12 @@ def build_space(out: str | Path, *, source: str | Path | None = None, pin: str |
     shutil.rmtree(out, ignore_errors=True)
     (out / "wheels").mkdir(parents=True)
     shutil.copyfile(root / "spaces" / "leaderboard" / "app.py", out / "app.py")
-    pins = _constraints(root / "constraints.txt")
+    pins = checkout.read_constraints(root / "constraints.txt")
     (out / "README.md").write_text(_card(root, pins), encoding="utf-8")
     wheel = None
     if pin is None:
         wheel = f"wheels/{_build_wheel(root, out / 'wheels').name}"
-        head = f"mmjudge from the vendored {wheel} ({_describe(root)}), which app.py puts on sys.path"
+        head = f"mmjudge from the vendored {wheel} ({checkout.describe(root)}), which app.py puts on sys.path"
         lines = _dependencies(out / wheel, pins)
     else:
         shutil.rmtree(out / "wheels")
@@ -104,20 +95,6 @@ def build_space(out: str | Path, *, source: str | Path | None = None, pin: str |
     (out / "requirements.txt").write_text(text, encoding="utf-8")
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     return SpaceBuild(out, files, lines, wheel)
-
-
-def _constraints(path: Path) -> dict[str, str]:
-    pins = {}
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            name, sep, version = line.strip().partition("==")
-            if sep and not name.startswith("#"):
-                pins[_normal(name)] = version.strip()
-    return pins
-
-
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _card(root: Path, pins: dict[str, str]) -> str:
@@ -189,16 +166,10 @@ def _pinned(requirements: Iterable[str], pins: dict[str, str]) -> list[str]:
     for text in requirements:
         requirement = Requirement(text)
         extras = f"[{','.join(sorted(requirement.extras))}]" if requirement.extras else ""
-        version = pins.get(_normal(requirement.name))
+        version = pins.get(checkout.normal_name(requirement.name))
         spec = f"=={version}" if version else str(requirement.specifier)
-        lines[_normal(requirement.name)] = f"{requirement.name}{extras}{spec}"
+        lines[checkout.normal_name(requirement.name)] = f"{requirement.name}{extras}{spec}"
     return sorted(lines.values(), key=str.lower)
-
-
-def _describe(root: Path) -> str:
-    done = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=12"],
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    return f"checkout {done.stdout.strip()}" if done.returncode == 0 else "a checkout outside git"
 
 
 def _origin(root: Path) -> str:

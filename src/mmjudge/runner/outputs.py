@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.data.rows import dataset_hash
+from mmjudge.data.source import DataSource, location_of
 from mmjudge.judges import JudgeConfig, fingerprint
 from mmjudge.runner.runner import RunOptions, RunResult, run_judge
 from mmjudge.runner.sweep import SweepRun, write_sweep
@@ -77,7 +78,7 @@ def provenance(
 def evaluate_judge(
     benchmark: str,
     judge: str | Path | JudgeConfig,
-    data_dir: str | Path,
+    data_dir: str | Path | DataSource,
     out_dir: str | Path,
     options: RunOptions = _DEFAULT_OPTIONS,
     **score_options: Any,
@@ -86,16 +87,19 @@ def evaluate_judge(
 
     Without a sweep the files go to ``out_dir``; with several frame counts to ``out_dir/frames_<n>/``,
     and the sweep summary (``sweep.md``, ``sweep.json``, ``sweep.png``, see :mod:`.sweep`) to ``out_dir``.
-    ``score_options`` go to the benchmark's ``score`` (e.g. ``mode="strict"``). Returns
-    the written outputs on the main rank and ``[]`` on the others.
+    ``score_options`` go to the benchmark's ``score`` (e.g. ``mode="strict"``). ``data_dir`` is a folder,
+    a Hub dataset ``ORG/NAME[@REVISION]`` or a resolved :class:`~mmjudge.data.source.DataSource`; where it
+    came from is recorded in ``results.json`` (``run.data``). Returns the written outputs on the main rank
+    and ``[]`` on the others.
     """
-    result = run_judge(benchmark, judge, data_dir, out_dir, options)
+    source = location_of(data_dir)
+    result = run_judge(benchmark, judge, source.path, out_dir, options)
     if not result.is_main:
         return []
     out = Path(out_dir)
     outputs = [
         _write_outputs(
-            result, count, out if count is None else out / f"frames_{count}", data_dir, options, score_options
+            result, count, out if count is None else out / f"frames_{count}", source, options, score_options
         )
         for count in result.verdicts
     ]
@@ -109,7 +113,7 @@ def _write_outputs(
     result: RunResult,
     count: int | None,
     folder: Path,
-    data_dir: str | Path,
+    source: DataSource,
     options: RunOptions,
     score_options: dict[str, Any],
 ) -> EvalOutput:
@@ -123,8 +127,10 @@ def _write_outputs(
     config = result.configs[count]
     sweep = options.frames if len(options.frames) > 1 else ()
     prov = provenance(
-        config, result.judge_version, data_dir, sweep=sweep, swap=options.swap, limit=options.limit
+        config, result.judge_version, source.path, sweep=sweep, swap=options.swap, limit=options.limit
     )
+    if "hub" in source.location:  # a shareable record: the repo and commit, never a local path
+        prov["dataset"].update(hub=source.location["hub"], revision=source.location["revision"])
     header = PredictionHeader(
         result.benchmark,
         config.display_name,
@@ -143,6 +149,7 @@ def _write_outputs(
         "batch_size": options.batch_size or config.batch_size,
         "score_options": score_options,
         "scoring_seed": score_options.get("seed", 0),  # the bootstrap seed (the scorers' default is 0)
+        "data": source.location,
     }
     results_path = write_results(
         folder / "results.json", result.benchmark, config.display_name, scores, prov, run
