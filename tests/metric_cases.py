@@ -60,7 +60,8 @@ def metric_inputs(
         ordered = [by_id[r["pair_id"]] for r in rows]
         return {"intervention": [r["intervention"] for r in rows], "score_chosen": [p["score_chosen"] for p in ordered],
                 "score_rejected": [p["score_rejected"] for p in ordered],
-                "no_judgment": [bool(p.get("no_judgment")) for p in ordered], "pair_id": [r["pair_id"] for r in rows]}  # fmt: skip
+                "no_judgment": [bool(p.get("no_judgment")) for p in ordered], "pair_id": [r["pair_id"] for r in rows],
+                "cluster": [r["prompt"] for r in rows]}  # fmt: skip
     if benchmark == "mist":
         humans = [(r["item_id"], a, lab) for r in rows
                   for a, lab in zip(r["human_annotators"], r["human_labels"], strict=True)]  # fmt: skip
@@ -77,4 +78,5 @@ def metric_inputs(
                 "swapped_predictions": [by_key[(r["name"], "reversed")] for r in rows], "ids": [r["name"] for r in rows]}  # fmt: skip
     by_id = {r["id"]: r for r in records}
     return {"predictions": [by_id[r["id"]]["prediction"] for r in rows], "references": [r["answer"] for r in rows],
-            "tasks": [r["task"] for r in rows], "choices": [r["choices"] for r in rows], "ids": [r["id"] for r in rows]}  # fmt: skip
+            "tasks": [r["task"] for r in rows], "choices": [r["choices"] for r in rows], "ids": [r["id"] for r in rows],
+            "clusters": [r["video"] for r in rows]}  # fmt: skip

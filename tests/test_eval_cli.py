@@ -90,6 +90,7 @@ def test_isovrbench_eval_matches_the_evaluate_module_and_plots(
         score_rejected=[r["score_rejected"] for r in ordered],
         no_judgment=[r["no_judgment"] for r in ordered],
         pair_id=[str(r["pair_id"]) for r in rows],
+        cluster=[r["prompt"] for r in rows],  # the anchor prompt: the unit eval's intervals resample
     )
     results = json.loads((out / "results.json").read_text())
     assert results["scores"] == json.loads(json.dumps(expected))

@@ -34,6 +34,7 @@ def test_isovrbench_equals_core_and_refuses_gaps(sample_data):
         [rec["score_chosen"] for rec in records],
         [rec["score_rejected"] for rec in records],
         no_judgment=[rec["no_judgment"] for rec in records],
+        cluster=[r["prompt"] for r in rows],  # the pairs of one anchor prompt, as the records give them
         n_resamples=200,
     )
     assert got == want
@@ -59,6 +60,7 @@ def test_emorealm_no_judgment_is_a_missing_output(sample_data):
         [r["answer"] for r in rows],
         [r["task"] for r in rows],
         choices=[r["choices"] for r in rows],
+        clusters=[r["video"] for r in rows],
         n_resamples=0,
     )
     assert official == want

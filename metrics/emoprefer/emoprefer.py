@@ -33,6 +33,8 @@ Args:
     swapped_predictions (`list` of `str`, optional): responses on the same items from the
         `_reverse` file, in that file's label space (a1 and a2 swapped).
     ids (`list`, optional): item names; duplicates are refused.
+    clusters (`list`, optional): the clip of each item: items of one clip are resampled together (the release
+        has one item per clip, so without it items are independent and the accuracies get Wilson intervals).
     strategy (`str`, optional): the prompting strategy (S1-S4), echoed.
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
     seed (`int`, default 0).
@@ -67,6 +69,7 @@ class Emoprefer(MissingFirstValueAllowed, evaluate.Metric):
         references,
         swapped_predictions=None,
         ids=None,
+        clusters=None,
         strategy=None,
         n_resamples=10_000,
         confidence=0.95,
@@ -77,6 +80,7 @@ class Emoprefer(MissingFirstValueAllowed, evaluate.Metric):
             references,
             swapped_predictions,
             ids=ids,
+            clusters=clusters,
             strategy=strategy,
             n_resamples=n_resamples,
             confidence=confidence,

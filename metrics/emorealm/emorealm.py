@@ -38,6 +38,8 @@ Args:
         ["(A) Yes", "(B) No"]; they say which gold letter means Yes.
     gold_is_yes (`list` of `bool` or None, optional): overrides the Yes/No reading of the gold.
     ids (`list`, optional): item ids; duplicates are refused.
+    clusters (`list`, optional): the clip of each question: its questions are resampled together (without it
+        questions are independent and rates get Wilson intervals).
     mode (`str`, default "official"): "official" skips missing outputs, "strict" counts them wrong.
     matcher (`str`, default "official"): "official", "official_parse" (needs choices) or "explicit".
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
@@ -79,6 +81,7 @@ class Emorealm(MissingFirstValueAllowed, evaluate.Metric):
         choices=None,
         gold_is_yes=None,
         ids=None,
+        clusters=None,
         mode="official",
         matcher="official",
         n_resamples=10_000,
@@ -92,6 +95,7 @@ class Emorealm(MissingFirstValueAllowed, evaluate.Metric):
             choices=choices,
             gold_is_yes=gold_is_yes,
             ids=ids,
+            clusters=clusters,
             mode=mode,
             matcher=matcher,
             n_resamples=n_resamples,

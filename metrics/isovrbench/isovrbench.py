@@ -36,14 +36,16 @@ Args:
     choice (`list` of `str`, optional): chosen, rejected, tie or none per pair.
     no_judgment (`list` of `bool`, optional): with scores, marks pairs the judge did not score.
     pair_id (`list`, optional): pair ids; duplicates are refused.
+    cluster (`list`, optional): each pair's anchor prompt (or any cluster id): the pairs of one cluster are
+        resampled together, so the intervals allow for what they share. Without it pairs are independent.
     tie_tolerance (`float`, default 0): |chosen - rejected| <= tie_tolerance is a tie.
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
-    seed (`int`, default 0): the bootstrap; Wilson CIs always.
+    seed (`int`, default 0): the bootstrap; without `cluster`, rates get Wilson CIs always.
 Returns:
     accuracy/<intervention>, decided_accuracy/<intervention>, tie_rate/<intervention>,
     no_judgment_rate/<intervention>, vgrb_accuracy/<intervention>, counts,
     dimension_accuracy/<dimension>, average, decided_average, decided_accuracy_pooled, pooled rates,
-    each with <key>_ci_low and <key>_ci_high; n_pairs, tie_tolerance.
+    each with <key>_ci_low and <key>_ci_high; n_pairs, tie_tolerance; intervals (how each CI was made).
 Examples:
     >>> metric = evaluate.load("metrics/isovrbench")  # doctest: +SKIP
     >>> metric.compute(intervention=["frame_hold"], score_chosen=[0.9], score_rejected=[0.2])  # doctest: +SKIP
@@ -70,6 +72,7 @@ class Isovrbench(evaluate.Metric):
         choice=None,
         no_judgment=None,
         pair_id=None,
+        cluster=None,
         tie_tolerance=0.0,
         n_resamples=10_000,
         confidence=0.95,
@@ -82,6 +85,7 @@ class Isovrbench(evaluate.Metric):
             choice=choice,
             no_judgment=no_judgment,
             pair_id=pair_id,
+            cluster=cluster,
             tie_tolerance=tie_tolerance,
             n_resamples=n_resamples,
             confidence=confidence,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from mmjudge.benchmarks import BreakdownTable, Cell, get_benchmark
+from mmjudge.estimates import interval_of
 
 __all__ = [
     "MISSING",
@@ -48,10 +49,8 @@ def ci_text(scores: Mapping[str, Any], key: str, digits: int = 1) -> str:
     >>> ci_text({"overall": 50.0, "overall_ci_low": 31.25, "overall_ci_high": 68.75}, "overall")
     '[31.2, 68.8]'
     """
-    low, high = scores.get(f"{key}_ci_low"), scores.get(f"{key}_ci_high")
-    if not _is_number(low) or not _is_number(high) or math.isnan(low) or math.isnan(high):
-        return ""
-    return interval_text(low, high, digits)
+    interval = interval_of(scores, key)
+    return "" if interval is None else interval_text(*interval, digits)
 
 
 def interval_text(low: float, high: float, digits: int = 1) -> str:

@@ -2,8 +2,10 @@
 
 One JSON object (strict JSON: NaN and infinities become ``null``)::
 
-    {"results_version": 2, "benchmark": "<id>", "judge": "<name>",
+    {"results_version": 3, "benchmark": "<id>", "judge": "<name>",
      "scores": {...},       # the dict of mmjudge.benchmarks.<id>.score, keys as its result keys
+     "estimates": {"<key>": {"value", "low", "high", "confidence", "method", "n_units", "n_clusters",
+                             "unit", "higher_is_better"}, ...},   # every score with an interval, typed
      "provenance": {...},   # the prediction file's provenance (fingerprint, dataset hash, seeds, ...)
      "run": {...}}          # run facts (timings, processes) or where a leaderboard row came from
 
@@ -26,6 +28,7 @@ from typing import Any, NamedTuple
 from mmjudge.data.rows import dataset_hash
 from mmjudge.data.source import DataSource, recorded_data
 from mmjudge.errors import MissingFileError, SchemaError
+from mmjudge.estimates import Estimate, interval_of, score_keys
 from mmjudge.predictions import PredictionFile, read_predictions
 from mmjudge.scoring import load_reference_rows, score_predictions
 
@@ -35,6 +38,7 @@ __all__ = [
     "ScoredFile",
     "data_of_predictions",
     "data_of_run",
+    "estimates_of",
     "read_results",
     "score_file",
     "write_results",
@@ -42,11 +46,14 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-RESULTS_VERSION = 2
+RESULTS_VERSION = 3
 """Version of the ``results.json`` layout. 2: every rate is a percentage (MIST's were shares in [0, 1]),
 every CI key is ``<key>_ci_low``/``<key>_ci_high`` (MIST's were ``<key>/ci_low``), IsoVRBench's pooled
 ``decided_accuracy`` is ``decided_accuracy_pooled`` beside the new ``decided_average``, and MIST's drift
-and alt-test keys follow the paper's breakdown (see the metric cards)."""
+and alt-test keys follow the paper's breakdown (see the metric cards). 3: ``estimates`` beside ``scores``,
+one typed :class:`~mmjudge.estimates.Estimate` per score with an interval, naming the interval's method
+(which units or clusters it resampled) and its counts; the flat CI keys stay in ``scores``. A version 1 or
+2 file is read with estimates built from its CI keys, method ``unknown (results_version N)``."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,8 @@ class Results:
     """Run facts: timings, processes, date, Python; or the leaderboard row it came from."""
     results_version: int = RESULTS_VERSION
     """Layout version."""
+    estimates: dict[str, Estimate] = field(default_factory=dict)
+    """Each score with an interval, typed (``results.json`` schema 3; built from the CI keys for older files)."""
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object (NaN and infinities as ``null``).
@@ -77,6 +86,7 @@ class Results:
             "benchmark": self.benchmark,
             "judge": self.judge,
             "scores": dict(self.scores),
+            "estimates": {k: e.to_json() for k, e in self.estimates.items()},
             "provenance": dict(self.provenance),
             "run": dict(self.run),
         }
@@ -90,14 +100,19 @@ def write_results(
     scores: Mapping[str, Any],
     provenance: Mapping[str, Any],
     run: Mapping[str, Any],
+    *,
+    estimates: Mapping[str, Estimate] | None = None,
 ) -> Path:
-    """Write ``results.json`` atomically (scores, provenance, and run facts plus the date and Python)."""
+    """Write ``results.json`` atomically (scores, their typed estimates, provenance, and run facts plus the
+    date and Python); ``estimates`` default to :func:`estimates_of` the scores."""
     run = {
         **run,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
     }
-    results = Results(benchmark, judge, dict(scores), dict(provenance), run)
+    if estimates is None:
+        estimates = estimates_of(benchmark, scores)
+    results = Results(benchmark, judge, dict(scores), dict(provenance), run, estimates=dict(estimates))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -115,14 +130,71 @@ def read_results(path: str | Path) -> Results:
         raise MissingFileError(f"results file {path} does not exist") from exc
     if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
         raise SchemaError(f"{path}: expected a results.json object with a `scores` object")
+    version = int(data.get("results_version", 1))
+    benchmark = str(data.get("benchmark", ""))
+    stored = data.get("estimates")
+    if version >= 3:
+        if not isinstance(stored, dict):
+            raise SchemaError(
+                f"{path}: results_version {version} expects an `estimates` object, got {type(stored).__name__}; "
+                "rewrite the file with `mmjudge score`"
+            )
+        try:
+            estimates = {str(k): Estimate.from_json(v) for k, v in stored.items()}
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise SchemaError(f"{path}: an entry of `estimates` is not an estimate object ({exc})") from exc
+    else:
+        estimates = estimates_of(benchmark, data["scores"], method=f"unknown (results_version {version})")
     return Results(
-        benchmark=str(data.get("benchmark", "")),
+        benchmark=benchmark,
         judge=str(data.get("judge", "")),
         scores=data["scores"],
         provenance=dict(data.get("provenance") or {}),
         run=dict(data.get("run") or {}),
-        results_version=int(data.get("results_version", 1)),
+        results_version=version,
+        estimates=estimates,
     )
+
+
+def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "not recorded") -> dict[str, Estimate]:
+    """The typed estimate of every score key of ``scores`` that has an interval (``<key>_ci_low`` and
+    ``_ci_high``), with how the scorer made it (a :class:`~mmjudge.benchmarks.Scores` carries that);
+    ``method`` names the interval where the scorer's record is absent (an older file, a stored row).
+
+    >>> e = estimates_of("emorealm", {"overall": 50.0, "overall_ci_low": 30.0, "overall_ci_high": 70.0, "n": 4})
+    >>> list(e), e["overall"].method, e["overall"].higher_is_better
+    (['overall'], 'not recorded', True)
+    """
+    from mmjudge.benchmarks import get_benchmark
+
+    made = dict(getattr(scores, "intervals", {}) or {})
+    try:
+        spec: Any = get_benchmark(benchmark)
+    except KeyError:
+        spec = None
+    out: dict[str, Estimate] = {}
+    for key in score_keys(scores):
+        interval = interval_of(scores, key)
+        if interval is None:
+            continue
+        how = made.get(key, {})
+        try:
+            higher = spec.higher_is_better(key) if spec is not None else None
+        except KeyError:
+            higher = None
+        value = scores.get(key)
+        out[key] = Estimate(
+            value=float(value) if isinstance(value, int | float) and math.isfinite(value) else None,
+            low=interval[0],
+            high=interval[1],
+            confidence=float(how.get("confidence", 0.95)),
+            method=str(how.get("method", method)),
+            n_units=how.get("n_units"),
+            n_clusters=how.get("n_clusters"),
+            unit=how.get("unit"),
+            higher_is_better=higher,
+        )
+    return out
 
 
 class ScoredFile(NamedTuple):

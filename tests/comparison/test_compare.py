@@ -72,12 +72,12 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
             assert c["ci_low"] <= c["difference"] <= c["ci_high"]
         if c["mcnemar"] is not None:
             outcomes = [
-                spec.pairing.units(
+                spec.key_outcomes(
                     c["key"], read_predictions(r / "predictions.jsonl").records, rows, scores(r)
                 )
                 for r in (other, base)
             ]
-            ua, ub = (np.array(u.outcomes) for u in outcomes)
+            ua, ub = (np.array(u.binary()) for u in outcomes)
             keep = ~(np.isnan(ua) | np.isnan(ub))
             ua, ub = ua[keep] == 1, ub[keep] == 1
             table = [[np.sum(ua & ub), np.sum(ua & ~ub)], [np.sum(~ua & ub), np.sum(~ua & ~ub)]]
@@ -88,15 +88,13 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
 
 
 def assert_reproduced(units, expected: float) -> None:
-    """The per-unit statistic at weights 1 is the scorer's value (NaN where the scorer's is undefined)."""
-    from mmjudge.benchmarks import evaluate_statistic
-
-    value = evaluate_statistic(units, np.ones((1, len(units.units))))[0] if units.units else np.nan
+    """The key's metric over its outcomes is the scorer's value (NaN where the scorer's is undefined)."""
+    value = units.value()
     assert (np.isnan(value) and np.isnan(expected)) or value == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("benchmark", list(JUDGES))
-def test_the_pairing_reproduces_every_headline_key(benchmark: str, runs: dict, sample_data: Path) -> None:
+def test_the_outcomes_reproduce_every_headline_key(benchmark: str, runs: dict, sample_data: Path) -> None:
     spec = get_benchmark(benchmark)
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     for run in runs[benchmark]:
@@ -106,7 +104,7 @@ def test_the_pairing_reproduces_every_headline_key(benchmark: str, runs: dict, s
                 continue
             expected = scores(run)[key]
             assert_reproduced(
-                spec.pairing.units(key, records, rows, scores(run)), np.nan if expected is None else expected
+                spec.key_outcomes(key, records, rows, scores(run)), np.nan if expected is None else expected
             )
 
 
@@ -231,11 +229,11 @@ def some_missing(benchmark: str, records: list[dict], every: int = 3) -> list[di
 
 
 @pytest.mark.parametrize("benchmark", list(JUDGES))
-def test_the_pairing_follows_every_scoring_mode_and_option(
+def test_the_outcomes_follow_every_scoring_mode_and_option(
     benchmark: str, runs: dict, sample_data: Path, tmp_path: Path
 ) -> None:
     """Missing judgments in each mode (strict is the leaderboard's), IsoVRBench's tie tolerance, EmoPrefer's
-    swapped pairs: the per-unit statistic at weights 1 is the scorer's number every time."""
+    swapped pairs: the key's metric over the outcomes is the scorer's number every time."""
     spec = get_benchmark(benchmark)
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     files = [read_predictions(r / "predictions.jsonl").records for r in runs[benchmark]]
@@ -256,6 +254,6 @@ def test_the_pairing_follows_every_scoring_mode_and_option(
         for option in options:
             result = spec.score(**spec.records.score_inputs(records, rows), **option, n_resamples=0)
             for key in (k for k in spec.paired_keys if k in result):
-                assert_reproduced(spec.pairing.units(key, records, rows, result), result[key])
+                assert_reproduced(spec.key_outcomes(key, records, rows, result), result[key])
                 checked += 1
     assert checked >= 2 * len(files) * len(options)

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from mmjudge.benchmarks import UnitScores
 from mmjudge.comparison import compare_units
 from mmjudge.errors import SchemaError
+from mmjudge.stats import KeyOutcomes, Outcomes, Ratio
+
+
+def outcome(units, clusters, num, den) -> KeyOutcomes:
+    table = Outcomes(tuple(units), tuple(clusters), {"num": np.asarray(num, float), "den": np.asarray(den, float)})
+    return KeyOutcomes("acc", table, Ratio("num", "den"))
 
 
 def rate(
     hits: tuple[float, ...], clusters: tuple[str, ...] | None = None, units: tuple[str, ...] | None = None
 ):
     units = units or tuple(f"u{k}" for k in range(len(hits)))
-    return UnitScores("acc", "ratio", units, clusters or units, tuple((h, 1.0) for h in hits), outcomes=hits)
+    return outcome(units, clusters or units, hits, [1.0] * len(hits))
 
 
 def test_units_are_paired_by_id_whatever_their_order() -> None:
@@ -38,9 +44,9 @@ def test_one_cluster_has_no_interval_but_mcnemar() -> None:
 
 
 def test_an_undefined_key_and_empty_units() -> None:
-    empty = UnitScores("acc", "ratio", (), (), ())
+    empty = outcome((), (), [], [])
     assert compare_units(empty, empty).note == "no unit to pair"
-    nothing_counted = UnitScores("acc", "ratio", ("a", "b"), ("a", "b"), ((0.0, 0.0), (0.0, 0.0)))
+    nothing_counted = outcome(("a", "b"), ("a", "b"), [0.0, 0.0], [0.0, 0.0])
     r = compare_units(nothing_counted, rate((1.0, 0.0), units=("a", "b")), n_resamples=50)
     assert math.isnan(r.difference) and r.note == "the key is undefined for a judge"
 
@@ -48,3 +54,10 @@ def test_an_undefined_key_and_empty_units() -> None:
 def test_a_value_that_its_units_do_not_give_is_refused() -> None:
     with pytest.raises(SchemaError, match="does not reproduce"):
         compare_units(rate((1.0, 0.0)), rate((1.0, 1.0)), values=(40.0, 100.0), n_resamples=10)
+
+
+def test_mcnemar_needs_the_same_units_counted_for_both_judges() -> None:
+    """A rate over the units each judge decided (e.g. IsoVRBench's decided accuracy) gets no McNemar test."""
+    a = outcome(("x", "y", "z"), ("x", "y", "z"), [1.0, 0.0, 0.0], [1.0, 1.0, 0.0])
+    b = outcome(("x", "y", "z"), ("x", "y", "z"), [1.0, 1.0, 0.0], [1.0, 1.0, 1.0])
+    assert compare_units(a, b, n_resamples=20).mcnemar is None

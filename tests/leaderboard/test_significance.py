@@ -54,8 +54,8 @@ def test_verified_rows_against_the_best_reported_and_old_rows(board, reference) 
     cells = column(Handlers(board).table("emorealm"))
     stored = {s.id: s for s in board.store.submissions("emorealm")}
     units = {i: sig.unpack_paired(stored[i].paired)[1]["overall"] for i in (best.id, twin.id, poor.id)}
-    few = f" ({len(set(units[best.id].clusters))} clusters: optimistic)"  # the sample's videos, under 30
-    assert len(set(units[best.id].clusters)) < FEW_CLUSTERS
+    few = f" ({len(set(units[best.id].outcomes.clusters))} clusters: optimistic)"  # the sample's videos, under 30
+    assert len(set(units[best.id].outcomes.clusters)) < FEW_CLUSTERS
     assert cells[best.id] == "best"
     assert cells[twin.id].startswith("n.s. +0.00 [+0.00, +0.00]") and cells[twin.id].endswith(few)
     assert cells[poor.id].startswith("-100.00 [-100.00, -100.00]") and cells[poor.id].endswith(f" *{few}")
@@ -144,7 +144,7 @@ def test_paired_data_round_trips_through_both_backends(both_backends: str, refer
     stored = store.get_submission(row_id)
     assert stored is not None and stored.paired == packed
     digest, units = sig.unpack_paired(stored.paired)
-    assert digest == "h" and np.all(np.array(units["overall"].outcomes) == 1.0)
+    assert digest == "h" and np.all(units["overall"].outcomes.column("correct") == 1.0)
 
 
 def test_bad_paired_text_is_refused() -> None:
@@ -160,7 +160,7 @@ def test_a_benchmark_without_pairing_says_so(board, reference, monkeypatch) -> N
     from mmjudge.benchmarks import get_benchmark
 
     row = submit(board, emorealm_file(reference["emorealm"], lambda k, r: r["answer"]), "oracle")
-    unpaired = dataclasses.replace(get_benchmark("emorealm"), pairing=None)
+    unpaired = dataclasses.replace(get_benchmark("emorealm"), outcomes=None)
     monkeypatch.setattr(sig, "get_benchmark", lambda b: unpaired)
     assert sig.significance_cells("emorealm", [row]) == {row.id: "the benchmark declares no pairing"}
 
@@ -197,3 +197,25 @@ def test_unusable_paired_data_is_said_and_the_table_still_builds(board, referenc
     cells = column(Handlers(board).table("emorealm"))
     assert cells[best.id] == "best"
     assert cells[garbled] == cells[off] == "paired data unusable (see the log)"
+
+
+def test_paired_data_of_version_1_is_read_as_outcomes() -> None:
+    """Rows stored before outcomes keep their significance: version 1's ratio and weighted-F1 data convert."""
+    import base64
+    import json
+    import zlib
+
+    from mmjudge.stats import Ratio, WeightedF1
+
+    keys = {
+        "overall": {"key": "overall", "statistic": "ratio", "units": ["a", "b", "c"], "clusters": ["v", "v", "w"],
+                    "values": [[1, 1], [0, 1], [1, 1]], "strata": ["t1", "t1", "t2"], "outcomes": [1, 0, 1],
+                    "params": {"empty": 0.0}},
+        "waf_2class": {"key": "waf_2class", "statistic": "weighted_f1", "units": ["a", "b"], "clusters": ["a", "b"],
+                       "values": [[0, 0], [1, 0]], "strata": [], "outcomes": None, "params": {"classes": 2.0}},
+    }  # fmt: skip
+    text = json.dumps({"version": 1, "dataset_hash": "h", "keys": keys})
+    digest, units = sig.unpack_paired(base64.b64encode(zlib.compress(text.encode())).decode())
+    assert digest == "h" and isinstance(units["overall"].metric, Ratio) and isinstance(units["waf_2class"].metric, WeightedF1)
+    assert units["overall"].value() == 75.0  # (50 + 100) / 2 over the two strata
+    assert units["waf_2class"].value() == pytest.approx(100 * 1 / 3)

@@ -77,7 +77,7 @@ def test_stored_isovrbench_score_equals_the_evaluate_module(
     expected = metric.compute(
         intervention=[r["intervention"] for r in rows], score_chosen=[p["score_chosen"] for p in ordered],
         score_rejected=[p["score_rejected"] for p in ordered], no_judgment=[p.get("no_judgment", False) for p in ordered],
-        pair_id=[r["pair_id"] for r in rows],
+        pair_id=[r["pair_id"] for r in rows], cluster=[r["prompt"] for r in rows],
     )  # fmt: skip
     assert set(stored) == set(expected)
     for key, value in expected.items():
@@ -101,10 +101,12 @@ def _metric_inputs(benchmark: str, rows, records) -> dict:
         by_key = {(r["name"], r["order"]): r["prediction"] for r in records}
         return {"predictions": [by_key[(r["name"], "forward")] for r in rows],
                 "references": [r["preference"] for r in rows],
-                "swapped_predictions": [by_key[(r["name"], "reversed")] for r in rows]}  # fmt: skip
+                "swapped_predictions": [by_key[(r["name"], "reversed")] for r in rows],
+                "clusters": [r.get("video_path") or r["name"] for r in rows]}  # fmt: skip
     by_id = {r["id"]: r for r in records}
     return {"predictions": [by_id[r["id"]]["prediction"] for r in rows], "references": [r["answer"] for r in rows],
-            "tasks": [r["task"] for r in rows], "choices": [r["choices"] for r in rows], "ids": [r["id"] for r in rows]}  # fmt: skip
+            "tasks": [r["task"] for r in rows], "choices": [r["choices"] for r in rows], "ids": [r["id"] for r in rows],
+            "clusters": [r["video"] for r in rows]}  # fmt: skip
 
 
 @pytest.mark.parametrize("benchmark", ["emoprefer", "emorealm"])
@@ -252,7 +254,7 @@ def test_results_file_has_the_stored_scores(board_factory, reference, tmp_path) 
     record = json.loads(Path(handlers.results_file(sub.id)).read_text())
     assert record["benchmark"] == "emoprefer" and record["scores"] == sub.results
     assert record["run"]["leaderboard"]["sha256"] == sub.sha256
-    assert set(record) == {"results_version", "benchmark", "judge", "scores", "provenance", "run"}
+    assert set(record) == {"results_version", "benchmark", "judge", "scores", "estimates", "provenance", "run"}
 
 
 def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_path) -> None:

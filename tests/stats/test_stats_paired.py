@@ -1,4 +1,4 @@
-"""Paired cluster bootstrap against a plain numpy loop, McNemar against statsmodels directly."""
+"""The paired cluster bootstrap against a plain numpy loop of its rule, McNemar against statsmodels directly."""
 
 from __future__ import annotations
 
@@ -7,11 +7,17 @@ import pytest
 from statsmodels.stats.contingency_tables import mcnemar
 
 from mmjudge.errors import SchemaError
-from mmjudge.stats import mcnemar_exact, paired_cluster_bootstrap
+from mmjudge.stats import Outcomes, Ratio, mcnemar_exact, paired_metric_bootstrap
+from mmjudge.stats._bootstrap import two_sided_p
 
 
-def mean_of(values: np.ndarray):  # a weighted mean: the statistic of unit weights
-    return lambda w: (w @ values) / w.sum(axis=1)
+def _outcomes(values: np.ndarray, clusters: list[str]) -> Outcomes:
+    return Outcomes(tuple(f"u{k}" for k in range(len(values))), tuple(clusters),
+                    {"x": np.asarray(values, dtype=float), "one": np.ones(len(values))})  # fmt: skip
+
+
+MEAN = Ratio("x", "one", share_first=True)
+"""100 x the mean of ``x``: a statistic of per-unit values, as every benchmark metric is."""
 
 
 def reference_bootstrap(a, b, clusters, n_resamples, seed, confidence=0.95):
@@ -22,24 +28,31 @@ def reference_bootstrap(a, b, clusters, n_resamples, seed, confidence=0.95):
     diffs = []
     for row in draws:
         units = [k for c in row for k in members[names[c]]]
-        diffs.append(np.mean(a[units]) - np.mean(b[units]))
+        diffs.append(100 * (np.mean(a[units]) - np.mean(b[units])))
     diffs = np.array(diffs)
     low, high = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2])
     tail = min(np.sum(diffs <= 0), np.sum(diffs >= 0))
-    return low, high, min(1.0, 2 * (tail + 1) / (n_resamples + 1))
+    return diffs, low, high, min(1.0, 2 * (tail + 1) / (n_resamples + 1))
 
 
-def test_cluster_bootstrap_equals_the_numpy_loop() -> None:
+def test_paired_bootstrap_has_the_law_of_the_numpy_loop() -> None:
+    """Clusters drawn as multinomial counts of their outcome types have the law of drawing clusters with
+    replacement: the replicate differences match the loop's in mean, spread, percentile ends and p."""
     rng = np.random.default_rng(3)
-    a, b = rng.random(30), rng.random(30)
+    a, b = rng.random(30), rng.random(30) - 0.05
     clusters = [f"c{k // 3}" for k in range(30)]  # ten clusters of three units
-    got = paired_cluster_bootstrap(mean_of(a), mean_of(b), clusters, n_resamples=500, seed=11)
-    low, high, p = reference_bootstrap(a, b, clusters, 500, seed=11)
-    assert got.estimate == pytest.approx(a.mean() - b.mean(), abs=1e-12)
-    assert (got.low, got.high, got.p_value) == pytest.approx((low, high, p), abs=1e-12)
-    assert (got.n_clusters, got.n_valid) == (10, 500)
-    again = paired_cluster_bootstrap(mean_of(a), mean_of(b), clusters, n_resamples=500, seed=11)
-    assert again == got
+    estimate, reps, n_clusters = paired_metric_bootstrap(
+        _outcomes(a, clusters), _outcomes(b, clusters), MEAN, n_resamples=20_000, seed=11
+    )
+    loop, low, high, p = reference_bootstrap(a, b, clusters, 20_000, seed=12)
+    assert estimate == pytest.approx(100 * (a.mean() - b.mean()), abs=1e-9) and n_clusters == 10
+    sd = loop.std()
+    assert reps.mean() == pytest.approx(loop.mean(), abs=0.05 * sd)
+    assert reps.std() == pytest.approx(sd, rel=0.03)
+    assert np.quantile(reps, [0.025, 0.975]) == pytest.approx([low, high], abs=0.1 * sd)
+    assert two_sided_p(reps) == pytest.approx(p, abs=0.02)
+    again = paired_metric_bootstrap(_outcomes(a, clusters), _outcomes(b, clusters), MEAN, n_resamples=20_000, seed=11)
+    assert np.array_equal(again[1], reps)
 
 
 def test_a_known_difference_is_significant_and_none_is_not() -> None:
@@ -47,28 +60,24 @@ def test_a_known_difference_is_significant_and_none_is_not() -> None:
     n = 400
     good, poor = (rng.random(n) < 0.9).astype(float), (rng.random(n) < 0.5).astype(float)
     clusters = [str(k) for k in range(n)]
-    r = paired_cluster_bootstrap(mean_of(good), mean_of(poor), clusters, n_resamples=2000)
-    assert r.low > 0 and r.p_value < 0.01
-    same = paired_cluster_bootstrap(mean_of(good), mean_of(good.copy()), clusters, n_resamples=2000)
-    assert (same.estimate, same.low, same.high, same.p_value) == (0.0, 0.0, 0.0, 1.0)
+    _, reps, _ = paired_metric_bootstrap(_outcomes(good, clusters), _outcomes(poor, clusters), MEAN, n_resamples=2000, seed=0)
+    assert np.quantile(reps, 0.025) > 0 and two_sided_p(reps) < 0.01
+    diff, same, _ = paired_metric_bootstrap(_outcomes(good, clusters), _outcomes(good.copy(), clusters), MEAN,
+                                            n_resamples=2000, seed=0)  # fmt: skip
+    assert diff == 0.0 and np.all(same == 0.0) and two_sided_p(same) == 1.0
     other = rng.permutation(good)  # the same rate, on other items: no difference in the mean
-    null = paired_cluster_bootstrap(mean_of(good), mean_of(other), clusters, n_resamples=2000)
-    assert null.estimate == 0.0 and null.low < 0.0 < null.high and null.p_value > 0.5
-
-
-def test_undefined_resamples_are_left_out() -> None:
-    values = np.array([1.0, 0.0, 1.0])
-    only_c = lambda w: np.where(w[:, 2] > 0, w @ values / w.sum(axis=1), np.nan)  # noqa: E731
-    r = paired_cluster_bootstrap(only_c, mean_of(values), ["a", "b", "c"], n_resamples=300, seed=1)
-    draws = np.random.default_rng(1).integers(0, 3, size=(300, 3))
-    assert r.n_valid == int(np.sum((draws == 2).any(axis=1)))
+    diff, null, _ = paired_metric_bootstrap(_outcomes(good, clusters), _outcomes(other, clusters), MEAN,
+                                            n_resamples=2000, seed=0)  # fmt: skip
+    assert diff == 0.0 and np.quantile(null, 0.025) < 0.0 < np.quantile(null, 0.975) and two_sided_p(null) > 0.5
 
 
 def test_single_and_empty_input() -> None:
-    one = paired_cluster_bootstrap(mean_of(np.array([1.0])), mean_of(np.array([0.0])), ["x"], n_resamples=99)
-    assert (one.estimate, one.low, one.high, one.n_clusters) == (1.0, 1.0, 1.0, 1)
-    with pytest.raises(SchemaError, match="empty"):
-        paired_cluster_bootstrap(mean_of(np.array([])), mean_of(np.array([])), [], n_resamples=10)
+    diff, reps, n_clusters = paired_metric_bootstrap(
+        _outcomes(np.array([1.0]), ["x"]), _outcomes(np.array([0.0]), ["x"]), MEAN, n_resamples=99, seed=0
+    )
+    assert (diff, n_clusters) == (100.0, 1) and np.all(reps == 100.0)
+    with pytest.raises(SchemaError, match="nothing to resample"):
+        paired_metric_bootstrap(_outcomes(np.array([]), []), _outcomes(np.array([]), []), MEAN, n_resamples=10, seed=0)
 
 
 def statsmodels_p(a, b) -> float:

@@ -21,7 +21,6 @@ from mmjudge.benchmarks._base import (
 )
 from mmjudge.benchmarks._datasets import build_dataset, write_benchmark_eval_yaml, write_sample_data
 from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask, eval_yaml_document
-from mmjudge.benchmarks._pairing import STATISTICS, PairingSpec, UnitScores, evaluate_statistic
 from mmjudge.benchmarks._probes import (
     Effect,
     JudgeTraits,
@@ -45,7 +44,6 @@ from mmjudge.benchmarks._tables import (
 
 __all__ = [
     "BENCHMARKS",
-    "STATISTICS",
     "Benchmark",
     "BoardRow",
     "BreakdownTable",
@@ -58,7 +56,6 @@ __all__ = [
     "JudgeTraits",
     "LeaderboardSpec",
     "LmmsTask",
-    "PairingSpec",
     "Probe",
     "ProbeData",
     "ProbeOutcome",
@@ -66,14 +63,12 @@ __all__ = [
     "ResultKey",
     "SweepSeries",
     "TableRow",
-    "UnitScores",
     "Variant",
     "View",
     "benchmark_ids",
     "build_dataset",
     "cells",
     "eval_yaml_document",
-    "evaluate_statistic",
     "get_benchmark",
     "label",
     "mean_effect",

@@ -9,7 +9,7 @@ and never branches on a benchmark id. The parts:
   verdicts -> records, and records + reference rows -> the scorer's arguments;
 * :class:`LeaderboardSpec` -- the ranked scoring, side scorings, table views (columns), the figure;
 * the report plot, the report's breakdown tables, what a frame sweep follows, and the headline keys;
-* :class:`~mmjudge.benchmarks._pairing.PairingSpec` -- per-unit paired data for comparing judges.
+* :attr:`Benchmark.outcomes` -- the per-unit outcomes every rate and mean key reduces (compare, significance).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mmjudge.benchmarks._exports import ExportSpec
-from mmjudge.benchmarks._pairing import PairingSpec
 from mmjudge.benchmarks._probes import Probe
 from mmjudge.benchmarks._tables import BreakdownTable, SweepSeries
 from mmjudge.items import Item, Verdict
+from mmjudge.stats import KeyOutcomes, Metric, Outcomes
 
 __all__ = [
     "Benchmark",
@@ -223,16 +223,37 @@ class Benchmark:
     """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
     probes: tuple[Probe, ...] = ()
     """Robustness probes that apply to the benchmark (``mmjudge robustness``; see :mod:`mmjudge.robustness`)."""
-    pairing: PairingSpec | None = None
-    """Per-unit paired data of the headline keys (``mmjudge compare``, the leaderboard's significance
-    column; see :mod:`mmjudge.benchmarks._pairing`); ``None``: judges cannot be compared pairwise."""
+    outcomes: Callable[..., tuple[Outcomes, Mapping[str, Metric]]] | None = None
+    """``outcomes(**score_inputs, **options)``: the per-unit outcomes of ``score``'s arguments and the metric
+    of each rate and mean key over them (the scorer's own definitions), which ``mmjudge compare`` and the
+    leaderboard's significance column resample; ``None``: judges cannot be compared pairwise."""
+    paired: tuple[str, ...] = ()
+    """Keys compared pairwise (default: the headline keys)."""
+    echoed_options: tuple[str, ...] = ()
+    """Result keys that echo a scoring option (``tie_tolerance``, ``mode``): given back to :attr:`outcomes`."""
 
     @property
     def paired_keys(self) -> tuple[str, ...]:
-        """Keys compared pairwise: the pairing's own list, else the headline keys (none without pairing)."""
-        if self.pairing is None:
+        """Keys compared pairwise: :attr:`paired`, else the headline keys (none without outcomes)."""
+        if self.outcomes is None:
             return ()
-        return self.pairing.keys or self.headline
+        return self.paired or self.headline
+
+    def key_outcomes(
+        self, key: str, records: Sequence[Record], rows: Sequence[Row], scores: Mapping[str, Any]
+    ) -> KeyOutcomes:
+        """The outcomes of one key of a run (its records on these reference rows, scored as ``scores`` says).
+
+        Raises:
+            KeyError: the benchmark has no outcomes, or none for ``key``.
+        """
+        if self.outcomes is None:
+            raise KeyError(f"{self.id} declares no outcomes; its judges cannot be compared pairwise")
+        options = {k: scores[k] for k in self.echoed_options if k in scores}
+        table, metrics = self.outcomes(**self.records.score_inputs(records, rows), **options)
+        if key not in metrics:
+            raise KeyError(f"{self.id} has no outcome metric for {key!r}; it has {sorted(metrics)}")
+        return KeyOutcomes.of(key, table, metrics[key])
 
     @property
     def tab_title(self) -> str:

@@ -25,6 +25,7 @@ __all__ = [
     "Variant",
     "mean_effect",
     "rate_effect",
+    "scored_effect",
 ]
 
 Row = Mapping[str, Any]
@@ -136,6 +137,27 @@ class Probe:
     """Frame counts of a sweep (each clip decoded once, judged once per count)."""
     fps: tuple[float, ...] = ()
     """Sampling rates judged too when the judge samples at its own rate (``fps`` set in its config)."""
+
+
+def scored_effect(scores: Mapping[str, Any], key: str, n: int, description: str, *, note: str = "") -> Effect:
+    """The scorer's own percentage ``key`` with its interval, named as the scorer made it (Wilson over
+    independent units, a cluster bootstrap where units share a cluster); ``None`` with ``note`` when the
+    scorer has no such key.
+
+    >>> from mmjudge.benchmarks._intervals import Scores
+    >>> s = Scores({"tie_rate": 10.0, "tie_rate_ci_low": 5.0, "tie_rate_ci_high": 20.0},
+    ...            {"tie_rate": {"method": "percentile bootstrap over prompts, 1000 resamples"}})
+    >>> e = scored_effect(s, "tie_rate", 40, "ties")
+    >>> e.value, e.ci_low, e.interval
+    (10.0, 5.0, 'percentile bootstrap over prompts, 1000 resamples')
+    """
+    from mmjudge.benchmarks._intervals import intervals_of
+    from mmjudge.estimates import interval_of
+
+    ci = interval_of(scores, key)
+    method = str(intervals_of(scores).get(key, {}).get("method", "")) if ci is not None else ""
+    low, high = ci if ci is not None else (None, None)
+    return Effect(key, scores.get(key), "%", n, description, low, high, method, note=note)
 
 
 def rate_effect(

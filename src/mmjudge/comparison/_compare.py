@@ -55,9 +55,9 @@ def compare_runs(
         SchemaError: the benchmark declares no pairing (its judges cannot be compared pairwise).
     """
     spec = get_benchmark(runset.benchmark)
-    if spec.pairing is None:
+    if spec.outcomes is None:
         raise SchemaError(
-            f"{runset.benchmark} declares no per-unit pairing; its judges cannot be compared pairwise"
+            f"{runset.benchmark} declares no per-unit outcomes; its judges cannot be compared pairwise"
         )
     keys = [k for k in spec.paired_keys if all(_present(r, k) for r in runset.runs)]
     skipped = tuple(f"{k}: not in every run's results" for k in spec.paired_keys if k not in keys)
@@ -90,4 +90,4 @@ def _value(run: Run, key: str) -> float:
 
 
 def _units(spec: Any, run: Run, runset: RunSet, key: str) -> Any:
-    return spec.pairing.units(key, run.predictions.records, runset.rows, run.results.scores)
+    return spec.key_outcomes(key, run.predictions.records, runset.rows, run.results.scores)

@@ -1,9 +1,10 @@
 """The paired comparison of two judges on one key, and of several runs with a multiple-test correction.
 
-:func:`compare_units` is the one place a difference is tested: it pairs two judges' per-unit data
-(:class:`~mmjudge.benchmarks._pairing.UnitScores`, the same units), runs the paired cluster bootstrap
-(:func:`mmjudge.stats.paired_cluster_bootstrap`) on the benchmark's statistic and, where the key is a
-rate of per-unit correct/wrong outcomes, McNemar's exact test (statsmodels). ``mmjudge compare`` and the
+:func:`compare_units` is the one place a difference is tested: it pairs two judges' outcomes of one key
+(:class:`~mmjudge.stats.KeyOutcomes`: the scorer's own per-unit outcomes and metric, on the same units),
+draws the same clusters for both (:func:`mmjudge.stats.paired_metric_bootstrap`) and, where the key is a
+rate of per-unit correct/wrong outcomes counted on the same units for both judges, runs McNemar's exact
+test (statsmodels). ``mmjudge compare`` and the
 leaderboard's significance column both call it.
 """
 
@@ -17,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from mmjudge._deps import require
-from mmjudge.benchmarks import UnitScores, evaluate_statistic
 from mmjudge.errors import SchemaError, summarize
+from mmjudge.stats import KeyOutcomes
 
 __all__ = ["CORRECTION", "FEW_CLUSTERS", "KeyComparison", "McNemar", "adjust", "compare_units"]
 
@@ -95,8 +96,8 @@ class KeyComparison:
 
 
 def compare_units(
-    a: UnitScores,
-    b: UnitScores,
+    a: KeyOutcomes,
+    b: KeyOutcomes,
     *,
     labels: tuple[str, str] = ("A", "B"),
     values: tuple[float, float] | None = None,
@@ -108,44 +109,48 @@ def compare_units(
     """Compare two judges on the same units of one key.
 
     Args:
-        a, b: each judge's per-unit data of the key (the same unit set and clusters).
+        a, b: each judge's outcomes of the key (the same units, clusters and strata, the same metric).
         labels: names of the two judges.
-        values: the scorer's values of the key (default: the statistic at weights 1); the difference is
-            ``values[0] - values[1]``, and each must match the statistic at weights 1 (:data:`TOLERANCE`).
+        values: the scorer's values of the key (default: the metric on the outcomes); the difference is
+            ``values[0] - values[1]``, and each must match the metric on its outcomes (:data:`TOLERANCE`).
         higher_is_better: the key's direction.
         n_resamples, confidence, seed: the paired cluster bootstrap.
 
     Raises:
-        SchemaError: the unit sets or clusters differ, or a value does not match its per-unit data.
+        SchemaError: the units, clusters or metrics differ, or a value does not match its outcomes.
 
-    >>> u = lambda hits: UnitScores("acc", "ratio", ("x", "y", "z"), ("x", "y", "z"),
-    ...                             tuple((h, 1.0) for h in hits), outcomes=tuple(hits))
-    >>> r = compare_units(u((1.0, 1.0, 1.0)), u((0.0, 1.0, 1.0)), n_resamples=200)
+    >>> import numpy as np
+    >>> from mmjudge.stats import Outcomes, Ratio
+    >>> u = lambda hits: KeyOutcomes("acc", Outcomes(("x", "y", "z"), ("x", "y", "z"),
+    ...                              {"hit": np.array(hits), "one": np.ones(3)}), Ratio("hit", "one"))
+    >>> r = compare_units(u([1.0, 1.0, 1.0]), u([0.0, 1.0, 1.0]), n_resamples=200)
     >>> round(r.difference, 2), r.mcnemar.only_a, r.mcnemar.p_value
     (33.33, 1, 1.0)
     """
-    from mmjudge.stats import paired_cluster_bootstrap
+    from mmjudge.stats import paired_metric_bootstrap, two_sided_p
 
     b = _aligned(a, b)
-    value_a, value_b = values if values is not None else (_at_ones(a), _at_ones(b))
+    value_a, value_b = values if values is not None else (a.value(), b.value())
     _check_value(a, value_a)
     _check_value(b, value_b)
     base: dict[str, Any] = {"key": a.key, "a": labels[0], "b": labels[1], "value_a": value_a, "value_b": value_b,
-                            "n_units": len(a.units), "higher_is_better": higher_is_better}  # fmt: skip
-    n_clusters, mcnemar = len(set(a.clusters)), _mcnemar(a, b)
+                            "n_units": len(a.outcomes.units), "higher_is_better": higher_is_better}  # fmt: skip
+    n_clusters, mcnemar = a.outcomes.n_clusters, _mcnemar(a, b)
     if n_clusters < 2 or math.isnan(value_a) or math.isnan(value_b):
         # one cluster: every resample is the full sample, so the bootstrap says nothing about chance
         note = {0: "no unit to pair", 1: "one cluster: nothing to resample"}.get(n_clusters, "")
         note = note or "the key is undefined for a judge"
         return KeyComparison(**base, difference=value_a - value_b, ci_low=math.nan, ci_high=math.nan, p_value=math.nan,
                              n_clusters=n_clusters, n_valid=0, mcnemar=mcnemar, note=note)  # fmt: skip
-    boot = paired_cluster_bootstrap(
-        a.weight_statistic(), b.weight_statistic(), a.clusters,
-        n_resamples=n_resamples, confidence=confidence, seed=seed,
-    )  # fmt: skip
+    _, replicates, _ = paired_metric_bootstrap(
+        a.outcomes, b.outcomes, a.metric, n_resamples=n_resamples, seed=seed
+    )
+    valid = replicates[~np.isnan(replicates)]
+    alpha = (1.0 - confidence) / 2.0
+    low, high = (np.quantile(valid, [alpha, 1.0 - alpha]) if valid.size else (math.nan, math.nan))
     return KeyComparison(
-        **base, difference=value_a - value_b, ci_low=boot.low, ci_high=boot.high, p_value=boot.p_value,
-        n_clusters=boot.n_clusters, n_valid=boot.n_valid, mcnemar=mcnemar, note=_few(boot.n_clusters),
+        **base, difference=value_a - value_b, ci_low=float(low), ci_high=float(high), p_value=two_sided_p(valid),
+        n_clusters=n_clusters, n_valid=int(valid.size), mcnemar=mcnemar, note=_few(n_clusters),
     )  # fmt: skip
 
 
@@ -170,15 +175,17 @@ def adjust(comparisons: Sequence[KeyComparison]) -> list[KeyComparison]:
     return out
 
 
-def _mcnemar(a: UnitScores, b: UnitScores) -> McNemar | None:
-    """McNemar's exact test where both judges have per-unit outcomes on a common unit."""
+def _mcnemar(a: KeyOutcomes, b: KeyOutcomes) -> McNemar | None:
+    """McNemar's exact test when the key is a rate of per-unit correct/wrong outcomes counted on the same
+    units for both judges (not, e.g., a rate over the pairs each judge decided)."""
     from mmjudge.stats import mcnemar_exact
 
-    if a.outcomes is None or b.outcomes is None:
+    first, second = a.binary(), b.binary()
+    if first is None or second is None or not np.array_equal(np.isnan(first), np.isnan(second)):
         return None
-    if not (~(np.isnan(a.outcomes) | np.isnan(b.outcomes))).any():
+    if np.isnan(first).all():
         return None
-    m = mcnemar_exact(a.outcomes, b.outcomes)
+    m = mcnemar_exact(first.tolist(), second.tolist())
     return McNemar(m.both, m.only_a, m.only_b, m.neither, m.p_value)
 
 
@@ -194,33 +201,30 @@ def _holm(p_values: Sequence[float]) -> list[float]:
     return [float(v) for v in out]
 
 
-def _aligned(a: UnitScores, b: UnitScores) -> UnitScores:
-    if a.key != b.key or a.statistic != b.statistic:
-        raise SchemaError(f"cannot pair {a.key!r} ({a.statistic}) with {b.key!r} ({b.statistic})")
-    if set(a.units) != set(b.units) or len(a.units) != len(b.units):
-        extra, missing = sorted(set(b.units) - set(a.units)), sorted(set(a.units) - set(b.units))
+def _aligned(a: KeyOutcomes, b: KeyOutcomes) -> KeyOutcomes:
+    if a.key != b.key or a.metric.to_json() != b.metric.to_json():
+        raise SchemaError(f"cannot pair {a.key!r} with {b.key!r}: their metrics differ")
+    units_a, units_b = a.outcomes.units, b.outcomes.units
+    if set(units_a) != set(units_b) or len(units_a) != len(units_b):
+        extra, missing = sorted(set(units_b) - set(units_a)), sorted(set(units_a) - set(units_b))
         raise SchemaError(
             f"{a.key}: the two judges are scored on different units ({len(extra)} only in B, e.g. "
             f"{summarize(extra, 3)}; {len(missing)} only in A, e.g. {summarize(missing, 3)}); pairing needs the same units"
         )
-    b = b.reordered(a.units)
-    if b.clusters != a.clusters or b.strata != a.strata:
+    outcomes = b.outcomes.reordered(units_a)
+    if outcomes.clusters != a.outcomes.clusters or outcomes.strata != a.outcomes.strata:
         raise SchemaError(
             f"{a.key}: the judges' units fall into different clusters or strata; expected the same reference rows"
         )
-    return b
+    return KeyOutcomes(b.key, outcomes, b.metric)
 
 
-def _at_ones(data: UnitScores) -> float:
-    return float(evaluate_statistic(data, np.ones((1, len(data.units))))[0]) if data.units else math.nan
-
-
-def _check_value(data: UnitScores, value: float) -> None:
-    own = _at_ones(data)
+def _check_value(data: KeyOutcomes, value: float) -> None:
+    own = data.value()
     if math.isnan(own) and math.isnan(value):
         return
     if math.isnan(own) or math.isnan(value) or abs(own - value) > TOLERANCE * max(1.0, abs(value)):
         raise SchemaError(
-            f"{data.key}: the scorer gives {value!r} but its per-unit data give {own!r}; the benchmark's "
-            "pairing does not reproduce this key (report it as a bug)"
+            f"{data.key}: the scorer gives {value!r} but its outcomes give {own!r}; the benchmark's outcome "
+            "metric does not reproduce this key (report it as a bug)"
         )

@@ -23,6 +23,7 @@ import yaml
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import ConfigError, MissingFileError
+from mmjudge.estimates import interval_of
 from mmjudge.predictions import read_predictions
 from mmjudge.results import Results, read_results
 
@@ -159,9 +160,9 @@ def _notes(results: Results, header: Mapping[str, Any], key: str) -> str:
     scores = results.scores
     direction = "higher" if get_benchmark(results.benchmark).higher_is_better(key) else "lower"
     parts = [f"result key {key} ({direction} is better)"]
-    low, high = scores.get(f"{key}_ci_low"), scores.get(f"{key}_ci_high")
-    if _is_number(low) and _is_number(high):
-        parts.append(f"95% CI [{low:.4g}, {high:.4g}]")
+    interval = interval_of(scores, key)
+    if interval is not None:
+        parts.append(f"95% CI [{interval[0]:.4g}, {interval[1]:.4g}]")
     frames = (header.get("provenance") or {}).get("frames") or {}
     if isinstance(frames, Mapping) and frames.get("frames") is not None:
         parts.append(f"frames={frames['frames']}")

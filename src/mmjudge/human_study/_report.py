@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
+from mmjudge.estimates import interval_of
 from mmjudge.human_study._score import StudyScore
 from mmjudge.human_study._study import Study
 
@@ -91,8 +92,8 @@ def write_outputs(
 def _pct(values: dict[str, Any], key: str) -> str:
     if values.get(key) is None:
         return "-"
-    low, high = values.get(f"{key}_ci_low"), values.get(f"{key}_ci_high")
-    interval = f" [{low:.1f}, {high:.1f}]" if low is not None and high is not None else ""
+    ci = interval_of(values, key)
+    interval = f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci is not None else ""
     return f"{values[key]:.1f}{interval}"
 
 
@@ -131,7 +132,6 @@ def _kappa_text(x: dict[str, Any]) -> str:
         return "not computed (no pair has two annotators)"
     if x.get("fleiss_kappa") is None:
         return f"undefined (every verdict in one category; {x['kappa_items']} items, {x['kappa_raters']} raters each)"
-    interval = ""
-    if x.get("fleiss_kappa_ci_low") is not None:
-        interval = f" [{x['fleiss_kappa_ci_low']:.2f}, {x['fleiss_kappa_ci_high']:.2f}]"
+    ci = interval_of(x, "fleiss_kappa")
+    interval = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci is not None else ""
     return f"{x['fleiss_kappa']:.2f}{interval} ({x['kappa_items']} items, {x['kappa_raters']} raters each)"

@@ -33,6 +33,7 @@ from typing import Any
 from mmjudge.benchmarks.isovrbench import INTERVENTIONS
 from mmjudge.benchmarks.isovrbench import score as score_pairs
 from mmjudge.errors import SchemaError
+from mmjudge.estimates import with_interval
 from mmjudge.human_study._answers import Answer, AnswerStore
 from mmjudge.human_study._study import QUESTIONS, Study, StudyItem
 from mmjudge.stats import fleiss_kappa, fleiss_kappa_ci, wilson_interval
@@ -148,7 +149,7 @@ def score_study(
 
 def _rate(key: str, k: int, n: int, confidence: float) -> dict[str, float]:
     ci = wilson_interval(k, n, confidence=confidence)
-    return {key: 100.0 * k / n, f"{key}_ci_low": 100.0 * ci.low, f"{key}_ci_high": 100.0 * ci.high}
+    return with_interval(key, 100.0 * k / n, 100.0 * ci.low, 100.0 * ci.high)
 
 
 def _annotation_agreement(
@@ -192,7 +193,7 @@ def _kappa(
         warnings.simplefilter("ignore", RuntimeWarning)  # undefined kappa is reported as null
         if n_resamples > 0:
             ci = fleiss_kappa_ci(grid, n_resamples=n_resamples, confidence=confidence, seed=seed)
-            out.update(fleiss_kappa=ci.estimate, fleiss_kappa_ci_low=ci.low, fleiss_kappa_ci_high=ci.high)
+            out.update(with_interval("fleiss_kappa", ci.estimate, ci.low, ci.high))
         else:
             out["fleiss_kappa"] = fleiss_kappa(grid)
     return {key: (None if isinstance(v, float) and math.isnan(v) else v) for key, v in out.items()}

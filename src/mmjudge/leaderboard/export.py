@@ -36,9 +36,14 @@ def write_table(table: Table, path: str | Path) -> Path:
     return path
 
 
+STORED_METHOD = "not stored with leaderboard rows (the scorer's interval; see the benchmark's metric card)"
+"""The method an exported leaderboard row names: the store keeps the scores and CI keys, not how each
+interval was made."""
+
+
 def results_record(sub: StoredSubmission) -> dict[str, Any]:
     """The results-file content of a stored submission (before ``write_results`` adds date and Python)."""
-    from mmjudge.results import RESULTS_VERSION
+    from mmjudge.results import RESULTS_VERSION, estimates_of
 
     header = dict(sub.header or {})
     provenance = dict(header.get("provenance") or {})
@@ -49,12 +54,15 @@ def results_record(sub: StoredSubmission) -> dict[str, Any]:
         "license": sub.license, "weights": sub.weights, "submitter": sub.submitter,
         "created_at": sub.created_at, "sha256": sub.sha256, "source": sub.source,
     }  # fmt: skip
+    estimates = estimates_of(sub.benchmark, sub.results, method=STORED_METHOD)
     return {"results_version": RESULTS_VERSION, "benchmark": sub.benchmark, "judge": sub.judge,
-            "scores": dict(sub.results), "provenance": provenance, "run": {"leaderboard": leaderboard}}  # fmt: skip
+            "scores": dict(sub.results), "estimates": {k: e.to_json() for k, e in estimates.items()},
+            "provenance": provenance, "run": {"leaderboard": leaderboard}}  # fmt: skip
 
 
 def write_results_file(sub: StoredSubmission, path: str | Path) -> Path:
     """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON)."""
+    from mmjudge.estimates import Estimate
     from mmjudge.results import write_results
 
     record = results_record(sub)
@@ -65,4 +73,5 @@ def write_results_file(sub: StoredSubmission, path: str | Path) -> Path:
         record["scores"],
         record["provenance"],
         record["run"],
+        estimates={k: Estimate.from_json(v) for k, v in record["estimates"].items()},
     )

@@ -1,8 +1,10 @@
 """Whether a leaderboard row differs significantly from the best row: paired, from stored per-unit data.
 
 At submission :func:`pack_paired` keeps, beside the scores, each headline key's per-unit data
-(:class:`~mmjudge.benchmarks._pairing.UnitScores`, the benchmark's pairing of the file's records with the
-server's reference rows), zlib-compressed JSON with the reference folder's dataset hash. When a table is
+(:class:`~mmjudge.stats.KeyOutcomes`: the scorer's own per-unit outcomes of the file's records on the
+server's reference rows, and the key's metric), zlib-compressed JSON with the reference folder's dataset
+hash. Data packed before outcomes (version 1, per-unit numerator/denominator or class codes) is read
+into the same form. When a table is
 built, :func:`significance_cells` compares every verified row that shares the best verified row's items
 (same dataset hash, same units) with that row on the view's ranking key, through
 :func:`mmjudge.comparison.compare_units` (the leaderboard computes no statistic itself), Holm-corrects
@@ -16,7 +18,7 @@ over the rows compared and says in one short text cell per row:
   too small (:func:`cell_text`);
 * ``"published numbers: no pairing"`` for reported rows, ``"no per-item data (stored before pairing)"``
   for rows stored before the store kept it, ``"other items"`` for rows scored on other reference rows,
-  and every row of a benchmark without a :class:`~mmjudge.benchmarks.PairingSpec` says so.
+  and every row of a benchmark without outcomes (:attr:`~mmjudge.benchmarks.Benchmark.outcomes`) says so.
 
 Comparisons are cached by the two rows' ids and file hashes (stored rows never change), so a table
 render after the first costs a dictionary lookup per row.
@@ -33,10 +35,11 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mmjudge.benchmarks import Benchmark, UnitScores, get_benchmark
+from mmjudge.benchmarks import Benchmark, get_benchmark
 from mmjudge.comparison import FEW_CLUSTERS, KeyComparison, adjust, compare_units, format_difference
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.store import StoredSubmission
+from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, WeightedF1
 
 __all__ = ["N_RESAMPLES", "cell_text", "pack_paired", "significance_cells", "unpack_paired"]
 
@@ -44,7 +47,8 @@ N_RESAMPLES = 2000
 """Bootstrap resamples per comparison on the leaderboard (seed 0)."""
 ALPHA = 0.05
 """Significance level of the Holm-corrected p-values."""
-PAIRED_VERSION = 1
+PAIRED_VERSION = 2
+"""2: per key a :class:`~mmjudge.stats.KeyOutcomes` object; 1 (read, converted): the older per-unit data."""
 UNPAIRED = "the benchmark declares no pairing"
 BROKEN = "paired data unusable (see the log)"
 REPORTED, BEFORE, OTHER, BEST = (
@@ -75,15 +79,15 @@ def pack_paired(
     'dataset-hash'
     """
     spec = get_benchmark(benchmark)
-    keys = [k for k in spec.paired_keys if k in results] if spec.pairing is not None else []
-    units = {k: spec.pairing.units(k, records, rows, results).to_json() for k in keys} if spec.pairing else {}
+    keys = [k for k in spec.paired_keys if k in results]
+    units = {k: spec.key_outcomes(k, records, rows, results).to_json() for k in keys}
     payload = {"version": PAIRED_VERSION, "dataset_hash": dataset_hash, "keys": units}
     text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
     return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
 
 
-def unpack_paired(packed: str) -> tuple[str, dict[str, UnitScores]] | None:
-    """``(dataset_hash, key -> UnitScores)`` from :func:`pack_paired`'s text; ``None`` for ``""``.
+def unpack_paired(packed: str) -> tuple[str, dict[str, KeyOutcomes]] | None:
+    """``(dataset_hash, key -> KeyOutcomes)`` from :func:`pack_paired`'s text (either version); ``None`` for ``""``.
 
     Raises:
         SchemaError: the text is not packed paired data.
@@ -99,11 +103,34 @@ def unpack_paired(packed: str) -> tuple[str, dict[str, UnitScores]] | None:
         raise SchemaError(
             f"stored paired data is not packed JSON ({exc}); expected pack_paired's output"
         ) from exc
-    if payload.get("version") != PAIRED_VERSION:
-        raise SchemaError(
-            f"stored paired data has version {payload.get('version')!r}, expected {PAIRED_VERSION}"
-        )
-    return str(payload["dataset_hash"]), {k: UnitScores.from_json(v) for k, v in payload["keys"].items()}
+    version = payload.get("version")
+    if version not in (1, PAIRED_VERSION):
+        raise SchemaError(f"stored paired data has version {version!r}, expected 1 or {PAIRED_VERSION}")
+    read = KeyOutcomes.from_json if version == PAIRED_VERSION else _from_version_1
+    try:
+        return str(payload["dataset_hash"]), {k: read(v) for k, v in payload["keys"].items()}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SchemaError(f"stored paired data (version {version}) is malformed: {type(exc).__name__}: {exc}") from exc
+
+
+def _from_version_1(data: Mapping[str, Any]) -> KeyOutcomes:
+    """Version 1's per-unit data (``statistic`` ``ratio``: numerator and denominator per unit, optionally
+    per stratum and averaged; ``weighted_f1``: gold and predicted class per unit) as outcomes."""
+    import numpy as np
+
+    values = np.asarray(data["values"], dtype=np.float64).reshape(len(data["units"]), 2)
+    strata = tuple(str(s) for s in data.get("strata") or ())
+    outcomes = Outcomes(tuple(str(u) for u in data["units"]), tuple(str(c) for c in data["clusters"]),
+                        {"a": values[:, 0], "b": values[:, 1]}, strata)  # fmt: skip
+    params = {str(k): (np.nan if v is None else float(v)) for k, v in (data.get("params") or {}).items()}
+    if data["statistic"] == "ratio":
+        order = tuple(dict.fromkeys(strata)) if strata else None
+        metric: Any = Ratio("a", "b", by_stratum=bool(strata), strata=order, empty=params.get("empty", np.nan))
+    elif data["statistic"] == "weighted_f1":
+        metric = WeightedF1("a", "b", int(params["classes"]))
+    else:
+        raise ValueError(f"unknown version-1 statistic {data['statistic']!r}")
+    return KeyOutcomes(str(data["key"]), outcomes, metric)
 
 
 def significance_cells(
@@ -122,12 +149,12 @@ def significance_cells(
     spec = get_benchmark(benchmark)
     key = key or (spec.headline[0] if spec.headline else "")
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
-    if spec.pairing is None:
+    if spec.outcomes is None:
         return {s.id: UNPAIRED for s in rows}
     if key not in spec.paired_keys:
         return {s.id: f"{key} is not compared pairwise" for s in rows}
     cells = {s.id: REPORTED for s in rows if s.kind != "verified"}
-    data: dict[int, tuple[str, UnitScores]] = {}
+    data: dict[int, tuple[str, KeyOutcomes]] = {}
     for sub in (s for s in rows if s.kind == "verified"):
         try:
             found = _units(sub, key)
@@ -143,7 +170,7 @@ def significance_cells(
 
 
 def _against_best(
-    spec: Benchmark, key: str, rows: Sequence[StoredSubmission], data: Mapping[int, tuple[str, UnitScores]]
+    spec: Benchmark, key: str, rows: Sequence[StoredSubmission], data: Mapping[int, tuple[str, KeyOutcomes]]
 ) -> dict[int, str]:
     """The cells of the verified rows with paired data: ``best``, other items, or the Holm-corrected test."""
     best = _best(spec, key, rows)
@@ -153,7 +180,7 @@ def _against_best(
     best_hash, best_units = data[best.id]
     for sub in (s for s in rows if s.id != best.id):
         digest, units = data[sub.id]
-        if digest != best_hash or set(units.units) != set(best_units.units):
+        if digest != best_hash or set(units.outcomes.units) != set(best_units.outcomes.units):
             cells[sub.id] = OTHER
             continue
         try:
@@ -188,7 +215,7 @@ def _broken(sub: StoredSubmission, exc: SchemaError) -> str:
     return BROKEN
 
 
-def _units(sub: StoredSubmission, key: str) -> tuple[str, UnitScores] | None:
+def _units(sub: StoredSubmission, key: str) -> tuple[str, KeyOutcomes] | None:
     cache_key = ("unpacked", sub.id, sub.sha256)
     with _LOCK:
         unpacked = _UNPACKED.get(cache_key, False)
@@ -220,9 +247,9 @@ def _compare(
     spec: Benchmark,
     key: str,
     sub: StoredSubmission,
-    units: UnitScores,
+    units: KeyOutcomes,
     best: StoredSubmission,
-    best_units: UnitScores,
+    best_units: KeyOutcomes,
 ) -> KeyComparison:
     cache_key = (spec.id, key, sub.id, sub.sha256, best.id, best.sha256, N_RESAMPLES)
     with _LOCK:

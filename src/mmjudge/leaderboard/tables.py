@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from mmjudge.benchmarks import Benchmark, View, get_benchmark
 from mmjudge.benchmarks import Column as ColumnSpec
+from mmjudge.estimates import ci_keys, is_ci_key
 from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.significance import significance_cells
 from mmjudge.leaderboard.store import StoredSubmission
@@ -129,7 +130,7 @@ def _ci_keys(key: str) -> Callable[[Results], tuple[float, float] | None]:
     """The stored CI of ``key``: ``<key>_ci_low`` and ``<key>_ci_high`` from the scorer."""
 
     def get(results: Results) -> tuple[float, float] | None:
-        lo, hi = results.get(f"{key}_ci_low"), results.get(f"{key}_ci_high")
+        lo, hi = (results.get(k) for k in ci_keys(key))
         return None if lo is None or hi is None else (float(lo), float(hi))
 
     return get
@@ -324,7 +325,7 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
     ]  # fmt: skip
     summaries = {s.id: dict((s.side_results or {})[ROBUSTNESS]) for s in sorted(rows, key=lambda s: s.id)}
     keys = list(
-        dict.fromkeys(k for summary in summaries.values() for k in summary if not k.endswith(_CI_ENDS))
+        dict.fromkeys(k for summary in summaries.values() for k in summary if not is_ci_key(k))
     )
     cols = [Column(key, _key(key), _ci_keys(key)) for key in keys]
     values, display = [], []
@@ -340,5 +341,3 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
     datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["number"] * len(cols)
     return Table(benchmark, list(INFO_HEADERS) + keys, values, display, datatypes)
 
-
-_CI_ENDS = ("_ci_low", "_ci_high")

@@ -69,7 +69,8 @@ def _scores(spec: Benchmark, items: list[Item], verdicts: dict[str, Verdict], ro
     records = spec.records.records_from_verdicts(items, [verdicts[i.item_id] for i in items], rows)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        return dict(spec.score(**spec.records.score_inputs(records, rows)))
+        scores = spec.score(**spec.records.score_inputs(records, rows))
+    return scores if isinstance(scores, dict) else dict(scores)  # a Scores keeps how each interval was made
 
 
 def run_robustness(

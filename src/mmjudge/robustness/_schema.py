@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.errors import SchemaError
+from mmjudge.estimates import with_interval
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "read_report", "summary_of", "validate_report", "write_report_json"]
 
@@ -178,10 +179,7 @@ def summary_of(probes: list[dict[str, Any]]) -> dict[str, float | None]:
             continue
         effect = probe["effects"][0]
         key = f"{probe['name']}/{effect['name']}"
-        out[key] = effect["value"]
-        if effect.get("ci_low") is not None:
-            out[f"{key}_ci_low"] = effect["ci_low"]
-            out[f"{key}_ci_high"] = effect["ci_high"]
+        out.update(with_interval(key, effect["value"], effect.get("ci_low"), effect.get("ci_high")))
     return out
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import SweepSeries, get_benchmark
+from mmjudge.estimates import ci_keys
 from mmjudge.report import MISSING, UNDEFINED, value_text
 
 __all__ = ["SWEEP_FILES", "SweepFiles", "SweepRun", "sweep_series", "write_sweep"]
@@ -105,8 +106,8 @@ def _payload(
                     {
                         "frames": r.frames,
                         "value": _number(r.scores, s.key),
-                        "ci_low": _number(r.scores, f"{s.key}_ci_low"),
-                        "ci_high": _number(r.scores, f"{s.key}_ci_high"),
+                        "ci_low": _number(r.scores, ci_keys(s.key)[0]),
+                        "ci_high": _number(r.scores, ci_keys(s.key)[1]),
                     }
                     for r in runs
                 ],

@@ -146,15 +146,25 @@ def paired_bootstrap_diff(
     return PairedBootstrapResult(float(diff.mean()), float(low), float(high), confidence, two_sided_p(boot))
 
 
+TIE_TOLERANCE = 1e-9
+"""Resampled differences within ``TIE_TOLERANCE * (1 + max |d*|)`` of 0 are ties: a difference of two
+means of the same integer counts is exactly 0 in arithmetic but comes out as +-1e-15 in floating point."""
+
+
 def two_sided_p(differences: np.ndarray) -> float:
     """Bootstrap p-value: ``min(1, 2 (min(#{d* <= 0}, #{d* >= 0}) + 1) / (B + 1))`` (NaN for ``B = 0``).
 
+    A resampled difference at 0 (within :data:`TIE_TOLERANCE`, scaled to the data) counts in both tails.
+
     >>> two_sided_p(np.array([1.0, 2.0, 3.0]))
     0.5
+    >>> two_sided_p(np.array([0.1 + 0.2 - 0.3, 1.0, 2.0]))  # 5.6e-17 is a tie
+    1.0
     """
     if differences.size == 0:
         return float("nan")
-    tail = min(int(np.sum(differences <= 0.0)), int(np.sum(differences >= 0.0)))
+    tol = TIE_TOLERANCE * (1.0 + float(np.max(np.abs(differences))))
+    tail = min(int(np.sum(differences <= tol)), int(np.sum(differences >= -tol)))
     return min(1.0, 2.0 * (tail + 1) / (differences.size + 1))
 
 

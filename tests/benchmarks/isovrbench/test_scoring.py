@@ -232,6 +232,7 @@ def test_seeded_and_optional_cis():
     means = ("average", "decided_average", "dimension_accuracy/")
     assert not [k for k in bare if "_ci_" in k and k.startswith(means)]
     assert {k: v for k, v in first.items() if not ("_ci_" in k and k.startswith(means))} == bare
+    assert all(v["method"] == "wilson" for v in bare.intervals.values())  # the means got none
 
 
 def test_human_row_constant():

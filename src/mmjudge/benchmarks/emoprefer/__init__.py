@@ -12,7 +12,6 @@ from mmjudge.benchmarks.emoprefer import (
     exports,
     items,
     leaderboard,
-    pairing,
     probes,
     records,
     report,
@@ -33,6 +32,7 @@ from mmjudge.benchmarks.emoprefer.scoring import (
     parse_responses,
     rank_description_models,
     score,
+    score_outcomes,
     swap_consistency,
     three_class,
     top_k_vote,
@@ -99,6 +99,7 @@ BENCHMARK = Benchmark(
     report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
-    pairing=pairing.PAIRING,
+    outcomes=score_outcomes,
+    echoed_options=(),
 )
 """The registered EmoPrefer benchmark."""

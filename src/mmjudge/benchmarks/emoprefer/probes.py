@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome, rate_effect
+from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome, rate_effect, scored_effect
 from mmjudge.benchmarks.emoprefer.scoring import flip_labels, parse_response
 from mmjudge.items import Verdict
 
@@ -42,10 +42,9 @@ def _measure_swap(data: ProbeData) -> ProbeOutcome:
     forward = [_answer(data.verdicts[n]) for n in names]
     reversed_ = [_answer(data.verdicts[f"{n}::reversed"]) for n in names]
     s = data.scores
-    consistency = Effect(
-        "swap_consistency", s.get("swap_consistency"), "%", len(names),
+    consistency = scored_effect(
+        s, "swap_consistency", len(names),
         "pairs answered the same way in both orders (the scorer's swap_consistency; 100 = order-proof)",
-        s.get("swap_consistency_ci_low"), s.get("swap_consistency_ci_high"), "wilson",
     )  # fmt: skip
     answers = [a for a in forward + reversed_ if a in ("a1", "a2")]
     golds = [g for g in gold + flip_labels(gold) if g in ("a1", "a2")]

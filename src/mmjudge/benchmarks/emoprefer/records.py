@@ -83,6 +83,7 @@ def score_inputs(records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[st
         "predictions": [_choice_text(by_id[n]) for n in names],
         "references": [r["preference"] for r in rows],
         "ids": names,
+        "clusters": [str(r.get("video_path") or r["name"]) for r in rows],  # the clip
     }
     if _has_reversed(records):
         inputs["swapped_predictions"] = [_choice_text(by_id[f"{n}::reversed"]) for n in names]

@@ -33,8 +33,9 @@ import numpy as np
 
 from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
 from mmjudge.benchmarks._base import ResultKey
-from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
+from mmjudge.benchmarks._intervals import Scores, check_resampling, outcome_keys
 from mmjudge.errors import SchemaError, summarize
+from mmjudge.stats import Metric, Outcomes, Ratio, WeightedF1
 
 __all__ = [
     "LABELS",
@@ -217,6 +218,7 @@ def score(
     swapped_predictions: Sequence[str] | None = None,
     *,
     ids: Sequence[Any] | None = None,
+    clusters: Sequence[Any] | None = None,
     strategy: str | None = None,
     n_resamples: int = 10_000,
     confidence: float = 0.95,
@@ -230,6 +232,8 @@ def score(
         swapped_predictions: responses on the same items from the ``_reverse`` file, in that file's
             label space. Optional; ``swap_consistency`` is present only when given.
         ids: optional item names, checked for duplicates; scores do not depend on them.
+        clusters: optional clip of each item; items of one clip are resampled together (each item is its
+            own clip in the release, so the intervals are those of independent items either way).
         strategy: the prompting strategy of the run (``"S1"`` ... ``"S4"``), echoed as ``strategy``.
         n_resamples, confidence, seed: the bootstrap of the two WAF scores (``n_resamples=0``: none);
             ``confidence`` also sets the Wilson intervals.
@@ -250,29 +254,87 @@ def score(
     preds, refs, back = _checked(predictions, references, swapped_predictions, ids)
     three = three_class(refs, preds)
     two = two_class(refs, preds)
-    boot = _waf_cis(refs, preds, n_resamples, confidence, seed) if n_resamples > 0 else {}
-    result: dict[str, float | int | str] = {}
-    for key, value, k, n in (
-        ("waf_2class", two.waf, None, two.n),
-        ("acc_2class", two.accuracy, _hits(refs, preds, two_class=True), two.n),
-        ("waf_3class", three.waf, None, three.n),
-        ("acc_3class", three.accuracy, _hits(refs, preds), three.n),
-    ):
-        result[key] = value
-        if k is None:
-            result.update({name: v for name, v in boot.items() if name.startswith(f"{key}_ci_")})
-        else:
-            result.update(wilson_keys(key, k, n, confidence))
-    if back is not None:
-        result["swap_consistency"] = swap_consistency(preds, back)
-        same = sum(f == b for f, b in zip(preds, flip_labels(back), strict=True))
-        result.update(wilson_keys("swap_consistency", same, len(preds), confidence))
+    if clusters is not None:
+        check_same_length(references=references, clusters=clusters)
+    table = outcomes(refs, preds, back, ids=ids, clusters=clusters)
+    values, intervals = outcome_keys(
+        table,
+        metric_specs(table),
+        proportions=("acc_2class", "acc_3class", "swap_consistency"),
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+    )
+    result: dict[str, float | int | str] = dict(values)
     result.update(_confusion_keys(refs, preds))
     result["n_items"] = three.n
     result["n_2class"] = two.n
     if strategy is not None:
         result["strategy"] = str(strategy)
-    return result
+    return Scores(result, intervals)
+
+
+def outcomes(
+    references: Sequence[str],
+    predictions: Sequence[str],
+    back: Sequence[str] | None = None,
+    *,
+    ids: Sequence[Any] | None = None,
+    clusters: Sequence[Any] | None = None,
+) -> Outcomes:
+    """Per-item outcomes of parsed labels: gold and predicted codes (3-class; 2-class with gold ``same``
+    left out as code -1 and predicted ``same`` read as ``a1``), exact matches, and agreement with the
+    reversed pair mapped back (``back``: the parsed reversed predictions, when given). Each item (one clip)
+    is its own cluster unless ``clusters`` says otherwise.
+
+    >>> o = outcomes(["a1", "same"], ["same", "same"])
+    >>> o.column("gold2").tolist(), o.column("pred2").tolist(), o.column("hit3").tolist()
+    ([0.0, -1.0], [0.0, -1.0], [0.0, 1.0])
+    """
+    code = {label: k for k, label in enumerate(LABELS)}
+    two = [r != "same" for r in references]
+    pred2 = ["a1" if p == "same" else p for p in predictions]
+    columns = {
+        "gold3": np.array([code[r] for r in references], dtype=np.float64),
+        "pred3": np.array([code[p] for p in predictions], dtype=np.float64),
+        "gold2": np.array([code[r] if t else -1 for r, t in zip(references, two, strict=True)], dtype=np.float64),
+        "pred2": np.array([code[p] if t else -1 for p, t in zip(pred2, two, strict=True)], dtype=np.float64),
+        "hit3": np.array([r == p for r, p in zip(references, predictions, strict=True)], dtype=np.float64),
+        "hit2": np.array([t and r == p for r, p, t in zip(references, pred2, two, strict=True)], dtype=np.float64),
+        "in2": np.array(two, dtype=np.float64),
+        "one": np.ones(len(references)),
+    }
+    if back is not None:
+        flipped = flip_labels(back)
+        columns["swap_same"] = np.array([f == b for f, b in zip(predictions, flipped, strict=True)], dtype=np.float64)
+    units = tuple(str(i) for i in ids) if ids is not None else tuple(str(k) for k in range(len(references)))
+    groups = tuple(str(c) for c in clusters) if clusters is not None else units
+    return Outcomes(units, groups, columns, unit="item", cluster_name="clip")
+
+
+def score_outcomes(
+    predictions: Sequence[str],
+    references: Sequence[str],
+    swapped_predictions: Sequence[str] | None = None,
+    **options: Any,
+) -> tuple[Outcomes, dict[str, Metric]]:
+    """The outcomes of :func:`score`'s arguments and the metric of each headline key over them."""
+    preds, refs, back = _checked(predictions, references, swapped_predictions, options.get("ids"))
+    table = outcomes(refs, preds, back, ids=options.get("ids"), clusters=options.get("clusters"))
+    return table, metric_specs(table)
+
+
+def metric_specs(table: Outcomes) -> dict[str, Metric]:
+    """The headline scores as metrics over :func:`outcomes` (accuracies as ``x / n`` shares x100)."""
+    metrics: dict[str, Metric] = {
+        "waf_2class": WeightedF1("gold2", "pred2", 2),
+        "acc_2class": Ratio("hit2", "in2", share_first=True),
+        "waf_3class": WeightedF1("gold3", "pred3", 3),
+        "acc_3class": Ratio("hit3", "one", share_first=True),
+    }
+    if "swap_same" in table.columns:
+        metrics["swap_consistency"] = Ratio("swap_same", "one", share_first=True)
+    return metrics
 
 
 def _confusion_keys(references: Sequence[str], predictions: Sequence[str]) -> dict[str, int]:
@@ -306,26 +368,8 @@ def confusion_counts(references: Sequence[str], predictions: Sequence[str]) -> n
     return table
 
 
-def _two_class_table(tables: np.ndarray) -> np.ndarray:
-    """3 x 3 tables (..., gold, pred) -> the 2-class 2 x 2 tables: gold ``same`` dropped, pred ``same`` -> a1."""
-    kept = tables[..., :2, :]
-    return np.stack([kept[..., 0] + kept[..., 2], kept[..., 1]], axis=-1)
-
-
-def _waf_cis(
-    references: Sequence[str], predictions: Sequence[str], n_resamples: int, confidence: float, seed: int
-) -> dict[str, float]:
-    from mmjudge.stats import multinomial_counts, weighted_f1_from_counts
-
-    draws = multinomial_counts(confusion_counts(references, predictions), n_resamples, seed)
-    out = percentile_keys("waf_3class", 100.0 * weighted_f1_from_counts(draws), confidence)
-    two = _two_class_table(draws)
-    filled = two.sum(axis=(-2, -1)) > 0
-    if filled.any():
-        waf = np.full(n_resamples, np.nan)
-        waf[filled] = 100.0 * weighted_f1_from_counts(two[filled])
-        out.update(percentile_keys("waf_2class", waf, confidence))
-    return out
+_WILSON = "Wilson (independent items) or cluster bootstrap over clips (items given their clips)"
+_BOOTSTRAP = "bootstrap over items, or over clips (items given their clips)"
 
 
 def _result_keys() -> tuple[ResultKey, ...]:
@@ -333,12 +377,12 @@ def _result_keys() -> tuple[ResultKey, ...]:
         (
             "waf_2class",
             "2-class weighted F1 x100 (gold same dropped, predicted same -> a1); 0-100",
-            "bootstrap",
+            _BOOTSTRAP,
         ),
-        ("acc_2class", "2-class accuracy x100 under the same rules; 0-100", "Wilson"),
-        ("waf_3class", "3-class weighted F1 x100 over {a1, a2, same}; 0-100", "bootstrap"),
-        ("acc_3class", "3-class accuracy x100; 0-100", "Wilson"),
-        ("swap_consistency", "share x100 of items judged the same way on the reversed pair; 0-100", "Wilson"),
+        ("acc_2class", "2-class accuracy x100 under the same rules; 0-100", _WILSON),
+        ("waf_3class", "3-class weighted F1 x100 over {a1, a2, same}; 0-100", _BOOTSTRAP),
+        ("acc_3class", "3-class accuracy x100; 0-100", _WILSON),
+        ("swap_consistency", "share x100 of items judged the same way on the reversed pair; 0-100", _WILSON),
     )
     keys: list[ResultKey] = []
     for name, text, how in scores:

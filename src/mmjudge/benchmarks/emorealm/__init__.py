@@ -11,7 +11,6 @@ from mmjudge.benchmarks.emorealm import (
     exports,
     items,
     leaderboard,
-    pairing,
     probes,
     records,
     report,
@@ -29,6 +28,7 @@ from mmjudge.benchmarks.emorealm.scoring import (
     matches_official,
     official_parse,
     score,
+    score_outcomes,
 )
 from mmjudge.items import QuestionItem
 
@@ -80,6 +80,7 @@ BENCHMARK = Benchmark(
     report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
-    pairing=pairing.PAIRING,
+    outcomes=score_outcomes,
+    echoed_options=("mode", "matcher"),
 )
 """The registered EmoReAlM benchmark; ranked in strict mode, the official mode stored beside it."""

@@ -6,6 +6,9 @@ from collections.abc import Sequence
 
 from mmjudge.benchmarks._base import ResultKey
 
+RATE = "Wilson (independent questions) or cluster bootstrap over clips (questions given their clips)"
+MEAN = "bootstrap over questions stratified by task, or over clips (questions given their clips)"
+
 
 def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
     return [
@@ -24,7 +27,7 @@ def result_keys(tasks: Sequence[str], yes_no_tasks: Sequence[str]) -> tuple[Resu
     keys: list[ResultKey] = []
     for t in tasks:
         keys += _with_ci(
-            f"accuracy/{t}", True, f"{t}: percent of scored items answered correctly (0-100)", "Wilson"
+            f"accuracy/{t}", True, f"{t}: percent of scored items answered correctly (0-100)", RATE
         )
         keys += [
             ResultKey(f"n/{t}", True, f"{t}: items scored (count)"),
@@ -37,25 +40,25 @@ def result_keys(tasks: Sequence[str], yes_no_tasks: Sequence[str]) -> tuple[Resu
             f"yes_accuracy/{t}",
             True,
             f"{t}: accuracy on gold-Yes items; the paper's 'precision' (0-100)",
-            "Wilson",
+            RATE,
         )
         keys += _with_ci(
             f"no_accuracy/{t}",
             True,
             f"{t}: accuracy on gold-No items; the paper's 'recall' (0-100)",
-            "Wilson",
+            RATE,
         )
         keys += _with_ci(
             f"yes_no_f1/{t}",
             True,
             f"{t}: harmonic mean of yes_accuracy and no_accuracy (0-100)",
-            "bootstrap (stratified by gold Yes/No)",
+            MEAN,
         )
         keys += _with_ci(
             f"yes_rate/{t}",
             False,
             f"{t}: percent of answered items read as Yes; neither direction is better (0-100)",
-            "Wilson",
+            RATE,
         )
         keys += [
             ResultKey(f"n_yes/{t}", True, f"{t}: gold-Yes items scored (count)"),
@@ -65,7 +68,7 @@ def result_keys(tasks: Sequence[str], yes_no_tasks: Sequence[str]) -> tuple[Resu
         "overall",
         True,
         "unweighted mean of the per-task accuracies present (0-100)",
-        "bootstrap (stratified by task)",
+        MEAN,
     )
     keys += [
         ResultKey("n_items", True, "items given (count)"),

@@ -31,4 +31,5 @@ def score_inputs(records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[st
         "tasks": [r["task"] for r in rows],
         "choices": [list(r["choices"]) for r in rows],
         "ids": ids,
+        "clusters": [str(r.get("video") or r["id"]) for r in rows],  # the clip: its questions go together
     }

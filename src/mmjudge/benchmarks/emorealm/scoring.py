@@ -22,9 +22,11 @@ The official evaluation (``get_accuracy`` in the AVERE release) works as follows
 official rule, the official ``parse_answer`` (``"official_parse"``, needs ``choices``) or the stricter
 :func:`explicit_answer` (``"explicit"``). The result names its ``mode`` and ``matcher``.
 
-Intervals (95% by default, keys ``<key>_ci_low``/``_ci_high``, percent): every accuracy and rate is a
-proportion and gets a Wilson interval; ``overall`` (a mean over tasks) gets a bootstrap stratified by
-task, and ``yes_no_f1`` one stratified by the gold answer (Yes / No items resampled on their own).
+Intervals (95% by default, keys ``<key>_ci_low``/``_ci_high``, percent) come from the per-question
+outcomes (:func:`outcomes`): with ``clusters`` (each question's clip: EmoReAlM asks several questions of
+one clip, across tasks) every score gets a percentile bootstrap over clips; without them questions are
+independent, every accuracy and rate gets a Wilson interval and ``overall`` and ``yes_no_f1`` a bootstrap
+over questions stratified by task. How each interval was made is in the result's ``intervals``.
 """
 
 from __future__ import annotations
@@ -32,19 +34,20 @@ from __future__ import annotations
 import re
 import string
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
-from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
+from mmjudge.benchmarks._intervals import CI_SUFFIXES, Scores, check_resampling, outcome_keys
 from mmjudge.benchmarks.emorealm.match import (
     explicit_answer,
     matches_official,
     official_parse,
 )
 from mmjudge.errors import ConfigError, SchemaError, summarize
+from mmjudge.stats import HarmonicMean, Metric, Outcomes, Ratio
 
 __all__ = [
     "MATCHERS",
@@ -106,6 +109,7 @@ def score(
     choices: Sequence[Sequence[str] | None] | None = None,
     gold_is_yes: Sequence[bool | None] | None = None,
     ids: Sequence[Any] | None = None,
+    clusters: Sequence[Any] | None = None,
     mode: str = "official",
     matcher: str = "official",
     n_resamples: int = 10_000,
@@ -123,6 +127,8 @@ def score(
         gold_is_yes: optional flag per item (``None`` off the yes/no tasks); overrides ``choices`` for
             the Yes/No reading of the gold. Without either, the yes/no keys are left out.
         ids: optional item ids; duplicates raise ``SchemaError``.
+        clusters: optional clip of each question (EmoReAlM asks several questions of one clip): the
+            questions of one clip are resampled together; without it questions are independent.
         mode: ``"official"`` (skip missing outputs) or ``"strict"`` (count them wrong).
         matcher: one of :data:`MATCHERS`.
         n_resamples, confidence, seed: the bootstrap of ``overall`` and ``yes_no_f1``
@@ -143,6 +149,136 @@ def score(
     50.0
     """
     _check_config(mode, matcher, choices, n_resamples, confidence)
+    table, golds, correct, missing = _questions(
+        predictions, references, tasks, choices, gold_is_yes, ids, clusters, mode, matcher
+    )
+    metrics, proportions = metric_specs(table)
+    values, intervals = outcome_keys(
+        table, metrics, proportions=proportions, n_resamples=n_resamples, confidence=confidence, seed=seed
+    )
+    result: dict[str, float | int | str] = {}
+    task_array = np.asarray(tasks, dtype=object)
+    for task in (t for t in TASKS if t in set(task_array)):
+        rows = task_array == task
+        scored = rows & ~missing if mode == "official" else rows
+        if not scored.any():
+            warnings.warn(
+                f"EmoReAlM task {task!r}: every prediction is missing; its accuracy is 0 and it still counts "
+                "in `overall`, as in the official code",
+                stacklevel=2,
+            )
+        result.update(_with_ci(values, f"accuracy/{task}"))
+        result.update({f"n/{task}": int(scored.sum()), f"n_correct/{task}": int(correct[scored].sum()),
+                       f"n_missing/{task}": int((rows & missing).sum())})  # fmt: skip
+        if yes_no_known(table, task):
+            result[f"n_yes/{task}"] = int(table.column("yes").astype(bool)[rows & scored].sum())
+            result[f"n_no/{task}"] = int(table.column("no").astype(bool)[rows & scored].sum())
+            for prefix in ("yes_accuracy", "no_accuracy", "yes_no_f1", "yes_rate"):
+                result.update(_with_ci(values, f"{prefix}/{task}"))
+    result.update(_with_ci(values, "overall"))
+    result.update(n_items=len(golds), n_missing=int(missing.sum()), mode=mode, matcher=matcher)
+    return Scores(result, {k: v for k, v in intervals.items() if k in result})
+
+
+COLUMNS = ("correct", "scored", "yes", "no", "said_yes", "answered")
+"""The outcome columns of a question: correct and scored (scored: counted in its task's accuracy, which in
+official mode leaves missing outputs out), gold Yes / gold No among the scored (yes/no tasks), answered
+Yes, and answered (an output given)."""
+
+
+def outcomes(
+    correct: np.ndarray,
+    missing: np.ndarray,
+    yes_gold: Sequence[bool | None],
+    tasks: Sequence[str],
+    *,
+    mode: str = "official",
+    ids: Sequence[Any] | None = None,
+    clusters: Sequence[Any] | None = None,
+) -> Outcomes:
+    """Per-question outcomes (:data:`COLUMNS`), stratum = task, cluster = the question's clip (its questions
+    are resampled together); without ``clusters`` each question is its own.
+
+    >>> o = outcomes(np.array([True, False]), np.array([False, True]), [None, None], ["reasoning_basic_audio"] * 2)
+    >>> o.column("correct").tolist(), o.column("scored").tolist()
+    ([1.0, 0.0], [1.0, 0.0])
+    """
+    n = len(correct)
+    scored = ~missing if mode == "official" else np.ones(n, dtype=bool)
+    known = np.array([v is not None for v in yes_gold], dtype=bool)
+    is_yes = np.array([bool(v) for v in yes_gold], dtype=bool)
+    said_yes = (correct & is_yes) | (~correct & ~is_yes)
+    answered = scored & ~missing
+    columns = {
+        "correct": (correct & scored).astype(np.float64),
+        "scored": scored.astype(np.float64),
+        "yes": (scored & known & is_yes).astype(np.float64),
+        "no": (scored & known & ~is_yes).astype(np.float64),
+        "correct_yes": (correct & scored & known & is_yes).astype(np.float64),
+        "correct_no": (correct & scored & known & ~is_yes).astype(np.float64),
+        "said_yes": (said_yes & answered & known).astype(np.float64),
+        "answered": (answered & known).astype(np.float64),
+        "known": known.astype(np.float64),
+    }
+    units = tuple(str(i) for i in ids) if ids is not None else tuple(str(k) for k in range(n))
+    groups = tuple(str(c) for c in clusters) if clusters is not None else units
+    return Outcomes(units, groups, columns, tuple(str(t) for t in tasks), unit="question", cluster_name="clip")
+
+
+def metric_specs(table: Outcomes) -> tuple[dict[str, Metric], set[str]]:
+    """Every score key of ``table`` as a metric over it, and the keys that are rates of 0/1 outcomes.
+
+    Per task present: its accuracy (0 when nothing is scored, as the official code has it); per yes/no
+    task whose gold Yes/No is known for every question: the gold-Yes and gold-No accuracies, their harmonic
+    mean and the share of Yes answers; ``overall``, the mean of the task accuracies.
+    """
+    present = [t for t in TASKS if t in set(table.strata)]
+    strata = np.asarray(table.strata)
+    metrics: dict[str, Metric] = {}
+    proportions: set[str] = set()
+    for task in present:
+        rows = strata == task
+        metrics[f"accuracy/{task}"] = Ratio("correct", "scored", strata=(task,), empty=0.0, share_first=True)
+        proportions.add(f"accuracy/{task}")
+        if not yes_no_known(table, task):
+            continue
+        yes = Ratio("correct_yes", "yes", strata=(task,), share_first=True)
+        no = Ratio("correct_no", "no", strata=(task,), share_first=True)
+        has_yes, has_no = table.column("yes")[rows].sum() > 0, table.column("no")[rows].sum() > 0
+        if has_yes:
+            metrics[f"yes_accuracy/{task}"] = yes
+        if has_no:
+            metrics[f"no_accuracy/{task}"] = no
+        if has_yes and has_no:
+            metrics[f"yes_no_f1/{task}"] = HarmonicMean(yes, no)
+        if table.column("answered")[rows].sum() > 0:
+            metrics[f"yes_rate/{task}"] = Ratio("said_yes", "answered", strata=(task,), share_first=True)
+        proportions.update({f"yes_accuracy/{task}", f"no_accuracy/{task}", f"yes_rate/{task}"})
+    metrics["overall"] = Ratio("correct", "scored", by_stratum=True, strata=tuple(present), empty=0.0, share_first=True)
+    return metrics, proportions
+
+
+def yes_no_known(table: Outcomes, task: str) -> bool:
+    """Whether ``task`` is a yes/no task whose every question has a known Yes/No gold answer."""
+    return task in YES_NO_TASKS and bool(table.column("known")[np.asarray(table.strata) == task].all())
+
+
+def _with_ci(values: Mapping[str, Any], key: str) -> dict[str, Any]:
+    return {k: values[k] for k in (key, key + CI_SUFFIXES[0], key + CI_SUFFIXES[1]) if k in values}
+
+
+def _questions(
+    predictions: Sequence[str | None],
+    references: Sequence[str],
+    tasks: Sequence[str],
+    choices: Sequence[Sequence[str] | None] | None,
+    gold_is_yes: Sequence[bool | None] | None,
+    ids: Sequence[Any] | None,
+    clusters: Sequence[Any] | None,
+    mode: str,
+    matcher: str,
+) -> tuple[Outcomes, list[str], np.ndarray, np.ndarray]:
+    """Validated inputs as outcomes, with the gold letters and the correct and missing flags."""
     golds = _validate(predictions, references, tasks, choices, gold_is_yes, ids)
     item_choices: list[Sequence[str] | None] = list(choices) if choices is not None else [None] * len(golds)
     missing = np.array([p is None for p in predictions], dtype=bool)
@@ -154,25 +290,23 @@ def score(
         dtype=bool,
     )
     yes_gold = _gold_yes(golds, tasks, item_choices, gold_is_yes)
-    task_array = np.asarray(tasks, dtype=object)
-    result: dict[str, float | int | str] = {}
-    rng = np.random.default_rng(seed)
-    draws = []
-    for task in (t for t in TASKS if t in set(task_array)):
-        rows = task_array == task
-        scored = rows & ~missing if mode == "official" else rows
-        result.update(_task_scores(task, correct[scored], int((rows & missing).sum()), confidence))
-        draws.append(_accuracy_draws(correct[scored], n_resamples, rng))
-        if task in YES_NO_TASKS and not any(yes_gold[i] is None for i in np.flatnonzero(rows)):
-            answered = scored & ~missing
-            result.update(_yes_no(task, correct, yes_gold, scored, answered, confidence))
-            result.update(_f1_ci(task, correct, yes_gold, scored, n_resamples, confidence, rng))
-    accuracies = [float(result[f"accuracy/{t}"]) for t in TASKS if f"accuracy/{t}" in result]
-    result["overall"] = float(np.mean(accuracies))
-    if n_resamples > 0:
-        result.update(percentile_keys("overall", np.mean(draws, axis=0), confidence))
-    result.update(n_items=len(golds), n_missing=int(missing.sum()), mode=mode, matcher=matcher)
-    return result
+    if clusters is not None:
+        check_same_length(predictions=predictions, clusters=clusters)
+    table = outcomes(correct, missing, yes_gold, tasks, mode=mode, ids=ids, clusters=clusters)
+    return table, golds, correct, missing
+
+
+def score_outcomes(
+    predictions: Sequence[str | None], references: Sequence[str], tasks: Sequence[str], **options: Any
+) -> tuple[Outcomes, dict[str, Metric]]:
+    """The outcomes of :func:`score`'s arguments and the metric of every score key over them."""
+    mode, matcher = options.get("mode", "official"), options.get("matcher", "official")
+    _check_config(mode, matcher, options.get("choices"), 0, 0.95)
+    table, *_ = _questions(
+        predictions, references, tasks, options.get("choices"), options.get("gold_is_yes"), options.get("ids"),
+        options.get("clusters"), mode, matcher,
+    )  # fmt: skip
+    return table, metric_specs(table)[0]
 
 
 def _check_config(mode: str, matcher: str, choices: Any, n_resamples: int, confidence: float) -> None:
@@ -276,60 +410,6 @@ def _yes_from_choices(index: int, gold: str, item_choices: Sequence[str]) -> boo
     )
 
 
-def _task_scores(
-    task: str, correct: np.ndarray, n_missing: int, confidence: float
-) -> dict[str, float | int | str]:
-    if correct.size == 0:
-        warnings.warn(
-            f"EmoReAlM task {task!r}: every prediction is missing; its accuracy is 0 and it still counts "
-            "in `overall`, as in the official code",
-            stacklevel=3,
-        )
-    accuracy = 100.0 * float(correct.mean()) if correct.size else 0.0
-    out: dict[str, float | int | str] = {f"accuracy/{task}": accuracy}
-    out.update(wilson_keys(f"accuracy/{task}", int(correct.sum()), int(correct.size), confidence))
-    out.update({f"n/{task}": int(correct.size), f"n_correct/{task}": int(correct.sum())})
-    out[f"n_missing/{task}"] = n_missing
-    return out
-
-
-def _accuracy_draws(correct: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Bootstrap replicates of one task's accuracy (percent): resampling its scored items is a binomial
-    draw of the correct count. A task with nothing scored stays at 0, as its accuracy does."""
-    if correct.size == 0:
-        return np.zeros(n_resamples)
-    return 100.0 * rng.binomial(correct.size, correct.mean(), size=n_resamples) / correct.size
-
-
-def _yes_no(
-    task: str,
-    correct: np.ndarray,
-    yes_gold: list[bool | None],
-    scored: np.ndarray,
-    answered: np.ndarray,
-    confidence: float,
-) -> dict[str, float | int | str]:
-    is_yes = np.array([bool(v) for v in yes_gold], dtype=bool)
-    yes_items, no_items = scored & is_yes, scored & ~is_yes
-    out: dict[str, float | int | str] = {
-        f"n_yes/{task}": int(yes_items.sum()),
-        f"n_no/{task}": int(no_items.sum()),
-    }
-    for name, items in (("yes_accuracy", yes_items), ("no_accuracy", no_items)):
-        if items.any():
-            out[f"{name}/{task}"] = 100.0 * float(correct[items].mean())
-            out.update(wilson_keys(f"{name}/{task}", int(correct[items].sum()), int(items.sum()), confidence))
-    if yes_items.any() and no_items.any():
-        out[f"yes_no_f1/{task}"] = _f1(float(out[f"yes_accuracy/{task}"]), float(out[f"no_accuracy/{task}"]))
-    if answered.any():
-        said_yes = (correct & is_yes) | (~correct & ~is_yes)
-        out[f"yes_rate/{task}"] = 100.0 * float(said_yes[answered].mean())
-        out.update(
-            wilson_keys(f"yes_rate/{task}", int(said_yes[answered].sum()), int(answered.sum()), confidence)
-        )
-    return out
-
-
 def _f1(p: Any, r: Any) -> Any:
     """Harmonic mean of the two accuracies, 0 where both are 0 (the official code divides by zero)."""
     total = np.asarray(p + r, dtype=np.float64)
@@ -337,20 +417,3 @@ def _f1(p: Any, r: Any) -> Any:
     return float(value) if value.ndim == 0 else value
 
 
-def _f1_ci(
-    task: str,
-    correct: np.ndarray,
-    yes_gold: list[bool | None],
-    scored: np.ndarray,
-    n_resamples: int,
-    confidence: float,
-    rng: np.random.Generator,
-) -> dict[str, float]:
-    """Bootstrap of ``yes_no_f1`` with gold-Yes and gold-No items resampled on their own."""
-    is_yes = np.array([bool(v) for v in yes_gold], dtype=bool)
-    yes_items, no_items = scored & is_yes, scored & ~is_yes
-    if n_resamples <= 0 or not (yes_items.any() and no_items.any()):
-        return {}
-    p = _accuracy_draws(correct[yes_items], n_resamples, rng)
-    r = _accuracy_draws(correct[no_items], n_resamples, rng)
-    return percentile_keys(f"yes_no_f1/{task}", _f1(p, r), confidence)

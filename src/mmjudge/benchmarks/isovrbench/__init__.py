@@ -13,7 +13,6 @@ from mmjudge.benchmarks.isovrbench import (
     exports,
     items,
     leaderboard,
-    pairing,
     probes,
     records,
     report,
@@ -28,6 +27,7 @@ from mmjudge.benchmarks.isovrbench.scoring import (
     INTERVENTIONS,
     choices_from_scores,
     score,
+    score_outcomes,
 )
 from mmjudge.items import ClipItem
 
@@ -69,6 +69,8 @@ BENCHMARK = Benchmark(
     sweep_series=report.sweep_series,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
-    pairing=pairing.PAIRING,
+    outcomes=score_outcomes,
+    paired=("average", "decided_average"),
+    echoed_options=("tie_tolerance",),
 )
 """The registered IsoVRBench benchmark."""

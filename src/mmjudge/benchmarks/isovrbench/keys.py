@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping
 
 from mmjudge.benchmarks._base import ResultKey
 
-WILSON, BOOTSTRAP = "Wilson", "bootstrap (stratified by intervention)"
+WILSON = "Wilson (independent pairs) or cluster bootstrap over prompts (pairs given a cluster)"
+BOOTSTRAP = "bootstrap over pairs stratified by intervention, or over prompts (pairs given a cluster)"
 
 _PER_INTERVENTION: tuple[tuple[str, bool, str, str | None], ...] = (
     ("accuracy", True, "percent of pairs where the anchor scores higher; ties and no-judgment wrong (Table 2) (0-100)", WILSON),

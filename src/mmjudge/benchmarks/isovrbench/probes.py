@@ -33,6 +33,7 @@ from mmjudge.benchmarks._probes import (
     Variant,
     mean_effect,
     rate_effect,
+    scored_effect,
 )
 from mmjudge.benchmarks.isovrbench.items import DIMENSION_HEADS, clip_score
 from mmjudge.benchmarks.isovrbench.scoring import choices_from_scores
@@ -99,10 +100,7 @@ def _control_variants(rows: Sequence[Row], items: Sequence[Item]) -> list[Varian
 def _measure_ties(data: ProbeData) -> ProbeOutcome:
     scores = data.scores
     n_pairs = int(scores.get("n_pairs", 0))
-    tie = Effect(
-        "tie_rate", scores.get("tie_rate"), "%", n_pairs, "pairs whose two clips got equal scores (the scorer's tie_rate)",
-        scores.get("tie_rate_ci_low"), scores.get("tie_rate_ci_high"), "wilson",
-    )  # fmt: skip
+    tie = scored_effect(scores, "tie_rate", n_pairs, "pairs whose two clips got equal scores (the scorer's tie_rate)")
     controls = [
         (v, data.verdicts[v.source], data.variant_verdicts[v.item.item_id])
         for v in data.variants

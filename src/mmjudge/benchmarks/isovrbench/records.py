@@ -31,4 +31,5 @@ def score_inputs(records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[st
         "score_rejected": [r.get("score_rejected") for r in ordered],
         "no_judgment": [bool(r.get("no_judgment")) for r in ordered],
         "pair_id": ids,
+        "cluster": [str(r.get("prompt", r["pair_id"])) for r in rows],  # the anchor prompt (the top cluster)
     }

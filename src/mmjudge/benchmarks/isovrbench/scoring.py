@@ -35,17 +35,22 @@ from mmjudge._checks import (
     check_same_length,
     check_unique,
 )
-from mmjudge.benchmarks._intervals import check_resampling, percentile_keys, wilson_keys
+from mmjudge.benchmarks._intervals import CI_SUFFIXES, Scores, check_resampling, outcome_keys
 from mmjudge.errors import SchemaError
+from mmjudge.stats import Metric, Outcomes, Ratio
 
 __all__ = [
     "CHOICES",
+    "COLUMNS",
     "DIMENSIONS",
     "HUMAN_ACCURACY",
     "HUMAN_AVERAGE",
     "INTERVENTIONS",
     "choices_from_scores",
+    "metric_specs",
+    "outcomes",
     "score",
+    "score_outcomes",
 ]
 
 INTERVENTIONS: tuple[str, ...] = (
@@ -128,6 +133,7 @@ def score(
     choice: Sequence[str] | None = None,
     no_judgment: Sequence[bool] | np.ndarray | None = None,
     pair_id: Sequence[Any] | None = None,
+    cluster: Sequence[Any] | None = None,
     tie_tolerance: float = 0.0,
     n_resamples: int = 10_000,
     confidence: float = 0.95,
@@ -153,11 +159,16 @@ def score(
     reversed pair and a pair without a judgment, NaN in VideoAlign, are discordant). With
     ``tie_tolerance = 0`` it equals ``accuracy``; with choices, concordant means ``"chosen"``.
 
-    Intervals: every rate gets a Wilson interval (present whatever ``n_resamples``); the means over
-    interventions get the percentile interval of a bootstrap stratified by intervention (each
-    intervention's pairs resampled on their own, drawn as multinomial verdict counts; ``n_resamples``
-    resamples from ``seed``; ``n_resamples=0`` leaves them out). The result depends only on the verdict
-    counts, not on row order.
+    Intervals come from the per-pair outcomes (:func:`outcomes`), resampling the benchmark's top cluster.
+    With ``cluster`` (each pair's anchor prompt; ``mmjudge score`` and ``eval`` pass the dataset's
+    ``prompt``), every key gets a percentile cluster bootstrap over prompts: stratified by intervention when
+    each prompt sits in one intervention, over all prompts when prompts span interventions; a rate whose
+    pairs all have the same outcome (a tie rate of 0) gets Wilson with the prompts as the draws, where a
+    bootstrap would give a zero-width interval. Without ``cluster`` every pair is its own cluster: rates
+    get Wilson intervals (present whatever ``n_resamples``) and the means over interventions a bootstrap
+    of pairs stratified by intervention. ``n_resamples`` resamples from ``seed`` (``n_resamples=0``: no
+    bootstrap intervals); the result depends only on the outcomes per cluster, not on row order. How each
+    interval was made is in the result's ``intervals`` (``results.json`` ``estimates``).
 
     >>> r = score(["frame_hold", "frame_hold", "t2v_5b", "t2v_5b"], choice=["chosen", "tie", "chosen", "none"],
     ...           n_resamples=0)
@@ -166,27 +177,135 @@ def score(
     >>> r["vgrb_accuracy/t2v_5b"], round(r["accuracy/t2v_5b_ci_low"], 1), round(r["accuracy/t2v_5b_ci_high"], 1)
     (50.0, 9.5, 90.5)
     """
+    check_resampling(n_resamples, confidence)
+    table = outcomes(
+        intervention, score_chosen, score_rejected, choice=choice, no_judgment=no_judgment, pair_id=pair_id,
+        cluster=cluster, tie_tolerance=tie_tolerance,
+    )  # fmt: skip
+    metrics, proportions = metric_specs(table)
+    result, intervals = outcome_keys(
+        table, metrics, proportions=proportions, n_resamples=n_resamples, confidence=confidence, seed=seed
+    )
+    sums = {name: np.bincount(_stratum_codes(table), weights=table.column(name), minlength=len(INTERVENTIONS))
+            for name in ("one", "correct", "tie", "none")}  # fmt: skip
+    ordered: dict[str, Any] = {}
+    for k, name in enumerate(INTERVENTIONS):
+        if sums["one"][k] == 0:
+            continue
+        for prefix in ("accuracy", "decided_accuracy", "tie_rate", "no_judgment_rate", "vgrb_accuracy"):
+            ordered.update(_with_ci(result, f"{prefix}/{name}"))
+        ordered.update({f"n/{name}": int(sums["one"][k]), f"n_correct/{name}": int(sums["correct"][k]),
+                        f"n_tie/{name}": int(sums["tie"][k]), f"n_no_judgment/{name}": int(sums["none"][k])})  # fmt: skip
+    for key in [*(f"dimension_accuracy/{d}" for d in DIMENSIONS), "average", "decided_average",
+                "decided_accuracy_pooled", "tie_rate", "no_judgment_rate", "vgrb_accuracy"]:  # fmt: skip
+        ordered.update(_with_ci(result, key))
+    ordered["n_pairs"] = len(table.units)
+    ordered["tie_tolerance"] = float(tie_tolerance)
+    return Scores(ordered, intervals)
+
+
+COLUMNS = ("correct", "decided", "tie", "none", "concordant", "one")
+"""The outcome columns of a pair: prefers the anchor, decided (either side), tie, no judgment, VideoAlign's
+concordance (``m > 0``), and 1."""
+
+
+def outcomes(
+    intervention: Sequence[str],
+    score_chosen: Sequence[float | None] | np.ndarray | None = None,
+    score_rejected: Sequence[float | None] | np.ndarray | None = None,
+    *,
+    choice: Sequence[str] | None = None,
+    no_judgment: Sequence[bool] | np.ndarray | None = None,
+    pair_id: Sequence[Any] | None = None,
+    cluster: Sequence[Any] | None = None,
+    tie_tolerance: float = 0.0,
+) -> Outcomes:
+    """The per-pair outcomes every IsoVRBench key reduces (:data:`COLUMNS`), stratum = intervention.
+
+    ``cluster`` is each pair's top cluster (its anchor prompt: the pairs of one prompt are resampled
+    together); without it each pair is its own cluster.
+
+    >>> o = outcomes(["frame_hold", "t2v_5b"], choice=["chosen", "tie"], cluster=["p", "p"])
+    >>> o.column("correct").tolist(), o.column("tie").tolist(), o.n_clusters
+    ([1.0, 0.0], [0.0, 1.0], 1)
+    """
     codes, iv_index, concordant = _validated_codes(
         intervention, score_chosen, score_rejected, choice, no_judgment, pair_id, tie_tolerance
     )
-    check_resampling(n_resamples, confidence)
-    counts = np.bincount(iv_index * 4 + codes, minlength=4 * len(INTERVENTIONS)).reshape(-1, 4)
-    vgrb = np.bincount(iv_index, weights=concordant, minlength=len(INTERVENTIONS)).astype(np.int64)
-    present = [k for k in range(len(INTERVENTIONS)) if counts[k].sum() > 0]
-    draws = _draws(counts, n_resamples, seed)
-    result: dict[str, float | int] = {}
-    for k in present:
-        result.update(_rates(INTERVENTIONS[k], counts[k], int(vgrb[k]), confidence))
+    units = tuple(str(p) for p in pair_id) if pair_id is not None else tuple(str(k) for k in range(len(codes)))
+    if cluster is not None:
+        check_same_length(intervention=intervention, cluster=cluster)
+        clusters = tuple(str(c) for c in cluster)
+    else:
+        clusters = units
+    columns = {
+        "correct": (codes == _CHOSEN).astype(np.float64),
+        "decided": ((codes == _CHOSEN) | (codes == _REJECTED)).astype(np.float64),
+        "tie": (codes == _TIE).astype(np.float64),
+        "none": (codes == _NONE).astype(np.float64),
+        "concordant": np.asarray(concordant, dtype=np.float64),
+        "one": np.ones(len(codes)),
+    }
+    strata = tuple(INTERVENTIONS[k] for k in iv_index)
+    return Outcomes(units, clusters, columns, strata, unit="pair", cluster_name="prompt")
+
+
+def metric_specs(table: Outcomes) -> tuple[dict[str, Metric], set[str]]:
+    """Every rate and mean key of ``table`` as a metric, and the keys that are rates of 0/1 outcomes.
+
+    Per intervention present: accuracy, decided accuracy (when a pair is decided), tie, no-judgment and
+    VideoAlign rates; the means over the interventions present (per dimension, ``average``, and
+    ``decided_average`` when every intervention present has a decided pair); the pooled rates.
+    """
+    present = [iv for iv in INTERVENTIONS if iv in set(table.strata)]
+    decided = {iv: bool(table.column("decided")[np.asarray(table.strata) == iv].sum() > 0) for iv in present}
+    metrics: dict[str, Metric] = {}
+    proportions: set[str] = set()
+    for iv in present:
+        rates = {"accuracy": ("correct", "one"), "tie_rate": ("tie", "one"), "no_judgment_rate": ("none", "one"),
+                 "vgrb_accuracy": ("concordant", "one")}  # fmt: skip
+        if decided[iv]:
+            rates["decided_accuracy"] = ("correct", "decided")
+        for prefix, (num, den) in rates.items():
+            metrics[f"{prefix}/{iv}"] = Ratio(num, den, strata=(iv,))
+            proportions.add(f"{prefix}/{iv}")
     for dim, members in DIMENSIONS.items():
-        ks = [k for k in present if INTERVENTIONS[k] in members]
-        if ks:
-            result.update(_mean_key(f"dimension_accuracy/{dim}", _accuracy, counts, draws, ks, confidence))
-    result.update(_mean_key("average", _accuracy, counts, draws, present, confidence))
-    if all(counts[k, _CHOSEN] + counts[k, _REJECTED] > 0 for k in present):
-        result.update(_mean_key("decided_average", _decided, counts, draws, present, confidence))
-    result.update(_pooled(counts.sum(axis=0), int(vgrb.sum()), confidence))
-    result["tie_tolerance"] = float(tie_tolerance)
-    return result
+        ivs = tuple(iv for iv in present if iv in members)
+        if ivs:
+            metrics[f"dimension_accuracy/{dim}"] = Ratio("correct", "one", by_stratum=True, strata=ivs)
+    metrics["average"] = Ratio("correct", "one", by_stratum=True, strata=tuple(present))
+    if all(decided.values()):
+        metrics["decided_average"] = Ratio("correct", "decided", by_stratum=True, strata=tuple(present))
+    pooled = {"tie_rate": "tie", "no_judgment_rate": "none", "vgrb_accuracy": "concordant"}
+    if any(decided.values()):
+        metrics["decided_accuracy_pooled"] = Ratio("correct", "decided")
+        proportions.add("decided_accuracy_pooled")
+    for key, num in pooled.items():
+        metrics[key] = Ratio(num, "one")
+        proportions.add(key)
+    return metrics, proportions
+
+
+def score_outcomes(
+    intervention: Sequence[str],
+    score_chosen: Sequence[float | None] | np.ndarray | None = None,
+    score_rejected: Sequence[float | None] | np.ndarray | None = None,
+    **options: Any,
+) -> tuple[Outcomes, dict[str, Metric]]:
+    """The outcomes of :func:`score`'s arguments and the metric of every rate and mean key over them (what
+    ``mmjudge compare`` and the leaderboard's significance column resample)."""
+    keep = {k: options[k] for k in ("choice", "no_judgment", "pair_id", "cluster", "tie_tolerance") if k in options}
+    table = outcomes(intervention, score_chosen, score_rejected, **keep)
+    return table, metric_specs(table)[0]
+
+
+def _stratum_codes(table: Outcomes) -> np.ndarray:
+    lookup = {name: k for k, name in enumerate(INTERVENTIONS)}
+    return np.fromiter((lookup[s] for s in table.strata), dtype=np.int64, count=len(table.strata))
+
+
+def _with_ci(result: Mapping[str, Any], key: str) -> dict[str, Any]:
+    return {k: result[k] for k in (key, key + CI_SUFFIXES[0], key + CI_SUFFIXES[1]) if k in result}
 
 
 def _validated_codes(
@@ -260,81 +379,3 @@ def _codes_from_diff(diff: np.ndarray, tol: float, missing: np.ndarray) -> np.nd
     return codes
 
 
-def _pct(numerator: float, denominator: float) -> float:
-    return 100.0 * float(numerator) / float(denominator)
-
-
-def _rate(key: str, k: int, n: int, confidence: float) -> dict[str, float | int]:
-    """``key`` = 100 k / n with its Wilson CI keys."""
-    out: dict[str, float | int] = {key: _pct(k, n)}
-    out.update(wilson_keys(key, k, n, confidence))
-    return out
-
-
-def _rates(name: str, c: np.ndarray, concordant: int, confidence: float) -> dict[str, float | int]:
-    """Rates and counts of one intervention from its verdict counts (chosen, rejected, tie, none)."""
-    n, decided = int(c.sum()), int(c[_CHOSEN] + c[_REJECTED])
-    out = _rate(f"accuracy/{name}", int(c[_CHOSEN]), n, confidence)
-    if decided > 0:
-        out.update(_rate(f"decided_accuracy/{name}", int(c[_CHOSEN]), decided, confidence))
-    out.update(_rate(f"tie_rate/{name}", int(c[_TIE]), n, confidence))
-    out.update(_rate(f"no_judgment_rate/{name}", int(c[_NONE]), n, confidence))
-    out.update(_rate(f"vgrb_accuracy/{name}", concordant, n, confidence))
-    out.update({f"n/{name}": n, f"n_correct/{name}": int(c[_CHOSEN])})
-    out.update({f"n_tie/{name}": int(c[_TIE]), f"n_no_judgment/{name}": int(c[_NONE])})
-    return out
-
-
-def _pooled(c: np.ndarray, concordant: int, confidence: float) -> dict[str, float | int]:
-    n, decided = int(c.sum()), int(c[_CHOSEN] + c[_REJECTED])
-    out: dict[str, float | int] = {}
-    if decided > 0:
-        out.update(_rate("decided_accuracy_pooled", int(c[_CHOSEN]), decided, confidence))
-    out.update(_rate("tie_rate", int(c[_TIE]), n, confidence))
-    out.update(_rate("no_judgment_rate", int(c[_NONE]), n, confidence))
-    out.update(_rate("vgrb_accuracy", concordant, n, confidence))
-    out["n_pairs"] = n
-    return out
-
-
-def _accuracy(c: np.ndarray) -> np.ndarray:
-    """Accuracy (percent) from verdict counts ``(..., 4)``; NaN for an empty intervention."""
-    n = c.sum(axis=-1)
-    return np.divide(100.0 * c[..., _CHOSEN], n, out=np.full(n.shape, np.nan), where=n > 0)
-
-
-def _decided(c: np.ndarray) -> np.ndarray:
-    """Decided-pair accuracy (percent) from verdict counts ``(..., 4)``; NaN without a decided pair."""
-    decided = c[..., _CHOSEN] + c[..., _REJECTED]
-    return np.divide(100.0 * c[..., _CHOSEN], decided, out=np.full(decided.shape, np.nan), where=decided > 0)
-
-
-def _draws(counts: np.ndarray, n_resamples: int, seed: int) -> np.ndarray | None:
-    """Stratified bootstrap of the verdict counts, shape ``(n_resamples, 8, 4)`` (``None`` for 0 resamples).
-
-    Resampling the ``n_k`` pairs of intervention k with replacement gives ``Multinomial(n_k, counts_k /
-    n_k)`` verdict counts, drawn directly from that law (10,000 resamples of 8,000 pairs take
-    milliseconds). Interventions absent from the input stay at zero counts, which no key reads.
-    """
-    if n_resamples == 0:
-        return None
-    sizes = counts.sum(axis=1)
-    shares = counts / np.maximum(sizes, 1)[:, None]
-    shares[sizes == 0] = (1.0, 0.0, 0.0, 0.0)
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(sizes, shares, size=(int(n_resamples), len(sizes)))
-
-
-def _mean_key(
-    key: str,
-    statistic: Any,
-    counts: np.ndarray,
-    draws: np.ndarray | None,
-    ks: list[int],
-    confidence: float,
-) -> dict[str, float | int]:
-    """``key`` = the mean over interventions ``ks`` of ``statistic``, with its bootstrap CI keys."""
-    out: dict[str, float | int] = {key: float(np.mean(statistic(counts[ks])))}
-    if draws is not None:
-        out.update(percentile_keys(key, statistic(draws[:, ks]).mean(axis=1), confidence))
-    return out

@@ -12,7 +12,6 @@ from mmjudge.benchmarks.mist import (
     exports,
     items,
     leaderboard,
-    pairing,
     probes,
     records,
     report,
@@ -29,6 +28,7 @@ from mmjudge.benchmarks.mist.scoring import (
     MistTables,
     majority_label,
     score,
+    score_outcomes,
     tables,
 )
 from mmjudge.items import SentenceItem
@@ -78,7 +78,8 @@ BENCHMARK = Benchmark(
     report_tables=report.tables,
     exports=exports.EXPORTS,
     probes=probes.PROBES,
-    pairing=pairing.PAIRING,
+    outcomes=score_outcomes,
+    echoed_options=("mode",),
 )
 """The registered MIST benchmark; the leaderboard ranks it in strict mode (a missing label counts as
 changed, so marking the labels that moved ``no_judgment`` cannot lower a change rate)."""

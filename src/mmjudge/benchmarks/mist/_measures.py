@@ -1,9 +1,10 @@
 """MIST measures over validated frames (see :mod:`mmjudge.benchmarks.mist._inputs`).
 
 A *cell* is one (item, judge, prompt strategy) combination; measures pool cells over items, judges
-and prompt strategies, as the paper does. Rates are percentages (0-100) with Wilson intervals over
-the cells they count (cells of one item share it, so these intervals are on the narrow side).
-Documented rules:
+and prompt strategies, as the paper does. Rates are percentages (0-100) over the per-cell outcomes
+(:func:`cell_outcomes`), whose cluster is the item: the cells of one item (its prompts, its judges) are
+resampled together, so every rate gets a percentile cluster bootstrap over items (Wilson over items when
+its cells all have the same outcome; Wilson over cells only when each item has one cell). Documented rules:
 
 * change rate A -> B: share of cells, present under both inputs, whose label differs. In strict mode a
   cell without a label (``no_judgment``) under either input counts as changed.
@@ -31,9 +32,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from mmjudge.benchmarks._intervals import percentile_keys, wilson_keys
+from mmjudge.benchmarks._intervals import outcome_keys, percentile_keys
 from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
+from mmjudge.stats import Metric, Outcomes, Ratio
 
 CELL = ["item_id", "judge", "prompt"]
 _SLOTS = [("none", "none")] + [(c, a) for c in IMAGE_CONDITIONS for a in ARMS]
@@ -71,13 +73,90 @@ def _concat(parts: list[Pairs]) -> Pairs:
     return Pairs(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
 
 
-def _rate(key: str, hits: np.ndarray, confidence: float) -> dict[str, float]:
-    """``key`` = percent of true ``hits`` (NaN when empty) with its Wilson CI keys."""
-    if hits.size == 0:
-        return {key: math.nan}
-    out = {key: 100.0 * float(hits.mean())}
-    out.update(wilson_keys(key, int(hits.sum()), int(hits.size), confidence))
-    return out
+def cell_outcomes(scored: pd.DataFrame, labelled: pd.DataFrame, items: pd.DataFrame | None,
+                   majority: pd.Series | None) -> tuple[Outcomes, dict[str, Metric]]:  # fmt: skip
+    """One unit per cell (item, judge, prompt), clustered by item: the change, direction and agreement
+    outcomes of every slot, and the metric of each rate key over them."""
+    table, lab = wide(scored), wide(labelled)
+    lab = lab.reindex(table.index)
+    items_of = table.index.get_level_values("item_id").to_numpy()
+    columns: dict[str, np.ndarray] = {}
+    metrics: dict[str, Metric] = {}
+
+    def add(key: str, num: np.ndarray, den: np.ndarray) -> None:
+        columns[f"{key}#num"], columns[f"{key}#den"] = num.astype(np.float64), den.astype(np.float64)
+        metrics[key] = Ratio(f"{key}#num", f"{key}#den", share_first=True)
+
+    def change(frame: pd.DataFrame, first: tuple[str, str], second: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+        a, b = frame[first].to_numpy(), frame[second].to_numpy()
+        both = ~(np.isnan(a) | np.isnan(b))
+        moved = both & ((a != b) | (a == NO_LABEL) | (b == NO_LABEL))
+        return moved, both
+
+    for cond in IMAGE_CONDITIONS:
+        for arm in ARMS:
+            add(f"change_rate/none_to_{cond}/{arm}", *change(table, ("none", "none"), (cond, arm)))
+    control_num, control_den = np.zeros(len(table)), np.zeros(len(table))
+    for cond in IMAGE_CONDITIONS:
+        num, den = change(table, (cond, "explicit"), (cond, "silent"))
+        add(f"change_rate/control/{cond}", num, den)
+        control_num, control_den = control_num + num, control_den + den
+    add("change_rate/control", control_num, control_den)
+    if items is not None:
+        sense = dict(zip(items["item_id"], items["sense"], strict=True))
+        known = np.array([i in sense for i in items_of], dtype=bool)
+        # the misleading image is literal for a figurative sentence: toward = the code rises
+        sign = np.array([1 if sense.get(i) == "figurative" else -1 for i in items_of], dtype=np.float64)
+        for arm in ARMS:
+            a, b = lab[("aligned", arm)].to_numpy(), lab[("misleading", arm)].to_numpy()
+            keep = known & ~(np.isnan(a) | np.isnan(b)) & (a != b)
+            toward = keep & (np.sign(np.nan_to_num(b - a)) == sign)
+            add(f"direction/{arm}", toward, keep)
+    if majority is not None:
+        gold = pd.Series(items_of).map(majority).to_numpy(dtype=np.float64)
+        for cond in CONDITIONS:
+            for arm in ("none",) if cond == "none" else ARMS:
+                code = table[(cond, arm)].to_numpy()
+                present = ~np.isnan(code) & ~np.isnan(gold)
+                key = "agreement/none" if cond == "none" else f"agreement/{cond}/{arm}"
+                add(key, present & (code == gold), present)
+    units = tuple("::".join(map(str, cell)) for cell in table.index)
+    return Outcomes(units, tuple(str(i) for i in items_of), columns, unit="cell", cluster_name="item"), metrics
+
+
+def outcome_scores(
+    scored: pd.DataFrame,
+    labelled: pd.DataFrame,
+    items: pd.DataFrame | None,
+    humans: pd.DataFrame | None,
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]], Outcomes, dict[str, Metric]]:
+    """Change rates, direction and agreement (with their counts) from the cell outcomes, clustered by item.
+
+    Cells of one item share its sentence and image, so a rate's interval resamples items (a percentile
+    cluster bootstrap); with one cell per item the cells are independent and the rates get Wilson
+    intervals.
+    """
+    majority = trio_majority(humans) if humans is not None else None
+    table, metrics = cell_outcomes(scored, labelled, items, majority)
+    values, methods = outcome_keys(
+        table, metrics, proportions=set(metrics), n_resamples=n_resamples, confidence=confidence, seed=seed
+    )
+    out: dict[str, Any] = {}
+    for key in metrics:
+        den = table.column(f"{key}#den").sum()
+        if den == 0:
+            out[key] = math.nan
+        else:
+            out.update({k: values[k] for k in (key, f"{key}_ci_low", f"{key}_ci_high") if k in values})
+        if key.startswith("direction/"):
+            out[f"{key}/n_changed"] = int(den)
+        elif not key.startswith("change_rate/control/"):  # the per-condition controls carry no count
+            out[f"{key}/n"] = int(den)
+    return out, {k: v for k, v in methods.items() if k in out}, table, metrics
 
 
 def changed(pairs: Pairs) -> np.ndarray:
@@ -89,47 +168,27 @@ def changed(pairs: Pairs) -> np.ndarray:
     return (pairs.a != pairs.b) | (pairs.a == NO_LABEL) | (pairs.b == NO_LABEL)
 
 
-def change_rates(table: pd.DataFrame, confidence: float) -> dict[str, float]:
-    """Change rates text-only -> aligned/misleading per arm, and the control (explicit vs silent)."""
-    out: dict[str, float] = {}
-    for cond in IMAGE_CONDITIONS:
-        for arm in ARMS:
-            pairs = pair(table, ("none", "none"), (cond, arm))
-            out.update(_rate(f"change_rate/none_to_{cond}/{arm}", changed(pairs), confidence))
-            out[f"change_rate/none_to_{cond}/{arm}/n"] = len(pairs.a)
-    controls = [pair(table, (c, "explicit"), (c, "silent")) for c in IMAGE_CONDITIONS]
-    for cond, pairs in zip(IMAGE_CONDITIONS, controls, strict=True):
-        out.update(_rate(f"change_rate/control/{cond}", changed(pairs), confidence))
-    both = _concat(controls)
-    out.update(_rate("change_rate/control", changed(both), confidence))
-    out["change_rate/control/n"] = len(both.a)
-    return out
-
-
-def direction(
+def direction_means(
     table: pd.DataFrame, items: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int
 ) -> dict[str, float]:
-    """Share of aligned->misleading label changes that move toward the misleading image's sense."""
+    """With several judges: ``direction/<arm>/mean_over_judges``, the mean of the judges' own direction rates
+    (the pooled ``direction/<arm>`` comes from the cell outcomes)."""
+    if table.index.get_level_values("judge").nunique() <= 1:
+        return {}
     sense = dict(zip(items["item_id"], items["sense"], strict=True))
-    several = table.index.get_level_values("judge").nunique() > 1
     out: dict[str, float] = {}
     for arm in ARMS:
         pairs = pair(table, ("aligned", arm), ("misleading", arm))
         keep = np.array([i in sense for i in pairs.item_id], dtype=bool) & (pairs.a != pairs.b)
-        # the misleading image is literal for a figurative sentence: toward = the code rises
         sign = np.array([1 if sense[i] == "figurative" else -1 for i in pairs.item_id[keep]], dtype=np.int64)
         toward = np.sign(pairs.b[keep] - pairs.a[keep]) == sign
-        out.update(_rate(f"direction/{arm}", toward, confidence))
-        out[f"direction/{arm}/n_changed"] = int(keep.sum())
-        if several:
-            out.update(
-                _judge_mean(
-                    f"direction/{arm}/mean_over_judges", pairs.item_id[keep], pairs.judge[keep], toward,
-                    n_resamples=n_resamples, confidence=confidence, seed=seed,
-                )
-            )  # fmt: skip
+        out.update(
+            _judge_mean(
+                f"direction/{arm}/mean_over_judges", pairs.item_id[keep], pairs.judge[keep], toward,
+                n_resamples=n_resamples, confidence=confidence, seed=seed,
+            )
+        )  # fmt: skip
     return out
-
 
 def _judge_mean(
     key: str,
@@ -187,21 +246,6 @@ def majority_label(codes: np.ndarray) -> int:
 def trio_majority(humans: pd.DataFrame) -> pd.Series:
     """Item id -> majority code of the item's human labels."""
     return humans.groupby("item_id")["code"].agg(lambda s: majority_label(s.to_numpy()))
-
-
-def agreement(judge: pd.DataFrame, humans: pd.DataFrame, confidence: float) -> dict[str, float]:
-    """Percent of judge labels equal to the trio majority, per image condition and arm."""
-    majority = trio_majority(humans)
-    rows = judge[judge["item_id"].isin(majority.index)]
-    match = rows["code"].to_numpy() == rows["item_id"].map(majority).to_numpy()
-    out: dict[str, float] = {}
-    for cond in CONDITIONS:
-        for arm in ("none",) if cond == "none" else ARMS:
-            sel = ((rows["condition"] == cond) & (rows["arm"] == arm)).to_numpy()
-            key = "agreement/none" if cond == "none" else f"agreement/{cond}/{arm}"
-            out.update(_rate(key, match[sel], confidence))
-            out[f"{key}/n"] = int(sel.sum())
-    return out
 
 
 def kappa_by_trio(

@@ -9,6 +9,10 @@ from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
 __all__ = ["RESULT_KEYS"]
 
 
+CELLS = "cluster bootstrap over items (the cells of one item together; Wilson over items when every cell agrees)"
+ITEMS = "bootstrap over items"
+
+
 def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
     return [
         ResultKey(name, higher, text),
@@ -25,7 +29,7 @@ def _result_keys() -> tuple[ResultKey, ...]:
                 f"change_rate/none_to_{cond}/{arm}",
                 False,
                 f"percent of cells whose label changes from text only to the {cond} image ({arm} arm); Table 6 (explicit arm); 0-100",
-                "Wilson",
+                CELLS,
             )
             keys.append(
                 ResultKey(
@@ -36,13 +40,13 @@ def _result_keys() -> tuple[ResultKey, ...]:
             f"change_rate/control/{cond}",
             False,
             f"percent of {cond}-image cells whose label differs between the explicit and silent arms; 0-100",
-            "Wilson",
+            CELLS,
         )
     keys += _with_ci(
         "change_rate/control",
         False,
         "control change rate pooled over both images; Table 6 'prompt edited, image fixed'; 0-100",
-        "Wilson",
+        CELLS,
     )
     keys.append(ResultKey("change_rate/control/n", True, "cells in the control (a count)"))
     for arm in ARMS:
@@ -50,7 +54,7 @@ def _result_keys() -> tuple[ResultKey, ...]:
             f"direction/{arm}",
             False,
             f"percent of aligned->misleading changes moving toward the misleading image's sense, pooled over every cell ({arm}); one judge: Table 6; 0-100, chance 50",
-            "Wilson",
+            CELLS,
         )
         keys.append(
             ResultKey(
@@ -63,7 +67,7 @@ def _result_keys() -> tuple[ResultKey, ...]:
             f"direction/{arm}/mean_over_judges",
             False,
             f"mean over judges of each judge's direction ({arm}; several judges only); Table 6 mean row; 0-100",
-            "bootstrap (items)",
+            ITEMS,
         )
         keys.append(
             ResultKey(f"direction/{arm}/mean_over_judges/n_judges", True, "judges averaged (a count)")
@@ -75,7 +79,7 @@ def _result_keys() -> tuple[ResultKey, ...]:
                     f"drift/{sense}/<prompt>/{arm}/{term}",
                     False,
                     f"mean ordinal shift {term.replace('_', ' ')} on {sense} sentences ({arm}); Table 7; label steps -3..3, + = toward LL",
-                    "bootstrap (items)",
+                    ITEMS,
                 )
             keys.append(
                 ResultKey(
@@ -88,18 +92,18 @@ def _result_keys() -> tuple[ResultKey, ...]:
                 f"agreement/{cond}/{arm}",
                 True,
                 f"percent of labels under the {cond} image ({arm}) equal to the trio majority; 0-100",
-                "Wilson",
+                CELLS,
             )
             keys.append(ResultKey(f"agreement/{cond}/{arm}/n", True, "labels compared (a count)"))
     keys += _with_ci(
-        "agreement/none", True, "percent of text-only labels equal to the trio majority; 0-100", "Wilson"
+        "agreement/none", True, "percent of text-only labels equal to the trio majority; 0-100", CELLS
     )
     keys.append(ResultKey("agreement/none/n", True, "labels compared (a count)"))
     keys += _with_ci(
         "kappa/<trio>",
         True,
         "Fleiss' kappa of the human trio (not a judge score); -1..1",
-        "bootstrap (items)",
+        ITEMS,
     )
     keys.append(ResultKey("kappa/<trio>/n_items", True, "items the trio labelled (a count)"))
     for arm in ARMS:

@@ -8,7 +8,7 @@ prompt-edit control), with their Wilson intervals and counts; it judges nothing 
 
 from __future__ import annotations
 
-from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome
+from mmjudge.benchmarks._probes import Probe, ProbeData, ProbeOutcome, scored_effect
 from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
 
 __all__ = ["PROBES"]
@@ -33,8 +33,7 @@ def _keys() -> list[tuple[str, str, str]]:
 def _measure(data: ProbeData) -> ProbeOutcome:
     s = data.scores
     effects = tuple(
-        Effect(key, s.get(key), "%", int(s.get(n_key, 0)), description, s.get(f"{key}_ci_low"),
-               s.get(f"{key}_ci_high"), "wilson", note="" if key in s else "not scored (cells missing)")
+        scored_effect(s, key, int(s.get(n_key, 0)), description, note="" if key in s else "not scored (cells missing)")
         for key, n_key, description in _keys()
     )  # fmt: skip
     return ProbeOutcome(effects)

@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mmjudge.benchmarks._intervals import check_resampling
+from mmjudge.benchmarks._intervals import CI_SUFFIXES, Scores, check_resampling
 from mmjudge.benchmarks.mist import _measures as measures
 from mmjudge.benchmarks.mist._alt_test import alt_tests
 from mmjudge.benchmarks.mist._drift import drift
@@ -43,6 +43,7 @@ from mmjudge.benchmarks.mist._inputs import (
 )
 from mmjudge.benchmarks.mist._measures import majority_label
 from mmjudge.errors import SchemaError
+from mmjudge.stats import Metric, Outcomes
 
 __all__ = [
     "CODES",
@@ -52,6 +53,7 @@ __all__ = [
     "MistTables",
     "majority_label",
     "score",
+    "score_outcomes",
     "tables",
 ]
 
@@ -98,6 +100,20 @@ def tables(
             _or_empty(human_item_ids), _or_empty(human_annotators), _or_empty(human_labels), items
         )
     return MistTables(judge, items, humans)
+
+
+def score_outcomes(*, mode: str = "official", **inputs: Any) -> tuple[Outcomes, dict[str, Metric]]:
+    """The cell outcomes of :func:`score`'s arguments (one unit per item x judge x prompt, clustered by item)
+    and the metric of every change-rate, direction and agreement key over them."""
+    if mode not in MODES:
+        raise SchemaError(f"`mode` must be one of {list(MODES)}, got {mode!r}")
+    names = ("item_ids", "image_conditions", "arms", "prompt_strategies", "predictions", "judges", "meta_item_ids",
+             "meta_cells", "meta_trios", "meta_sentence_senses", "human_item_ids", "human_annotators", "human_labels")  # fmt: skip
+    t = tables(**{k: inputs[k] for k in names if k in inputs}, allow_missing=True)
+    labelled = t.judge[t.judge["code"] != NO_LABEL]
+    scored = t.judge if mode == "strict" else labelled
+    majority = measures.trio_majority(t.humans) if t.humans is not None else None
+    return measures.cell_outcomes(scored, labelled, t.items, majority)
 
 
 def score(
@@ -169,12 +185,11 @@ def score(
     scored = t.judge if mode == "strict" else labelled  # what change rates and agreement count
     table = measures.wide(labelled)
     boot: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
-    out: dict[str, Any] = measures.change_rates(measures.wide(scored), confidence)
+    out, intervals, _, _ = measures.outcome_scores(scored, labelled, t.items, t.humans, **boot)
     if t.items is not None:
-        out.update(measures.direction(table, t.items, **boot))
+        out.update(measures.direction_means(table, t.items, **boot))
         out.update(drift(table, t.items, **boot))
     if t.humans is not None:
-        out.update(measures.agreement(scored, t.humans, confidence))
         out.update(measures.kappa_by_trio(t.humans, **boot))
     if t.humans is not None and t.items is not None:
         if t.judge["judge"].nunique() > 1:
@@ -196,4 +211,28 @@ def score(
     out["n_labels"] = len(labelled)
     out["n_no_judgment"] = n_missing
     out["mode"] = mode
-    return out
+    intervals.update(_item_bootstrap_intervals(out, intervals, n_resamples, confidence))
+    return Scores(out, intervals)
+
+
+def _item_bootstrap_intervals(
+    out: dict[str, Any], known: dict[str, dict[str, Any]], n_resamples: int, confidence: float
+) -> dict[str, dict[str, Any]]:
+    """How the drift and kappa intervals were made: a percentile bootstrap over items (drift averages each
+    item's cells first; kappa resamples each item's labels together)."""
+    made: dict[str, dict[str, Any]] = {}
+    for name in list(out):
+        if not name.endswith(CI_SUFFIXES[0]):
+            continue
+        key = name[: -len(CI_SUFFIXES[0])]
+        if key in known:
+            continue
+        if key.startswith("drift/"):
+            n = out.get(key.rsplit("/", 1)[0] + "/n_items")
+        elif key.startswith("kappa/"):
+            n = out.get(key + "/n_items")
+        else:
+            continue
+        made[key] = {"method": f"percentile bootstrap over items, {n_resamples} resamples", "n_units": n,
+                     "n_clusters": n, "unit": "item", "confidence": confidence}  # fmt: skip
+    return made

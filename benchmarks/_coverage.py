@@ -1,0 +1,384 @@
+"""Simulated benchmarks with their cluster structure, for the coverage of the scorers' intervals.
+
+Each :class:`Design` draws one synthetic judge run with a benchmark's structure (units sharing an anchor
+prompt, an item, a clip), scores it with the benchmark's own public scorer (the code a user runs) and
+knows the population value of every key it checks, so a replicate says whether each nominal interval
+covered the truth. The judge's per-unit success is ``logistic(mu + u)`` with one ``u ~ N(0, sd)`` per
+cluster (``sd`` the *cluster sd*, on the logit scale; 0 makes the units independent); population values
+integrate over ``u`` with Gauss-Hermite quadrature, exactly, not by a bigger simulation.
+
+Used by ``benchmarks/bench_coverage.py`` (the full table in ``RESULTS.md``) and
+``tests/stats/test_coverage.py`` (a few hundred replicates of one design per benchmark in ``make test``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = ["DESIGNS", "Design", "Replicates", "coverage", "iso_draw", "iso_truth", "run_replicates"]
+
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(80)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
+
+
+def _logistic(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _expect(f: Callable[[np.ndarray], np.ndarray], sd: float) -> float:
+    """``E[f(u)]`` for ``u ~ N(0, sd)``."""
+    return float(np.sum(_WEIGHTS * f(sd * _NODES)))
+
+
+def _p(mu: float, sd: float) -> float:
+    """Population success rate ``E[logistic(mu + u)]`` in percent."""
+    return 100.0 * _expect(lambda u: _logistic(mu + u), sd)
+
+
+@dataclass(frozen=True)
+class Design:
+    """One benchmark structure: how a run is drawn and scored, and the population value of each key."""
+
+    name: str
+    """Row label in the table."""
+    structure: str
+    """The clusters and their sizes, in words."""
+    draw: Callable[[np.random.Generator, float, int, int], Mapping[str, tuple[float, float]]]
+    """``(rng, sd, n_resamples, seed) -> {key: (low, high)}``: one run scored by the benchmark's scorer."""
+    truth: Callable[[float], Mapping[str, float]]
+    """``sd -> {key: population value}``."""
+
+
+# --- IsoVRBench -------------------------------------------------------------------------------------
+
+_ISO_MU = np.linspace(0.2, 2.2, 8)  # eight interventions from near chance to ~90% before the anchor effect
+
+
+def _iso_interventions() -> tuple[str, ...]:
+    from mmjudge.benchmarks.isovrbench.scoring import INTERVENTIONS
+
+    return INTERVENTIONS
+
+
+def iso_truth(sd: float, shift: float = 0.0) -> dict[str, float]:
+    ivs = _iso_interventions()
+    rates = {iv: _p(mu + shift, sd) for iv, mu in zip(ivs, _ISO_MU, strict=True)}
+    return {"average": float(np.mean(list(rates.values()))), **{f"accuracy/{iv}": r for iv, r in rates.items()}}
+
+
+def _iso_layout(across: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Intervention code, anchor id and logit offset index of each pair.
+
+    across: 1,000 anchors, each in all eight interventions (8,000 pairs: one anchor's eight pairs).
+    within: per intervention 200 anchors with 5 pairs each (1,000 pairs, 8,000 in all; anchors nested).
+    """
+    n_iv = len(_ISO_MU)
+    if across:
+        iv = np.tile(np.arange(n_iv), 1000)
+        anchor = np.repeat(np.arange(1000), n_iv)
+    else:
+        iv = np.repeat(np.arange(n_iv), 1000)
+        anchor = iv * 200 + np.tile(np.repeat(np.arange(200), 5), n_iv)
+    return iv, anchor, _ISO_MU[iv]
+
+
+def _iso_wins(rng: np.random.Generator, sd: float, across: bool, shift: float = 0.0, u: np.ndarray | None = None):
+    iv, anchor, mu = _iso_layout(across)
+    if u is None:
+        u = rng.normal(0.0, sd, anchor.max() + 1)
+    win = rng.random(iv.size) < _logistic(mu + shift + u[anchor])
+    return iv, anchor, win, u
+
+
+def _iso_score(
+    iv: np.ndarray, anchor: np.ndarray, win: np.ndarray, n_resamples: int, seed: int, clustered: bool = True
+) -> dict[str, Any]:
+    from mmjudge.benchmarks.isovrbench.scoring import score
+
+    ivs = np.asarray(_iso_interventions())
+    cluster = [f"p{a}" for a in anchor] if clustered else None  # None: every pair its own (the old intervals)
+    return score(list(ivs[iv]), score_chosen=win.astype(float), score_rejected=(~win).astype(float),
+                 pair_id=[str(k) for k in range(iv.size)], cluster=cluster,
+                 n_resamples=n_resamples, seed=seed)  # fmt: skip
+
+
+def iso_draw(across: bool, keys: tuple[str, ...], *, clustered: bool = True):
+    """An IsoVRBench draw; ``clustered=False`` scores without the anchor ids (pairs taken as independent), the
+    intervals the scorer gave before it knew the clusters."""
+
+    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+        iv, anchor, win, _ = _iso_wins(rng, sd, across)
+        return _intervals(_iso_score(iv, anchor, win, n_resamples, seed, clustered), keys)
+
+    return draw
+
+
+def _iso_compare_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+    """Two judges on the same pairs (5 pairs per anchor within an intervention); the anchor effect is shared
+    (a hard prompt is hard for both), the second judge is 0.25 logit weaker."""
+    from mmjudge.benchmarks.isovrbench.scoring import INTERVENTIONS, metric_specs, outcomes
+    from mmjudge.comparison import compare_units
+    from mmjudge.stats import KeyOutcomes
+
+    ivs = np.asarray(INTERVENTIONS)
+    iv, anchor, win_a, u = _iso_wins(rng, sd, across=False)
+    _, _, win_b, _ = _iso_wins(rng, sd, across=False, shift=-0.25, u=u)
+    units = []
+    for win in (win_a, win_b):
+        table = outcomes(list(ivs[iv]), score_chosen=win.astype(float), score_rejected=(~win).astype(float),
+                         pair_id=[str(k) for k in range(iv.size)], cluster=[f"p{a}" for a in anchor])  # fmt: skip
+        units.append(KeyOutcomes.of("average", table, metric_specs(table)[0]["average"]))
+    c = compare_units(units[0], units[1], n_resamples=n_resamples, seed=seed)
+    return {"difference average": (c.ci_low, c.ci_high)}
+
+
+def _iso_compare_truth(sd: float) -> dict[str, float]:
+    return {"difference average": iso_truth(sd)["average"] - iso_truth(sd, shift=-0.25)["average"]}
+
+
+# --- MIST -------------------------------------------------------------------------------------------
+
+_MIST_LABELS = np.array(["FF", "WF", "FL", "LL"])
+_MIST_MU = {("aligned", "explicit"): -1.2, ("aligned", "silent"): -0.6,
+            ("misleading", "explicit"): -0.9, ("misleading", "silent"): -0.2}  # fmt: skip
+_MIST_PROMPTS = ("zero_shot", "few_shot", "cot", "few_shot_cot")
+
+
+def _mist_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+    """200 items x 4 prompt strategies, one judge; each cell is labelled text-only and under both images in
+    both arms (20 labels per item). A labelled input changes the text-only label with probability
+    ``logistic(mu + u_item)``, to one of the other three labels at random."""
+    from mmjudge.benchmarks.mist.scoring import score
+
+    n_items = 200
+    u = rng.normal(0.0, sd, n_items)
+    rows: dict[str, list[Any]] = {"item_ids": [], "image_conditions": [], "arms": [], "prompt_strategies": [],
+                                  "predictions": []}  # fmt: skip
+    for item in range(n_items):
+        for prompt in _MIST_PROMPTS:
+            base = int(rng.integers(4))
+            slots = [("none", "none", base)]
+            for (cond, arm), mu in _MIST_MU.items():
+                changed = rng.random() < _logistic(mu + u[item])
+                code = int((base + rng.integers(1, 4)) % 4) if changed else base
+                slots.append((cond, arm, code))
+            for cond, arm, code in slots:
+                rows["item_ids"].append(f"i{item}")
+                rows["image_conditions"].append(cond)
+                rows["arms"].append(arm)
+                rows["prompt_strategies"].append(prompt)
+                rows["predictions"].append(str(_MIST_LABELS[code]))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no human labels: the alt-test warns that it cannot run
+        scores = score(**rows, n_resamples=n_resamples, seed=seed)
+    return _intervals(scores, tuple(_mist_truth(0.0)))
+
+
+def _mist_truth(sd: float) -> dict[str, float]:
+    def q(cond: str, arm: str) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda u: _logistic(_MIST_MU[(cond, arm)] + u)
+
+    def differ(cond: str) -> Callable[[np.ndarray], np.ndarray]:
+        # explicit vs silent under the same image: one changed and not the other, or both to different labels
+        def f(u: np.ndarray) -> np.ndarray:
+            e, s = q(cond, "explicit")(u), q(cond, "silent")(u)
+            return e * (1 - s) + s * (1 - e) + e * s * (2.0 / 3.0)
+
+        return f
+
+    out = {f"change_rate/none_to_{c}/{a}": 100.0 * _expect(q(c, a), sd) for c, a in _MIST_MU}
+    controls = {c: 100.0 * _expect(differ(c), sd) for c in ("aligned", "misleading")}
+    out.update({f"change_rate/control/{c}": v for c, v in controls.items()})
+    out["change_rate/control"] = float(np.mean(list(controls.values())))  # equal cells under both images
+    return out
+
+
+# --- EmoPrefer --------------------------------------------------------------------------------------
+
+_PREF_GOLD = (("a1", 0.45), ("a2", 0.45), ("same", 0.10))
+_PREF_MU = 0.8
+
+
+def _pref_answer(rng: np.random.Generator, gold: np.ndarray, p_right: np.ndarray) -> np.ndarray:
+    """The gold label with probability ``p_right``, else one of the other two at random."""
+    labels = np.array([g for g, _ in _PREF_GOLD])
+    code = np.array([list(labels).index(g) for g in gold])
+    wrong = (code + rng.integers(1, 3, code.size)) % 3
+    return labels[np.where(rng.random(code.size) < p_right, code, wrong)]
+
+
+def _pref_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+    """600 items, each on its own clip (the release names one item per clip), judged in the forward and the
+    swapped order; the clip effect is shared by both orders of its item."""
+    from mmjudge.benchmarks.emoprefer.scoring import score
+
+    n_clips, per = 600, 1
+    clip = np.repeat(np.arange(n_clips), per)
+    u = rng.normal(0.0, sd, n_clips)[clip]
+    labels, shares = zip(*_PREF_GOLD, strict=True)
+    gold = rng.choice(np.array(labels), size=clip.size, p=np.array(shares))
+    p_right = _logistic(_PREF_MU + u)
+    forward = _pref_answer(rng, gold, p_right)
+    flip = {"a1": "a2", "a2": "a1", "same": "same"}
+    swapped = _pref_answer(rng, np.array([flip[g] for g in gold]), p_right)  # in the reversed file's labels
+    scores = score(list(forward), list(gold), list(swapped), ids=[f"n{k}" for k in range(clip.size)],
+                   clusters=[f"clip{c}" for c in clip], n_resamples=n_resamples, seed=seed)  # fmt: skip
+    return _intervals(scores, tuple(_pref_truth(0.0)))
+
+
+def _pref_truth(sd: float) -> dict[str, float]:
+    from mmjudge.stats._classification import weighted_f1_from_counts
+
+    right = _expect(lambda u: _logistic(_PREF_MU + u), sd)
+    share = dict(_PREF_GOLD)
+    names = [g for g, _ in _PREF_GOLD]
+    table = np.array([[share[g] * (right if p == g else (1 - right) / 2) for p in names] for g in names])
+    two = table[:2, :2].copy()
+    two[:, 0] += table[:2, 2]  # predicted "same" counts as a1; gold "same" items are dropped
+    # swap consistency: the swapped answer, mapped back, equals the forward one
+    both_right = _expect(lambda u: _logistic(_PREF_MU + u) ** 2, sd)
+    both_wrong = _expect(lambda u: (1 - _logistic(_PREF_MU + u)) ** 2, sd)
+    consistent = both_right + both_wrong / 2  # both wrong: the same wrong label with probability 1/2
+    return {
+        "waf_3class": 100.0 * float(weighted_f1_from_counts(table[None])[0]),
+        "acc_3class": 100.0 * float(np.trace(table)),
+        "waf_2class": 100.0 * float(weighted_f1_from_counts(two[None])[0]),
+        "acc_2class": 100.0 * float(np.trace(two) / two.sum()),
+        "swap_consistency": 100.0 * consistent,
+    }
+
+
+# --- EmoReAlM ---------------------------------------------------------------------------------------
+
+_REALM_MU = {"reasoning_basic_audio": 0.9, "reasoning_basic_video": 1.3, "reasoning_stress_audio": 0.1,
+             "reasoning_stress_video": 0.4, "modality_agreement": 0.6}  # fmt: skip
+_REALM_YES_NO = ("reasoning_stress_audio", "reasoning_stress_video", "modality_agreement")
+_REALM_NO_SHIFT = -0.7  # gold-No questions are harder (judges lean to Yes)
+
+
+def _realm_layout() -> np.ndarray:
+    """The video of each of 4,000 questions on 2,649 videos: 1,500 with one question, 947 with two, 202 with
+    three (the release's counts; its per-video split is not published)."""
+    sizes = np.repeat([1, 2, 3], [1500, 947, 202])
+    return np.repeat(np.arange(sizes.size), sizes)
+
+
+def _realm_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+    from mmjudge.benchmarks.emorealm.scoring import score
+
+    video = _realm_layout()
+    u = rng.normal(0.0, sd, video.max() + 1)[video]
+    tasks = np.array(list(_REALM_MU))[rng.permutation(np.arange(video.size) % len(_REALM_MU))]
+    yes_no = np.isin(tasks, _REALM_YES_NO)
+    gold_yes = yes_no & (rng.random(video.size) < 0.5)
+    mu = np.array([_REALM_MU[t] for t in tasks]) + np.where(yes_no & ~gold_yes, _REALM_NO_SHIFT, 0.0)
+    right = rng.random(video.size) < _logistic(mu + u)
+    letters = np.array(list("ABCD"))
+    gold = np.where(yes_no, np.where(gold_yes, 0, 1), rng.integers(0, 4, video.size))
+    n_choices = np.where(yes_no, 2, 4)
+    offset = 1 + np.floor(rng.random(video.size) * (n_choices - 1)).astype(int)  # a wrong letter, uniformly
+    answer = np.where(right, gold, (gold + offset) % n_choices)
+    choices = [["(A) Yes", "(B) No"] if y else ["(A) a", "(B) b", "(C) c", "(D) d"] for y in yes_no]
+    scores = score([str(letters[a]) for a in answer], [str(letters[g]) for g in gold], list(tasks), choices=choices,
+                   ids=[f"q{k}" for k in range(video.size)], clusters=[f"v{v}" for v in video],
+                   n_resamples=n_resamples, seed=seed)  # fmt: skip
+    return _intervals(scores, tuple(_realm_truth(0.0)))
+
+
+def _realm_truth(sd: float) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for task, mu in _REALM_MU.items():
+        if task in _REALM_YES_NO:
+            yes, no = _p(mu, sd), _p(mu + _REALM_NO_SHIFT, sd)
+            out[f"accuracy/{task}"] = (yes + no) / 2  # gold Yes and No equally likely
+            if task == "modality_agreement":
+                out[f"yes_accuracy/{task}"], out[f"no_accuracy/{task}"] = yes, no
+                out[f"yes_no_f1/{task}"] = 2 * yes * no / (yes + no)
+        else:
+            out[f"accuracy/{task}"] = _p(mu, sd)
+    out["overall"] = float(np.mean([out[f"accuracy/{t}"] for t in _REALM_MU]))
+    return out
+
+
+# --- the table --------------------------------------------------------------------------------------
+
+
+def _intervals(scores: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """``(low, high)`` of each key (NaN when the scorer gave none)."""
+    nan = float("nan")
+    return {k: (float(scores.get(k + "_ci_low", nan)), float(scores.get(k + "_ci_high", nan))) for k in keys}
+
+
+_ISO_KEYS = ("average", "accuracy/temporal_shuffle", "accuracy/t2v_1_3b")
+
+DESIGNS: dict[str, Design] = {
+    "isovrbench_across": Design(
+        "IsoVRBench, anchors across interventions",
+        "1,000 anchor prompts, each in all 8 interventions (8 pairs per prompt, 8,000 pairs)",
+        iso_draw(True, _ISO_KEYS), iso_truth,
+    ),
+    "isovrbench_within": Design(
+        "IsoVRBench, 5 pairs per anchor within an intervention",
+        "per intervention 200 prompts x 5 pairs (1,600 prompts nested in 8 interventions, 8,000 pairs)",
+        iso_draw(False, _ISO_KEYS), iso_truth,
+    ),
+    "isovrbench_compare": Design(
+        "mmjudge compare, paired difference (IsoVRBench within)",
+        "two judges on the pairs of isovrbench_within; anchor effect shared, second judge 0.25 logit weaker",
+        _iso_compare_draw, _iso_compare_truth,
+    ),
+    "mist": Design(
+        "MIST change rates",
+        "200 items x 4 prompts x 5 inputs, one judge (20 labels per item); cluster = item",
+        _mist_draw, _mist_truth,
+    ),
+    "emoprefer": Design(
+        "EmoPrefer-Data",
+        "600 items on 600 clips, each in forward and swapped order; cluster = clip",
+        _pref_draw, _pref_truth,
+    ),
+    "emorealm": Design(
+        "EmoReAlM",
+        "4,000 questions on 2,649 videos (1-3 per video) across 5 tasks; cluster = video",
+        _realm_draw, _realm_truth,
+    ),
+}
+
+
+class Replicates(NamedTuple):
+    """Per replicate of one key: whether its interval covered the population value, and its width."""
+
+    hits: np.ndarray
+    """``(replicates,)`` bool; a replicate without an interval counts as not covering."""
+    widths: np.ndarray
+    """``(replicates,)`` interval widths (NaN where none)."""
+
+
+def run_replicates(
+    design: str | Design, sd: float, replicates: int, *, n_resamples: int = 1000, seed: int = 0, first: int = 0
+) -> dict[str, Replicates]:
+    """Replicates ``first .. first + replicates - 1`` of ``design`` (a name in :data:`DESIGNS`, or a design)
+    at cluster sd ``sd`` (each replicate's random stream depends only on ``seed`` and its number, so blocks
+    run in parallel add up to one run)."""
+    d = DESIGNS[design] if isinstance(design, str) else design
+    truth = d.truth(sd)
+    hits: dict[str, list[bool]] = {}
+    widths: dict[str, list[float]] = {}
+    for r in range(first, first + replicates):
+        rng = np.random.default_rng([seed, r])
+        for key, (low, high) in d.draw(rng, sd, n_resamples, r).items():
+            hits.setdefault(key, []).append(bool(low <= truth[key] <= high))
+            widths.setdefault(key, []).append(high - low)
+    return {k: Replicates(np.asarray(hits[k]), np.asarray(widths[k])) for k in hits}
+
+
+def coverage(hits: np.ndarray) -> tuple[float, float]:
+    """Coverage and its Monte Carlo standard error."""
+    p = float(np.mean(hits))
+    return p, float(np.sqrt(p * (1 - p) / max(1, hits.size)))
