@@ -7,6 +7,7 @@ fresh database of a PostgreSQL server the session starts (:mod:`.postgres`).
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import socket
@@ -126,6 +127,12 @@ def board_factory(store_location: str, data_root: Path, reference: dict[str, lis
         return Leaderboard(store, Settings(**settings), rows_fn=lambda b, folder: reference[b])
 
     return make
+
+
+def shown(message: str) -> str:
+    """A handler's Markdown message as the page shows it: the character references that keep submitter text
+    literal (``&#42;`` for ``*``) read as their characters."""
+    return html.unescape(message)
 
 
 def free_port() -> int:

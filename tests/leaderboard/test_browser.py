@@ -127,11 +127,11 @@ def _choose_file(page, path: Path) -> None:
     raise AssertionError(f"{path.name} never showed in the file component: {component.inner_html()[:2000]}")
 
 
-def _submit(page, path: Path, model: str) -> str:
+def _submit(page, path: Path, model: str, judge: str = "browser judge") -> str:
     """Upload ``path`` (a name this page has not uploaded before) and submit; returns the final message."""
     page.get_by_role("tab", name="Submit").click()
     _choose_file(page, path)
-    page.locator("#submit-judge textarea, #submit-judge input").first.fill("browser judge")
+    page.locator("#submit-judge textarea, #submit-judge input").first.fill(judge)
     page.locator("#submit-model textarea, #submit-model input").first.fill(model)
     page.locator("#submit-revision textarea, #submit-revision input").first.fill("r1")
     message = page.locator("#submit-message")
@@ -223,6 +223,37 @@ def test_markup_in_names_is_shown_literally_once_and_exported_as_submitted(
     [sub] = [s for s in board.store.submissions("emoprefer") if s.kind == "verified"]
     assert name in exported and judge in exported and "&amp;" not in exported
     assert sub.model == name and sub.judge == judge  # stored as submitted
+
+
+HOSTILE = "a&amp;b <img src=x onerror=window.__pwned=1> **bold** [l](http://x.example) `code` _em_"
+
+
+def test_a_name_with_markdown_is_shown_literally_in_the_message_and_the_table(session, reference, tmp_path) -> None:
+    """Markdown in a judge name is text: no bold, no link to an outside host, no code span, in the success
+    message and in the table; the store and the CSV export keep the name as submitted."""
+    from playwright.sync_api import expect
+
+    board, page = session
+    upload = tmp_path / "hostile.jsonl"
+    upload.write_bytes(prediction_bytes("isovrbench", reference["isovrbench"], seed=41))
+    _submit(page, upload, "org/plain-model", judge=HOSTILE)
+    message = page.locator("#submit-message")
+    assert "Stored" in message.inner_text()
+    for where in (message, page.locator("#table-isovrbench")):
+        if where is not message:
+            page.get_by_role("tab", name="IsoVRBench").click()
+            where.get_by_placeholder("Filter...").fill("org/plain-model")
+            expect(where).to_contain_text("org/plain-model", timeout=STEP_MS)
+        text = where.inner_text()
+        assert text.count(HOSTILE) == 1, text  # every character shown as typed, once
+        assert where.locator("a").count() == 0, where.inner_html()[:3000]  # no live link at all
+        for tag in ("b", "em", "code", "img"):
+            assert where.locator(tag).count() == 0, (tag, where.inner_html()[:3000])
+        # the message's own emphasis is the word Stored, nothing of the name
+        assert [t.strip() for t in where.locator("strong").all_inner_texts()] == (["Stored"] if where is message else [])
+    assert page.evaluate("() => window.__pwned === undefined")
+    [row] = _verified(board)
+    assert row.judge == HOSTILE
 
 
 def _with_header(content: bytes, backend: str, model: str | None) -> bytes:

@@ -13,7 +13,7 @@ from mmjudge.leaderboard import SubmissionRejected
 from mmjudge.leaderboard import queue as q
 from mmjudge.leaderboard.worker import EvalJob, process_one
 
-from .conftest import prediction_bytes
+from .conftest import BENCHMARKS, prediction_bytes
 
 BACKENDS = ["random", "frame_smoothness"]
 
@@ -202,3 +202,37 @@ def test_subprocess_eval_launches_accelerate_on_several_gpus(tmp_path, monkeypat
     ]
     assert commands[2][commands[2].index("--num_processes") + 1] == "4"
     assert commands[2][-12:-8] == ["-m", "mmjudge", "eval", "--benchmark"]
+
+
+def test_a_request_counts_once_and_its_worker_rows_are_not_uploads(board_factory, reference, tmp_path) -> None:
+    """A request for every served benchmark uses one of the requester's daily submissions, when it is made;
+    the rows the worker stores for it do not count, so the requester can still upload (default limit 5)."""
+    from mmjudge.leaderboard.validation import SubmissionMeta
+
+    board = board_factory(daily_limit=5)
+    benchmarks = list(BENCHMARKS)
+    q.enqueue(board.store, _spec(benchmarks=benchmarks), "alice", daily_limit=5)
+    claimed = q.claim(board.store, "worker-1")
+    for k, benchmark in enumerate(benchmarks):
+        board.submit(prediction_bytes(benchmark, reference[benchmark], seed=50 + k),
+                     SubmissionMeta("random", "org/tiny", "main"), "alice", daily_limit=None, lease=claimed.lease)  # fmt: skip
+    assert q.finish(board.store, claimed.lease, ok=True, log_tail="done")
+    assert len([s for s in board.store.submissions() if s.submitter == "alice"]) == len(benchmarks)
+    for k in range(4):  # the request used 1 of 5: four uploads remain
+        board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=60 + k),
+                     SubmissionMeta("mine", f"org/upload-{k}", "r1"), "alice")  # fmt: skip
+    with pytest.raises(SubmissionRejected, match="already made 5 submissions in the last 24 hours"):
+        board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=70),
+                     SubmissionMeta("mine", "org/upload-5", "r1"), "alice")  # fmt: skip
+
+
+def test_the_submit_tab_states_the_quota_rule(board_factory, monkeypatch) -> None:
+    import gradio as gr
+
+    from mmjudge.leaderboard.submit import quota_text
+    from mmjudge.leaderboard.ui import build_app
+
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    app = build_app(board_factory(daily_limit=3))
+    [policy] = [b for b in app.blocks.blocks.values() if isinstance(b, gr.Markdown) and b.elem_id == "submit-policy"]
+    assert quota_text(3) in policy.value and "whatever its number of benchmarks" in policy.value

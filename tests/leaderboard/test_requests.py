@@ -18,7 +18,7 @@ from mmjudge.leaderboard import queue as q
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.worker import EvalJob, process_one
 
-from .conftest import prediction_bytes
+from .conftest import prediction_bytes, shown
 
 KNOWN = ["random", "openai_compatible", "video_reward", "clip_score"]
 
@@ -117,7 +117,7 @@ def test_handler_refuses_api_judges_for_non_admins_and_names_the_key(board_facto
     refused = handlers.request_model(
         "org/m", "main", "video_reward", "options: {checkpoint: /etc}", ["isovrbench"], None
     )
-    assert "Rejected" in refused and "options.checkpoint" in refused.replace("\\", "")
+    assert "Rejected" in refused and "options.checkpoint" in shown(refused)
     assert q.list_requests(handlers.board.store) == []
 
 
@@ -299,6 +299,50 @@ def test_public_log_removes_secret_values_and_internal_urls() -> None:
         environ=[("OPENAI_API_KEY", "sk-live-123456"), ("HOME", "/root")],
     )
     assert "sk-live" not in text and "10.1.2.3" not in text and "https://huggingface.co/org/m" in text
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://lb:Pg-s3cret-pw@db.internal:5432/leaderboard",
+        "postgres://lb:Pg-s3cret-pw@10.0.0.7/leaderboard?sslmode=require",
+        "redis://:Pg-s3cret-pw@cache.internal:6379/0",
+        "amqp://worker:Pg-s3cret-pw@rabbit.internal:5672/vhost",
+        "https://ci-bot:Pg-s3cret-pw@git.internal/org/repo.git",
+        "postgresql:///lb?host=/run/pg&password=Pg-s3cret-pw",
+    ],
+)
+def test_public_log_redacts_the_credentials_of_any_url(url) -> None:
+    """The password of a database, cache or broker URL never reaches the public queue, whatever the
+    scheme, and whether or not the worker knows the URL as a setting."""
+    from mmjudge.leaderboard.worker import public_log
+
+    text = public_log(f"psycopg.OperationalError: connection to {url} failed: timeout", environ=[])
+    assert "Pg-s3cret-pw" not in text and "OperationalError" in text
+    assert "internal" not in text and "10.0.0.7" not in text  # internal hosts go with their URL
+
+
+def test_public_log_redacts_every_configured_secret_whatever_its_name() -> None:
+    """``--db`` given on the command line, ``MMJUDGE_DB`` and ``HF_TOKEN`` set, the API key variable named by
+    ``--api-key-env``: their values are masked even where they appear without a URL around them."""
+    from types import SimpleNamespace
+
+    from mmjudge.leaderboard.worker import public_log, secret_values
+
+    board = SimpleNamespace(
+        store=SimpleNamespace(location="postgresql://lb:Db-pass-2718@db.internal:5432/lb"),
+        settings=SimpleNamespace(server_options={"openai_compatible": {"api_key_env": "SERVER_KEY"}}),
+    )
+    environ = {"MMJUDGE_DB": "postgresql://w:Env-db-pass-31@h/lb", "HF_TOKEN": "hf_abcdefghijklmnop",
+               "SERVER_KEY": "Server-key-value-42", "PATH": "/usr/bin"}  # fmt: skip
+    secrets = secret_values(board, environ)
+    assert "Db-pass-2718" in secrets and "Server-key-value-42" in secrets and "hf_abcdefghijklmnop" in secrets
+    log = ("auth failed for password Db-pass-2718; key Server-key-value-42 rejected; token hf_abcdefghijklmnop; "
+           "dsn postgresql://w:Env-db-pass-31@h/lb")  # fmt: skip
+    text = public_log(log, environ=[], secrets=secrets)
+    for value in ("Db-pass-2718", "Server-key-value-42", "hf_abcdefghijklmnop", "Env-db-pass-31"):
+        assert value not in text, value
+    assert text.count("***") >= 3 and "auth failed" in text
 
 
 def test_worker_command_takes_the_attempt_cap_admins_and_api_endpoint(tmp_path) -> None:

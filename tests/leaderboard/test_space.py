@@ -210,3 +210,71 @@ def test_build_with_a_pinned_commit_installs_mmjudge_from_git(tmp_path) -> None:
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
     with pytest.raises(ConfigError, match="expected an empty folder or an earlier Space build"):
         space_build.build_space(tmp_path / "mine", source=CHECKOUT)
+
+
+TOKEN = "ghp_Tok3nFromTheCiRemote0123"
+DB_PASSWORD = "Pg-Passw0rd-31415"
+
+
+def _clone_with_token(tmp_path: Path) -> Path:
+    """A checkout (the files a pinned build reads) whose ``origin`` URL carries a token, as CI clones have."""
+    clone = tmp_path / "clone"
+    for name in ("pyproject.toml", "constraints.txt", "README.md"):
+        (clone / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(CHECKOUT / name, clone / name)
+    shutil.copytree(CHECKOUT / "spaces" / "leaderboard", clone / "spaces" / "leaderboard")
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "remote", "add", "origin",
+                    f"https://ci-bot:{TOKEN}@github.com/org/mmjudge.git"], check=True)  # fmt: skip
+    return clone
+
+
+def _every_text(folder: Path) -> str:
+    """Every file of ``folder`` and every member of its archives, as one text."""
+    parts = []
+    for path in folder.rglob("*"):
+        if path.suffix in (".whl", ".zip"):
+            with zipfile.ZipFile(path) as archive:
+                parts += [archive.read(m).decode("utf-8", "replace") for m in archive.namelist()]
+        elif path.is_file():
+            parts.append(path.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(parts)
+
+
+def test_a_pinned_build_from_a_clone_with_a_token_holds_no_credential_or_path(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("MMJUDGE_DB", f"postgresql://lb:{DB_PASSWORD}@db.internal:5432/lb")
+    monkeypatch.setenv("HF_TOKEN", "hf_NotInAnyBuildFile0123")
+    clone = _clone_with_token(tmp_path)
+    build = space_build.build_space(tmp_path / "out", source=clone, pin=SHA)
+    assert build.requirements[0] == f"mmjudge[space,metrics,postgres] @ git+https://github.com/org/mmjudge.git@{SHA}"
+    text = _every_text(build.folder)
+    for private in (TOKEN, "ci-bot", DB_PASSWORD, "hf_NotInAnyBuildFile0123", str(clone.resolve()), str(tmp_path),
+                    str(Path.home()), sys.prefix):  # fmt: skip
+        assert private not in text, private
+    # an explicit --git-url with credentials is stripped the same way
+    again = space_build.build_space(tmp_path / "out2", source=clone, pin=SHA,
+                                    git_url=f"https://{TOKEN}@github.com/org/mmjudge")  # fmt: skip
+    assert TOKEN not in _every_text(again.folder)
+
+
+def test_a_build_holding_a_secret_or_a_local_path_fails_naming_the_file_and_line(tmp_path, monkeypatch) -> None:
+    clone = _clone_with_token(tmp_path)
+    card = clone / "spaces" / "leaderboard" / "README.md"
+    card.write_text(card.read_text(encoding="utf-8") + "\nDeploy key: hf_LeakedIntoTheCard0123\n", encoding="utf-8")
+    monkeypatch.setenv("HF_TOKEN", "hf_LeakedIntoTheCard0123")
+    with pytest.raises(ConfigError, match=r"README\.md:\d+: holds a secret value") as caught:
+        space_build.build_space(tmp_path / "out", source=clone, pin=SHA)
+    assert "hf_LeakedIntoTheCard0123" not in str(caught.value)  # the message never repeats the secret
+    assert not (tmp_path / "out").exists()  # nothing is left to push by mistake
+    from mmjudge._checkout import read_constraints
+
+    written = space_build._card(clone, read_constraints(clone / "constraints.txt")).splitlines()  # as built
+    line = next(k for k, text in enumerate(written, start=1) if "Deploy key" in text)
+    assert str(caught.value).startswith(f"README.md:{line}: holds a secret value")
+    # a wheel member holding a local path is found too
+    folder = tmp_path / "scan"
+    (folder / "wheels").mkdir(parents=True)
+    with zipfile.ZipFile(folder / "wheels" / "pkg.whl", "w") as archive:
+        archive.writestr("pkg/config.py", f"# built here\nROOT = '{tmp_path}/work'\n")
+    assert space_build.find_leak(folder, [], [str(tmp_path)]) == f"wheels/pkg.whl!pkg/config.py:2: holds the local path {tmp_path}"
+    assert space_build.find_leak(folder, ["short"], []) is None  # too short to look for

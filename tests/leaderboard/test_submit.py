@@ -15,7 +15,7 @@ import pytest
 from mmjudge.leaderboard import SubmissionMeta, build_table, ingest_demo_output
 from mmjudge.leaderboard.ui import Handlers
 
-from .conftest import prediction_bytes, prediction_lines
+from .conftest import prediction_bytes, prediction_lines, shown
 
 REPO = Path(__file__).resolve().parents[2]
 XSS = "<script>alert('x')</script>"
@@ -40,7 +40,7 @@ def _submit(
 
 def _plain(message: str) -> str:
     """The message as Markdown renders it (Markdown escapes removed; HTML entities kept)."""
-    return message.replace("\\", "")
+    return shown(message)
 
 
 def test_space_mode_refuses_calls_without_a_profile(board_factory, reference, tmp_path) -> None:
@@ -203,7 +203,7 @@ def test_text_is_escaped_once_where_it_is_rendered(board_factory, reference, tmp
     handlers = Handlers(board_factory())
     message = handlers.submit(_write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"])),
                               XSS, XSS, XSS, "", XSS, "open", None)  # fmt: skip
-    assert "<script>" not in message and "&lt;script&gt;" in message and "&amp;lt;" not in message
+    assert "<" not in message and "&#60;script&#62;" in message and XSS in shown(message)  # escaped once
     table = handlers.table("isovrbench")
     row = next(r for r in table.values if r[table.headers.index("Kind")] == "verified")
     assert [row[table.headers.index(h)] for h in ("Judge", "Model", "Revision")] == [XSS, XSS, XSS]
@@ -216,7 +216,8 @@ def test_text_is_escaped_once_where_it_is_rendered(board_factory, reference, tmp
     assert any(r["Model"] == XSS for r in as_json)
     link = handlers.submit(_write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"], seed=2), "l.jsonl"),
                            "j", "[click](https://evil.example)", "r", "", "", "open", None)  # fmt: skip
-    assert "Stored" in link and "\\[click\\]\\(https://evil\\.example\\)" in link  # no Markdown link
+    assert "Stored" in link and "[click](https://evil.example)" in shown(link)  # shown as typed
+    assert "https://" not in link and "](" not in link  # no Markdown link, nothing the renderer links
     request = handlers.request_model(XSS, "", "x", "", ["isovrbench"], None)
     assert "<script" not in request
 

@@ -45,7 +45,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--admin", action="append", default=[], help="username allowed to hide rows (repeatable)"
     )
-    parser.add_argument("--daily-limit", type=int, default=5, help="submissions + requests per user per day")
+    parser.add_argument(
+        "--daily-limit", type=int, default=5,
+        help="uploads + model requests per user per 24 h (a request counts once; worker rows do not count)",
+    )
     parser.add_argument("--max-mb", type=float, default=64.0, help="size limit of a prediction file in MiB")
     parser.add_argument(
         "--demo-output",

@@ -22,7 +22,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     build.add_argument(
         "--pin", default=None, help="install mmjudge from this 40-hex commit instead of a vendored wheel"
     )
-    build.add_argument("--git-url", default=None, help="repository of --pin (default: the checkout's origin)")
+    build.add_argument(
+        "--git-url", default=None,
+        help="repository of --pin (default: the checkout's origin; credentials in the URL are never written)",
+    )
     build.add_argument("--source", default=None, help="the mmjudge checkout (default: the imported one's)")
     push = sub.add_parser("push", help="upload a built Space folder to ORG/NAME in one commit")
     push.add_argument("--repo", required=True, help="Space repo id ORG/NAME (created when missing, gradio SDK)")

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import html
 import math
-import re
+import string
 from typing import Any
 
 from mmjudge._inflight import AppClosingError, InFlight, tracked
@@ -14,17 +13,21 @@ from mmjudge.leaderboard.store import SubmissionRejected
 __all__ = ["EXPORT_TTL_S", "AppClosingError", "InFlight", "error_message", "md", "row_id", "tracked"]
 
 
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
+_PUNCTUATION = frozenset(string.punctuation)
 
 
 def md(text: str) -> str:
-    """Submitter text for a Markdown message: HTML-escaped, then Markdown punctuation backslash-escaped
-    (so a model name can neither inject tags nor render as a link, emphasis or code).
+    """Submitter text for a Markdown message, shown literally: every ASCII punctuation character becomes
+    its numeric character reference (``*`` -> ``&#42;``). A reference is never Markdown syntax nor HTML,
+    and the renderer's link detection, which reads the raw source, finds no ``http://``, ``www.`` or
+    ``@`` in it, so a name can neither inject a tag nor render as emphasis, code or a live link; the
+    browser shows each character as typed (backslash escapes, by contrast, stay visible inside the URLs
+    the renderer links).
 
-    >>> md("[x](javascript:alert(1)) <b>")
-    '\\\\[x\\\\]\\\\(javascript:alert\\\\(1\\\\)\\\\) &lt;b&gt;'
+    >>> md("[x](http://a.example) <b>")
+    '&#91;x&#93;&#40;http&#58;&#47;&#47;a&#46;example&#41; &#60;b&#62;'
     """
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(text, quote=False))  # quotes: no attribute here
+    return "".join(f"&#{ord(c)};" if c in _PUNCTUATION else c for c in text)
 
 
 def error_message(exc: Exception) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from mmjudge.errors import ConfigError, MmjudgeError
 
-__all__ = ["VARIABLES", "LabelSource", "SpaceConfig", "fetch_labels", "label_variable", "open_space", "start"]
+__all__ = ["SECRETS", "VARIABLES", "LabelSource", "SpaceConfig", "fetch_labels", "label_variable", "open_space", "start"]
 
 VARIABLES: dict[str, str] = {
     "MMJUDGE_DB": "store: SQLite file, or postgresql:// URL shared with the workers (set it as a secret: "
@@ -33,13 +33,21 @@ VARIABLES: dict[str, str] = {
     "storage, else the user cache)",
     "MMJUDGE_DATA_ROOT": "local runs: a folder of built benchmark folders <id>/ used instead of the Hub repos",
     "MMJUDGE_ADMINS": "comma-separated usernames who may hide rows",
-    "MMJUDGE_DAILY_LIMIT": "submissions + model requests per user per 24 h (default 5)",
+    "MMJUDGE_DAILY_LIMIT": "uploads + model requests per user per 24 h (a request once, whatever its benchmarks; "
+    "worker rows not counted; default 5)",
     "MMJUDGE_MAX_MB": "size limit of a prediction file in MiB (default 64)",
     "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as verified baseline rows",
     "MMJUDGE_MIRROR_REPO": "mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access)",
     "MMJUDGE_NO_AUTH": "1: local no-login mode (never on a public Space)",
 }
 """Every environment variable the Space reads, with its meaning."""
+
+SECRETS: dict[str, str] = {
+    "MMJUDGE_DB": "postgresql://user:password@host:5432/db shared with the workers (omit for SQLite on /data)",
+    "HF_TOKEN": "read access to private label repos; write access to MMJUDGE_MIRROR_REPO when mirroring",
+}
+"""The settings that hold credentials: set as Space secrets, never written into a build, and masked in
+every log a worker makes public (whatever their value looks like)."""
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _REPO = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")

@@ -5,7 +5,12 @@ card's YAML set to ``sdk: gradio``, the tested ``sdk_version`` and Python, ``hf_
 ``requirements.txt`` that installs exactly this mmjudge: either a wheel built from the checkout into
 ``wheels/`` (``app.py`` puts it on ``sys.path``, because a Space installs ``requirements.txt`` before the
 repo's files are copied in; the file then lists mmjudge's dependencies at the versions of the
-checkout's ``constraints.txt``), or, with ``pin``, ``mmjudge[...] @ git+<url>@<commit>``.
+checkout's ``constraints.txt``), or, with ``pin``, ``mmjudge[...] @ git+<url>@<commit>`` (the URL without
+its credentials: a CI clone's ``origin`` often carries a token). Before it reports success, the build is
+scanned (:func:`find_leak`: every file and every wheel member) for the environment's secret values
+(:data:`mmjudge.leaderboard.space.SECRETS`, with a database URL's password), the origin's credentials and
+this machine's paths (checkout, output folder, home, Python prefix); a hit removes the folder and names
+the file and line.
 :func:`plan_space_push` is pure: the files a push uploads and deletes, and the settings and secrets the
 deployer must set on the Space; :func:`push_space` carries it out (``create_repo(repo_type="space")``,
 one ``create_commit``).
@@ -23,9 +28,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge import _checkout as checkout
+from mmjudge._secrets import MIN_SECRET_LENGTH, strip_userinfo
 from mmjudge.errors import ConfigError
 
-__all__ = ["EXTRAS", "SpaceBuild", "SpacePushPlan", "build_space", "find_checkout", "plan_space_push", "push_space"]
+__all__ = [
+    "EXTRAS", "SpaceBuild", "SpacePushPlan", "build_space", "find_checkout", "find_leak", "plan_space_push", "push_space",
+]  # fmt: skip
 
 EXTRAS = ("space", "metrics", "postgres")
 """The extras a Space needs: the app, the scorers, and a PostgreSQL store shared with workers."""
@@ -65,7 +73,8 @@ def build_space(out: str | Path, *, source: str | Path | None = None, pin: str |
         git_url: the repository of ``pin`` (default: the checkout's ``origin`` remote).
 
     Raises:
-        ConfigError: not a checkout, a bad pin, no URL for it, or the wheel build failed.
+        ConfigError: not a checkout, a bad pin, no URL for it, the wheel build failed, or the built folder
+            holds a secret value or a local path (the folder is removed; the message names file and line).
     """
     root = find_checkout(source)
     out = Path(out)
@@ -86,15 +95,81 @@ def build_space(out: str | Path, *, source: str | Path | None = None, pin: str |
         lines = _dependencies(out / wheel, pins)
     else:
         shutil.rmtree(out / "wheels")
-        url = git_url or _origin(root)
+        url = strip_userinfo(git_url or _origin(root))
         head = f"mmjudge at commit {_check_pin(pin)} of {url}"
         lines = [f"mmjudge[{','.join(EXTRAS)}] @ git+{url}@{pin}", *_pinned(["gradio[oauth]"], pins)]
     text = (f"# The mmjudge leaderboard Space, written by `mmjudge space build`: {head}.\n"
             "# A Space installs this file before copying the repo in; the versions are the checkout's "
             "constraints.txt.\n" + "\n".join(lines) + "\n")  # fmt: skip
     (out / "requirements.txt").write_text(text, encoding="utf-8")
+    leak = find_leak(out, _private_values(root, git_url), _local_paths(root, out))
+    if leak is not None:
+        shutil.rmtree(out, ignore_errors=True)
+        raise ConfigError(f"{leak}; the Space build would publish it, so {out} was removed. Remove it from the "
+                          "checkout (or the environment variable from the build's environment) and build again")  # fmt: skip
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     return SpaceBuild(out, files, lines, wheel)
+
+
+def find_leak(folder: str | Path, secrets: Iterable[str], paths: Iterable[str]) -> str | None:
+    """The first place in ``folder`` (every file, and every member of every ``.whl``/``.zip`` in it) holding
+    one of ``secrets`` or ``paths``, as ``"<file>[!<member>]:<line>: holds <what>"``; ``None`` when clean.
+
+    Secret values shorter than :data:`mmjudge._secrets.MIN_SECRET_LENGTH` are not looked for; the message
+    names the kind of value found, never the value itself.
+    """
+    import zipfile
+
+    needles = [(v, "a secret value") for v in secrets if v and len(v) >= MIN_SECRET_LENGTH]
+    needles += [(p, f"the local path {p}") for p in paths if p and p != "/"]
+    folder = Path(folder)
+
+    def first(name: str, data: bytes) -> str | None:
+        for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+            for value, what in needles:
+                if value in line:
+                    return f"{name}:{number}: holds {what}"
+        return None
+
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix()
+        data = path.read_bytes()
+        if path.suffix in (".whl", ".zip"):
+            with zipfile.ZipFile(path) as archive:
+                for member in archive.namelist():
+                    hit = first(f"{name}!{member}", archive.read(member))
+                    if hit:
+                        return hit
+            continue
+        hit = first(name, data)
+        if hit:
+            return hit
+    return None
+
+
+def _private_values(root: Path, git_url: str | None) -> list[str]:
+    """The values a build must not hold: the settings marked secret (as set in this environment, with a
+    database URL's password on its own) and the credentials in the origin or ``--git-url``."""
+    import os
+    from urllib.parse import urlsplit
+
+    from mmjudge.leaderboard.space import SECRETS
+
+    values = [os.environ.get(name, "") for name in SECRETS]
+    urls = [u for u in (git_url, _origin(root, required=False), *values) if u and "://" in u]
+    for url in urls:
+        parts = urlsplit(url)
+        values += [parts.password or ""]
+        if parts.scheme not in ("ssh", "git+ssh"):
+            values += [parts.username or ""]
+    return [v for v in values if v]
+
+
+def _local_paths(root: Path, out: Path) -> list[str]:
+    """Absolute paths of this machine a build must not hold: the checkout, the output folder, the home
+    folder and the Python prefix."""
+    paths = {str(root.resolve()), str(out.resolve()), str(Path.home()), sys.prefix}
+    return sorted(p for p in paths if len(p) > 1)
 
 
 def _card(root: Path, pins: dict[str, str]) -> str:
@@ -172,10 +247,13 @@ def _pinned(requirements: Iterable[str], pins: dict[str, str]) -> list[str]:
     return sorted(lines.values(), key=str.lower)
 
 
-def _origin(root: Path) -> str:
+def _origin(root: Path, *, required: bool = True) -> str:
+    """The checkout's ``origin`` URL as git has it (credentials included: callers strip them)."""
     done = subprocess.run(["git", "-C", str(root), "remote", "get-url", "origin"], capture_output=True, text=True,
                           check=False)  # fmt: skip
     url = done.stdout.strip()
+    if (done.returncode != 0 or not url) and not required:
+        return ""
     if done.returncode != 0 or not url:
         raise ConfigError("--pin needs the repository to install from: pass --git-url (the checkout has no origin)")
     return url if "://" in url else f"ssh://{url.replace(':', '/', 1)}" if "@" in url else url
@@ -211,7 +289,7 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
         ConfigError: bad repo id, or ``folder`` is not a Space build.
     """
     from mmjudge.benchmarks import benchmark_ids
-    from mmjudge.leaderboard.space import VARIABLES, label_variable
+    from mmjudge.leaderboard.space import SECRETS, VARIABLES, label_variable
 
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):
@@ -225,10 +303,7 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
                  "MMJUDGE_BENCHMARKS leaves it out)" for b in benchmark_ids()}  # fmt: skip
     variables.update({k: v for k, v in VARIABLES.items()
                       if k not in ("MMJUDGE_DB", "MMJUDGE_LABELS_<ID>", "MMJUDGE_NO_AUTH", "MMJUDGE_DATA_ROOT")})  # fmt: skip
-    secrets = {
-        "MMJUDGE_DB": "postgresql://user:password@host:5432/db shared with the workers (omit for SQLite on /data)",
-        "HF_TOKEN": "read access to private label repos; write access to MMJUDGE_MIRROR_REPO when mirroring",
-    }
+    secrets = dict(SECRETS)
     settings = [
         "hardware: cpu-basic is enough (the Space scores files; models run on workers)",
         "persistent storage (/data): labels and, without MMJUDGE_DB, the SQLite store survive restarts",

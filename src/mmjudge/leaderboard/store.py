@@ -281,9 +281,13 @@ def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None 
 
 
 def _recent(conn: Connection, submitter: str, now: float) -> int:
+    """What ``submitter`` used of the daily limit in the 24 hours before ``now``: each upload, and each model
+    request once, when it was made (whatever its number of benchmarks); the rows a worker stores for a
+    request (they carry its ``request_id``) are not uploads and do not count again."""
     since = now - 86400.0
     n_sub = conn.execute(
-        "SELECT COUNT(*) FROM submissions WHERE submitter = ? AND created_at >= ? AND kind = 'verified'",
+        "SELECT COUNT(*) FROM submissions WHERE submitter = ? AND created_at >= ? AND kind = 'verified' "
+        "AND request_id IS NULL",
         (submitter, since),
     ).fetchone()[0]
     n_req = conn.execute(

@@ -23,13 +23,24 @@ from mmjudge.leaderboard.store import Lease, NewSubmission, Store, StoredSubmiss
 from mmjudge.leaderboard.tables import ROBUSTNESS
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES, SubmissionMeta, validate_file, validate_meta
 
-__all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output"]
+__all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output", "quota_text"]
 
 LOCAL_USER = "local"
 """Submitter name in no-auth mode."""
 
 RowsFn = Callable[[str, Path], Sequence[Mapping[str, Any]]]
 ScoreFn = Callable[..., dict[str, Any]]
+
+
+def quota_text(limit: int) -> str:
+    """The daily-limit policy in one sentence, as the Submit tab and the cards state it.
+
+    >>> quota_text(5)[:66]
+    'Each user may make 5 uploads and model requests in 24 hours: an up'
+    """
+    return (f"Each user may make {limit} uploads and model requests in 24 hours: an upload counts once; a model "
+            "request counts once, when it is made, whatever its number of benchmarks; the rows the worker "
+            "stores for a request are not uploads and do not count.")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -41,7 +52,7 @@ class Settings:
     max_bytes: int = DEFAULT_MAX_BYTES
     """Size limit of a submitted file."""
     daily_limit: int = 5
-    """Submissions plus model requests per user per 24 hours."""
+    """Uploads plus model requests per user per 24 hours (:func:`quota_text` says how they count)."""
     admins: frozenset[str] = field(default_factory=frozenset)
     """Usernames allowed to hide submissions."""
     require_login: bool = True

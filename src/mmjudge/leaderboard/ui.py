@@ -40,7 +40,7 @@ from mmjudge.leaderboard._calls import (
 from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, pin_css, refresh
 from mmjudge.leaderboard.export import write_results_file, write_table
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.leaderboard.submit import Leaderboard
+from mmjudge.leaderboard.submit import Leaderboard, quota_text
 from mmjudge.leaderboard.tables import Table, build_table
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 from mmjudge.leaderboard.worker import public_log
@@ -296,7 +296,8 @@ def _refresh_all(handlers: Handlers, tabs: dict[str, TabControls], event: Any) -
 
 def _submit_tab(handlers: Handlers, tabs: dict[str, TabControls]) -> None:
     gr.Markdown("Upload the `predictions.jsonl` written by `mmjudge eval` (format on the About tab). "
-                "It is validated, scored here against the labels this server holds, and stored as a verified row.")  # fmt: skip
+                "It is validated, scored here against the labels this server holds, and stored as a verified row. "
+                + quota_text(handlers.board.settings.daily_limit), elem_id="submit-policy")  # fmt: skip
     file = gr.File(label="predictions.jsonl", file_types=[".jsonl"], type="filepath", elem_id="submit-file")
     with gr.Row():
         judge = gr.Textbox(label="judge name", elem_id="submit-judge")

@@ -31,11 +31,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from mmjudge._secrets import redact_credentials, redact_values
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard._sql import is_postgres_url
 from mmjudge.leaderboard.policy import check_request_config
@@ -52,6 +53,7 @@ __all__ = [
     "process_one",
     "public_log",
     "run_worker",
+    "secret_values",
     "subprocess_eval",
     "worker_id",
 ]
@@ -127,7 +129,7 @@ def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalF
     folder = _attempt_folder(root, lease)
     log_path = folder / "run.log"
     log_path.touch()
-    hidden = _private_folders(board, folder)
+    hidden = _Private(_private_folders(board, folder), tuple(secret_values(board)))
     stop = threading.Event()
     keeper = threading.Thread(
         target=_keep_lease, args=(board, lease, lease_s, stop, log_path, hidden, gpus), daemon=True
@@ -203,19 +205,44 @@ def _run_config(board: Leaderboard, request: ModelRequest) -> dict[str, Any]:
 
 
 def _keep_lease(board: Leaderboard, lease: Lease, lease_s: float, stop: threading.Event, log_path: Path,
-                hidden: dict[str, str], gpus: int) -> None:  # fmt: skip
+                hidden: _Private, gpus: int) -> None:  # fmt: skip
     while not stop.wait(max(lease_s / 3.0, 0.05)):
         if not renew(board.store, lease, lease_s=lease_s, log_tail=_tail(log_path, [], hidden)):
             return
         beat(board.store, lease.worker, state="running", request_id=lease.request_id, gpus=gpus)
 
 
-def _tail(log_path: Path, extra: list[str], hidden: dict[str, str], n_chars: int = 4000) -> str:
+class _Private(NamedTuple):
+    """What a public log must not show: folders (-> placeholders) and secret values."""
+
+    folders: dict[str, str]
+    secrets: tuple[str, ...]
+
+
+def _tail(log_path: Path, extra: list[str], hidden: _Private, n_chars: int = 4000) -> str:
     try:
         text = log_path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
-    return public_log((text + "\n".join(extra))[-4 * n_chars :], hidden)[-n_chars:]
+    return public_log((text + "\n".join(extra))[-4 * n_chars :], hidden.folders, secrets=hidden.secrets)[-n_chars:]
+
+
+def secret_values(board: Leaderboard, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The values this worker was configured with as secrets, whatever their names: the store's location
+    and its password (a ``postgresql://`` URL given with ``--db`` holds it), the settings marked secret
+    (:data:`mmjudge.leaderboard.space.SECRETS`: ``MMJUDGE_DB``, ``HF_TOKEN``) and the API key variable of
+    ``openai_compatible`` requests (``--api-key-env``)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from mmjudge.leaderboard.space import SECRETS
+
+    env = os.environ if environ is None else environ
+    values = [str(board.store.location)]
+    parts = urlsplit(str(board.store.location))
+    values += [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    names = [*SECRETS, *(str(o["api_key_env"]) for o in board.settings.server_options.values() if o.get("api_key_env"))]
+    values += [env.get(name, "") for name in names]
+    return [v for v in values if v]
 
 
 def _private_folders(board: Leaderboard, folder: Path) -> dict[str, str]:
@@ -229,17 +256,20 @@ def _private_folders(board: Leaderboard, folder: Path) -> dict[str, str]:
 
 _SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~<>-])(?:/[^\s/'\"<>|:,;()]+)+/?")
-_URL = re.compile(r"\bhttps?://[^\s'\"<>]+")
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
 _PUBLIC_HOSTS = ("huggingface.co", "hf.co")
 
 
 def public_log(text: str, folders: dict[str, str] | None = None, *,
-               environ: Iterable[tuple[str, str]] | None = None) -> str:  # fmt: skip
-    """A log as the public queue may show it: no server paths, internal URLs or secret values.
+               environ: Iterable[tuple[str, str]] | None = None, secrets: Iterable[str] = ()) -> str:  # fmt: skip
+    """A log as the public queue may show it: no server paths, internal URLs, credentials or secret values.
 
-    Known folders become their placeholder; any other absolute path keeps only its last part; URLs
-    outside the Hugging Face Hub become ``<url>``; the values of environment variables whose name says
-    token, key, secret or password become ``***``.
+    ``secrets`` (the values the worker was configured with as secrets, :func:`secret_values`) and the
+    values of environment variables whose name says token, key, secret or password become ``***``; so
+    does the userinfo of every ``scheme://user:password@`` URL, whatever the scheme (``postgresql``,
+    ``postgres``, ``redis``, ``amqp``, ``https``, ...) and every ``password=`` query value. Known folders
+    become their placeholder; any other absolute path keeps only its last part; URLs outside the Hugging
+    Face Hub become ``<url>``, whatever their scheme.
 
     >>> public_log("open /srv/lb/data/bench/x.parquet failed; POST http://10.0.0.5:8000/v1 ok",
     ...            {"/srv/lb/data": "<data>"}, environ=[])
@@ -247,10 +277,9 @@ def public_log(text: str, folders: dict[str, str] | None = None, *,
     >>> public_log('File "/usr/lib/python3.11/json/decoder.py", line 3', environ=[("HF_TOKEN", "hf_abcdefgh")])
     'File ".../decoder.py", line 3'
     """
-    pairs = os.environ.items() if environ is None else environ
-    for name, value in pairs:
-        if _SECRET_NAME.search(name) and len(value) >= 8:
-            text = text.replace(value, "***")
+    pairs = list(os.environ.items() if environ is None else environ)
+    text = redact_values(text, [*secrets, *(value for name, value in pairs if _SECRET_NAME.search(name))])
+    text = redact_credentials(text)
     for folder, placeholder in sorted((folders or {}).items(), key=lambda kv: -len(kv[0])):
         if len(folder) > 1:
             text = text.replace(folder, placeholder)
