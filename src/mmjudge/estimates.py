@@ -13,7 +13,9 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
-__all__ = ["CI_SUFFIXES", "Estimate", "ci_keys", "interval_of", "is_ci_key", "score_keys", "with_interval"]
+__all__ = [
+    "CI_SUFFIXES", "Estimate", "ci_keys", "interval_of", "is_ci_key", "score_keys", "with_interval", "with_its_interval",
+]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
 """Suffixes of the two CI keys of a score key."""
@@ -64,6 +66,15 @@ def with_interval(key: str, value: Any, low: Any, high: Any) -> dict[str, Any]:
         lo, hi = ci_keys(key)
         out[lo], out[hi] = low, high
     return out
+
+
+def with_its_interval(scores: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """``key`` and its two CI keys, those of them that ``scores`` holds.
+
+    >>> with_its_interval({"a": 1.0, "a_ci_low": 0.5, "a_ci_high": 2.0, "b": 3.0}, "a")
+    {'a': 1.0, 'a_ci_low': 0.5, 'a_ci_high': 2.0}
+    """
+    return {k: scores[k] for k in (key, *ci_keys(key)) if k in scores}
 
 
 def score_keys(scores: Iterable[str]) -> list[str]:

@@ -34,19 +34,20 @@ from __future__ import annotations
 import re
 import string
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from mmjudge._checks import check_labels, check_nonempty, check_same_length, check_unique
-from mmjudge.benchmarks._intervals import CI_SUFFIXES, Scores, check_resampling, outcome_keys
+from mmjudge.benchmarks._intervals import Scores, check_resampling, outcome_keys
 from mmjudge.benchmarks.emorealm.match import (
     explicit_answer,
     matches_official,
     official_parse,
 )
 from mmjudge.errors import ConfigError, SchemaError, summarize
+from mmjudge.estimates import with_its_interval
 from mmjudge.stats import HarmonicMean, Metric, Outcomes, Ratio
 
 __all__ = [
@@ -167,15 +168,15 @@ def score(
                 "in `overall`, as in the official code",
                 stacklevel=2,
             )
-        result.update(_with_ci(values, f"accuracy/{task}"))
+        result.update(with_its_interval(values, f"accuracy/{task}"))
         result.update({f"n/{task}": int(scored.sum()), f"n_correct/{task}": int(correct[scored].sum()),
                        f"n_missing/{task}": int((rows & missing).sum())})  # fmt: skip
         if yes_no_known(table, task):
             result[f"n_yes/{task}"] = int(table.column("yes").astype(bool)[rows & scored].sum())
             result[f"n_no/{task}"] = int(table.column("no").astype(bool)[rows & scored].sum())
             for prefix in ("yes_accuracy", "no_accuracy", "yes_no_f1", "yes_rate"):
-                result.update(_with_ci(values, f"{prefix}/{task}"))
-    result.update(_with_ci(values, "overall"))
+                result.update(with_its_interval(values, f"{prefix}/{task}"))
+    result.update(with_its_interval(values, "overall"))
     result.update(n_items=len(golds), n_missing=int(missing.sum()), mode=mode, matcher=matcher)
     return Scores(result, {k: v for k, v in intervals.items() if k in result})
 
@@ -261,10 +262,6 @@ def metric_specs(table: Outcomes) -> tuple[dict[str, Metric], set[str]]:
 def yes_no_known(table: Outcomes, task: str) -> bool:
     """Whether ``task`` is a yes/no task whose every question has a known Yes/No gold answer."""
     return task in YES_NO_TASKS and bool(table.column("known")[np.asarray(table.strata) == task].all())
-
-
-def _with_ci(values: Mapping[str, Any], key: str) -> dict[str, Any]:
-    return {k: values[k] for k in (key, key + CI_SUFFIXES[0], key + CI_SUFFIXES[1]) if k in values}
 
 
 def _questions(

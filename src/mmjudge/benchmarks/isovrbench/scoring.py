@@ -35,8 +35,9 @@ from mmjudge._checks import (
     check_same_length,
     check_unique,
 )
-from mmjudge.benchmarks._intervals import CI_SUFFIXES, Scores, check_resampling, outcome_keys
+from mmjudge.benchmarks._intervals import Scores, check_resampling, outcome_keys
 from mmjudge.errors import SchemaError
+from mmjudge.estimates import with_its_interval
 from mmjudge.stats import Metric, Outcomes, Ratio
 
 __all__ = [
@@ -193,12 +194,12 @@ def score(
         if sums["one"][k] == 0:
             continue
         for prefix in ("accuracy", "decided_accuracy", "tie_rate", "no_judgment_rate", "vgrb_accuracy"):
-            ordered.update(_with_ci(result, f"{prefix}/{name}"))
+            ordered.update(with_its_interval(result, f"{prefix}/{name}"))
         ordered.update({f"n/{name}": int(sums["one"][k]), f"n_correct/{name}": int(sums["correct"][k]),
                         f"n_tie/{name}": int(sums["tie"][k]), f"n_no_judgment/{name}": int(sums["none"][k])})  # fmt: skip
     for key in [*(f"dimension_accuracy/{d}" for d in DIMENSIONS), "average", "decided_average",
                 "decided_accuracy_pooled", "tie_rate", "no_judgment_rate", "vgrb_accuracy"]:  # fmt: skip
-        ordered.update(_with_ci(result, key))
+        ordered.update(with_its_interval(result, key))
     ordered["n_pairs"] = len(table.units)
     ordered["tie_tolerance"] = float(tie_tolerance)
     return Scores(ordered, intervals)
@@ -302,10 +303,6 @@ def score_outcomes(
 def _stratum_codes(table: Outcomes) -> np.ndarray:
     lookup = {name: k for k, name in enumerate(INTERVENTIONS)}
     return np.fromiter((lookup[s] for s in table.strata), dtype=np.int64, count=len(table.strata))
-
-
-def _with_ci(result: Mapping[str, Any], key: str) -> dict[str, Any]:
-    return {k: result[k] for k in (key, key + CI_SUFFIXES[0], key + CI_SUFFIXES[1]) if k in result}
 
 
 def _validated_codes(

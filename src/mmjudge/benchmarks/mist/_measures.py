@@ -35,6 +35,7 @@ import pandas as pd
 from mmjudge.benchmarks._intervals import outcome_keys, percentile_keys
 from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
+from mmjudge.estimates import with_its_interval
 from mmjudge.stats import Metric, Outcomes, Ratio
 
 CELL = ["item_id", "judge", "prompt"]
@@ -151,7 +152,7 @@ def outcome_scores(
         if den == 0:
             out[key] = math.nan
         else:
-            out.update({k: values[k] for k in (key, f"{key}_ci_low", f"{key}_ci_high") if k in values})
+            out.update(with_its_interval(values, key))
         if key.startswith("direction/"):
             out[f"{key}/n_changed"] = int(den)
         elif not key.startswith("change_rate/control/"):  # the per-condition controls carry no count
