@@ -236,6 +236,38 @@ def test_ampersand_name_is_stored_and_exported_as_submitted(board_factory, refer
     assert name in csv_text and "&amp;" not in csv_text
 
 
+@pytest.mark.parametrize("start", ["=", "+", "-", "@"])  # a leading tab or CR is trimmed from names on submission
+def test_csv_export_neutralises_formulas_and_writes_numbers_as_numbers(board_factory, reference, tmp_path,
+                                                                       start) -> None:  # fmt: skip
+    """A name a spreadsheet would run as a formula is written with a leading ``'`` in CSV (JSON keeps it as
+    submitted); every score is a number, with its interval's ends as numbers in columns of their own."""
+    import csv
+    import io
+
+    name = f"{start}HYPERLINK(\"http://x.example\",\"open\")"
+    handlers = Handlers(board_factory())
+    handlers.submit(_write(tmp_path, prediction_bytes("emoprefer", reference["emoprefer"])),
+                    name, "org/model", "r1", "", name, "open", None)  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(Path(handlers.export("emoprefer", "ties_wrong", "csv")).read_text(),
+                                           newline="")))  # fmt: skip
+    [mine] = [r for r in rows if r["Kind"] == "verified"]
+    assert mine["Judge"] == "'" + name
+    for cell in (v for r in rows for v in r.values()):
+        assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell  # '-' only in numbers, checked below
+    sub = next(s for s in handlers.board.store.submissions("emoprefer") if s.kind == "verified")
+    table = handlers.table("emoprefer")
+    headline = table.headers[table.headline]
+    assert float(mine[headline]) == pytest.approx(table.values[[r["Kind"] for r in rows].index("verified")][table.headline])
+    low, high = float(mine[f"{headline} low"]), float(mine[f"{headline} high"])
+    assert (low, high) == pytest.approx((sub.results["waf_2class_ci_low"], sub.results["waf_2class_ci_high"]))
+    for r in rows:  # a cell starting with '-' is a number (a negative value), never a formula-like text
+        for v in r.values():
+            if v.startswith("-"):
+                float(v)
+    exported = json.loads(Path(handlers.export("emoprefer", "ties_wrong", "json")).read_text())
+    assert [r["Judge"] for r in exported if r["Kind"] == "verified"] == [name]  # JSON: the literal text
+
+
 def test_admin_hides_rows_that_stay_in_the_store(board_factory, reference, tmp_path) -> None:
     handlers = Handlers(board_factory(admins=frozenset({"root"})))
     _submit(handlers, _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"])))

@@ -14,21 +14,37 @@ from typing import Any
 from mmjudge.leaderboard.store import StoredSubmission
 from mmjudge.leaderboard.tables import Table
 
-__all__ = ["results_record", "write_results_file", "write_table"]
+__all__ = ["FORMULA_START", "csv_text", "results_record", "write_results_file", "write_table"]
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""First characters a spreadsheet reads as the start of a formula (OWASP CSV injection)."""
+
+
+def csv_text(value: Any) -> Any:
+    """A text cell as a CSV export writes it: prefixed with ``'`` when a spreadsheet would read it as a
+    formula (OWASP's advice), else unchanged; numbers stay numbers.
+
+    >>> csv_text("=1+2"), csv_text("-3.1 [-5.0, -1.2]"), csv_text("org/model"), csv_text(-3.1)
+    ("'=1+2", "'-3.1 [-5.0, -1.2]", 'org/model', -3.1)
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
 
 
 def write_table(table: Table, path: str | Path) -> Path:
-    """Write ``table``'s raw values as ``.csv`` or ``.json`` (records), chosen by the suffix.
+    """Write ``table`` as ``.csv`` or ``.json`` (records), chosen by the suffix (:meth:`Table.export_frame`:
+    scores as numbers with their interval ends in columns of their own). In CSV a text cell that a
+    spreadsheet would read as a formula is prefixed with ``'`` (:func:`csv_text`); JSON keeps the text.
 
     >>> import tempfile
-    >>> t = Table("bench", ["#", "Judge"], [[1, "j"]], [["1", "j"]], ["number", "str"])
+    >>> t = Table("bench", ["#", "Judge"], [[1, "=1+1"]], [["1", "=1+1"]], ["number", "str"])
     >>> write_table(t, Path(tempfile.mkdtemp()) / "t.csv").read_text().splitlines()
-    ['#,Judge', '1,j']
+    ['#,Judge', "1,'=1+1"]
     """
     path = Path(path)
-    frame = table.frame()
+    frame = table.export_frame()
     if path.suffix == ".csv":
-        frame.to_csv(path, index=False)
+        frame.map(csv_text).to_csv(path, index=False)
     elif path.suffix == ".json":
         path.write_text(frame.to_json(orient="records", indent=1, force_ascii=False), encoding="utf-8")
     else:

@@ -97,6 +97,8 @@ class Table:
     """Index of the headline column the rows are ranked by."""
     groups: list[str] = field(default_factory=list)
     """Column group of each column (``""``: always shown); empty for a table without groups."""
+    intervals: dict[str, list[tuple[float, float] | None]] = field(default_factory=dict)
+    """Score column title -> each row's stored 95% interval (``None`` where the row has none), for exports."""
 
     def column(self, header: str) -> list[Any]:
         """The raw values of the column titled ``header``, in row order."""
@@ -108,6 +110,26 @@ class Table:
         import pandas as pd
 
         return pd.DataFrame(self.values, columns=self.headers)
+
+    def export_frame(self) -> Any:
+        """The table for export: each score as a number, with its interval's ends in two number columns of
+        their own after it (``<title> low``, ``<title> high``), text cells as submitted.
+
+        >>> t = Table("b", ["Judge", "Average"], [["j", 50.0]], [["j", "50.0 [40.0, 60.0]"]], ["str", "number"],
+        ...           intervals={"Average": [(40.0, 60.0)]})
+        >>> t.export_frame().to_dict("records")
+        [{'Judge': 'j', 'Average': 50.0, 'Average low': 40.0, 'Average high': 60.0}]
+        """
+        import pandas as pd
+
+        columns: dict[str, list[Any]] = {}
+        for k, header in enumerate(self.headers):
+            columns[header] = [row[k] for row in self.values]
+            if header in self.intervals:
+                ends = self.intervals[header]
+                columns[f"{header} low"] = [None if e is None else e[0] for e in ends]
+                columns[f"{header} high"] = [None if e is None else e[1] for e in ends]
+        return pd.DataFrame(columns)
 
     def gradio_value(self) -> dict[str, Any]:
         """Value for ``gr.Dataframe``: raw data for sorting, display strings as metadata."""
@@ -274,7 +296,15 @@ def build_table(
         headers.insert(at, SIGNIFICANCE_HEADER)
         datatypes.insert(at, "str")
         column_groups.insert(at, SIGNIFICANCE)
-    return Table(benchmark, headers, values, display, datatypes, headline=2, groups=column_groups)
+    intervals = {c.header: [_interval(c, mapped[s.id]) for s in ranked] for c in cols if c.ci is not None}
+    return Table(benchmark, headers, values, display, datatypes, headline=2, groups=column_groups, intervals=intervals)
+
+
+def _interval(col: Column, results: Results) -> tuple[float, float] | None:
+    """``col``'s stored interval for a numeric value (``None`` for text, a missing value or no interval)."""
+    if col.ci is None or not isinstance(col.value(results), (int, float)):
+        return None
+    return col.ci(results)
 
 
 def _number(value: float | str | None) -> float | None:
@@ -339,5 +369,7 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
         values.append(info + [v for v, _ in cells])
         display.append([str(v) for v in info] + [d for _, d in cells])
     datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["number"] * len(cols)
-    return Table(benchmark, list(INFO_HEADERS) + keys, values, display, datatypes)
+    ordered = sorted(rows, key=lambda s: s.id)
+    intervals = {c.header: [_interval(c, summaries[s.id]) for s in ordered] for c in cols}
+    return Table(benchmark, list(INFO_HEADERS) + keys, values, display, datatypes, intervals=intervals)
 
