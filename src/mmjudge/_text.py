@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["UnsafeChar", "describe_char", "text_key", "unsafe_char"]
+__all__ = ["UnsafeChar", "describe_char", "mixed_scripts", "text_key", "unsafe_char"]
 
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories refused in one-line text: control, format, surrogate, private use, unassigned,
@@ -61,9 +61,42 @@ def describe_char(char: str) -> str:
 
 
 def text_key(text: str) -> str:
-    """The key two names are compared by: NFKC, case-folded, outer spaces and trailing ``/`` removed.
+    """The key two names are compared by: NFKC, case-folded, outer spaces and trailing ``/`` removed, and
+    every character that has an ASCII look-alike in Unicode's confusables data (TR39; the data of
+    ``confusable_homoglyphs``) read as that look-alike, so a Cyrillic ``а`` or a Greek ``ο`` in a name
+    gives the key of the Latin one.
 
     >>> text_key(" Org/Model/ ") == text_key("org/model") == text_key("ＯＲＧ/model")
     True
+    >>> text_key("KwaiVGI/VideoRew\u0430rd") == text_key("kwaivgi/videoreward") == text_key("KwaiVGI/Vide\u03bfReward")
+    True
     """
-    return unicodedata.normalize("NFKC", text).casefold().strip().rstrip("/").strip()
+    folded = unicodedata.normalize("NFKC", text).casefold().strip().rstrip("/").strip()
+    return "".join(_look_alike(c) for c in folded).casefold()
+
+
+def mixed_scripts(text: str) -> tuple[str, ...]:
+    """The scripts a text mixes (Unicode script aliases such as ``LATIN``, ``CYRILLIC``; digits, punctuation
+    and other common characters belong to none), or ``()`` when it uses one script at most.
+
+    >>> mixed_scripts("KwaiVGI/VideoReward"), mixed_scripts("org/caf\u00e9-2")
+    ((), ())
+    >>> mixed_scripts("KwaiVGI/VideoRew\u0430rd")
+    ('CYRILLIC', 'LATIN')
+    """
+    from confusable_homoglyphs import categories
+
+    scripts = {categories.alias(c) for c in text} - {"COMMON", "INHERITED"}
+    return tuple(sorted(scripts)) if len(scripts) > 1 else ()
+
+
+def _look_alike(char: str) -> str:
+    """``char``'s single ASCII look-alike in the confusables data (``char`` when ASCII or when it has none)."""
+    if char.isascii():
+        return char
+    from confusable_homoglyphs import confusables
+
+    for glyph in confusables.confusables_data.get(char, ()):
+        if len(glyph["c"]) == 1 and glyph["c"].isascii() and glyph["c"].isalnum():
+            return str(glyph["c"])
+    return char

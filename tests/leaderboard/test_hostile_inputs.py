@@ -275,6 +275,9 @@ DUPLICATE_MODELS = [
     ("outer-spaces", "  org/model  "),
     ("full-width", "ｏｒｇ/ｍｏｄｅｌ"),
     ("zero-width", "org/mo\u200bdel"),
+    ("cyrillic-a", "org/mod\u0435l"),  # Cyrillic е among Latin letters: refused as mixed-script
+    ("greek-omicron", "org/m\u03bfdel"),  # Greek ο: refused as mixed-script
+    ("all-cyrillic", "\u043e\u0433g/m\u043ed\u0435l"),  # mixed too (the g stays Latin)
 ]
 
 
@@ -286,8 +289,19 @@ def test_duplicate_check_is_not_bypassed(board, reference, tmp_path, model) -> N
     second = prediction_lines("emoprefer", reference["emoprefer"], seed=2)
     message = _submit(board, tmp_path, ("\n".join(second) + "\n").encode(), {"model": model})
     assert message.startswith("**Rejected.**")
-    assert re.search(r"already has a verified emoprefer row: #\d+|U\+200B", message), message
+    assert re.search(r"already has a verified emoprefer row: #\d+|U\+200B|must be written in one script", message), message
     assert snapshot(board.store) == before
+
+
+def test_a_single_script_look_alike_id_is_a_duplicate(board, reference, tmp_path) -> None:
+    """An id written wholly in another script, letter for look-alike letter, has the key of the Latin one
+    (Unicode TR39 confusables): the duplicate check stops it."""
+    first = prediction_lines("emoprefer", reference["emoprefer"], seed=1)
+    assert "Stored" in _submit(board, tmp_path, ("\n".join(first) + "\n").encode(), {"model": "ooo/aeo"})
+    second = prediction_lines("emoprefer", reference["emoprefer"], seed=2)
+    look_alike = "\u043e\u043e\u043e/\u0430\u0435\u043e"  # Cyrillic о о о / а е о
+    message = _submit(board, tmp_path, ("\n".join(second) + "\n").encode(), {"model": look_alike})
+    assert message.startswith("**Rejected.**") and "already has a verified emoprefer row" in message, message
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085", "\x1c", "\x1d", "\x1e", "\x0b", "\x0c"],

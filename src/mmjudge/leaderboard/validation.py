@@ -12,7 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from mmjudge._text import describe_char, unsafe_char
+from mmjudge._text import describe_char, mixed_scripts, unsafe_char
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.predictions import PredictionFile, parse_predictions, split_lines
@@ -142,6 +142,13 @@ def validate_meta(meta: SubmissionMeta) -> SubmissionMeta:
             raise SubmissionRejected(f"{name} is required (got an empty value)")
     for name, value in fields.items():
         check_text(name, value)
+    for name in ("model", "revision"):  # ids: one script, so a look-alike letter cannot pass for another
+        scripts = mixed_scripts(fields[name])
+        if scripts:
+            raise SubmissionRejected(
+                f"{name} must be written in one script, got {' and '.join(s.title() for s in scripts)} letters "
+                f"in {fields[name]!r}; retype it (a look-alike letter from another script makes another id)"
+            )
     if fields["link"] and not _URL.match(fields["link"]):
         raise SubmissionRejected(f"link must be an http(s) URL or empty, got {fields['link']!r}")
     fields["weights"] = fields["weights"] or "unknown"
