@@ -236,3 +236,22 @@ def test_the_submit_tab_states_the_quota_rule(board_factory, monkeypatch) -> Non
     app = build_app(board_factory(daily_limit=3))
     [policy] = [b for b in app.blocks.blocks.values() if isinstance(b, gr.Markdown) and b.elem_id == "submit-policy"]
     assert quota_text(3) in policy.value and "whatever its number of benchmarks" in policy.value
+
+
+@pytest.mark.parametrize(
+    ("revision", "config"),
+    [
+        ("", "seed: 1"),  # no revision: the default branch
+        ("refs/heads/main", "seed: 1"),  # the branch's full ref name
+        ("main", "seed: 1\nbatch_size: 1"),  # a default spelled out
+        ("main", "seed: 1\noptions: {}"),  # empty options
+        ("main", "seed: 1\nname: another display name"),  # a display field
+        (" main ", "{seed: 1, batch_size: 1}"),  # JSON-style flow mapping, a default, padded revision
+    ],
+)
+def test_an_equivalent_request_is_not_queued_again(board_factory, revision, config) -> None:
+    store = board_factory().store
+    first = q.enqueue(store, _spec(revision="main", config="seed: 1"), "u")
+    with pytest.raises(SubmissionRejected, match=f"the same request is already queued: request #{first}"):
+        q.enqueue(store, _spec(revision=revision, config=config), "v")
+    assert q.enqueue(store, _spec(revision="main", config="seed: 2"), "v") != first  # a real difference runs

@@ -28,9 +28,12 @@ from mmjudge.leaderboard.policy import DEFAULT_RULES, REPO_ID, REVISION, Backend
 from mmjudge.leaderboard.store import Lease, Store, SubmissionRejected, check_daily_limit
 
 __all__ = [
+    "DEFAULT_BRANCH",
     "DEFAULT_MAX_ATTEMPTS",
     "ModelRequest",
     "RequestSpec",
+    "canonical_config",
+    "canonical_revision",
     "claim",
     "enqueue",
     "finish",
@@ -213,10 +216,63 @@ def enqueue(store: Store, spec: RequestSpec, submitter: str, *, daily_limit: int
 
 
 def _request_key(model: str, revision: str, config: Mapping[str, Any]) -> tuple[str, str, str]:
-    """What two requests are compared by: model and revision by :func:`mmjudge._text.text_key`, the rest of
-    the config exactly."""
-    rest = {k: v for k, v in config.items() if k not in ("model", "revision")}
-    return text_key(model), text_key(revision or ""), json.dumps(rest, sort_keys=True)
+    """What two requests are compared by: the model by :func:`mmjudge._text.text_key`, the revision as
+    :func:`canonical_revision` reads it, and the config as :func:`canonical_config` reduces it (so a
+    request that only spells its defaults, an empty ``options`` or another display name is the same run)."""
+    return text_key(model), text_key(canonical_revision(revision)), json.dumps(canonical_config(config), sort_keys=True)
+
+
+DEFAULT_BRANCH = "main"
+"""The revision a Hub repo is read at when none is named."""
+
+
+def canonical_revision(revision: str | None) -> str:
+    """The revision two requests are compared by: none means the default branch, and a branch's full
+    ref name is the branch (``refs/heads/main`` is ``main``). A commit stays a commit: the worker loads
+    exactly what is named.
+
+    >>> canonical_revision(""), canonical_revision(None), canonical_revision("refs/heads/main"), canonical_revision("v1.0")
+    ('main', 'main', 'main', 'v1.0')
+    """
+    text = str(revision or "").strip()
+    if text.startswith("refs/heads/"):
+        text = text[len("refs/heads/") :]
+    return text or DEFAULT_BRANCH
+
+
+def canonical_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A request's config reduced to what changes the run: the keys of :class:`mmjudge.judges.JudgeConfig`
+    and of the backend's options that differ from their defaults (validated through the same types), with
+    the display name, the model and the revision left out (the model and revision are compared on their
+    own) and an empty ``options`` dropped.
+
+    >>> canonical_config({"judge": "random", "seed": 0, "batch_size": 1, "name": "mine", "options": {}})
+    {'judge': 'random'}
+    >>> canonical_config({"judge": "random", "seed": 2})
+    {'judge': 'random', 'seed': 2}
+    """
+    import dataclasses
+
+    from mmjudge.judges import config_from_mapping, get_judge
+    from mmjudge.judges._config import validate_options
+
+    chosen = config_from_mapping(config, source="request config")
+    defaults = type(chosen)(judge=chosen.judge)
+    out: dict[str, Any] = {"judge": chosen.judge}
+    for f in dataclasses.fields(chosen):
+        if f.name in ("judge", "name", "model", "revision", "options"):
+            continue
+        value = getattr(chosen, f.name)
+        if value != getattr(defaults, f.name):
+            out[f.name] = value
+    options_type = get_judge(chosen.judge).Options
+    options = validate_options(options_type, chosen.options, source=f"{chosen.judge} options")
+    fallback = validate_options(options_type, {}, source=f"{chosen.judge} options")
+    changed = {f.name: getattr(options, f.name) for f in dataclasses.fields(options)
+               if getattr(options, f.name) != getattr(fallback, f.name)}  # fmt: skip
+    if changed:
+        out["options"] = changed
+    return out
 
 
 def claim(store: Store, worker: str, *, lease_s: float = 600.0, now: float | None = None,
