@@ -39,7 +39,7 @@ def _submit(
 
 
 def _plain(message: str) -> str:
-    """The message as Markdown renders it (Markdown escapes removed; HTML entities kept)."""
+    """The message as the page shows it (:func:`shown`)."""
     return shown(message)
 
 
@@ -307,9 +307,12 @@ def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_pa
     assert build_table("emoprefer", board.store.submissions()).column("Judge") == ["majority"]
 
 
-def test_concurrent_exports_never_share_a_file(board_factory, reference, tmp_path) -> None:
-    """Issue 11 item 9: every export was written to one path per table, so a concurrent export could read
-    back another's half-written JSON."""
+def test_concurrent_exports_read_whole_files_and_one_file_serves_a_table_version(
+    board_factory, reference, tmp_path
+) -> None:
+    """Exports are public, so each call must not write a new folder (disk grows with every anonymous call),
+    and a concurrent export must never read another's half-written file: one file per table version, put
+    in place atomically."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
@@ -325,7 +328,13 @@ def test_concurrent_exports_never_share_a_file(board_factory, reference, tmp_pat
 
     with ThreadPoolExecutor(max_workers=12) as pool:
         results = list(pool.map(export, range(12)))
-    paths = [p for p, _ in results]
-    assert len(set(paths)) == 12
-    assert all(Path(p).name in ("emoprefer_ties_wrong.json", "emoprefer_ties_wrong.csv") for p in paths)
-    assert all(len(content) >= 1 for _, content in results)
+    paths = {p for p, _ in results}
+    assert {Path(p).name for p in paths} == {"emoprefer_ties_wrong.json", "emoprefer_ties_wrong.csv"}
+    assert len(paths) == 2 and all(len(content) >= 1 for _, content in results)  # whole files, read back
+    for _ in range(20):  # many calls, no new file
+        assert handlers.export("emoprefer", "ties_wrong", "csv") in paths
+    kept = [d for d in handlers._export_dir.iterdir() if not d.name.startswith(".")]
+    assert len(kept) == 2 and not any(d.name.startswith(".scratch") for d in handlers._export_dir.iterdir())
+    _submit(handlers, _write(tmp_path, prediction_bytes("emoprefer", reference["emoprefer"], seed=9), "b.jsonl"),
+            model="org/second")  # fmt: skip
+    assert handlers.export("emoprefer", "ties_wrong", "csv") not in paths  # a new table version, a new file

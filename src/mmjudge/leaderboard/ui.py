@@ -16,9 +16,12 @@ refuses new handler calls and waits for the ones in flight.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,9 +182,10 @@ class Handlers:
 
     @tracked
     def export(self, benchmark: str, view: str, suffix: str) -> str:
-        """Write the table as CSV or JSON into a folder of its own; returns the file path for ``gr.File``."""
-        path = self._fresh_folder() / f"{benchmark}_{view}.{suffix}"
-        return str(write_table(self.table(benchmark, view), path))
+        """The table as CSV or JSON; returns the file path for ``gr.File``. One file per table version: the
+        same table exported again is the same file (no new folder per call)."""
+        table = self.table(benchmark, view)
+        return str(self._cached(f"{benchmark}_{view}.{suffix}", lambda path: write_table(table, path)))
 
     @tracked
     def results_file(self, submission_id: float | None) -> str | None:
@@ -197,9 +201,12 @@ class Handlers:
         sub = self.board.store.get_submission(number)
         if sub is None or sub.hidden or sub.kind != "verified":
             return None
-        return str(write_results_file(sub, self._fresh_folder() / f"results_{sub.id}.json"))
+        return str(self._cached(f"results_{sub.id}.json", lambda path: write_results_file(sub, path)))
 
-    def _fresh_folder(self) -> Path:
+    def _cached(self, name: str, write: Callable[[Path], Any]) -> Path:
+        """``write`` the export into a scratch folder, then keep it as ``<export dir>/<content hash>/<name>``:
+        an export whose content was served before is that same file, and the scratch copy goes. Versions
+        unused for :data:`EXPORT_TTL_S` are removed."""
         now = time.time()
         for old in self._export_dir.iterdir():
             try:
@@ -207,7 +214,19 @@ class Handlers:
                     shutil.rmtree(old, ignore_errors=True)
             except FileNotFoundError:  # removed by a concurrent export
                 continue
-        return Path(tempfile.mkdtemp(dir=self._export_dir))
+        scratch = Path(tempfile.mkdtemp(dir=self._export_dir, prefix=".scratch-"))
+        try:
+            written = scratch / name
+            write(written)
+            digest = hashlib.sha256(written.read_bytes()).hexdigest()[:20]
+            kept = self._export_dir / digest / name
+            if not kept.is_file():
+                kept.parent.mkdir(exist_ok=True)
+                written.replace(kept)  # atomic: a concurrent export of the same content finds a whole file
+            os.utime(kept.parent)  # in use: not old
+            return kept
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 @dataclass
