@@ -39,6 +39,29 @@ BEFORE = {
 """Coverage of the intervals before clustering (independent units / cluster sd 1), as the issue measured."""
 
 
+def _import_scorers() -> None:
+    """Import every scorer a design calls once, when a worker starts: the run uses one version of the code."""
+    import mmjudge.benchmarks.emoprefer.scoring
+    import mmjudge.benchmarks.emorealm.scoring
+    import mmjudge.benchmarks.isovrbench.scoring
+    import mmjudge.benchmarks.mist.scoring
+    import mmjudge.comparison  # noqa: F401
+
+
+def _rows(design: str, sd: float, blocks: list[dict[str, Replicates]]) -> list[dict[str, object]]:
+    rows = []
+    for key in blocks[0]:
+        hits = np.concatenate([b[key].hits for b in blocks])
+        widths = np.concatenate([b[key].widths for b in blocks])
+        cov, se = coverage(hits)
+        rows.append({
+            "design": design, "key": key, "cluster sd": sd, "replicates": hits.size,
+            "coverage %": round(100 * cov, 1), "MC se": round(100 * se, 2),
+            "mean width": round(float(np.nanmean(widths)), 2), "before (sd 0 / sd 1)": BEFORE.get((design, key), ""),
+        })  # fmt: skip
+    return rows
+
+
 def _block(args: tuple[str, float, int, int, int, int]) -> dict[str, Replicates]:
     design, sd, first, count, n_resamples, seed = args
     return run_replicates(design, sd, count, n_resamples=n_resamples, seed=seed, first=first)
@@ -63,24 +86,20 @@ def main(argv: list[str] | None = None) -> int:
         for first in range(0, args.replicates, args.block)
     ]
     collected: dict[tuple[str, float], list[dict[str, Replicates]]] = {}
+    per_group = {(t[0], t[1]): 0 for t in tasks}
+    for t in tasks:
+        per_group[(t[0], t[1])] += 1
+    rows: list[dict[str, object]] = []
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=_import_scorers) as pool:
         for task, result in tqdm(zip(tasks, pool.map(_block, tasks), strict=True), total=len(tasks), desc="blocks"):
-            collected.setdefault((task[0], task[1]), []).append(result)
+            group = collected.setdefault((task[0], task[1]), [])
+            group.append(result)
+            if len(group) == per_group[(task[0], task[1])]:  # a design and sd done: show it now
+                done = _rows(task[0], task[1], group)
+                rows += done
+                tqdm.write(markdown_table(done))
     elapsed = time.perf_counter() - started
-
-    rows = []
-    for (design, sd), blocks in collected.items():
-        for key in blocks[0]:
-            hits = np.concatenate([b[key].hits for b in blocks])
-            widths = np.concatenate([b[key].widths for b in blocks])
-            cov, se = coverage(hits)
-            rows.append({
-                "design": design, "key": key, "cluster sd": sd,
-                "replicates": hits.size, "coverage %": round(100 * cov, 1), "MC se": round(100 * se, 2),
-                "mean width": round(float(np.nanmean(widths)), 2),
-                "before (sd 0 / sd 1)": BEFORE.get((design, key), ""),
-            })  # fmt: skip
     print(markdown_table(rows))
     print(f"{elapsed:.0f} s")
     if not args.no_write:

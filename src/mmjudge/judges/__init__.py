@@ -16,7 +16,13 @@ from mmjudge.items import (
     Verdict,
 )
 from mmjudge.judges._base import Judge, NoOptions, judge_batch_checked, make_judge, with_frames
-from mmjudge.judges._config import JudgeConfig, config_from_mapping, fingerprint, load_config
+from mmjudge.judges._config import (
+    JudgeConfig,
+    config_from_mapping,
+    fingerprint,
+    load_config,
+    validate_options,
+)
 from mmjudge.judges._failures import is_transient, looks_transient
 from mmjudge.judges._registry import JUDGES, get_judge, register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
@@ -45,5 +51,6 @@ __all__ = [
     "looks_transient",
     "make_judge",
     "register_judge",
+    "validate_options",
     "with_frames",
 ]

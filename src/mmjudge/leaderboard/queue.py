@@ -253,8 +253,7 @@ def canonical_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """
     import dataclasses
 
-    from mmjudge.judges import config_from_mapping, get_judge
-    from mmjudge.judges._config import validate_options
+    from mmjudge.judges import config_from_mapping, get_judge, validate_options
 
     chosen = config_from_mapping(config, source="request config")
     defaults = type(chosen)(judge=chosen.judge)
