@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["MIN_SECRET_LENGTH", "USERINFO", "redact_credentials", "redact_values", "strip_userinfo"]
+__all__ = ["MIN_SECRET_LENGTH", "USERINFO", "redact_credentials", "redact_values", "strip_userinfo", "url_credentials"]
 
 USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^\s/?#@'\"<>]+@")
 """``scheme://<userinfo>@``: group 1 is the scheme and its ``://``."""
@@ -42,6 +42,26 @@ def strip_userinfo(url: str) -> str:
     user, _, _ = userinfo.partition(":")
     keep = f"{user}@" if parts.scheme in ("ssh", "git+ssh") and user else ""
     return _PASSWORD_PARAM.sub(r"\1", urlunsplit(parts._replace(netloc=keep + host)))
+
+
+def url_credentials(url: str) -> list[str]:
+    """The credentials a URL carries, as values to look for: its password, its ``password=`` query values and
+    its user (except an SSH login name, which names an account, as :func:`strip_userinfo` keeps it).
+
+    >>> url_credentials("https://ci-bot:ghp_abc123@github.com/org/x"), url_credentials("ssh://git:pw@host/x")
+    (['ghp_abc123', 'ci-bot'], ['pw'])
+    >>> url_credentials("postgresql:///lb?host=/tmp&password=s3cret"), url_credentials("/data/lb.sqlite")
+    (['s3cret'], [])
+    """
+    from urllib.parse import parse_qs
+
+    if "://" not in url:
+        return []
+    parts = urlsplit(url)
+    values = [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    if parts.scheme not in ("ssh", "git+ssh"):
+        values.append(parts.username or "")
+    return [v for v in values if v]
 
 
 def redact_credentials(text: str) -> str:

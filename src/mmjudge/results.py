@@ -165,9 +165,9 @@ def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "no
     >>> list(e), e["overall"].method, e["overall"].higher_is_better
     (['overall'], 'not recorded', True)
     """
-    from mmjudge.benchmarks import get_benchmark
+    from mmjudge.benchmarks import get_benchmark, intervals_of
 
-    made = dict(getattr(scores, "intervals", {}) or {})
+    made = intervals_of(scores)
     try:
         spec: Any = get_benchmark(benchmark)
     except KeyError:
@@ -182,18 +182,8 @@ def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "no
             higher = spec.higher_is_better(key) if spec is not None else None
         except KeyError:
             higher = None
-        value = scores.get(key)
-        out[key] = Estimate(
-            value=float(value) if isinstance(value, int | float) and math.isfinite(value) else None,
-            low=interval[0],
-            high=interval[1],
-            confidence=float(how.get("confidence", 0.95)),
-            method=str(how.get("method", method)),
-            n_units=how.get("n_units"),
-            n_clusters=how.get("n_clusters"),
-            unit=how.get("unit"),
-            higher_is_better=higher,
-        )
+        out[key] = Estimate.from_json({"method": method, **how, "value": scores.get(key), "low": interval[0],
+                                       "high": interval[1], "higher_is_better": higher})  # fmt: skip
     return out
 
 

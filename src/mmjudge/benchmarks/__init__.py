@@ -21,6 +21,7 @@ from mmjudge.benchmarks._base import (
 )
 from mmjudge.benchmarks._datasets import build_dataset, write_benchmark_eval_yaml, write_sample_data
 from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask, eval_yaml_document
+from mmjudge.benchmarks._intervals import Scores, intervals_of
 from mmjudge.benchmarks._probes import (
     Effect,
     JudgeTraits,
@@ -61,6 +62,7 @@ __all__ = [
     "ProbeOutcome",
     "RecordSpec",
     "ResultKey",
+    "Scores",
     "SweepSeries",
     "TableRow",
     "Variant",
@@ -70,6 +72,7 @@ __all__ = [
     "cells",
     "eval_yaml_document",
     "get_benchmark",
+    "intervals_of",
     "label",
     "mean_effect",
     "present_segments",

@@ -129,7 +129,7 @@ def outcome_keys(
         if flat is not None and n_resamples > 0:
             # every unit has the same outcome, so every resample repeats the value and the bootstrap interval
             # has width 0; Wilson over the clusters (the independent draws) says how little n clusters show
-            values[key] = float(metric.reduce(metric.terms(outcomes).sum(axis=0)))
+            values[key] = estimates[key].value
             all_hits, n_clusters, n_units = flat
             values.update(wilson_keys(key, n_clusters if all_hits else 0, n_clusters, confidence))
             methods[key] = {"method": f"wilson over {outcomes.cluster_name}s (every outcome equal: nothing to "

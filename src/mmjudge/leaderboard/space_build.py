@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge import _checkout as checkout
-from mmjudge._secrets import MIN_SECRET_LENGTH, strip_userinfo
+from mmjudge._secrets import MIN_SECRET_LENGTH, strip_userinfo, url_credentials
 from mmjudge.errors import ConfigError
 
 __all__ = [
@@ -151,17 +151,12 @@ def _private_values(root: Path, git_url: str | None) -> list[str]:
     """The values a build must not hold: the settings marked secret (as set in this environment, with a
     database URL's password on its own) and the credentials in the origin or ``--git-url``."""
     import os
-    from urllib.parse import urlsplit
 
     from mmjudge.leaderboard.space import SECRETS
 
     values = [os.environ.get(name, "") for name in SECRETS]
-    urls = [u for u in (git_url, _origin(root, required=False), *values) if u and "://" in u]
-    for url in urls:
-        parts = urlsplit(url)
-        values += [parts.password or ""]
-        if parts.scheme not in ("ssh", "git+ssh"):
-            values += [parts.username or ""]
+    for url in (git_url, _origin(root, required=False), *values):
+        values += url_credentials(url or "")
     return [v for v in values if v]
 
 

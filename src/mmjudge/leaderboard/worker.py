@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mmjudge._secrets import redact_credentials, redact_values
+from mmjudge._secrets import redact_credentials, redact_values, url_credentials
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard._sql import is_postgres_url
 from mmjudge.leaderboard.policy import check_request_config
@@ -229,17 +229,13 @@ def _tail(log_path: Path, extra: list[str], hidden: _Private, n_chars: int = 400
 
 def secret_values(board: Leaderboard, environ: Mapping[str, str] | None = None) -> list[str]:
     """The values this worker was configured with as secrets, whatever their names: the store's location
-    and its password (a ``postgresql://`` URL given with ``--db`` holds it), the settings marked secret
+    and its credentials (:func:`mmjudge._secrets.url_credentials` of a ``postgresql://`` URL given with ``--db``), the settings marked secret
     (:data:`mmjudge.leaderboard.space.SECRETS`: ``MMJUDGE_DB``, ``HF_TOKEN``) and the API key variable of
     ``openai_compatible`` requests (``--api-key-env``)."""
-    from urllib.parse import parse_qs, urlsplit
-
     from mmjudge.leaderboard.space import SECRETS
 
     env = os.environ if environ is None else environ
-    values = [str(board.store.location)]
-    parts = urlsplit(str(board.store.location))
-    values += [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    values = [str(board.store.location), *url_credentials(str(board.store.location))]
     names = [*SECRETS, *(str(o["api_key_env"]) for o in board.settings.server_options.values() if o.get("api_key_env"))]
     values += [env.get(name, "") for name in names]
     return [v for v in values if v]

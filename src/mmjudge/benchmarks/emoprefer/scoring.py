@@ -171,14 +171,18 @@ def two_class(references: Sequence[str], predictions: Sequence[str]) -> WafAcc:
         (r, "a1" if p == "same" else p) for r, p in zip(references, predictions, strict=True) if r != "same"
     ]
     if not kept:
-        warnings.warn(
-            "every gold label is 'same', so the 2-class subset is empty; waf_2class and acc_2class are NaN",
-            UserWarning,
-            stacklevel=2,
-        )
+        _warn_empty_two_class(stacklevel=3)
         return WafAcc(math.nan, math.nan, 0)
     refs, preds = zip(*kept, strict=True)
     return _waf_acc(refs, preds)
+
+
+def _warn_empty_two_class(stacklevel: int) -> None:
+    warnings.warn(
+        "every gold label is 'same', so the 2-class subset is empty; waf_2class and acc_2class are NaN",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def swap_consistency(predictions: Sequence[str], swapped_predictions: Sequence[str]) -> float:
@@ -252,8 +256,9 @@ def score(
     """
     check_resampling(n_resamples, confidence)
     preds, refs, back = _checked(predictions, references, swapped_predictions, ids)
-    three = three_class(refs, preds)
-    two = two_class(refs, preds)
+    n_2class = sum(r != "same" for r in refs)
+    if n_2class == 0:
+        _warn_empty_two_class(stacklevel=2)  # at this line, as the two_class call here used to warn
     if clusters is not None:
         check_same_length(references=references, clusters=clusters)
     table = outcomes(refs, preds, back, ids=ids, clusters=clusters)
@@ -267,8 +272,8 @@ def score(
     )
     result: dict[str, float | int | str] = dict(values)
     result.update(_confusion_keys(refs, preds))
-    result["n_items"] = three.n
-    result["n_2class"] = two.n
+    result["n_items"] = len(refs)
+    result["n_2class"] = n_2class
     if strategy is not None:
         result["strategy"] = str(strategy)
     return Scores(result, intervals)
