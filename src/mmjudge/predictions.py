@@ -11,14 +11,21 @@ the key fields that place a record in the benchmark's grid and the id rule are t
 (``Benchmark.records``: :class:`~mmjudge.benchmarks.RecordSpec`); the README's table lists them. A
 record whose id and key fields disagree is refused. Lines are split on ``\\n`` only (a JSON string
 may hold U+2028 or U+0085, which ``str.splitlines`` would treat as line breaks).
+
+A file is read as a stream, one line at a time, and held to hard caps (:class:`ReadLimits`, the
+``max_records`` of the parse functions): the first line past one is refused with its number, so that a
+file from outside costs memory and time in proportion to the caps, not to its size (a 29 MiB upload
+of 10 million ``{}`` lines is refused at line 22 instead of after minutes and gigabytes).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,10 +35,16 @@ from mmjudge.benchmarks import RecordSpec, benchmark_ids, get_benchmark
 from mmjudge.errors import MissingFileError, SchemaError, summarize
 
 __all__ = [
+    "DEFAULT_MAX_RECORDS",
+    "LOCAL_LIMITS",
     "SCHEMA_VERSION",
+    "UPLOAD_LIMITS",
     "PredictionFile",
     "PredictionHeader",
+    "ReadLimits",
+    "RecordCap",
     "id_problem",
+    "parse_prediction_bytes",
     "parse_predictions",
     "read_predictions",
     "record_id",
@@ -44,6 +57,64 @@ SCHEMA_VERSION = 1
 
 MAX_DEPTH = 16
 """Deepest nesting of objects and lists accepted in one line (the writer's records nest 3 levels)."""
+MAX_LINE_BYTES = 256 * 1024
+"""Longest line read (256 KiB): the header `mmjudge eval` writes is under 1 KiB and its records under
+300 bytes; a raw response of tens of thousands of words still fits, and a line of hostile nesting is
+still parsed far enough to be refused for what it is."""
+MAX_LINE_VALUES = 512
+"""Most JSON values (objects, lists, keys, scalars) in one line: the header `mmjudge eval` writes holds
+under 100, a record under 20. Bounds what one line costs in memory once parsed (a short JSON value is a
+Python object ten times its size)."""
+DEFAULT_MAX_RECORDS = 200_000
+"""Most prediction records read when the caller names no count for the benchmark: 25 times the largest
+grid `mmjudge eval` writes (8,000 IsoVRBench pairs). The leaderboard passes the exact count instead."""
+EXTRA_RECORDS = 20
+"""Records read beyond the cap, so that a file with a few unknown ids is refused by the coverage check,
+which names them, rather than by the count."""
+MAX_BLANK_LINES = 1_000
+"""Most blank lines read (an editor's trailing newlines; `mmjudge eval` writes none)."""
+MAX_PROBLEMS = 20
+"""Invalid records collected before reading stops (the message shows the first 5 and the count)."""
+MAX_SECONDS = 4.0
+"""Wall-clock time one file may take to read, so that any refusal comes within 5 s: an 8,000-record file
+`mmjudge eval` wrote reads in about 0.1 s, the widest file the other caps admit in about 3.5 s."""
+
+RecordCap = Callable[[str, Sequence[Mapping[str, Any]]], int]
+"""``cap(benchmark, records) -> n``: the most records a file of ``benchmark`` may hold, given the records
+read so far (they say which optional parts a run wrote, as ``Benchmark.records.expected_ids`` reads them:
+EmoPrefer's reversed pairs). Called when the header is read (with no records) and again when the count
+passes the last answer."""
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """Hard caps on reading one prediction file; the first line past one is refused with its number.
+
+    With the record cap ``n`` of the parse functions, a file read to its end has at most
+    ``1 + n + extra_records + max_problems + max_blank_lines`` lines (header, records, invalid records,
+    blank lines); any other line raises at once.
+    """
+
+    max_line_bytes: int | None = MAX_LINE_BYTES
+    """Longest line in bytes (without its ``\\n``); ``None``: no cap."""
+    max_line_values: int | None = MAX_LINE_VALUES
+    """Most JSON values in one line; ``None``: no cap."""
+    extra_records: int = EXTRA_RECORDS
+    """Records accepted beyond the record cap (see :data:`EXTRA_RECORDS`)."""
+    max_blank_lines: int | None = MAX_BLANK_LINES
+    """Most blank lines; ``None``: no cap."""
+    max_problems: int = MAX_PROBLEMS
+    """Invalid records collected; one more stops reading."""
+    max_seconds: float | None = MAX_SECONDS
+    """Wall-clock seconds reading may take (checked at every line); ``None``: no cap."""
+    clock: Callable[[], float] = time.monotonic
+    """The clock :attr:`max_seconds` is measured with (tests inject one)."""
+
+
+UPLOAD_LIMITS = ReadLimits()
+"""The caps on a file from outside (the leaderboard's uploads)."""
+LOCAL_LIMITS = ReadLimits(max_line_bytes=None, max_line_values=None, max_blank_lines=None, max_seconds=None)
+"""The caps on a file of one's own (:func:`read_predictions`): only the number of problems collected."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +222,8 @@ def split_lines(text: str) -> list[str]:
 def read_predictions(path: str | Path, *, benchmark: str | None = None) -> PredictionFile:
     """Read and validate a prediction file; every problem is reported with its line number.
 
+    The file is one's own, so it is read with :data:`LOCAL_LIMITS` (no cap on size, records or time).
+
     Args:
         path: the ``predictions.jsonl`` file.
         benchmark: when given, the header's benchmark must match.
@@ -162,67 +235,234 @@ def read_predictions(path: str | Path, *, benchmark: str | None = None) -> Predi
     """
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        data = path.read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
         raise MissingFileError(
             f"prediction file {path} does not exist or is not a file: expected the predictions.jsonl "
             "that `mmjudge eval` wrote; check the path"
         ) from exc
-    except UnicodeDecodeError as exc:
-        raise SchemaError(
-            f"{path}: expected UTF-8 text, got an undecodable byte at offset {exc.start}"
-        ) from exc
-    return parse_predictions(split_lines(text), source=str(path), benchmark=benchmark)
+    return parse_prediction_bytes(
+        data, source=str(path), benchmark=benchmark, max_records=None, limits=LOCAL_LIMITS
+    )
 
 
 def parse_predictions(
-    lines: Sequence[str], *, source: str = "<predictions>", benchmark: str | None = None
+    lines: Iterable[str],
+    *,
+    source: str = "<predictions>",
+    benchmark: str | None = None,
+    max_records: int | RecordCap | None = DEFAULT_MAX_RECORDS,
+    limits: ReadLimits = UPLOAD_LIMITS,
 ) -> PredictionFile:
-    """Parse prediction lines (see :func:`read_predictions`; split text with :func:`split_lines`)."""
-    rows = list(_json_lines(lines, source))
-    if not rows or rows[0][1].get("record") != "header":
-        raise SchemaError(f"{source}: expected a header record ({{'record': 'header', ...}}) on line 1")
-    header = _header(rows[0][1], f"{source} line {rows[0][0]}", benchmark)
-    problems: list[str] = []
-    records: list[dict[str, Any]] = []
-    line_numbers: list[int] = []
-    seen: dict[str, int] = {}
-    for lineno, record in rows[1:]:
-        error = _record_problem(record, header.benchmark, seen, lineno)
-        if error:
-            problems.append(f"line {lineno}: {error}")
-        else:
-            seen[record["id"]] = lineno
-            records.append(record)
-            line_numbers.append(lineno)
-    if problems:
-        raise SchemaError(
-            f"{source}: {len(problems)} invalid prediction records; first: {summarize(problems)}"
-        )
-    return PredictionFile(header, records, line_numbers)
-
-
-def _json_lines(lines: Sequence[str], source: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Parse prediction lines (see :func:`parse_prediction_bytes`; split text with :func:`split_lines`)."""
+    reader = _Reader(source, benchmark, max_records, limits)
     for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+        reader.check_size(lineno, len(line) if line.isascii() else len(line.encode("utf-8", "surrogatepass")))
+        reader.read(lineno, line)
+    return reader.finish()
+
+
+def parse_prediction_bytes(
+    data: bytes,
+    *,
+    source: str = "<predictions>",
+    benchmark: str | None = None,
+    max_records: int | RecordCap | None = DEFAULT_MAX_RECORDS,
+    limits: ReadLimits = UPLOAD_LIMITS,
+) -> PredictionFile:
+    """Parse and validate the bytes of a prediction file one line at a time, held to hard caps.
+
+    No list of lines or decoded copy of the file is made: the bytes are checked to be UTF-8 a chunk at a
+    time, then each line is sized, decoded and parsed in turn, and the first line past a cap is refused
+    with its number. Invalid records are collected up to
+    ``limits.max_problems`` (one more stops reading); any other problem raises at its line.
+
+    Args:
+        data: the file's bytes (UTF-8 JSON lines, split on ``\\n`` only).
+        source: the file name used in messages.
+        benchmark: when given, the header's benchmark must match.
+        max_records: the most records the file may hold (plus ``limits.extra_records``): a number, a
+            :data:`RecordCap` asked once the header names the benchmark, or ``None`` for no cap.
+        limits: the caps on lines, blank lines, problems and time (:class:`ReadLimits`).
+
+    Raises:
+        SchemaError: what :func:`read_predictions` refuses, and a line past a cap (the message names
+            the line, the cap and what arrived).
+
+    >>> head = b'{"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"}'
+    >>> len(parse_prediction_bytes(head + b'\\n{"id": "q1", "prediction": "A"}\\n').records)
+    1
+    >>> three = [b'{"id": "q%d", "prediction": "A"}' % i for i in range(3)]
+    >>> parse_prediction_bytes(b"\\n".join([head, *three]), max_records=2, limits=ReadLimits(extra_records=0))
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: <predictions> line 4: expected at most 2 prediction records for emorealm (the cap for one file), got more; reading stopped here. Submit the predictions.jsonl that `mmjudge eval` wrote: one record per item of the benchmark
+    """
+    _check_utf8(data, source)
+    reader = _Reader(source, benchmark, max_records, limits)
+    for lineno, start, end in _line_spans(data):
+        reader.check_size(lineno, end - start)
+        line = data[start:end].decode("utf-8")  # checked above: a b"\n" is never inside a character
+        reader.read(lineno, line[:-1] if line.endswith("\r") else line)
+    return reader.finish()
+
+
+_UTF8_CHUNK = 1 << 20
+
+
+def _check_utf8(data: bytes, source: str) -> None:
+    """Refuse bytes that are not UTF-8, naming the first bad byte's line and offset, before any line is read
+    (decoded a chunk at a time: no decoded copy of the whole file)."""
+    view, pos = memoryview(data), 0
+    while pos < len(data):
+        final = pos + _UTF8_CHUNK >= len(data)  # a middle chunk may end inside a character: carried over
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
+            _, used = codecs.utf_8_decode(view[pos : pos + _UTF8_CHUNK], "strict", final)
+        except UnicodeDecodeError as exc:
+            offset = pos + exc.start
+            line = data.count(b"\n", 0, offset) + 1
             raise SchemaError(
-                f"{source} line {lineno}: expected one JSON object per line ({exc.msg})"
-            ) from exc
-        except (ValueError, RecursionError) as exc:  # over-long integers, nesting beyond the parser
-            raise SchemaError(
-                f"{source} line {lineno}: expected one JSON object per line of plain values, got "
-                f"{_short_reason(exc)}"
+                f"{source} line {line}: expected UTF-8 text, got an undecodable byte at offset {offset}; "
+                "save the file as UTF-8"
             ) from None
-        if not isinstance(value, dict):
-            raise SchemaError(f"{source} line {lineno}: expected a JSON object, got {type(value).__name__}")
-        problem = _value_problem(value)
-        if problem:
-            raise SchemaError(f"{source} line {lineno}: {problem}")
-        yield lineno, value
+        pos += used
+
+
+def _line_spans(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """``(line number, start, end)`` of every ``\\n``-separated line (the last one may be empty)."""
+    start, lineno = 0, 1
+    while (end := data.find(b"\n", start)) >= 0:
+        yield lineno, start, end
+        start, lineno = end + 1, lineno + 1
+    yield lineno, start, len(data)
+
+
+class _Reader:
+    """One streaming parse: the header, the records so far, and the caps each new line is held to."""
+
+    def __init__(self, source: str, benchmark: str | None, max_records: int | RecordCap | None,
+                 limits: ReadLimits) -> None:  # fmt: skip
+        self.source, self.benchmark, self.max_records, self.limits = source, benchmark, max_records, limits
+        self.header: PredictionHeader | None = None
+        self.cap: int | None = None
+        self.records: list[dict[str, Any]] = []
+        self.line_numbers: list[int] = []
+        self.seen: dict[str, int] = {}
+        self.problems: list[str] = []
+        self.blank_lines = 0
+        self.started = limits.clock()
+
+    def check_size(self, lineno: int, size: int) -> None:
+        """Refuse a line longer than ``limits.max_line_bytes`` (before it is decoded or parsed)."""
+        cap = self.limits.max_line_bytes
+        if cap is not None and size > cap:
+            raise SchemaError(
+                f"{self.source} line {lineno}: expected lines of at most {cap} bytes, got {size} bytes; a "
+                "header or record written by `mmjudge eval` is under 1 KiB: submit the file it wrote"
+            )
+
+    def read(self, lineno: int, line: str) -> None:
+        """Take one line: check the time, then read it as a blank line, the header or a record."""
+        self._check_time(lineno)
+        if not line.strip():
+            self._blank(lineno)
+            return
+        value = _json_value(line, f"{self.source} line {lineno}", self.limits.max_line_values)
+        if self.header is None:
+            self._read_header(lineno, value)
+        else:
+            self._read_record(lineno, value, self.header.benchmark)
+
+    def finish(self) -> PredictionFile:
+        """The parsed file, or every collected problem."""
+        if self.header is None:
+            raise self._no_header()
+        if self.problems:
+            raise SchemaError(
+                f"{self.source}: {len(self.problems)} invalid prediction records; first: {summarize(self.problems)}"
+            )
+        return PredictionFile(self.header, self.records, self.line_numbers)
+
+    def _no_header(self) -> SchemaError:
+        return SchemaError(f"{self.source}: expected a header record ({{'record': 'header', ...}}) on line 1")
+
+    def _check_time(self, lineno: int) -> None:
+        cap = self.limits.max_seconds
+        if cap is not None and self.limits.clock() - self.started > cap:
+            raise SchemaError(
+                f"{self.source} line {lineno}: expected the file to be read within {cap:g} s, still reading "
+                "after that; reading stopped here. A predictions.jsonl written by `mmjudge eval` reads in "
+                "well under a second: submit that file"
+            )
+
+    def _blank(self, lineno: int) -> None:
+        self.blank_lines += 1
+        cap = self.limits.max_blank_lines
+        if cap is not None and self.blank_lines > cap:
+            raise SchemaError(
+                f"{self.source} line {lineno}: expected at most {cap} blank lines, got more; reading stopped "
+                "here. `mmjudge eval` writes one line per record and no blank lines: submit the file it wrote"
+            )
+
+    def _read_header(self, lineno: int, value: dict[str, Any]) -> None:
+        if value.get("record") != "header":
+            raise self._no_header()
+        self.header = _header(value, f"{self.source} line {lineno}", self.benchmark)
+        limit = self.max_records
+        self.cap = limit(self.header.benchmark, ()) if callable(limit) else limit
+
+    def _read_record(self, lineno: int, record: dict[str, Any], benchmark: str) -> None:
+        error = _record_problem(record, benchmark, self.seen, lineno)
+        if error:
+            self.problems.append(f"line {lineno}: {error}")
+            if len(self.problems) > self.limits.max_problems:
+                raise SchemaError(
+                    f"{self.source}: more than {self.limits.max_problems} invalid prediction records, reading "
+                    f"stopped at line {lineno}; first: {summarize(self.problems)}"
+                )
+            return
+        self.seen[record["id"]] = lineno
+        self.records.append(record)
+        self.line_numbers.append(lineno)
+        self._check_count(lineno, benchmark)
+
+    def _check_count(self, lineno: int, benchmark: str) -> None:
+        extra = self.limits.extra_records
+        if self.cap is None or len(self.records) <= self.cap + extra:
+            return
+        if callable(self.max_records):  # the records so far may name optional parts (reversed pairs)
+            self.cap = self.max_records(benchmark, self.records)
+            if len(self.records) <= self.cap + extra:
+                return
+        what = (
+            f"the {self.cap} records `mmjudge eval` writes for this leaderboard's {benchmark} data, plus "
+            f"{extra} so that unknown ids can be named"
+            if callable(self.max_records)
+            else "the cap for one file"
+        )
+        raise SchemaError(
+            f"{self.source} line {lineno}: expected at most {self.cap + extra} prediction records for "
+            f"{benchmark} ({what}), got more; reading stopped here. Submit the predictions.jsonl that "
+            "`mmjudge eval` wrote: one record per item of the benchmark"
+        )
+
+
+def _json_value(line: str, where: str, max_values: int | None) -> dict[str, Any]:
+    """One line as a JSON object of plain values (nesting, Unicode and size checked)."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise SchemaError(f"{where}: expected one JSON object per line ({exc.msg})") from exc
+    except (ValueError, RecursionError) as exc:  # over-long integers, nesting beyond the parser
+        raise SchemaError(
+            f"{where}: expected one JSON object per line of plain values, got {_short_reason(exc)}"
+        ) from None
+    if not isinstance(value, dict):
+        raise SchemaError(f"{where}: expected a JSON object, got {type(value).__name__}")
+    problem = _value_problem(value, max_values)
+    if problem:
+        raise SchemaError(f"{where}: {problem}")
+    return value
 
 
 def _short_reason(exc: BaseException) -> str:
@@ -232,11 +472,19 @@ def _short_reason(exc: BaseException) -> str:
     return "an integer with too many digits" if "integer string conversion" in text else text[:120]
 
 
-def _value_problem(value: Any) -> str:
-    """Nesting deeper than :data:`MAX_DEPTH`, or a string that is not valid Unicode (a lone surrogate)."""
+def _value_problem(value: Any, max_values: int | None = None) -> str:
+    """Nesting deeper than :data:`MAX_DEPTH`, more than ``max_values`` values, or a string that is not valid
+    Unicode (a lone surrogate)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
+    count = 0
     while stack:
         current, depth = stack.pop()
+        count += 1
+        if max_values is not None and count > max_values:
+            return (
+                f"expected at most {max_values} JSON values in one line, got more; a header `mmjudge eval` "
+                "writes holds under 100 and a record under 20: submit the file it wrote"
+            )
         if isinstance(current, (dict, list)):
             if depth > MAX_DEPTH:
                 return f"expected objects and lists nested at most {MAX_DEPTH} deep, got deeper nesting"

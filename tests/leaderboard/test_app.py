@@ -47,12 +47,12 @@ def test_client_reads_tables_and_results_but_cannot_submit(app) -> None:
     value = client.predict(api_name="/table_isovrbench")
     headers, data = value["headers"], value["data"]
     average = headers.index("Average")
-    kind, judge, model = (headers.index(h) for h in ("Kind", "Judge", "Model"))
+    tier, judge, model = (headers.index(h) for h in ("Tier", "Judge", "Model"))
     assert headers[:3] == ["Rank", "Judge", "Average"]
-    verified = next(row for row in data if row[kind] == "verified")
+    verified = next(row for row in data if row[tier] == "submitted")
     stored = next(s for s in board.store.submissions("isovrbench") if s.kind == "verified")
     assert verified[average] == pytest.approx(stored.results["average"], abs=1e-4)
-    assert any(row[kind] == "reported" and row[judge] == "VideoReward" for row in data)
+    assert any(row[tier] == "published" and row[judge] == "VideoReward" for row in data)
     # escaped once, where rendered: the cells are text as submitted (gr.Dataframe shows str cells as text)
     assert verified[model] == XSS and not any("&lt;" in str(cell) for row in data for cell in row)
     shown = value["metadata"]["display_value"]

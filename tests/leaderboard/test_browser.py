@@ -2,7 +2,7 @@
 rejected with its line, the same predictions uploaded again are rejected as a duplicate, markup in
 names is shown literally, once, and exported as submitted; rank, judge and headline are in view at
 1400 px and at 390 px (also scrolled right: they are pinned), a column-group toggle hides and shows its
-headers, the kind filter leaves only rows of that kind, and a column sort replaces the previous one
+headers, the tier filter leaves only rows of that tier, and a column sort replaces the previous one
 while each row keeps its rank.
 
 Each test starts from a fresh store, a fresh app and a fresh browser page, and every step waits on state
@@ -264,13 +264,13 @@ def _with_header(content: bytes, backend: str, model: str | None) -> bytes:
 
 
 def _ranked(board, reference):
-    """``board`` with the reported rows, one verified row and one baseline row on IsoVRBench."""
+    """``board`` with the published rows, one submitted row and one reference line on IsoVRBench."""
     seed_reported(board.store)
     rows = reference["isovrbench"]
     board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=31), "vlm_digit", "org/vlm"),
                  SubmissionMeta("vlm judge", "org/vlm", "r1"), "local")  # fmt: skip
     board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=32), "random", None),
-                 SubmissionMeta("random floor", "random", "r1"), "local")  # fmt: skip
+                 SubmissionMeta("random floor", "random", "r1"), "baseline", reference_line=True)  # fmt: skip
     return board
 
 
@@ -357,11 +357,11 @@ def test_a_filter_chosen_while_the_page_loads_is_not_undone_by_the_load(
     late = _with_header(prediction_bytes("isovrbench", reference["isovrbench"], seed=33), "random", None)
 
     @functools.wraps(table_value)
-    def slow_load(self, benchmark, view=None, groups=None, kinds=None, types=None):  # type: ignore[no-untyped-def]
+    def slow_load(self, benchmark, view=None, groups=None, tiers=None, types=None):  # type: ignore[no-untyped-def]
         if benchmark == "isovrbench" and groups is None:  # the page-load call passes the view alone
             time.sleep(LOAD_S)
             self.board.submit(late, SubmissionMeta("late judge", "late", "r1"), "local")
-        return table_value(self, benchmark, view, groups, kinds, types)
+        return table_value(self, benchmark, view, groups, tiers, types)
 
     monkeypatch.setattr(Handlers, "table_value", slow_load)
     with served(ranked_board) as (_, url), page_at(browser, url) as page:
@@ -374,29 +374,29 @@ def test_a_filter_chosen_while_the_page_loads_is_not_undone_by_the_load(
         expect(table.locator("th[title='Average']")).to_have_count(1)
 
 
-_KIND_COLUMN = """table => {
+_TIER_COLUMN = """table => {
     const heads = [...table.querySelectorAll('th')].map(th => th.getAttribute('title'));
-    const at = heads.indexOf('Kind');
+    const at = heads.indexOf('Tier');
     return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
         .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
 }"""
 
 
-@pytest.mark.parametrize("kind", ["verified", "baseline"])
-def test_the_kind_filter_leaves_only_rows_of_that_kind(browser, ranked_url, kind) -> None:
+@pytest.mark.parametrize("tier", ["submitted", "reference line"])
+def test_the_tier_filter_leaves_only_rows_of_that_tier(browser, ranked_url, tier) -> None:
     from playwright.sync_api import expect
 
-    judge = {"verified": "vlm judge", "baseline": "random floor"}[kind]
+    judge = {"submitted": "vlm judge", "reference line": "random floor"}[tier]
     with page_at(browser, ranked_url) as page:
-        table, kinds = page.locator("#table-isovrbench"), page.locator("#kinds-isovrbench")
+        table, tiers = page.locator("#table-isovrbench"), page.locator("#tiers-isovrbench")
         expect(table).to_contain_text("VideoReward", timeout=STEP_MS)
-        for other in ("reported", "verified", "baseline"):
-            if other != kind:
-                kinds.get_by_label(other).uncheck()
-        expect(table).not_to_contain_text("VideoReward")  # the last unchecked kind's rows are gone
+        for other in ("published", "run here", "submitted", "reference line"):
+            if other != tier:
+                tiers.get_by_label(other).uncheck()
+        expect(table).not_to_contain_text("VideoReward")  # the published rows are gone
         expect(table).to_contain_text(judge)
-        page.wait_for_function(f"t => ({_KIND_COLUMN})(t).length === 1", arg=table.element_handle())
-        assert table.evaluate(_KIND_COLUMN) == [kind]
+        page.wait_for_function(f"t => ({_TIER_COLUMN})(t).length === 1", arg=table.element_handle())
+        assert table.evaluate(_TIER_COLUMN) == [tier]
 
 
 _COLUMN = """([table, title]) => {

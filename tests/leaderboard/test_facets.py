@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 from scipy.stats import rankdata
@@ -14,7 +15,7 @@ from scipy.stats import rankdata
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import UnknownNameError
 from mmjudge.leaderboard import StoredSubmission, SubmissionMeta, build_table
-from mmjudge.leaderboard.facets import judge_type, ranks, row_kind, score_text, select
+from mmjudge.leaderboard.facets import judge_type, ranks, row_tier, score_text, select
 from mmjudge.leaderboard.plots import figure, ranked_rows
 from mmjudge.leaderboard.reported import reported_rows, seed_reported
 from mmjudge.leaderboard.tables import DETAILS, views
@@ -53,7 +54,7 @@ def test_ranks_edge_cases() -> None:
 
 
 def _iso(
-    row_id: int, average: float | None, kind: str = "verified", header: dict | None = None
+    row_id: int, average: float | None, kind: str = "verified", header: dict | None = None, **stored: Any
 ) -> StoredSubmission:
     results = (
         {}
@@ -61,7 +62,7 @@ def _iso(
         else {"average": average, "average_ci_low": average - 2, "average_ci_high": average + 2}
     )
     return StoredSubmission(
-        "isovrbench", kind, f"j{row_id}", f"m{row_id}", "u", results, id=row_id, header=header
+        "isovrbench", kind, f"j{row_id}", f"m{row_id}", "u", results, id=row_id, header=header, **stored
     )
 
 
@@ -124,21 +125,21 @@ def test_isovrbench_groups_are_its_dimensions() -> None:
     assert motion == [f"motion: {iv}" for iv in DIMENSIONS["motion"]]
 
 
-def _kinds_rows() -> list[StoredSubmission]:
+def _tier_rows() -> list[StoredSubmission]:
     published = [
         StoredSubmission(**{**r.__dict__, "id": 10 + k}) for k, r in enumerate(reported_rows("isovrbench"))
     ]
     return [
         *published,
         _iso(1, 58.0, header=_header("vlm_digit", "Qwen/Qwen3-VL-8B")),
-        _iso(2, 51.0, header=_header("frame_smoothness", None)),
+        _iso(2, 51.0, header=_header("frame_smoothness", None), tier="run here", reference_line=True),
         _iso(3, 49.0, header={"judge": "j"}),  # an older header without provenance
     ]
 
 
-def test_kind_and_judge_type_of_each_row() -> None:
-    rows = {r.id: r for r in _kinds_rows()}
-    assert [row_kind(rows[i]) for i in (10, 1, 2, 3)] == ["reported", "verified", "baseline", "verified"]
+def test_tier_and_judge_type_of_each_row() -> None:
+    rows = {r.id: r for r in _tier_rows()}
+    assert [row_tier(rows[i]) for i in (10, 1, 2, 3)] == ["published", "submitted", "reference line", "submitted"]
     table = build_table("isovrbench", list(rows.values()))
     types = dict(zip(table.column("id"), table.column("Type"), strict=True))
     assert [types[i] for i in (1, 2, 3)] == ["vlm_digit", "frame_smoothness", "unknown"]
@@ -146,25 +147,25 @@ def test_kind_and_judge_type_of_each_row() -> None:
     assert judge_type(StoredSubmission("mist", "reported", "x", "x", "paper", {})) == "published"
 
 
-@pytest.mark.parametrize("kind", ["reported", "verified", "baseline"])
-def test_the_kind_filter_leaves_only_that_kind_with_its_rank(kind) -> None:
-    table = build_table("isovrbench", _kinds_rows())
-    chosen = select(table, kinds=[kind])
-    assert chosen.values and set(chosen.column("Kind")) == {kind}
+@pytest.mark.parametrize("tier", ["published", "submitted", "reference line"])
+def test_the_tier_filter_leaves_only_that_tier_with_its_rank(tier) -> None:
+    table = build_table("isovrbench", _tier_rows())
+    chosen = select(table, tiers=[tier])
+    assert chosen.values and set(chosen.column("Tier")) == {tier}
     ranks_of = dict(zip(table.column("id"), table.column("Rank"), strict=True))
     assert all(ranks_of[i] == r for i, r in zip(chosen.column("id"), chosen.column("Rank"), strict=True))
-    assert select(table, kinds=[]).values == []
-    with pytest.raises(UnknownNameError, match="kind"):
-        select(table, kinds=["published"])
+    assert select(table, tiers=[]).values == []
+    with pytest.raises(UnknownNameError, match="tier"):
+        select(table, tiers=["verified"])
 
 
 def test_the_type_filter_and_hidden_details() -> None:
-    table = build_table("isovrbench", _kinds_rows())
+    table = build_table("isovrbench", _tier_rows())
     chosen = select(table, types=["vlm_digit", "prompted VLM judge"])
     assert set(chosen.column("Type")) == {"vlm_digit", "prompted VLM judge"} and len(chosen.values) == 3
     assert select(table, types=[]).values == table.values  # none chosen: every type
-    brief = select(table, groups=[g for g in table.groups if g and g != DETAILS], kinds=["verified"])
-    assert "Kind" not in brief.headers and len(brief.values) == 2  # rows filtered before the column is hidden
+    brief = select(table, groups=[g for g in table.groups if g and g != DETAILS], tiers=["submitted"])
+    assert "Tier" not in brief.headers and len(brief.values) == 2  # rows filtered before the column is hidden
 
 
 def test_one_cell_format() -> None:
@@ -192,7 +193,7 @@ def test_freshly_scored_rows_show_an_interval_in_every_estimate(board_factory, r
 
 
 def test_figures_follow_the_table_order_and_name_every_row(board_factory) -> None:
-    rows = _kinds_rows()
+    rows = _tier_rows()
     table = build_table("isovrbench", rows)
     ordered = ranked_rows("isovrbench", rows)
     assert [r.judge for r in ordered] == table.column("Judge")
@@ -200,12 +201,13 @@ def test_figures_follow_the_table_order_and_name_every_row(board_factory) -> Non
     (ax,) = figure("isovrbench", rows).axes
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     named = [label for label in labels if label.startswith("#")]
-    assert named == [f"#{d[0]} {d[1]} ({'r' if d[-7] == 'reported' else 'v'})" for d in table.display]
-    only = figure("isovrbench", rows, kinds=["baseline"]).axes[0].get_legend().get_texts()
-    rank = dict(zip(table.column("id"), (d[0] for d in table.display), strict=True))[2]
-    assert [t.get_text() for t in only if t.get_text().startswith("#")] == [
-        f"#{rank} j2 (v)"
-    ]  # its table rank
+    tier_at = table.headers.index("Tier")
+    marks = {"published": "p", "submitted": "s"}
+    assert named == [f"#{d[0]} {d[1]} ({marks[d[tier_at]]})" for d in table.display if d[0][0].isdigit()]
+    assert "j2 (reference)" in labels  # a reference line is drawn, unranked
+    only = figure("isovrbench", rows, tiers=["submitted"]).axes[0].get_legend().get_texts()
+    rank = dict(zip(table.column("id"), (d[0] for d in table.display), strict=True))[3]
+    assert f"#{rank} j3 (s)" in [t.get_text() for t in only]  # its table rank
 
 
 @pytest.mark.parametrize("benchmark", ["mist", "emoprefer"])
@@ -220,4 +222,4 @@ def test_published_marks_are_labelled_in_table_order(benchmark, board_factory) -
     else:
         ticks = sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])  # the first row at the top
         labels = [t.get_text() for t in ticks]
-    assert labels == [f"#{d[0]} {d[1]} (r)" for d in table.display]
+    assert labels == [f"#{d[0]} {d[1]} (p)" for d in table.display]

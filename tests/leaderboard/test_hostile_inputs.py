@@ -289,7 +289,7 @@ def test_duplicate_check_is_not_bypassed(board, reference, tmp_path, model) -> N
     second = prediction_lines("emoprefer", reference["emoprefer"], seed=2)
     message = _submit(board, tmp_path, ("\n".join(second) + "\n").encode(), {"model": model})
     assert message.startswith("**Rejected.**")
-    assert re.search(r"already has a verified emoprefer row: #\d+|U\+200B|must be written in one script", message), message
+    assert re.search(r"already has a submitted emoprefer row: #\d+|U\+200B|must be written in one script", message), message
     assert snapshot(board.store) == before
 
 
@@ -301,7 +301,7 @@ def test_a_single_script_look_alike_id_is_a_duplicate(board, reference, tmp_path
     second = prediction_lines("emoprefer", reference["emoprefer"], seed=2)
     look_alike = "\u043e\u043e\u043e/\u0430\u0435\u043e"  # Cyrillic о о о / а е о
     message = _submit(board, tmp_path, ("\n".join(second) + "\n").encode(), {"model": look_alike})
-    assert message.startswith("**Rejected.**") and "already has a verified emoprefer row" in message, message
+    assert message.startswith("**Rejected.**") and "already has a submitted emoprefer row" in message, message
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085", "\x1c", "\x1d", "\x1e", "\x0b", "\x0c"],

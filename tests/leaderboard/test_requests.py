@@ -203,7 +203,7 @@ def test_a_worker_that_lost_its_lease_stores_nothing(board_factory, reference) -
         board.submit(data, meta, "alice", daily_limit=None, lease=stale.lease)
     assert board.store.submissions() == []
     stored = board.submit(data, meta, "alice", daily_limit=None, lease=holder.lease)
-    assert stored.request_id == request_id
+    assert stored.request_id == request_id and stored.tier == "run here"
     assert q.finish(board.store, holder.lease, ok=True, log_tail="done")
     assert not q.finish(board.store, stale.lease, ok=False, log_tail="late")
     assert q.get_request(board.store, request_id).status == "FINISHED"

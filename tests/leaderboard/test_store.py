@@ -228,10 +228,11 @@ def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
             (json.dumps(dict(spec.config), sort_keys=True),),
         )
     store = Store(path)
-    assert store.schema_version() == len(MIGRATIONS) == 4
+    assert store.schema_version() == len(MIGRATIONS) == 5
     (row,) = store.submissions()
     assert (row.model, row.results, row.request_id, row.coverage) == ("m", {"average": 1.0}, None, None)
     assert row.paired == ""
+    assert (row.tier, row.reference_line, row.scored_on, row.ladder) == ("submitted", False, None, None)
     assert q.enqueue(store, spec, "u") == 2  # the FAILED twin (same model, config) no longer blocks it
     assert [r.status for r in q.list_requests(store)] == ["FAILED", "PENDING"]
     assert store.integrity_check() == "ok"

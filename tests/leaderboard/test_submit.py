@@ -85,10 +85,10 @@ def test_stored_isovrbench_score_equals_the_evaluate_module(
             isinstance(value, float) and math.isnan(value) and math.isnan(stored[key])
         ), key
     table = handlers.table("isovrbench")
-    kind = table.headers.index("Kind")
-    row = next(r for r in table.values if r[kind] == "verified")
+    kind = table.headers.index("Tier")
+    row = next(r for r in table.values if r[kind] == "submitted")
     assert row[table.headline] == pytest.approx(expected["average"], abs=1e-4)
-    display = next(d for d, v in zip(table.display, table.values, strict=True) if v[kind] == "verified")
+    display = next(d for d, v in zip(table.display, table.values, strict=True) if v[kind] == "submitted")
     assert (
         display[table.headline]
         == f"{expected['average']:.1f} [{expected['average_ci_low']:.1f}, {expected['average_ci_high']:.1f}]"
@@ -178,7 +178,7 @@ def test_resubmission_is_rejected_with_a_pointer(board_factory, reference, tmp_p
     assert "already submitted" in again and f"row #{row_id}" in again
     other_file = _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"], seed=3), "b.jsonl")
     same_model = _submit(handlers, other_file)
-    assert f"#{row_id}" in same_model and "already has a verified" in same_model
+    assert f"#{row_id}" in same_model and "already has a submitted" in same_model
 
 
 def test_crash_during_scoring_leaves_the_store_unchanged(board_factory, reference, tmp_path) -> None:
@@ -205,7 +205,7 @@ def test_text_is_escaped_once_where_it_is_rendered(board_factory, reference, tmp
                               XSS, XSS, XSS, "", XSS, "open", None)  # fmt: skip
     assert "<" not in message and "&#60;script&#62;" in message and XSS in shown(message)  # escaped once
     table = handlers.table("isovrbench")
-    row = next(r for r in table.values if r[table.headers.index("Kind")] == "verified")
+    row = next(r for r in table.values if r[table.headers.index("Tier")] == "submitted")
     assert [row[table.headers.index(h)] for h in ("Judge", "Model", "Revision")] == [XSS, XSS, XSS]
     cells = [str(c) for r in table.values + table.display for c in r]
     assert not any("&lt;" in c or "&amp;" in c for c in cells)
@@ -250,14 +250,14 @@ def test_csv_export_neutralises_formulas_and_writes_numbers_as_numbers(board_fac
                     name, "org/model", "r1", "", name, "open", None)  # fmt: skip
     rows = list(csv.DictReader(io.StringIO(Path(handlers.export("emoprefer", "ties_wrong", "csv")).read_text(),
                                            newline="")))  # fmt: skip
-    [mine] = [r for r in rows if r["Kind"] == "verified"]
+    [mine] = [r for r in rows if r["Tier"] == "submitted"]
     assert mine["Judge"] == "'" + name
     for cell in (v for r in rows for v in r.values()):
         assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell  # '-' only in numbers, checked below
     sub = next(s for s in handlers.board.store.submissions("emoprefer") if s.kind == "verified")
     table = handlers.table("emoprefer")
     headline = table.headers[table.headline]
-    assert float(mine[headline]) == pytest.approx(table.values[[r["Kind"] for r in rows].index("verified")][table.headline])
+    assert float(mine[headline]) == pytest.approx(table.values[[r["Tier"] for r in rows].index("submitted")][table.headline])
     low, high = float(mine[f"{headline} low"]), float(mine[f"{headline} high"])
     assert (low, high) == pytest.approx((sub.results["waf_2class_ci_low"], sub.results["waf_2class_ci_high"]))
     for r in rows:  # a cell starting with '-' is a number (a negative value), never a formula-like text
@@ -265,7 +265,7 @@ def test_csv_export_neutralises_formulas_and_writes_numbers_as_numbers(board_fac
             if v.startswith("-"):
                 float(v)
     exported = json.loads(Path(handlers.export("emoprefer", "ties_wrong", "json")).read_text())
-    assert [r["Judge"] for r in exported if r["Kind"] == "verified"] == [name]  # JSON: the literal text
+    assert [r["Judge"] for r in exported if r["Tier"] == "submitted"] == [name]  # JSON: the literal text
 
 
 def test_admin_hides_rows_that_stay_in_the_store(board_factory, reference, tmp_path) -> None:
@@ -285,7 +285,14 @@ def test_results_file_has_the_stored_scores(board_factory, reference, tmp_path) 
     _submit(handlers, _write(tmp_path, prediction_bytes("emoprefer", reference["emoprefer"])))
     sub = handlers.board.store.submissions("emoprefer")[0]
     record = json.loads(Path(handlers.results_file(sub.id)).read_text())
-    assert record["benchmark"] == "emoprefer" and record["scores"] == sub.results
+    # a submitted row publishes its rates with their intervals, never its raw counts (3 x 3 confusion cells,
+    # item counts): with those, a few uploads recover gold labels one by one
+    counts = [k for k in sub.results if k.startswith(("confusion/", "n_"))]
+    assert len(counts) >= 9 and not set(counts) & set(record["scores"])
+    assert record["benchmark"] == "emoprefer" and record["scores"] == {
+        k: v for k, v in sub.results.items() if k not in counts and k.rsplit("_ci_", 1)[0] not in counts
+    }
+    assert record["run"]["leaderboard"]["tier"] == "submitted"
     assert record["run"]["leaderboard"]["sha256"] == sub.sha256
     assert set(record) == {"results_version", "benchmark", "judge", "scores", "estimates", "provenance", "run"}
 

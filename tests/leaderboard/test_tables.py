@@ -168,7 +168,7 @@ def test_isovrbench_figure_spans_the_published_judges_and_marks_humans() -> None
     assert sorted(spans[0].get_segments()[0][:, 1]) == [11.9, 60.8]
     stars = [c for c in ax.collections if c.get_label() == "human (45 pairs)"]
     assert [c.get_offsets()[0][1] for c in stars] == [HUMAN_ACCURACY[iv] for iv in INTERVENTIONS]
-    assert any(line.get_label().endswith(" j99 (v)") for line in ax.containers)  # labelled with its rank
+    assert any(line.get_label().endswith(" j99 (s)") for line in ax.containers)  # labelled with its rank
 
 
 @pytest.mark.parametrize("benchmark", ["mist", "emoprefer", "emorealm"])

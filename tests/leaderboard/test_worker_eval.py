@@ -107,4 +107,5 @@ def test_worker_launches_accelerate_over_two_ranks(postgres_url, data_root, monk
     assert worlds == [2]
     (row,) = [s for s in board.store.submissions("isovrbench") if s.kind == "verified"]
     assert row.request_id == request_id and row.results["n_pairs"] == 16
+    assert (row.tier, row.reference_line) == ("run here", False)  # the server ran it: not a submitted row
     print(f"worker with accelerate launch over 2 ranks: {elapsed:.1f} s")

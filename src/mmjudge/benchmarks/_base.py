@@ -56,6 +56,16 @@ class ResultKey:
     description: str
     """One line saying what the number is and its range."""
 
+    @property
+    def is_count(self) -> bool:
+        """A raw count of the scored file (``n_correct/<task>``, a confusion cell), not a rate: its description
+        says so ("a count", "(count)"). The leaderboard never publishes a submitted row's counts.
+
+        >>> ResultKey("n_correct/<task>", True, "items answered correctly (count)").is_count
+        True
+        """
+        return "count" in self.description.lower()
+
     def matches(self, key: str) -> bool:
         """Whether ``key`` is this key, a ``<placeholder>`` standing for one path segment.
 
@@ -109,6 +119,10 @@ class BoardRow(Protocol):
         """``verified`` (scored on the server) or ``reported`` (published numbers)."""
 
     @property
+    def tier(self) -> str:
+        """``published``, ``run here``, ``submitted`` or ``reference line`` (the table's tier)."""
+
+    @property
     def judge(self) -> str:
         """Judge display name."""
 
@@ -135,6 +149,10 @@ class LeaderboardSpec:
     """Further scorings of the same file stored beside the ranked one (label -> scorer options)."""
     view_label: str = "view"
     """Label of the view switch (shown only when there are several views)."""
+    degenerate: Callable[[Mapping[str, Any]], str | None] | None = None
+    """The companion check where a degenerate judge could win the headline: from a result dict, the reason
+    the row is degenerate (shown, the row not ranked), or ``None``. E.g. MIST: a judge that never changes
+    a label has the best change rate and no direction."""
 
 
 @dataclass(frozen=True)
@@ -266,6 +284,14 @@ class Benchmark:
             if item.matches(key):
                 return item
         raise KeyError(f"{self.id} has no result key {key!r}; known: {[k.name for k in self.result_keys]}")
+
+    def is_count(self, key: str) -> bool:
+        """Whether result ``key`` is a raw count (:attr:`ResultKey.is_count`); an undocumented key counts as one
+        (what is not documented is not published)."""
+        try:
+            return self.result_key(key).is_count
+        except KeyError:
+            return True
 
     def higher_is_better(self, key: str) -> bool:
         """Direction of result ``key``; unknown keys raise ``KeyError`` naming the known ones."""

@@ -16,6 +16,7 @@ from mmjudge.benchmarks._base import BoardRow
 __all__ = [
     "MARKERS",
     "MAX_VERIFIED",
+    "TIER_MARKS",
     "bars",
     "board_figure",
     "errors",
@@ -91,16 +92,24 @@ def board_figure(width: float = 9.0, height: float = 4.0) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+TIER_MARKS = {"published": "p", "run here": "h", "submitted": "s", "reference line": "reference"}
+"""The tier a legend label names: (p)ublished, run (h)ere, (s)ubmitted, reference line."""
+
+
 def row_label(row: BoardRow) -> str:
-    """A row's legend label: its rank in the table, judge name and kind initial.
+    """A row's legend label: its rank in the table (when ranked), judge name and tier mark.
 
     >>> from types import SimpleNamespace
-    >>> row_label(SimpleNamespace(judge="VideoReward", kind="reported", rank="2="))
-    '#2= VideoReward (r)'
+    >>> row_label(SimpleNamespace(judge="VideoReward", tier="published", rank="2="))
+    '#2= VideoReward (p)'
+    >>> row_label(SimpleNamespace(judge="sharpness", tier="reference line", rank="ref"))
+    'sharpness (reference)'
     """
     # figures are PNG images (no HTML); '$...$' would be mathtext, so escape the dollar sign
     text = row.judge[:28].replace("$", r"\$")
-    return f"#{row.rank} {text} ({row.kind[0]})" if row.rank else f"{text} ({row.kind[0]})"
+    mark = TIER_MARKS.get(row.tier, row.tier)
+    ranked = row.rank and row.rank[0].isdigit()
+    return f"#{row.rank} {text} ({mark})" if ranked else f"{text} ({mark})"
 
 
 def row_style(k: int) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 ``mmjudge leaderboard [--db PATH|URL] [--port N] [--data-root DIR] [--no-auth] [--demo-output DIR]``
 serves the Gradio app on an SQLite store (default ``<user data dir>/mmjudge/leaderboard.sqlite``) or a
 PostgreSQL database (``--db postgresql://...``, or ``MMJUDGE_DB`` in the environment, which keeps the
-password off the command line). Without ``--no-auth`` submissions need a Hugging Face login (as on a
-Space). ``mmjudge leaderboard worker [--db PATH|URL] [--data-root DIR] [--gpus N] [--worker-id NAME]
+password off the command line). Without ``--no-auth`` submissions need a Hugging Face login: on a Space
+the Space's OAuth, elsewhere an OAuth app of the leaderboard's own (``OAUTH_CLIENT_ID``,
+``OAUTH_CLIENT_SECRET``; :mod:`mmjudge.leaderboard.auth`), else the command refuses to start.
+``mmjudge leaderboard worker [--db PATH|URL] [--data-root DIR] [--gpus N] [--worker-id NAME]
 [--once] [--max-attempts N] [--admin USER] [--api-base-url URL --api-key-env NAME]`` claims queued model
 requests and runs ``mmjudge eval`` for each (through ``accelerate launch`` on the machine's GPUs when it
 has several); API-judge requests run only when their submitter is an ``--admin``, against the endpoint
@@ -40,7 +42,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=7860, help="port (default 7860)")
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument(
-        "--no-auth", action="store_true", help="local mode: no login, the submitter is 'local'"
+        "--no-auth", action="store_true",
+        help="local mode: no login, the submitter is 'local' (without it, off a Space, OAUTH_CLIENT_ID and "
+        "OAUTH_CLIENT_SECRET of an OAuth app must be set: README, Deploy)",
     )
     parser.add_argument(
         "--admin", action="append", default=[], help="username allowed to hide rows (repeatable)"
@@ -50,6 +54,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="uploads + model requests per user per 24 h (a request counts once; worker rows do not count)",
     )
     parser.add_argument("--max-mb", type=float, default=64.0, help="size limit of a prediction file in MiB")
+    parser.add_argument(
+        "--private-labels", action="store_true",
+        help="the labels are private (users cannot read them): a submitted row shows only its Ladder score, its "
+        "breakdowns and results file are withheld",
+    )
+    parser.add_argument("--ladder-margin", type=float, default=1.0,
+                        help="with --private-labels: the Ladder's margin and rounding step, in headline points (default 1)")  # fmt: skip
     parser.add_argument(
         "--demo-output",
         default="demo-output",
@@ -121,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     board = open_leaderboard(
         _db(args.db), data_root=default_data_root(args.data_root, args.demo_output), require_login=not args.no_auth, admins=args.admin,
         daily_limit=args.daily_limit, max_bytes=int(args.max_mb * 1024 * 1024), demo_output=args.demo_output,
+        private_labels=args.private_labels, ladder_margin=args.ladder_margin,
     )  # fmt: skip
     if args.mirror_repo:
         start_mirror(board.store, args.mirror_repo)
@@ -138,13 +150,9 @@ def _db(given: str | None) -> str | None:
 
 
 def _check_login_possible(no_auth: bool) -> None:
-    """Outside a Space, gradio mocks the OAuth login with this machine's Hugging Face login."""
-    from huggingface_hub import get_token
+    """With login, refuse to start (before the store is opened) when this machine offers no real login: off
+    a Space gradio would only mock it (see :func:`mmjudge.leaderboard.auth.login_plan`)."""
+    if not no_auth:
+        from mmjudge.leaderboard.auth import login_plan
 
-    from mmjudge.errors import ConfigError
-
-    if not no_auth and not os.environ.get("SPACE_ID") and get_token() is None:
-        raise ConfigError(
-            "submissions need a Hugging Face login: on a Space OAuth provides it, locally gradio mocks it with "
-            "this machine's login (`hf auth login`); for a local leaderboard run `mmjudge leaderboard --no-auth`"
-        )
+        login_plan(os.environ)

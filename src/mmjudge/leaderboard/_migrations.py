@@ -101,6 +101,29 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE submissions ADD COLUMN paired TEXT NOT NULL DEFAULT '';
     """,
+    # 5: provenance and the set a row was scored on (leaderboard trust round two). ``tier``: published (a paper
+    # table), run here (the server's own worker or its operator's baselines), submitted (uploaded predictions);
+    # ``reference_line``: a weight-free baseline of the operator, shown but not ranked; ``scored_on``: the data
+    # (JSON: dataset, revision or content hash, units); ``ladder``: the score shown in private-label mode.
+    # Rows stored before: reported -> published, a request's rows -> run here, the demo baselines (submitter
+    # 'baseline') -> run here reference lines, the rest submitted; their set is unknown ('{}'). One verified row
+    # per model, revision and tier: a submitted file cannot block the server's own run of that model.
+    """
+    ALTER TABLE submissions ADD COLUMN tier TEXT NOT NULL DEFAULT 'submitted'
+        CHECK (tier IN ('published', 'run here', 'submitted'));
+    ALTER TABLE submissions ADD COLUMN reference_line INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE submissions ADD COLUMN scored_on TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE submissions ADD COLUMN ladder REAL;
+    UPDATE submissions SET tier = 'published',
+        scored_on = '{"dataset": "' || benchmark || ' as published", "revision": "paper", "units": null}'
+        WHERE kind = 'reported';
+    UPDATE submissions SET tier = 'run here' WHERE request_id IS NOT NULL;
+    UPDATE submissions SET tier = 'run here', reference_line = 1
+        WHERE kind = 'verified' AND request_id IS NULL AND submitter = 'baseline';
+    DROP INDEX submissions_model;
+    CREATE UNIQUE INDEX submissions_model ON submissions (benchmark, model, revision, tier)
+        WHERE kind = 'verified';
+    """,
 )
 """Schema migrations; migration ``i`` brings ``PRAGMA user_version`` from ``i`` to ``i + 1``."""
 
@@ -167,6 +190,29 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """,
     """
     ALTER TABLE submissions ADD COLUMN paired TEXT NOT NULL DEFAULT '';
+    """,
+    # 5: provenance and the set a row was scored on (leaderboard trust round two). ``tier``: published (a paper
+    # table), run here (the server's own worker or its operator's baselines), submitted (uploaded predictions);
+    # ``reference_line``: a weight-free baseline of the operator, shown but not ranked; ``scored_on``: the data
+    # (JSON: dataset, revision or content hash, units); ``ladder``: the score shown in private-label mode.
+    # Rows stored before: reported -> published, a request's rows -> run here, the demo baselines (submitter
+    # 'baseline') -> run here reference lines, the rest submitted; their set is unknown ('{}'). One verified row
+    # per model, revision and tier: a submitted file cannot block the server's own run of that model.
+    """
+    ALTER TABLE submissions ADD COLUMN tier TEXT NOT NULL DEFAULT 'submitted'
+        CHECK (tier IN ('published', 'run here', 'submitted'));
+    ALTER TABLE submissions ADD COLUMN reference_line INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE submissions ADD COLUMN scored_on TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE submissions ADD COLUMN ladder DOUBLE PRECISION;
+    UPDATE submissions SET tier = 'published',
+        scored_on = '{"dataset": "' || benchmark || ' as published", "revision": "paper", "units": null}'
+        WHERE kind = 'reported';
+    UPDATE submissions SET tier = 'run here' WHERE request_id IS NOT NULL;
+    UPDATE submissions SET tier = 'run here', reference_line = 1
+        WHERE kind = 'verified' AND request_id IS NULL AND submitter = 'baseline';
+    DROP INDEX submissions_model;
+    CREATE UNIQUE INDEX submissions_model ON submissions (benchmark, model, revision, tier)
+        WHERE kind = 'verified';
     """,
 )
 """The same steps for PostgreSQL; the version is kept in the one-row table ``mmjudge_schema``."""

@@ -1,7 +1,7 @@
 """A benchmark's tab of the leaderboard app: the table with its controls, the legend, the figure, exports.
 
 Controls: the view switch (when the benchmark has several), the column groups shown (``gr.Dataframe``
-cannot hide columns itself, so the value is rebuilt with the chosen groups), and filters by kind and
+cannot hide columns itself, so the value is rebuilt with the chosen groups), and filters by tier and
 judge type; every change redraws the table and the figure from the store (:func:`facets.select`). The
 first three columns (rank, judge, headline) are pinned (:func:`pin_css`), so a phone shows them while
 the rest scrolls.
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 import gradio as gr
 
 from mmjudge.benchmarks import get_benchmark
-from mmjudge.leaderboard.facets import KINDS
+from mmjudge.leaderboard.facets import SHOWN_TIERS
 from mmjudge.leaderboard.reported import reported_note
 from mmjudge.leaderboard.tables import columns, robustness_table, views
 
@@ -33,12 +33,16 @@ if TYPE_CHECKING:
 __all__ = ["LEGEND", "ONE_SORT_JS", "TabControls", "benchmark_tab", "pin_css", "refresh"]
 
 LEGEND = (
-    "Rank: by the headline (third column; {direction} is better); equal headline values share a rank, "
-    "marked `=` (1, 2=, 2=, 4); `—`: no headline number. Rank stays with the row when you sort or filter. "
-    "`62.5 [48.1, 75.0]`: a verified score and its 95% CI. A number alone on a reported row is as published "
-    "(the paper prints no interval); `± s (n rounds)` is the spread over rounds it prints. Coverage and "
-    "no-judgment rates describe the submitted file (exact counts). Kind `baseline`: a verified row from a "
-    "weight-free judge."
+    "Rank: by the headline (third column; {direction} is better), only among rows scored on the same set "
+    "(column `Scored on`; each set is ranked apart, the paper's published set first). In a set, `published` "
+    "(a paper's table) and `run here` (this server's worker ran the model) rows are ranked above `submitted` "
+    "ones (uploaded predictions: the labels are public, so a submitted row proves only that a file was "
+    "scored). Equal headline values share a rank, marked `=` (1, 2=, 2=, 4); `ref`: a reference line (a "
+    "weight-free baseline, shown, not ranked); `flagged`: the benchmark's companion check finds the headline "
+    "degenerate (the note says why); `—`: no headline number. Rank stays with the row when you sort or "
+    "filter. `62.5 [48.1, 75.0]`: a score scored here and its 95% CI. A number alone on a published row is "
+    "as printed (the paper gives no interval); `± s (n rounds)` is the spread over rounds it prints. "
+    "Coverage and no-judgment rates describe the submitted file (exact counts)."
 )
 """The line under every table saying how to read it (``{direction}``: the headline's, higher or lower)."""
 WIDE = 340
@@ -110,14 +114,14 @@ class TabControls(NamedTuple):
     """The view switch (``gr.Radio``; hidden with one view)."""
     groups: Any
     """The column groups shown (``gr.CheckboxGroup``)."""
-    kinds: Any
-    """The kinds shown (``gr.CheckboxGroup``)."""
+    tiers: Any
+    """The tiers shown (``gr.CheckboxGroup``)."""
     types: Any
     """The judge types shown (``gr.Dropdown``, several; empty: every type)."""
 
     def table_inputs(self) -> list[Any]:
         """The controls a table or figure handler reads, after the benchmark name."""
-        return [self.view, self.groups, self.kinds, self.types]
+        return [self.view, self.groups, self.tiers, self.types]
 
     @staticmethod
     def enable() -> list[Any]:
@@ -138,7 +142,7 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
         shown = gr.CheckboxGroup(groups, value=groups, label="column groups shown", elem_id=f"groups-{benchmark}",
                                  min_width=WIDE, scale=2, interactive=False)  # fmt: skip
     with gr.Row(equal_height=True):
-        kinds = gr.CheckboxGroup(list(KINDS), value=list(KINDS), label="kind", elem_id=f"kinds-{benchmark}",
+        tiers = gr.CheckboxGroup(list(SHOWN_TIERS), value=list(SHOWN_TIERS), label="tier", elem_id=f"tiers-{benchmark}",
                                  min_width=WIDE, interactive=False)  # fmt: skip
         types = gr.Dropdown(handlers.judge_types(benchmark), value=[], multiselect=True, elem_id=f"types-{benchmark}",
                             label="judge type (none chosen: every type)", min_width=WIDE, interactive=False)  # fmt: skip
@@ -156,7 +160,7 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
     _robustness_block(handlers, benchmark)
-    controls = TabControls(frame, plot, view, shown, kinds, types)
+    controls = TabControls(frame, plot, view, shown, tiers, types)
     _exports(handlers, benchmark, view)
     name = gr.State(benchmark)
     gr.on([control.change for control in controls.table_inputs()], handlers.shown, [name, *controls.table_inputs()],

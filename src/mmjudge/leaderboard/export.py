@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mmjudge.leaderboard.store import StoredSubmission
+from mmjudge.estimates import score_keys, with_its_interval
+from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 from mmjudge.leaderboard.tables import Table
 
-__all__ = ["FORMULA_START", "csv_text", "results_record", "write_results_file", "write_table"]
+__all__ = ["FORMULA_START", "csv_text", "public_scores", "results_record", "write_results_file", "write_table"]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -57,8 +58,26 @@ STORED_METHOD = "not stored with leaderboard rows (the scorer's interval; see th
 interval was made."""
 
 
+def public_scores(sub: StoredSubmission) -> dict[str, Any]:
+    """The scores a stored row publishes: all of them, except for a ``submitted`` row, whose raw counts
+    (per-class confusion cells, per-task ``n_correct``: :meth:`mmjudge.benchmarks.Benchmark.is_count`) are
+    left out with their intervals: with them, a few submissions recover gold labels one by one. Rates and
+    their intervals stay (as the papers report them)."""
+    if sub.tier != SUBMITTED:
+        return dict(sub.results)
+    from mmjudge.benchmarks import get_benchmark
+
+    spec = get_benchmark(sub.benchmark)
+    kept = [k for k in score_keys(sub.results) if not spec.is_count(k)]
+    public: dict[str, Any] = {}
+    for key in kept:
+        public.update(with_its_interval(sub.results, key))
+    return public
+
+
 def results_record(sub: StoredSubmission) -> dict[str, Any]:
-    """The results-file content of a stored submission (before ``write_results`` adds date and Python)."""
+    """The results-file content of a stored submission (before ``write_results`` adds date and Python);
+    the scores are :func:`public_scores`."""
     from mmjudge.results import RESULTS_VERSION, estimates_of
 
     header = dict(sub.header or {})
@@ -66,13 +85,15 @@ def results_record(sub: StoredSubmission) -> dict[str, Any]:
     provenance.setdefault("fingerprint", header.get("fingerprint", ""))
     provenance.setdefault("mmjudge_version", header.get("mmjudge_version", ""))
     leaderboard = {
-        "id": sub.id, "kind": sub.kind, "model": sub.model, "revision": sub.revision, "link": sub.link,
+        "id": sub.id, "kind": sub.kind, "tier": sub.tier, "reference_line": sub.reference_line,
+        "scored_on": dict(sub.scored_on or {}), "model": sub.model, "revision": sub.revision, "link": sub.link,
         "license": sub.license, "weights": sub.weights, "submitter": sub.submitter,
         "created_at": sub.created_at, "sha256": sub.sha256, "source": sub.source,
     }  # fmt: skip
-    estimates = estimates_of(sub.benchmark, sub.results, method=STORED_METHOD)
+    scores = public_scores(sub)
+    estimates = estimates_of(sub.benchmark, scores, method=STORED_METHOD)
     return {"results_version": RESULTS_VERSION, "benchmark": sub.benchmark, "judge": sub.judge,
-            "scores": dict(sub.results), "estimates": {k: e.to_json() for k, e in estimates.items()},
+            "scores": scores, "estimates": {k: e.to_json() for k, e in estimates.items()},
             "provenance": provenance, "run": {"leaderboard": leaderboard}}  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""What a reader of a leaderboard table filters and ranks by: the rank rule, a row's kind and judge type,
+"""What a reader of a leaderboard table filters and ranks by: the rank rule, a row's tier and judge type,
 the cell format, and the choice of column groups and rows (:func:`select`).
 
 Rank rule (standard competition ranking): rows are ordered by the headline in its direction; rows with
@@ -7,11 +7,19 @@ takes the rank after the run (``1, 2=, 2=, 4``); a row without a headline number
 and comes last. The rank is the row's place in the whole visible table: filters and a header sort leave
 it as it is.
 
-Kind: ``reported`` (published numbers), ``baseline`` (a verified row whose prediction file says its judge
-ran without weights: the header's ``provenance.judge_config.model`` is null, as for the weight-free
-judges of ``mmjudge demo``) or ``verified``. Judge type: a verified row's backend (the header's
-``provenance.judge_config.judge``, ``"unknown"`` when the header does not say); a reported row's group in
-its benchmark's ``reported.json`` (e.g. ``reward model``), else ``"published"``.
+Tier (a row's provenance, set by the server, never read from a file): ``published`` (a paper table,
+with its source), ``run here`` (the server's own worker ran the model), ``submitted`` (uploaded
+predictions: the labels are public, so such a row proves only that a file was scored), and ``reference
+line`` (a weight-free baseline the operator stored with ``mmjudge demo``: shown, never ranked). Judge
+type: a verified row's backend (the header's ``provenance.judge_config.judge``, ``"unknown"`` when the
+header does not say; the submitter's claim, shown as such); a reported row's group in its benchmark's
+``reported.json`` (e.g. ``reward model``), else ``"published"``.
+
+Order (:func:`order_rows`): rows are grouped by the set they were scored on (dataset, revision or content
+hash; the published set first) and ranked only within their set; in a set, published and run-here rows
+come first and take ranks ``1..k``, submitted rows follow with ranks from ``k + 1``; then the reference
+lines (rank ``ref``), the rows the benchmark flags as degenerate (rank ``flagged``, the reason in the
+row's note) and rows without a headline number (``—``).
 """
 
 from __future__ import annotations
@@ -23,26 +31,36 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import UnknownNameError
-from mmjudge.leaderboard.store import StoredSubmission
+from mmjudge.leaderboard.store import PUBLISHED, RUN_HERE, SUBMITTED, StoredSubmission
 from mmjudge.report import interval_text
 
 if TYPE_CHECKING:
+    from mmjudge.benchmarks import Benchmark
     from mmjudge.leaderboard.tables import Table
 
 __all__ = [
-    "KINDS",
+    "NOT_RANKED",
+    "REFERENCE_LINE",
+    "SHOWN_TIERS",
+    "Ordered",
     "Place",
     "judge_type",
+    "order_rows",
     "ranks",
     "reported_groups",
-    "row_kind",
+    "row_tier",
     "score_text",
     "select",
+    "set_text",
 ]
 
-KINDS: tuple[str, ...] = ("reported", "verified", "baseline")
-"""The kinds a row shows (see the module docstring)."""
+REFERENCE_LINE = "reference line"
+"""The tier shown for a weight-free baseline of the operator (stored ``run here``, never ranked)."""
+SHOWN_TIERS: tuple[str, ...] = (PUBLISHED, RUN_HERE, SUBMITTED, REFERENCE_LINE)
+"""The tiers a row shows, and the tier filter's choices (see the module docstring)."""
 UNRANKED = "—"
+NOT_RANKED = "not ranked"
+"""The significance cell of a reference line or a flagged row."""
 
 
 class Place(NamedTuple):
@@ -100,16 +118,98 @@ def _judge_config(sub: StoredSubmission) -> Mapping[str, Any]:
     return config if isinstance(config, Mapping) else {}
 
 
-def row_kind(sub: StoredSubmission) -> str:
-    """``reported``, ``baseline`` or ``verified`` (see the module docstring).
+def row_tier(sub: StoredSubmission) -> str:
+    """The tier a row shows: its stored tier, or ``reference line`` for an operator's baseline.
 
-    >>> row_kind(StoredSubmission("mist", "reported", "j", "m", "paper", {}))
-    'reported'
+    >>> row_tier(StoredSubmission("mist", "verified", "j", "m", "u", {}, tier="submitted", reference_line=False))
+    'submitted'
     """
-    if sub.kind != "verified":
-        return sub.kind
-    config = _judge_config(sub)
-    return "baseline" if "model" in config and config["model"] is None else "verified"
+    return REFERENCE_LINE if sub.reference_line else sub.tier
+
+
+def set_key(sub: StoredSubmission) -> tuple[str, str]:
+    """What identifies the set a row was scored on: ``(dataset, revision)`` (empty when unknown)."""
+    scored = sub.scored_on or {}
+    return str(scored.get("dataset", "")), str(scored.get("revision", ""))
+
+
+def set_text(sub: StoredSubmission, spec: Benchmark | None = None) -> str:
+    """The set a row was scored on, as the table shows it.
+
+    >>> set_text(StoredSubmission("mist", "verified", "j", "m", "u", {},
+    ...          scored_on={"dataset": "org/mist-labels", "revision": "ab" * 20, "units": 40}))
+    'org/mist-labels@abababababab (40 units)'
+    """
+    scored = sub.scored_on or {}
+    if not scored:
+        return "unknown (stored before sets were recorded)"
+    if scored.get("revision") == "paper":
+        return "the paper's test set, as published"
+    unit = spec.records.unit if spec is not None else "units"
+    size = "" if scored.get("units") is None else f" ({scored['units']} {unit})"
+    return f"{scored.get('dataset', '')}@{str(scored.get('revision', ''))[:12]}{size}"
+
+
+class Ordered(NamedTuple):
+    """A row in table order with its place and why it is not ranked."""
+
+    row: StoredSubmission
+    """The stored row."""
+    place: Place
+    """Its rank within its set (``ref``, ``flagged`` or ``—`` when not ranked)."""
+    note: str
+    """Why the row is not ranked, or ``""``."""
+    compared: bool
+    """Whether the row is compared with the others (not a reference line, not flagged as degenerate)."""
+
+
+def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], headline: Any,
+               higher_is_better: bool) -> list[Ordered]:  # fmt: skip
+    """The rows in table order with their places (the rule is the module docstring's).
+
+    ``headline(row)`` is the row's headline number (``None`` when it has none).
+    """
+    degenerate = spec.leaderboard.degenerate
+    sets: dict[tuple[str, str], list[StoredSubmission]] = {}
+    for sub in rows:
+        sets.setdefault(set_key(sub), []).append(sub)
+
+    def trusted(sub: StoredSubmission) -> bool:
+        return sub.tier in (PUBLISHED, RUN_HERE) and not sub.reference_line
+
+    def set_order(item: tuple[int, tuple[tuple[str, str], list[StoredSubmission]]]) -> tuple[int, int, int]:
+        index, (_, members) = item
+        published = any(m.tier == PUBLISHED for m in members)
+        return (0 if published else 1, -sum(trusted(m) for m in members), index)
+
+    out: list[Ordered] = []
+    for _, (_, members) in sorted(enumerate(sets.items()), key=set_order):
+        classes: list[list[tuple[StoredSubmission, float | None, str]]] = [[], [], [], [], []]
+        for sub in members:
+            value = headline(sub)
+            reason = degenerate(sub.results) if degenerate is not None else None
+            if sub.reference_line:
+                classes[2].append((sub, value, "reference line: a weight-free baseline, not ranked"))
+            elif reason:
+                classes[3].append((sub, value, f"flagged: {reason}; not ranked"))
+            elif value is None:
+                classes[4].append((sub, value, ""))
+            else:
+                classes[0 if trusted(sub) else 1].append((sub, value, ""))
+        offset = 0
+        for k, members_k in enumerate(classes):
+            members_k.sort(key=lambda e: (-(e[1] or 0.0) if higher_is_better else (e[1] or 0.0), e[0].id))
+            if k < 2:
+                places = ranks([v for _, v, _ in members_k], higher_is_better)
+                for (sub, _, note), p in zip(members_k, places, strict=True):
+                    number = (p.number or 0) + offset
+                    text = f"{number}=" if p.text.endswith("=") else str(number)
+                    out.append(Ordered(sub, Place(number, text), note, True))
+                offset += len(members_k)
+            else:
+                text = ("ref", "flagged", UNRANKED)[k - 2]
+                out.extend(Ordered(sub, Place(None, text), note, k == 4) for sub, _, note in members_k)
+    return out
 
 
 def judge_type(sub: StoredSubmission, groups: Mapping[str, str] | None = None) -> str:
@@ -130,27 +230,27 @@ def reported_groups(benchmark: str) -> dict[str, str]:
     return {str(r["judge"]): str(r["group"]) for r in rows if r.get("group")}
 
 
-def select(table: Table, groups: Collection[str] | None = None, kinds: Collection[str] | None = None,
+def select(table: Table, groups: Collection[str] | None = None, tiers: Collection[str] | None = None,
            types: Collection[str] | None = None) -> Table:  # fmt: skip
-    """``table`` with only the column groups in ``groups`` and the rows of the ``kinds`` and ``types`` given.
+    """``table`` with only the column groups in ``groups`` and the rows of the ``tiers`` and ``types`` given.
 
     ``None`` (or, for ``types``, empty) keeps everything; columns of group ``""`` (rank, judge, headline)
     are always kept. Rows keep their rank.
 
     Raises:
-        UnknownNameError: a group or kind the table does not have (the message names the known ones).
+        UnknownNameError: a group or tier the table does not have (the message names the known ones).
     """
     known = [g for g in dict.fromkeys(table.groups) if g]
     _check("column group", groups, known)
-    _check("kind", kinds, KINDS)
+    _check("tier", tiers, SHOWN_TIERS)
     keep = [
         i
         for i, g in enumerate(table.groups or [""] * len(table.headers))
         if not g or groups is None or g in groups
     ]
-    kind_at, type_at = table.headers.index("Kind"), table.headers.index("Type")
+    tier_at, type_at = table.headers.index("Tier"), table.headers.index("Type")
     rows = [i for i, row in enumerate(table.values)
-            if (kinds is None or row[kind_at] in kinds) and (not types or row[type_at] in types)]  # fmt: skip
+            if (tiers is None or row[tier_at] in tiers) and (not types or row[type_at] in types)]  # fmt: skip
     return replace(
         table,
         headers=[table.headers[i] for i in keep],

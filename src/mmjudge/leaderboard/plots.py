@@ -16,7 +16,7 @@ from typing import Any
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.store import StoredSubmission
-from mmjudge.leaderboard.tables import build_table
+from mmjudge.leaderboard.tables import build_table, public_row
 
 __all__ = ["RankedRow", "figure", "ranked_rows"]
 
@@ -27,6 +27,8 @@ class RankedRow:
 
     kind: str
     """``verified`` or ``reported`` (as stored)."""
+    tier: str
+    """The tier the table shows (:data:`mmjudge.leaderboard.facets.SHOWN_TIERS`)."""
     judge: str
     """Judge display name."""
     results: Mapping[str, Any]
@@ -36,20 +38,22 @@ class RankedRow:
 
 
 def ranked_rows(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = None,
-                kinds: Collection[str] | None = None, types: Collection[str] | None = None) -> list[RankedRow]:  # fmt: skip
+                tiers: Collection[str] | None = None, types: Collection[str] | None = None, *,
+                private: bool = False) -> list[RankedRow]:  # fmt: skip
     """The rows the table of ``benchmark`` shows (same view and filters), in its order, with their ranks.
 
     >>> ranked_rows("mist", [])
     []
     """
-    table = facets.select(build_table(benchmark, rows, view), kinds=kinds, types=types)
-    by_id = {r.id: r for r in rows}
+    table = facets.select(build_table(benchmark, rows, view, private=private), tiers=tiers, types=types)
+    by_id = {r.id: public_row(r, private=private) for r in rows}
     at_id, at_rank = table.headers.index("id"), table.headers.index("Rank")
     shown = [(by_id[int(v[at_id])], d[at_rank]) for v, d in zip(table.values, table.display, strict=True)]
-    return [RankedRow(sub.kind, sub.judge, sub.results, rank) for sub, rank in shown]
+    return [RankedRow(sub.kind, facets.row_tier(sub), sub.judge, sub.results, rank) for sub, rank in shown]
 
 
 def figure(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = None,
-           kinds: Collection[str] | None = None, types: Collection[str] | None = None) -> Any:  # fmt: skip
+           tiers: Collection[str] | None = None, types: Collection[str] | None = None, *,
+           private: bool = False) -> Any:  # fmt: skip
     """The tab's figure from the rows its table shows (a ``matplotlib.figure.Figure``)."""
-    return get_benchmark(benchmark).leaderboard.figure(ranked_rows(benchmark, rows, view, kinds, types))
+    return get_benchmark(benchmark).leaderboard.figure(ranked_rows(benchmark, rows, view, tiers, types, private=private))

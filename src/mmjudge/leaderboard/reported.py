@@ -15,12 +15,24 @@ from __future__ import annotations
 from typing import Any
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
-from mmjudge.leaderboard.store import NewSubmission, Store, insert_row
+from mmjudge.leaderboard.store import PUBLISHED, NewSubmission, Store, insert_row
 
-__all__ = ["reported_note", "reported_rows", "seed_reported"]
+__all__ = ["published_set", "reported_note", "reported_rows", "seed_reported"]
 
 SUBMITTER = "paper"
 """The submitter name of every shipped reported row."""
+
+
+def published_set(benchmark: str) -> dict[str, Any]:
+    """The set every published row of ``benchmark`` was scored on: the paper's own test set, as printed.
+
+    The store cannot check that a paper's set is the one this server holds, so published rows are ranked
+    among themselves (and with rows scored on this same set), never against rows scored on the server's labels.
+
+    >>> published_set("mist")
+    {'dataset': 'mist as published', 'revision': 'paper', 'units': None}
+    """
+    return {"dataset": f"{benchmark} as published", "revision": "paper", "units": None}
 
 
 def _load(benchmark: str) -> dict[str, Any]:
@@ -45,6 +57,8 @@ def reported_rows(benchmark: str) -> list[NewSubmission]:
             results=row["results"],
             link=row.get("link", data.get("link", "")),
             source=_source(data, row),
+            tier=PUBLISHED,
+            scored_on=published_set(benchmark),
         )
         for row in data["rows"]
     ]

@@ -20,8 +20,20 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.errors import ConfigError, MmjudgeError
+from mmjudge.leaderboard.auth import SECRETS as AUTH_SECRETS
+from mmjudge.leaderboard.auth import VARIABLES as AUTH_VARIABLES
 
-__all__ = ["SECRETS", "VARIABLES", "LabelSource", "SpaceConfig", "fetch_labels", "label_variable", "open_space", "start"]
+__all__ = [
+    "SECRETS",
+    "VARIABLES",
+    "LabelSource",
+    "SpaceConfig",
+    "check_private",
+    "fetch_labels",
+    "label_variable",
+    "open_space",
+    "start",
+]
 
 VARIABLES: dict[str, str] = {
     "MMJUDGE_DB": "store: SQLite file, or postgresql:// URL shared with the workers (set it as a secret: "
@@ -39,15 +51,21 @@ VARIABLES: dict[str, str] = {
     "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as verified baseline rows",
     "MMJUDGE_MIRROR_REPO": "mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access)",
     "MMJUDGE_NO_AUTH": "1: local no-login mode (never on a public Space)",
+    "MMJUDGE_PRIVATE_LABELS": "1: the label repos are private (checked at start-up): a submitted row shows only its "
+    "Ladder score, its breakdowns and results file are withheld",
+    "MMJUDGE_LADDER_MARGIN": "private labels: the Ladder's margin and rounding step, in headline points (default 1)",
+    **AUTH_VARIABLES,
 }
-"""Every environment variable the Space reads, with its meaning."""
+"""Every environment variable the Space app reads, with its meaning (the login's only off a Space)."""
 
 SECRETS: dict[str, str] = {
     "MMJUDGE_DB": "postgresql://user:password@host:5432/db shared with the workers (omit for SQLite on /data)",
     "HF_TOKEN": "read access to private label repos; write access to MMJUDGE_MIRROR_REPO when mirroring",
+    **AUTH_SECRETS,
 }
 """The settings that hold credentials: set as Space secrets, never written into a build, and masked in
-every log a worker makes public (whatever their value looks like)."""
+every log a worker makes public (whatever their value looks like). The login's (``OAUTH_CLIENT_SECRET``,
+``MMJUDGE_SESSION_SECRET``) are set only off a Space; on one, ``hf_oauth: true`` provides the login."""
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _REPO = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
@@ -122,6 +140,10 @@ class SpaceConfig:
     """Hub dataset repo mirroring the public tables."""
     require_login: bool = True
     """``False`` only with ``MMJUDGE_NO_AUTH=1``."""
+    private_labels: bool = False
+    """``MMJUDGE_PRIVATE_LABELS=1``: the Ladder mode of submitted rows (the label repos must be private)."""
+    ladder_margin: float = 1.0
+    """The Ladder's margin (``MMJUDGE_LADDER_MARGIN``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, persistent: Path = Path("/data")) -> SpaceConfig:
@@ -159,7 +181,7 @@ class SpaceConfig:
             except ConfigError as exc:
                 problems.append(str(exc))
         numbers = {name: _number(env, name, default, problems) for name, default in
-                   (("MMJUDGE_DAILY_LIMIT", 5.0), ("MMJUDGE_MAX_MB", 64.0))}  # fmt: skip
+                   (("MMJUDGE_DAILY_LIMIT", 5.0), ("MMJUDGE_MAX_MB", 64.0), ("MMJUDGE_LADDER_MARGIN", 1.0))}  # fmt: skip
         if problems:
             raise ConfigError("; ".join(problems))
         on_space = persistent.is_dir()
@@ -172,6 +194,7 @@ class SpaceConfig:
             daily_limit=int(numbers["MMJUDGE_DAILY_LIMIT"]), max_mb=numbers["MMJUDGE_MAX_MB"],
             demo_output=env.get("MMJUDGE_DEMO_OUTPUT"), mirror_repo=env.get("MMJUDGE_MIRROR_REPO"),
             require_login=env.get("MMJUDGE_NO_AUTH") != "1",
+            private_labels=env.get("MMJUDGE_PRIVATE_LABELS") == "1", ladder_margin=numbers["MMJUDGE_LADDER_MARGIN"],
         )  # fmt: skip
 
 
@@ -227,17 +250,52 @@ def fetch_labels(config: SpaceConfig, *, download: Download | None = None) -> Pa
     return config.labels_dir
 
 
+def check_private(config: SpaceConfig, *, is_private: Callable[[str, str], bool] | None = None) -> None:
+    """In private-label mode, refuse a label repo that anyone can read (the Ladder would bound nothing).
+
+    ``is_private(repo_id, revision)`` defaults to ``HfApi().dataset_info(...).private``.
+
+    Raises:
+        ConfigError: a label repo is public, or its visibility cannot be read; one line naming the variable.
+    """
+    if not config.private_labels:
+        return
+    if is_private is None:
+        from huggingface_hub import HfApi
+
+        def is_private(repo_id: str, revision: str) -> bool:
+            return bool(HfApi().dataset_info(repo_id, revision=revision).private)
+
+    for source in config.labels:
+        try:
+            private = is_private(source.repo_id, source.revision)
+        except Exception as exc:  # any Hub failure stops start-up with one line
+            raise ConfigError(
+                f"MMJUDGE_PRIVATE_LABELS=1 but the visibility of {label_variable(source.benchmark)}={source.repo_id} "
+                f"could not be read ({type(exc).__name__}); check HF_TOKEN may read it"
+            ) from None
+        if not private:
+            raise ConfigError(
+                f"MMJUDGE_PRIVATE_LABELS=1 but {label_variable(source.benchmark)}={source.repo_id} is a public repo: "
+                "anyone can read its labels; make the repo private, or unset MMJUDGE_PRIVATE_LABELS"
+            )
+
+
 def open_space(environ: Mapping[str, str], *, download: Download | None = None,
-               persistent: Path = Path("/data")) -> tuple[Any, Any]:  # fmt: skip
+               persistent: Path = Path("/data"),
+               is_private: Callable[[str, str], bool] | None = None) -> tuple[Any, Any]:  # fmt: skip
     """Read the configuration, fetch the labels, open the store and build the app: ``(board, app)``."""
     from mmjudge.leaderboard.startup import about_text, open_leaderboard, start_mirror
     from mmjudge.leaderboard.ui import build_app
 
     config = SpaceConfig.from_env(environ, persistent=persistent)
+    check_private(config, is_private=is_private)
     data_root = fetch_labels(config, download=download)
     board = open_leaderboard(
         config.db, data_root=data_root, require_login=config.require_login, admins=config.admins,
         daily_limit=config.daily_limit, max_bytes=int(config.max_mb * 1024 * 1024), demo_output=config.demo_output,
+        private_labels=config.private_labels, ladder_margin=config.ladder_margin,
+        label_names={source.benchmark: source.repo_id for source in config.labels},
     )  # fmt: skip
     if config.mirror_repo:
         start_mirror(board.store, config.mirror_repo)

@@ -284,6 +284,7 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
         ConfigError: bad repo id, or ``folder`` is not a Space build.
     """
     from mmjudge.benchmarks import benchmark_ids
+    from mmjudge.leaderboard.auth import VARIABLES as OFF_SPACE_LOGIN
     from mmjudge.leaderboard.space import SECRETS, VARIABLES, label_variable
 
     folder = Path(folder)
@@ -296,13 +297,15 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
     deletes = sorted(f for f in remote_files if f not in files and f != ".gitattributes")
     variables = {label_variable(b): f"org/name@<40-hex commit> of the {b} labels (required unless "
                  "MMJUDGE_BENCHMARKS leaves it out)" for b in benchmark_ids()}  # fmt: skip
-    variables.update({k: v for k, v in VARIABLES.items()
-                      if k not in ("MMJUDGE_DB", "MMJUDGE_LABELS_<ID>", "MMJUDGE_NO_AUTH", "MMJUDGE_DATA_ROOT")})  # fmt: skip
-    secrets = dict(SECRETS)
+    # the login's settings are for serving off a Space: on it, hf_oauth sets OAUTH_* and gradio keys the cookies
+    variables.update({k: v for k, v in VARIABLES.items() if k not in OFF_SPACE_LOGIN
+                      and k not in ("MMJUDGE_DB", "MMJUDGE_LABELS_<ID>", "MMJUDGE_NO_AUTH", "MMJUDGE_DATA_ROOT")})  # fmt: skip
+    secrets = {k: v for k, v in SECRETS.items() if k not in OFF_SPACE_LOGIN}
     settings = [
         "hardware: cpu-basic is enough (the Space scores files; models run on workers)",
         "persistent storage (/data): labels and, without MMJUDGE_DB, the SQLite store survive restarts",
-        "OAuth: on through `hf_oauth: true` in README.md (login required to submit)",
+        "OAuth: on through `hf_oauth: true` in README.md (login required to submit; the Space sets OAUTH_* "
+        "and gradio signs the session cookies with a key derived from OAUTH_CLIENT_SECRET)",
         "workers: `mmjudge leaderboard worker` on GPU machines with the same MMJUDGE_DB",
     ]
     return SpacePushPlan(repo_id, files, deletes, variables, secrets, settings)

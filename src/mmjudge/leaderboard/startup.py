@@ -54,10 +54,12 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
                      require_login: bool = True, admins: Iterable[str] = (), daily_limit: int = 5,
                      max_bytes: int = DEFAULT_MAX_BYTES, demo_output: str | Path | None = None,
                      max_attempts: int = 3,
-                     server_options: Mapping[str, Mapping[str, Any]] | None = None) -> Leaderboard:  # fmt: skip
+                     server_options: Mapping[str, Mapping[str, Any]] | None = None, private_labels: bool = False,
+                     ladder_margin: float = 1.0, label_names: Mapping[str, str] | None = None) -> Leaderboard:  # fmt: skip
     """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
 
     ``db`` is an SQLite file path or a ``postgresql://`` URL (default: :func:`default_db_path`).
+    ``private_labels``, ``ladder_margin`` and ``label_names`` are the :class:`Settings` of the same names.
 
     >>> import tempfile
     >>> board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", require_login=False)
@@ -70,6 +72,7 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
         data_root=None if data_root is None else Path(data_root), max_bytes=max_bytes, daily_limit=daily_limit,
         admins=frozenset(admins), require_login=require_login, max_attempts=max_attempts,
         server_options={k: dict(v) for k, v in (server_options or {}).items() if v},
+        private_labels=private_labels, ladder_margin=ladder_margin, label_names=dict(label_names or {}),
     )  # fmt: skip
     board = Leaderboard(store, settings)
     if demo_output is not None and Path(demo_output).is_dir():

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,9 @@ from mmjudge.leaderboard._sql import Connection, open_backend
 
 __all__ = [
     "MIGRATIONS",
+    "TIERS",
     "Connection",
+    "LadderRule",
     "Lease",
     "LeaseLost",
     "NewSubmission",
@@ -61,6 +64,41 @@ class Lease:
     """The worker holding it."""
     attempt: int
     """The request's ``attempts`` count when this worker claimed it."""
+
+
+PUBLISHED, RUN_HERE, SUBMITTED = "published", "run here", "submitted"
+TIERS: tuple[str, ...] = (PUBLISHED, RUN_HERE, SUBMITTED)
+"""A row's provenance, most trusted first (see :attr:`NewSubmission.tier`)."""
+
+
+@dataclass(frozen=True)
+class LadderRule:
+    """Private-label feedback (the Ladder, Blum & Hardt 2015): a submitter's new score is shown only when it
+    beats that submitter's best shown score on the benchmark by more than ``margin``, rounded to a multiple
+    of ``margin``; otherwise the best shown score is shown again."""
+
+    key: str
+    """The result key the feedback is on (the headline)."""
+    higher_is_better: bool
+    """Its direction."""
+    margin: float
+    """The margin and rounding step, in the key's units (points for a percentage)."""
+
+    def shown(self, score: float | None, best: float | None) -> float | None:
+        """The score shown for a submission scoring ``score`` after a best shown score ``best``.
+
+        >>> rule = LadderRule("accuracy", True, 1.0)
+        >>> rule.shown(71.26, None), rule.shown(71.9, 71.0), rule.shown(72.4, 71.0)
+        (71.0, 71.0, 72.0)
+        >>> LadderRule("error", False, 0.5).shown(9.1, 10.0)
+        9.0
+        """
+        if score is None or math.isnan(score):
+            return best
+        sign = 1.0 if self.higher_is_better else -1.0
+        if best is None or sign * (score - best) > self.margin:
+            return round(score / self.margin) * self.margin
+        return best
 
 
 @dataclass(frozen=True)
@@ -100,6 +138,21 @@ class NewSubmission:
     paired: str = ""
     """Per-unit paired data of the headline keys, packed (:mod:`mmjudge.leaderboard.significance`);
     ``""`` for reported rows and rows stored before the store kept it."""
+    tier: str = ""
+    """Provenance (:data:`TIERS`): ``published`` (a paper table), ``run here`` (the server's worker ran the
+    model, or the operator's own baselines), ``submitted`` (uploaded predictions). Set by the server, never
+    read from a file; empty: ``published`` for a reported row, else ``submitted``."""
+    reference_line: bool = False
+    """A weight-free baseline the operator stored (``mmjudge demo``): shown as a reference, never ranked."""
+    scored_on: Mapping[str, Any] | None = None
+    """The data the row was scored on: ``dataset`` (label repo or folder name), ``revision`` (a commit or the
+    folder's content hash) and ``units`` (how many); ``None`` when unknown (rows stored before the store kept it)."""
+    ladder: float | None = None
+    """Private-label mode: the score shown for this submission (the Ladder's rounded best of its submitter)."""
+
+    def __post_init__(self) -> None:
+        if not self.tier:
+            object.__setattr__(self, "tier", PUBLISHED if self.kind == "reported" else SUBMITTED)
 
 
 @dataclass(frozen=True)
@@ -118,7 +171,8 @@ class StoredSubmission(NewSubmission):
 
 _SUBMISSION_COLUMNS = (
     "benchmark, kind, judge, model, submitter, results, revision, link, license, weights, sha256, "
-    "header, source, id, created_at, hidden, request_id, coverage, side_results, paired"
+    "header, source, id, created_at, hidden, request_id, coverage, side_results, paired, tier, reference_line, "
+    "scored_on, ladder"
 )
 
 
@@ -190,7 +244,7 @@ class Store:
         return self.backend.integrity_check()
 
     def insert_submission(self, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
-                          lease: Lease | None = None) -> int:  # fmt: skip
+                          lease: Lease | None = None, ladder: LadderRule | None = None) -> int:  # fmt: skip
         """Store one submission atomically and return its id.
 
         Args:
@@ -199,6 +253,8 @@ class Store:
             now: the time of the insert (default: now).
             lease: the storing worker's hold on its request; the row is stored only while it is valid,
                 and records the request (one row per request and benchmark).
+            ladder: private-label mode: store the score shown for this row (:class:`LadderRule`), from the
+                submitter's earlier rows of the same benchmark, read in the same serialized transaction.
 
         Raises:
             SubmissionRejected: same content (sha256) or same (model, revision, benchmark) already stored
@@ -208,7 +264,7 @@ class Store:
             LeaseLost: ``lease`` is no longer valid.
         """
         with self.transaction() as conn:
-            return insert_row(conn, row, daily_limit=daily_limit, now=now, lease=lease)
+            return insert_row(conn, row, daily_limit=daily_limit, now=now, lease=lease, ladder=ladder)
 
     def request_benchmarks(self, request_id: int) -> dict[str, int]:
         """Benchmarks a model request already stored, each with its row id (hidden rows included)."""
@@ -258,26 +314,46 @@ class Store:
 
 
 def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
-               lease: Lease | None = None) -> int:  # fmt: skip
+               lease: Lease | None = None, ladder: LadderRule | None = None) -> int:  # fmt: skip
     """:meth:`Store.insert_submission` inside the caller's serialized write transaction ``conn``."""
     now = time.time() if now is None else now
+    if row.tier not in TIERS or (row.kind == "reported") != (row.tier == PUBLISHED):
+        raise ValueError(f"a {row.kind} row cannot have tier {row.tier!r}: reported rows are {PUBLISHED!r}, "
+                         f"verified rows {RUN_HERE!r} or {SUBMITTED!r}")  # fmt: skip
     if lease is not None:
         check_lease(conn, lease)
     _check_duplicates(conn, row)
     if daily_limit is not None:
         check_daily_limit(conn, row.submitter, daily_limit, now)
+    if ladder is not None:
+        row = replace(row, ladder=ladder.shown(_number(row.results.get(ladder.key)), _best_shown(conn, row, ladder)))
     return conn.insert(
         "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
-        "license, weights, sha256, header, source, created_at, request_id, coverage, side_results, paired) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "license, weights, sha256, header, source, created_at, request_id, coverage, side_results, paired, "
+        "tier, reference_line, scored_on, ladder) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             row.benchmark, row.kind, row.judge, row.model, row.submitter,
             json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
             row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
             None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
             json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True), row.paired,
+            row.tier, int(row.reference_line), json.dumps(dict(row.scored_on or {})), row.ladder,
         ),
     )  # fmt: skip
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _best_shown(conn: Connection, row: NewSubmission, ladder: LadderRule) -> float | None:
+    """The best Ladder score shown so far to ``row``'s submitter on its benchmark (hidden rows included)."""
+    order = "MAX" if ladder.higher_is_better else "MIN"
+    found = conn.execute(
+        f"SELECT {order}(ladder) FROM submissions WHERE submitter = ? AND benchmark = ? AND ladder IS NOT NULL",
+        (row.submitter, row.benchmark),
+    ).fetchone()
+    return None if found is None or found[0] is None else float(found[0])
 
 
 def _recent(conn: Connection, submitter: str, now: float) -> int:
@@ -334,24 +410,28 @@ def _check_duplicates(conn: Connection, row: NewSubmission) -> None:
     if row.kind == "verified":
         key = (text_key(row.model), text_key(row.revision))
         cursor = conn.execute(
-            "SELECT id, model, revision FROM submissions WHERE kind = 'verified' AND benchmark = ? ORDER BY id",
-            (row.benchmark,),
+            "SELECT id, model, revision FROM submissions WHERE kind = 'verified' AND benchmark = ? AND tier = ? "
+            "ORDER BY id",
+            (row.benchmark, row.tier),
         )
         for found_id, model, revision in cursor:
             if (text_key(model), text_key(revision)) == key:
                 raise SubmissionRejected(
-                    f"model {row.model!r} at revision {row.revision!r} already has a verified {row.benchmark} "
+                    f"model {row.model!r} at revision {row.revision!r} already has a {row.tier} {row.benchmark} "
                     f"row: #{found_id} ({model!r} at {revision!r}); submit a new revision instead"
                 )
 
 
 def _submission(found: tuple[Any, ...]) -> StoredSubmission:
     (benchmark, kind, judge, model, submitter, results, revision, link, license_, weights, sha256,
-     header, source, row_id, created_at, hidden, request_id, coverage, side_results, paired) = found  # fmt: skip
+     header, source, row_id, created_at, hidden, request_id, coverage, side_results, paired, tier, reference_line,
+     scored_on, ladder) = found  # fmt: skip
     return StoredSubmission(
         benchmark=benchmark, kind=kind, judge=judge, model=model, submitter=submitter,
         results=json.loads(results), revision=revision, link=link, license=license_, weights=weights,
         sha256=sha256, header=json.loads(header), source=source, coverage=json.loads(coverage) or None,
         side_results=json.loads(side_results) or None, id=int(row_id), created_at=float(created_at),
         hidden=bool(hidden), request_id=None if request_id is None else int(request_id), paired=str(paired or ""),
+        tier=str(tier), reference_line=bool(reference_line), scored_on=json.loads(scored_on) or None,
+        ladder=None if ladder is None else float(ladder),
     )  # fmt: skip

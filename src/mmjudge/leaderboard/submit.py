@@ -16,12 +16,27 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
-from mmjudge.errors import SchemaError
+from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
 from mmjudge.leaderboard.significance import pack_paired
-from mmjudge.leaderboard.store import Lease, NewSubmission, Store, StoredSubmission, SubmissionRejected
-from mmjudge.leaderboard.tables import ROBUSTNESS
-from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES, SubmissionMeta, validate_file, validate_meta
+from mmjudge.leaderboard.store import (
+    RUN_HERE,
+    SUBMITTED,
+    LadderRule,
+    Lease,
+    NewSubmission,
+    Store,
+    StoredSubmission,
+    SubmissionRejected,
+)
+from mmjudge.leaderboard.tables import ROBUSTNESS, headline_key
+from mmjudge.leaderboard.validation import (
+    DEFAULT_MAX_BYTES,
+    SubmissionMeta,
+    record_cap,
+    validate_file,
+    validate_meta,
+)
 
 __all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output", "quota_text"]
 
@@ -74,6 +89,20 @@ class Settings:
     server_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Backend options the server fixes for every request (e.g. ``openai_compatible``'s ``base_url``
     and ``api_key_env``); never taken from a request, never shown."""
+    private_labels: bool = False
+    """The labels are private (a Hub dataset repo users cannot read): a submitted row's public feedback is
+    its submitter's Ladder score only (:class:`~mmjudge.leaderboard.store.LadderRule`), and its results file
+    and breakdowns are withheld."""
+    ladder_margin: float = 1.0
+    """Private-label mode: the Ladder's margin and rounding step, in the headline's units (points)."""
+    label_names: Mapping[str, str] = field(default_factory=dict)
+    """Per benchmark, the name of the labels' source a row's ``Scored on`` shows (a Space: the label repo
+    ``org/name``); default ``<id> labels (local folder)``. The set itself is identified by the folder's
+    content hash."""
+
+    def __post_init__(self) -> None:
+        if not self.ladder_margin > 0:
+            raise ConfigError(f"ladder_margin must be a positive number of headline points, got {self.ladder_margin!r}")
 
 
 def _per_benchmark(attribute: str) -> dict[str, Any]:
@@ -148,6 +177,18 @@ class Leaderboard:
                 self._hashes[benchmark] = dataset_hash(root / benchmark)
             return self._hashes[benchmark]
 
+    def scored_on(self, benchmark: str) -> dict[str, Any]:
+        """The set a row scored here is scored on: label source name, the folder's content hash, units."""
+        name = self.settings.label_names.get(benchmark) or f"{benchmark} labels (local folder)"
+        return {"dataset": name, "revision": self.dataset_hash(benchmark), "units": len(self.reference_rows(benchmark))}
+
+    def ladder_rule(self, benchmark: str) -> LadderRule | None:
+        """The Ladder of ``benchmark``'s submitted rows in private-label mode (``None`` with public labels)."""
+        if not self.settings.private_labels:
+            return None
+        key = headline_key(benchmark)
+        return LadderRule(key, get_benchmark(benchmark).higher_is_better(key), self.settings.ladder_margin)
+
     def submitter(self, username: str | None) -> str:
         """The submitter name: the logged-in username, ``local`` in no-auth mode.
 
@@ -168,7 +209,8 @@ class Leaderboard:
 
     def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, daily_limit: int | None = -1,
                source: str = "predictions.jsonl", lease: Lease | None = None,
-               robustness: Mapping[str, float | None] | None = None) -> StoredSubmission:  # fmt: skip
+               robustness: Mapping[str, float | None] | None = None,
+               reference_line: bool = False) -> StoredSubmission:  # fmt: skip
         """Validate, score and store a prediction file as a ``verified`` row.
 
         The file must cover every record ``mmjudge eval`` writes for the benchmark; the row keeps the
@@ -184,6 +226,9 @@ class Leaderboard:
             lease: a worker's hold on the model request this row belongs to (checked when storing).
             robustness: the summary of a ``mmjudge robustness`` run of the same judge made on this server
                 (stored as ``side_results["robustness"]``; never taken from an upload).
+            reference_line: the operator's own weight-free baseline (:func:`ingest_demo_output`), stored
+                ``run here`` and never ranked. The tier is the server's: ``run here`` with a ``lease`` or
+                for a reference line, else ``submitted``; nothing in the file changes it.
 
         Raises:
             SchemaError: the file is invalid or does not cover the benchmark's items.
@@ -193,7 +238,8 @@ class Leaderboard:
         from mmjudge.scoring import coverage
 
         meta = validate_meta(meta)
-        checked = validate_file(data, max_bytes=self.settings.max_bytes, source=source)
+        checked = validate_file(data, max_bytes=self.settings.max_bytes, source=source,
+                                max_records=record_cap(self.reference_rows))  # fmt: skip
         header = checked.predictions.header
         rows = self.reference_rows(header.benchmark)
         options = dict(self.settings.score_options.get(header.benchmark, {}))
@@ -211,9 +257,12 @@ class Leaderboard:
             coverage=coverage(checked.predictions, rows).as_dict(), side_results=side or None,
             paired=pack_paired(header.benchmark, checked.predictions.records, rows, results,
                                self.dataset_hash(header.benchmark)),
+            tier=RUN_HERE if lease is not None or reference_line else SUBMITTED, reference_line=reference_line,
+            scored_on=self.scored_on(header.benchmark),
         )  # fmt: skip
         limit = self.settings.daily_limit if daily_limit == -1 else daily_limit
-        row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease)
+        ladder = self.ladder_rule(header.benchmark) if row.tier == SUBMITTED else None
+        row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease, ladder=ladder)
         stored = self.store.get_submission(row_id)
         assert stored is not None
         return stored
@@ -231,9 +280,10 @@ class Leaderboard:
 
 
 def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
-    """Store ``demo_dir/<benchmark>/<judge>/predictions.jsonl`` (``mmjudge demo`` output) as verified rows.
+    """Store ``demo_dir/<benchmark>/<judge>/predictions.jsonl`` (``mmjudge demo`` output) as reference lines.
 
-    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name), with the
+    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name, a ``run
+    here`` reference line: shown in the table and the figure, never ranked), with the
     summary of the ``robustness.json`` beside it when there is one (validated; its benchmark and judge must
     match the folder's); files already stored (same sha256 or same judge) are skipped. Returns one line per
     file saying what happened.
@@ -248,7 +298,7 @@ def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
         try:
             summary = _robustness_summary(path.parent / "robustness.json", benchmark, judge)
             stored = board.submit(path.read_bytes(), meta, "baseline", daily_limit=None, source=str(path),
-                                  robustness=summary)  # fmt: skip
+                                  robustness=summary, reference_line=True)  # fmt: skip
             messages.append(f"{path}: stored as #{stored.id}")
         except (SubmissionRejected, SchemaError) as exc:
             messages.append(f"{path}: skipped ({exc})")

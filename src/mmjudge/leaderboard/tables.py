@@ -25,7 +25,7 @@ from mmjudge.benchmarks import Column as ColumnSpec
 from mmjudge.estimates import ci_keys, is_ci_key
 from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.significance import significance_cells
-from mmjudge.leaderboard.store import StoredSubmission
+from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 
 __all__ = [
     "DETAILS",
@@ -36,14 +36,18 @@ __all__ = [
     "Table",
     "build_table",
     "columns",
+    "headline_key",
+    "public_row",
     "robustness_table",
     "views",
 ]
 
-INFO_HEADERS: tuple[str, ...] = ("id", "Kind", "Judge", "Model", "Revision", "Weights", "Submitter")
+INFO_HEADERS: tuple[str, ...] = ("id", "Tier", "Judge", "Model", "Revision", "Weights", "Submitter")
 """Leading columns of the robustness table (its rows are not ranked, so the store id leads)."""
-DETAIL_HEADERS: tuple[str, ...] = ("Kind", "Type", "Model", "Revision", "Weights", "Submitter", "id")
-"""Trailing columns of a ranked table: the row's kind and judge type, what was run, and its store id."""
+DETAIL_HEADERS: tuple[str, ...] = ("Tier", "Scored on", "Note", "Type", "Model", "Revision", "Weights", "Submitter",
+                                   "id")  # fmt: skip
+"""Trailing columns of a ranked table: the row's provenance tier, the set it was scored on, why it is not
+ranked (when it is not), its judge type, what was run, and its store id."""
 DETAILS = "details"
 """Column group of :data:`DETAIL_HEADERS`."""
 FILE = "coverage"
@@ -52,6 +56,8 @@ NO_CI = "(no CI)"
 """Beside a verified score whose stored result has no interval (rows stored before their scorer gave one)."""
 SIGNIFICANCE_HEADER = "vs best (paired)"
 """Title of the significance column (``build_table(..., significance=True)``)."""
+LADDER_CELL = "private labels: Ladder score only"
+"""The significance cell of a submitted row in private-label mode."""
 SIGNIFICANCE = "paired test"
 """Column group of the significance column."""
 Results = Mapping[str, Any]
@@ -257,29 +263,37 @@ def build_table(
     view: str | None = None,
     *,
     significance: bool = False,
+    private: bool = False,
 ) -> Table:
     """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the view's headline column.
+
+    ``private`` (private-label mode): a submitted row shows its Ladder score as the headline and nothing
+    else (:func:`public_row`).
 
     Columns: ``Rank``, ``Judge``, the headline, the view's other score columns, with ``significance`` a
     text column saying whether each row differs from the best verified row on the headline key, paired
     (:func:`mmjudge.leaderboard.significance.significance_cells`), the file's coverage, then the row's
     details (:data:`DETAIL_HEADERS`, the store id last). Text cells hold the text as submitted (a ``str``
-    cell of ``gr.Dataframe`` is shown as text). The rank rule is :func:`~mmjudge.leaderboard.facets.ranks`.
+    cell of ``gr.Dataframe`` is shown as text). Rows are grouped by the set they were scored on and ranked
+only within it, published and run-here rows above submitted ones; reference lines and rows the benchmark
+flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order_rows`).
     """
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, view)
     cols = [_stored(spec, c) for c in chosen.columns] + _file_columns()
     first = _headline(spec, chosen)
     cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
-    rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
+    rows = [public_row(s, private=private) for s in submissions if s.benchmark == benchmark and not s.hidden]
+    laddered = {s.id for s in rows if private and s.tier == SUBMITTED}
     mapped = {s.id: _view(s) for s in rows}
-    ranked = sorted(rows, key=lambda s: _rank_key(cols[0], mapped[s.id]))
-    places = facets.ranks([_number(cols[0].value(mapped[s.id])) for s in ranked], cols[0].higher_is_better)
+    ordered = facets.order_rows(spec, rows, lambda s: _number(cols[0].value(mapped[s.id])), cols[0].higher_is_better)
+    ranked = [entry.row for entry in ordered]
     groups = facets.reported_groups(benchmark)
     values, display = [], []
-    for sub, place in zip(ranked, places, strict=True):
-        cells = [_cell(c, mapped[sub.id], sub.kind) for c in cols]
-        details = [facets.row_kind(sub), facets.judge_type(sub, groups),
+    for entry in ordered:
+        sub, place = entry.row, entry.place
+        cells = [_cell(c, mapped[sub.id], sub.kind, ladder=sub.id in laddered) for c in cols]
+        details = [facets.row_tier(sub), facets.set_text(sub, spec), entry.note, facets.judge_type(sub, groups),
                    *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
         values.append([place.number, str(sub.judge), *(v for v, _ in cells), *details, sub.id])
         display.append([place.text, str(sub.judge), *(d for _, d in cells), *details, str(sub.id)])
@@ -289,10 +303,13 @@ def build_table(
     column_groups = ["", "", *(c.group for c in cols), *[DETAILS] * len(DETAIL_HEADERS)]
     if significance:
         at = 2 + len(chosen.columns)  # after the score columns, before the file's
-        paired = significance_cells(benchmark, ranked, chosen.columns[first].key)
+        # a reference line or a flagged row is never "best"; a Ladder score has no paired data to test
+        compared = [e.row for e in ordered if e.compared and e.row.id not in laddered]
+        paired = significance_cells(benchmark, compared, chosen.columns[first].key)
+        paired.update({i: LADDER_CELL for i in laddered})
         for sub, raw, shown in zip(ranked, values, display, strict=True):
-            raw.insert(at, paired.get(sub.id, "—"))
-            shown.insert(at, paired.get(sub.id, "—"))
+            raw.insert(at, paired.get(sub.id, facets.NOT_RANKED))
+            shown.insert(at, paired.get(sub.id, facets.NOT_RANKED))
         headers.insert(at, SIGNIFICANCE_HEADER)
         datatypes.insert(at, "str")
         column_groups.insert(at, SIGNIFICANCE)
@@ -311,20 +328,40 @@ def _number(value: float | str | None) -> float | None:
     return value if isinstance(value, (int, float)) and not math.isnan(value) else None
 
 
+def public_row(sub: StoredSubmission, *, private: bool) -> StoredSubmission:
+    """``sub`` as the public may see it: with private labels, a submitted row keeps only its Ladder score
+    (under the headline key) and the file's own coverage; every other row, and every row with public
+    labels, as stored.
+
+    >>> row = StoredSubmission("mist", "verified", "j", "m", "u", {"change_rate/control": 3.0}, tier="submitted",
+    ...                        ladder=12.0)
+    >>> public_row(row, private=True).results
+    {'change_rate/none_to_misleading/explicit': 12.0}
+    """
+    if not private or sub.tier != SUBMITTED:
+        return sub
+    shown = {} if sub.ladder is None else {headline_key(sub.benchmark): sub.ladder}
+    return replace(sub, results=shown, side_results=None, paired="")
+
+
+def headline_key(benchmark: str) -> str:
+    """The result key ranking ``benchmark``'s default view.
+
+    >>> headline_key("mist")
+    'change_rate/none_to_misleading/explicit'
+    """
+    spec = get_benchmark(benchmark)
+    chosen = _view_of(spec, None)
+    return chosen.columns[_headline(spec, chosen)].key
+
+
 def _headline(spec: Benchmark, view: View) -> int:
     """Index of the column the rows are ranked by: the view's headline key, else the benchmark's first."""
     key = view.headline or (spec.headline[0] if spec.headline else view.columns[0].key)
     return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 
-def _rank_key(col: Column, results: Results) -> tuple[int, float]:
-    value = col.value(results)
-    if not isinstance(value, (int, float)) or math.isnan(value):
-        return (1, 0.0)
-    return (0, -value if col.higher_is_better else value)
-
-
-def _cell(col: Column, results: Results, kind: str = "verified") -> tuple[Any, str]:
+def _cell(col: Column, results: Results, kind: str = "verified", *, ladder: bool = False) -> tuple[Any, str]:
     value = col.value(results)
     if value is None:
         return None, "—"
@@ -334,7 +371,7 @@ def _cell(col: Column, results: Results, kind: str = "verified") -> tuple[Any, s
     spread = col.spread(results) if col.spread is not None else None
     # a reported row without a spread is the number as printed (the table's legend says so); a count of
     # the file is exact; a verified estimate without its interval says so
-    missing = "" if col.exact or kind == "reported" else NO_CI
+    missing = "" if col.exact or kind == "reported" else "(Ladder)" if ladder else NO_CI
     return round(value, 4), facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
 
 
@@ -362,7 +399,7 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
     for sub in sorted(rows, key=lambda s: s.id):
         info = [
             sub.id,
-            sub.kind,
+            facets.row_tier(sub),
             *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
         ]
         cells = [_cell(c, summaries[sub.id]) for c in cols]

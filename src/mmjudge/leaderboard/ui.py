@@ -42,7 +42,7 @@ from mmjudge.leaderboard._calls import (
 )
 from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, pin_css, refresh
 from mmjudge.leaderboard.export import write_results_file, write_table
-from mmjudge.leaderboard.store import SubmissionRejected
+from mmjudge.leaderboard.store import SUBMITTED, SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard, quota_text
 from mmjudge.leaderboard.tables import Table, build_table
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
@@ -82,27 +82,29 @@ class Handlers:
 
     def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark``."""
-        return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True)
+        return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True,
+                           private=self.board.settings.private_labels)  # fmt: skip
 
     @tracked
     def table_value(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
-                    kinds: list[str] | None = None, types: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
-        """The table as a ``gr.Dataframe`` value: the column ``groups`` and the rows of ``kinds`` and ``types``
+                    tiers: list[str] | None = None, types: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
+        """The table as a ``gr.Dataframe`` value: the column ``groups`` and the rows of ``tiers`` and ``types``
         chosen (``None``: all; see :func:`mmjudge.leaderboard.facets.select`)."""
-        return facets.select(self.table(benchmark, view), groups, kinds, types).gradio_value()
+        return facets.select(self.table(benchmark, view), groups, tiers, types).gradio_value()
 
     @tracked
     def plot(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
-             kinds: list[str] | None = None, types: list[str] | None = None) -> Any:  # fmt: skip
+             tiers: list[str] | None = None, types: list[str] | None = None) -> Any:  # fmt: skip
         """The tab's figure: the rows the table shows, in its order (``groups`` is the table's, unused here)."""
         del groups
-        return plots.figure(benchmark, self.board.store.submissions(benchmark), view, kinds, types)
+        return plots.figure(benchmark, self.board.store.submissions(benchmark), view, tiers, types,
+                            private=self.board.settings.private_labels)  # fmt: skip
 
     def shown(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
-              kinds: list[str] | None = None, types: list[str] | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
+              tiers: list[str] | None = None, types: list[str] | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
         """``(table value, figure)`` for one state of the tab's controls: one answer for both, so that the
         table and the figure never show two different states (see :mod:`mmjudge.leaderboard._tab`)."""
-        controls = (view, groups, kinds, types)
+        controls = (view, groups, tiers, types)
         return self.table_value(benchmark, *controls), self.plot(benchmark, *controls)
 
     def judge_types(self, benchmark: str) -> list[str]:
@@ -121,11 +123,15 @@ class Handlers:
             stored = self.board.submit(Path(file).read_bytes(), meta, submitter, source=Path(file).name)
         except MmjudgeError as exc:
             return error_message(exc)
-        table = build_table(stored.benchmark, [stored])
+        private = self.board.settings.private_labels
+        table = build_table(stored.benchmark, [stored], private=private)
         first, score = table.headers[table.headline], table.display[0][table.headline]
+        ladder = (f" The labels are private: the score shown is your Ladder score, which moves only when a file "
+                  f"beats your best shown score by more than {self.board.settings.ladder_margin:g} (rounded to it)."
+                  if private else "")  # fmt: skip
         return (
-            f"**Stored** as verified row #{stored.id} on the {get_benchmark(stored.benchmark).tab_title} tab: "
-            f"{md(stored.model)} ({md(stored.judge)}), {first} = {score}."
+            f"**Stored** as submitted row #{stored.id} on the {get_benchmark(stored.benchmark).tab_title} tab: "
+            f"{md(stored.model)} ({md(stored.judge)}), {first} = {score}.{ladder}"
         )
 
     @tracked
@@ -189,10 +195,12 @@ class Handlers:
 
     @tracked
     def results_file(self, submission_id: float | None) -> str | None:
-        """Write the results file of a visible verified submission; ``None`` when there is none.
+        """Write the results file of a visible verified submission; ``None`` when there is none. A submitted
+        row's file leaves out its raw counts (:func:`mmjudge.leaderboard.export.results_record`).
 
         Raises:
-            gr.Error: ``submission_id`` is not a row number (the message says what is expected).
+            gr.Error: ``submission_id`` is not a row number (the message says what is expected), or the row
+                is a submitted one and the labels are private (its results are withheld).
         """
         try:
             number = row_id(submission_id)
@@ -201,6 +209,9 @@ class Handlers:
         sub = self.board.store.get_submission(number)
         if sub is None or sub.hidden or sub.kind != "verified":
             return None
+        if self.board.settings.private_labels and sub.tier == SUBMITTED:
+            raise gr.Error(f"row #{sub.id} is a submitted row and this leaderboard's labels are private: its "
+                           "results are withheld (the table shows its Ladder score)")  # fmt: skip
         return str(self._cached(f"results_{sub.id}.json", lambda path: write_results_file(sub, path)))
 
     def _cached(self, name: str, write: Callable[[Path], Any]) -> Path:
@@ -240,12 +251,29 @@ class LeaderboardApp:
         """Serve with the queue (4 concurrent calls per event); keyword arguments go to ``Blocks.launch``.
 
         Blocking unless ``prevent_thread_lock=True``; when a blocking launch returns (Ctrl-C), the app is
-        closed with :meth:`close`.
+        closed with :meth:`close`. With login required, :func:`mmjudge.leaderboard.auth.guard_login` sets up
+        a real OAuth login first (never gradio's local mock) and refuses anonymous uploads; it raises
+        :class:`~mmjudge.errors.ConfigError` naming what to set when no login is configured here.
         """
+        from mmjudge.leaderboard.auth import LoginSetupError, guard_login
+
         kwargs.setdefault("css", pin_css())
         kwargs.setdefault("js", ONE_SORT_JS)
-        self.blocks.queue(default_concurrency_limit=4).launch(**kwargs)
-        if not kwargs.get("prevent_thread_lock"):
+        guard = None
+        if self.handlers.board.settings.require_login:
+            guard = guard_login(self.blocks, self.handlers.board.store.path)
+            kwargs = guard.launch_kwargs(kwargs)
+        blocking = not kwargs.pop("prevent_thread_lock", False)
+        # launched without blocking, so that the login is verified before this call blocks
+        self.blocks.queue(default_concurrency_limit=4).launch(prevent_thread_lock=True, **kwargs)
+        if guard is not None:
+            try:
+                guard.verify(self.blocks)
+            except LoginSetupError:
+                self.close()
+                raise
+        if blocking:
+            self.blocks.block_thread()
             self.close()
 
     def close(self, timeout: float = 60.0) -> bool:
@@ -259,13 +287,18 @@ class LeaderboardApp:
 
 def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
     """The leaderboard app: one tab per registered benchmark, submit, model request, queue, about, admin."""
+    from mmjudge.leaderboard.auth import reserve_login
+
     handlers = Handlers(board)
     titles = [get_benchmark(b).title for b in benchmark_ids()]
     with gr.Blocks(title="mmjudge leaderboard") as demo:
         gr.Markdown(f"# mmjudge leaderboard\nMultimodal judges on {_listing(titles)}. "
-                    "`verified`: scored here from submitted predictions; `reported`: published numbers with their source.")  # fmt: skip
+                    "Tiers: `published` (a paper's numbers, with their source), `run here` (this server's worker ran the "
+                    "model), `submitted` (uploaded predictions, scored here), `reference line` (a weight-free "
+                    "baseline, not ranked); rows are ranked only against rows scored on the same set (About tab).")  # fmt: skip
         if board.settings.require_login:
             gr.LoginButton()
+            reserve_login(demo)  # never gradio's mocked login, not even in the apps gradio makes while building
         tabs: dict[str, TabControls] = {}
         with gr.Tabs():
             for benchmark in benchmark_ids():
@@ -315,7 +348,8 @@ def _refresh_all(handlers: Handlers, tabs: dict[str, TabControls], event: Any) -
 
 def _submit_tab(handlers: Handlers, tabs: dict[str, TabControls]) -> None:
     gr.Markdown("Upload the `predictions.jsonl` written by `mmjudge eval` (format on the About tab). "
-                "It is validated, scored here against the labels this server holds, and stored as a verified row. "
+                "It is validated, scored here against the labels this server holds, and stored as a `submitted` row "
+                "(ranked below `published` and `run here` rows on the same set). "
                 + quota_text(handlers.board.settings.daily_limit), elem_id="submit-policy")  # fmt: skip
     file = gr.File(label="predictions.jsonl", file_types=[".jsonl"], type="filepath", elem_id="submit-file")
     with gr.Row():
@@ -373,7 +407,8 @@ def _request_tab(handlers: Handlers) -> None:
 
 def _admin_tab(handlers: Handlers) -> None:
     gr.Markdown("Admins (configured usernames) can hide a row; hidden rows stay in the store. "
-                "Anyone can download the results file of a verified row.")  # fmt: skip
+                "Anyone can download the results file of a row scored here (a submitted row's without its raw counts; "
+                "none with private labels).")  # fmt: skip
     row_id = gr.Number(label="row #", precision=0)
     with gr.Row():
         hide = gr.Button("Hide row")

@@ -1,21 +1,33 @@
 """Checks on a submission before it is scored: file size, encoding, schema, and the submitter's metadata.
 
-The prediction-file checks are :func:`mmjudge.predictions.parse_predictions` (UTF-8, JSON lines, header,
-schema version, benchmark, unique ids, verdict types, finite scores, each problem with its line
-number). Coverage (every reference item exactly once, no unknown id) is checked by
-:func:`mmjudge.scoring.score_predictions` against the labels the server holds.
+The prediction-file checks are :func:`mmjudge.predictions.parse_prediction_bytes` (UTF-8, JSON lines,
+header, schema version, benchmark, unique ids, verdict types, finite scores, each problem with its line
+number), which reads the upload line by line under hard caps (:data:`~mmjudge.predictions.UPLOAD_LIMITS`:
+bytes and values per line, blank lines, problems, time; and a record count, on the leaderboard the number
+of records ``mmjudge eval`` writes for the server's reference rows, :func:`record_cap`). Coverage (every
+reference item exactly once, no unknown id) is checked by :func:`mmjudge.scoring.score_predictions`
+against the labels the server holds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from mmjudge._text import describe_char, mixed_scripts, unsafe_char
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.predictions import PredictionFile, parse_predictions, split_lines
+from mmjudge.predictions import (
+    DEFAULT_MAX_RECORDS,
+    UPLOAD_LIMITS,
+    PredictionFile,
+    ReadLimits,
+    RecordCap,
+    parse_prediction_bytes,
+)
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -23,6 +35,7 @@ __all__ = [
     "SubmissionMeta",
     "ValidatedFile",
     "check_text",
+    "record_cap",
     "validate_file",
     "validate_meta",
 ]
@@ -66,9 +79,26 @@ class ValidatedFile:
 
 
 def validate_file(
-    data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, source: str = "predictions.jsonl"
+    data: bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    source: str = "predictions.jsonl",
+    max_records: int | RecordCap | None = DEFAULT_MAX_RECORDS,
+    limits: ReadLimits = UPLOAD_LIMITS,
 ) -> ValidatedFile:
-    """Check size, encoding and schema of a submitted ``predictions.jsonl``.
+    """Check size, encoding and schema of a submitted ``predictions.jsonl``, reading it as a stream.
+
+    Args:
+        data: the file's bytes.
+        max_bytes: size limit of the file.
+        source: the file name used in messages.
+        max_records: the most records the file may hold: a number, or a
+            :data:`~mmjudge.predictions.RecordCap` asked once the header names the benchmark (the
+            leaderboard passes :func:`record_cap` of its reference rows); ``None``: no cap.
+        limits: the caps on lines, problems and time (:class:`~mmjudge.predictions.ReadLimits`).
+
+    Raises:
+        SchemaError: the file is too big, empty or invalid, or a line passes a cap (the message names it).
 
     >>> validate_file(b"x" * 10, max_bytes=5)
     Traceback (most recent call last):
@@ -80,17 +110,28 @@ def validate_file(
             f"{source}: {len(data)} bytes is over the {max_bytes}-byte limit; "
             "submit only the predictions.jsonl written by `mmjudge eval`"
         )
-    if not data.strip():
+    if not data or data.isspace():  # not data.strip(): no copy of the file
         raise SchemaError(f"{source}: the file is empty; expected a header line and one line per item")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise SchemaError(
-            f"{source} line {line}: expected UTF-8 text, got an undecodable byte at offset {exc.start}"
-        ) from exc
-    predictions = parse_predictions(split_lines(text), source=source)
+    predictions = parse_prediction_bytes(data, source=source, max_records=max_records, limits=limits)
     return ValidatedFile(predictions, hashlib.sha256(data).hexdigest(), len(data))
+
+
+def record_cap(rows_of: Callable[[str], Sequence[Mapping[str, Any]]]) -> RecordCap:
+    """The record cap of a server holding reference rows: for a benchmark, the number of records
+    ``mmjudge eval`` writes for ``rows_of(benchmark)`` given the records read so far
+    (:func:`mmjudge.scoring.expected_ids`; EmoPrefer's reversed pairs count once a file holds one).
+
+    >>> cap = record_cap(lambda benchmark: [{"name": "c1"}, {"name": "c2"}])
+    >>> cap("emoprefer", []), cap("emoprefer", [{"order": "reversed"}])
+    (2, 4)
+    """
+
+    def cap(benchmark: str, records: Sequence[Mapping[str, Any]]) -> int:
+        from mmjudge.scoring import expected_ids
+
+        return len(expected_ids(benchmark, rows_of(benchmark), records))
+
+    return cap
 
 
 def check_text(name: str, value: str, *, max_chars: int = _MAX_TEXT) -> None:

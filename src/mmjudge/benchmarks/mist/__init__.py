@@ -72,7 +72,8 @@ BENCHMARK = Benchmark(
         record_id=records.record_id,
     ),
     leaderboard=LeaderboardSpec(
-        views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"}
+        views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"},
+        degenerate=leaderboard.degenerate,
     ),
     report_plot=report.plot,
     report_tables=report.tables,

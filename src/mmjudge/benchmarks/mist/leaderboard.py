@@ -8,7 +8,8 @@ rank and named in the legend (the table's order), verified rows with their inter
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mmjudge.benchmarks._base import BoardRow, Column, View
@@ -22,7 +23,7 @@ from mmjudge.benchmarks._figures import (
     whisker,
 )
 
-__all__ = ["HEADLINE", "VIEWS", "figure"]
+__all__ = ["HEADLINE", "VIEWS", "degenerate", "figure"]
 
 HEADLINE: tuple[str, ...] = (
     "change_rate/none_to_misleading/explicit",
@@ -58,6 +59,30 @@ _COLUMNS: tuple[Column, ...] = (
 )
 VIEWS: tuple[View, ...] = (View("default", _COLUMNS),)
 """One view; ranked by :data:`HEADLINE`'s first key."""
+
+
+def degenerate(results: Mapping[str, Any]) -> str | None:
+    """Why a row's headline cannot be read as a judge reading the image, or ``None``.
+
+    The headline (labels changed text-only -> misleading image) is best at 0, which a judge that never
+    changes its label reaches without looking at the image; its companion, the direction of the changes,
+    is then undefined. A row whose explicit arm changed no label, or whose direction there is undefined,
+    is flagged (shown, not ranked). Rows that do not store the key (published rows print no count) are
+    judged by the direction alone.
+
+    >>> degenerate({"direction/explicit/n_changed": 0, "direction/explicit": float("nan")})
+    'no label changed with the image (direction undefined): the judge may never read it'
+    >>> degenerate({"direction/explicit/n_changed": 12, "direction/explicit": 75.0}) is None
+    True
+    """
+    changed = results.get("direction/explicit/n_changed")
+    direction = results.get("direction/explicit", 0.0)
+    undefined = direction is None or (isinstance(direction, float) and math.isnan(direction))
+    if changed == 0:
+        return "no label changed with the image (direction undefined): the judge may never read it"
+    if undefined:
+        return "direction of the changes undefined (explicit arm): the headline cannot be read"
+    return None
 
 
 def figure(rows: Sequence[BoardRow]) -> Any:

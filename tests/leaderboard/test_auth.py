@@ -1,0 +1,520 @@
+"""The login of a served leaderboard, over real HTTP: real OAuth off a Space (never gradio's mock), session
+cookies only from the server's own key, no anonymous uploads, and a refusal to start without a login.
+
+Off a Space the app runs against :class:`FakeProvider`, an OpenID provider on a loopback port (discovery,
+authorize, token with an RS256 ID token, JWKS), so the whole code flow runs without the network.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import inspect
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import httpx
+import pytest
+
+from mmjudge.errors import ConfigError
+
+from .conftest import free_port, prediction_bytes
+
+ADMIN = "root"
+CLIENT_ID, CLIENT_SECRET = "fake-client-id", "fake-client-secret"
+GRADIO_MOCK_KEY = hashlib.sha256(b"-v4").hexdigest()
+"""The key gradio signs session cookies with off a Space (``sha256(OAUTH_CLIENT_SECRET or "" + "-v4")``)."""
+
+
+class FakeProvider:
+    """An OpenID provider on a loopback port that signs in ``username`` for the client ``CLIENT_ID``."""
+
+    def __init__(self, username: str = ADMIN) -> None:
+        from joserfc.jwk import RSAKey
+
+        self.username = username
+        self.key = RSAKey.generate_key(2048, parameters={"kid": "k1"})
+        self.nonces: dict[str, str] = {}
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        provider = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _json(self, value: Any, status: int = 200) -> None:
+                body = json.dumps(value).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:
+                parts = urlsplit(self.path)
+                query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+                if parts.path == "/.well-known/openid-configuration":
+                    self._json(provider.metadata())
+                elif parts.path == "/oauth/jwks":
+                    self._json({"keys": [provider.key.as_dict(private=False)]})
+                elif parts.path == "/oauth/authorize":  # the user consents at once
+                    code = secrets.token_hex(8)
+                    provider.nonces[code] = query["nonce"]
+                    self.send_response(302)
+                    self.send_header(
+                        "Location",
+                        f"{query['redirect_uri']}?{urlencode({'code': code, 'state': query['state']})}",
+                    )
+                    self.end_headers()
+                else:
+                    self._json({"error": "not_found"}, 404)
+
+            def do_POST(self) -> None:
+                form = {
+                    k: v[0]
+                    for k, v in parse_qs(
+                        self.rfile.read(int(self.headers["Content-Length"])).decode()
+                    ).items()
+                }
+                expected = "Basic " + base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
+                if self.path != "/oauth/token" or self.headers.get("Authorization") != expected:
+                    self._json({"error": "invalid_client"}, 401)
+                elif form.get("code") not in provider.nonces:
+                    self._json({"error": "invalid_grant"}, 400)
+                else:
+                    self._json(provider.token(provider.nonces.pop(form["code"])))
+
+        return Handler
+
+    def metadata(self) -> dict[str, Any]:
+        return {"issuer": self.url, "authorization_endpoint": f"{self.url}/oauth/authorize",
+                "token_endpoint": f"{self.url}/oauth/token", "jwks_uri": f"{self.url}/oauth/jwks",
+                "id_token_signing_alg_values_supported": ["RS256"], "response_types_supported": ["code"]}  # fmt: skip
+
+    def token(self, nonce: str) -> dict[str, Any]:
+        from joserfc import jwt
+
+        now = int(time.time())
+        claims = {"iss": self.url, "aud": CLIENT_ID, "sub": "42", "iat": now, "exp": now + 3600, "nonce": nonce,
+                  "preferred_username": self.username, "name": "Root User",
+                  "profile": f"https://huggingface.co/{self.username}", "picture": ""}  # fmt: skip
+        id_token = jwt.encode({"alg": "RS256", "kid": "k1"}, claims, self.key)
+        return {"access_token": "hf_oauth_fake", "token_type": "Bearer", "expires_in": 3600,
+                "scope": "openid profile", "id_token": id_token}  # fmt: skip
+
+    def __enter__(self) -> FakeProvider:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _off_a_space(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No Space, no login variables, uploads into a folder of the test's own (returned)."""
+    for name in ("SPACE_ID", "SYSTEM", "SPACE_HOST", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "OAUTH_SCOPES",
+                 "OPENID_PROVIDER_URL", "MMJUDGE_SESSION_SECRET", "MMJUDGE_PUBLIC_URL", "GRADIO_NUM_WORKERS"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    uploads = tmp_path / "gradio-uploads"
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
+    return uploads
+
+
+@contextmanager
+def _serve(board: Any, port: int) -> Iterator[Any]:
+    from mmjudge.leaderboard.startup import about_text
+    from mmjudge.leaderboard.ui import build_app
+
+    app = build_app(board, about=about_text())
+    app.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        yield app
+    finally:
+        assert app.close(timeout=120), "handlers still running 120 s after closing"
+
+
+class Served:
+    """A launched app, an HTTP client for it and the session key it signs cookies with."""
+
+    def __init__(self, app: Any, url: str, uploads: Path, key: str | None) -> None:
+        self.app, self.url, self.uploads, self.key = app, url, uploads, key
+        self.http = httpx.Client(base_url=url, follow_redirects=False, timeout=60)
+
+    def fn_index(self, name: str) -> int:
+        return next(i for i, fn in self.app.blocks.fns.items() if getattr(fn.fn, "__name__", None) == name)
+
+    def call(self, name: str, data: list[Any], cookie: str | None = None) -> list[Any]:
+        """Run a handler the way the page does (``queue/join``, then the event stream); its outputs."""
+        headers = {"Cookie": f"session={cookie}"} if cookie else {}
+        session_hash = secrets.token_hex(8)
+        body = {
+            "data": data,
+            "fn_index": self.fn_index(name),
+            "session_hash": session_hash,
+            "trigger_id": None,
+        }
+        joined = self.http.post("/gradio_api/queue/join", json=body, headers=headers)
+        assert joined.status_code == 200, joined.text
+        with self.http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session_hash},
+                              headers=headers) as stream:  # fmt: skip
+            for line in stream.iter_lines():
+                message = json.loads(line[5:]) if line.startswith("data:") else {}
+                if message.get("msg") == "process_completed":
+                    assert message["success"], message
+                    return list(message["output"]["data"])
+        raise AssertionError(f"no answer from {name}")
+
+    def submit_data(self, file: dict[str, Any] | None) -> list[Any]:
+        import gradio as gr
+
+        fn = self.app.blocks.fns[self.fn_index("submit")]
+        typed = {"submit-judge": "judge-login", "submit-model": "org/model-login", "submit-revision": "r1"}
+        return [file if isinstance(c, gr.File) else typed.get(c.elem_id, c.value) for c in fn.inputs]
+
+    def upload(self, data: bytes, cookie: str | None = None) -> Any:
+        headers = {"Cookie": f"session={cookie}"} if cookie else {}
+        return self.http.post(
+            "/gradio_api/upload", files={"files": ("predictions.jsonl", data)}, headers=headers
+        )
+
+    def files_written(self) -> list[Path]:
+        return sorted(p for p in self.uploads.rglob("*") if p.is_file()) if self.uploads.exists() else []
+
+
+def forged_cookie(key: str, username: str = ADMIN) -> str:
+    """A session cookie as starlette's ``SessionMiddleware`` signs it, naming ``username`` as logged in."""
+    import itsdangerous
+
+    info = {"access_token": "x", "token_type": "bearer", "scope": "openid profile",
+            "expires_at": int(time.time()) + 3600,
+            "userinfo": {"sub": "1", "name": username, "preferred_username": username,
+                         "profile": f"https://huggingface.co/{username}", "picture": ""}}  # fmt: skip
+    data = base64.b64encode(json.dumps({"oauth_info": info}).encode())
+    return itsdangerous.TimestampSigner(key).sign(data).decode()
+
+
+@pytest.fixture
+def provider() -> Iterator[FakeProvider]:
+    with FakeProvider() as running:
+        yield running
+
+
+@pytest.fixture
+def login_app(board_factory, provider, tmp_path, monkeypatch) -> Iterator[Served]:
+    """Login required, off a Space, the leaderboard's OAuth app configured against :class:`FakeProvider`."""
+    from mmjudge.leaderboard.auth import secret_file
+
+    uploads = _off_a_space(monkeypatch, tmp_path)
+    port = free_port()
+    monkeypatch.setenv("OAUTH_CLIENT_ID", CLIENT_ID)
+    monkeypatch.setenv("OAUTH_CLIENT_SECRET", CLIENT_SECRET)
+    monkeypatch.setenv("OPENID_PROVIDER_URL", provider.url)
+    monkeypatch.setenv("MMJUDGE_PUBLIC_URL", f"http://127.0.0.1:{port}")
+    board = board_factory(require_login=True, admins=frozenset({ADMIN}), daily_limit=100)
+    with _serve(board, port) as app:
+        key = secret_file(board.store.path).read_text().strip()
+        yield Served(app, f"http://127.0.0.1:{port}", uploads, key)
+
+
+def _stored_row(board: Any, reference: dict[str, Any]) -> int:
+    from mmjudge.leaderboard import SubmissionMeta
+
+    return board.submit(prediction_bytes("isovrbench", reference["isovrbench"], seed=9),
+                        SubmissionMeta("judge-a", "org/a", "r1"), "someone").id  # fmt: skip
+
+
+def test_login_off_a_space_goes_to_the_provider_and_the_mock_path_logs_nobody_in(
+    login_app, provider, reference
+) -> None:
+    start = login_app.http.get("/login/huggingface", params={"_target_url": "/?tab=submit"})
+    assert start.status_code == 302
+    to = urlsplit(start.headers["location"])
+    query = {k: v[0] for k, v in parse_qs(to.query).items()}
+    assert f"{to.scheme}://{to.netloc}{to.path}" == f"{provider.url}/oauth/authorize"
+    assert query["client_id"] == CLIENT_ID and query["redirect_uri"] == f"{login_app.url}/login/callback"
+    assert query["scope"] == "openid profile" and query["response_type"] == "code" and query["state"]
+    # gradio's mock logs in at /login/callback without any code; here that is a failed login, with no session
+    row = _stored_row(login_app.app.handlers.board, reference)
+    for mock in ("/login/callback", "/login/callback?_target_url=%2F"):
+        visitor = httpx.Client(base_url=login_app.url, follow_redirects=False)
+        answer = visitor.get(mock)
+        assert answer.status_code == 400 and "login failed" in answer.text
+        assert "oauth_info" not in _session_of(visitor, login_app.key)
+        [message] = login_app.call("hide", [row], visitor.cookies.get("session"))
+        assert "only admins" in message
+    assert login_app.app.handlers.board.store.get_submission(row).hidden is False
+
+
+def _session_of(client: Any, key: str) -> dict[str, Any]:
+    import itsdangerous
+
+    cookie = client.cookies.get("session")
+    if not cookie:
+        return {}
+    return json.loads(base64.b64decode(itsdangerous.TimestampSigner(key).unsign(cookie)))
+
+
+def test_the_oauth_code_flow_signs_in_and_the_user_can_upload_submit_and_hide(
+    login_app, provider, reference
+) -> None:
+    http = login_app.http
+    to_provider = http.get("/login/huggingface", params={"_target_url": "/?tab=submit"}).headers["location"]
+    back = httpx.get(to_provider, follow_redirects=False).headers["location"]  # the user consents
+    assert back.startswith(f"{login_app.url}/login/callback?")
+    done = http.get(back)
+    assert done.status_code == 302 and done.headers["location"] == "/?tab=submit"
+    assert _session_of(http, login_app.key)["oauth_info"]["userinfo"]["preferred_username"] == ADMIN
+    uploaded = http.post("/gradio_api/upload", files={"files": ("predictions.jsonl",
+                         prediction_bytes("isovrbench", reference["isovrbench"], seed=3))})  # fmt: skip
+    assert uploaded.status_code == 200, uploaded.text
+    [path] = uploaded.json()
+    file = {"path": path, "orig_name": "predictions.jsonl", "meta": {"_type": "gradio.FileData"}}
+    cookie = http.cookies["session"]
+    [stored] = login_app.call("submit", login_app.submit_data(file), cookie)
+    assert stored.startswith("**Stored**"), stored
+    row = next(
+        s
+        for s in login_app.app.handlers.board.store.submissions("isovrbench")
+        if s.model == "org/model-login"
+    )
+    assert row.submitter == ADMIN
+    assert login_app.call("hide", [row.id], cookie) == [f"Row #{row.id} hidden."]
+    logout = http.get("/logout")
+    assert logout.status_code == 302 and "oauth_info" not in _session_of(http, login_app.key)
+
+
+def test_an_unreachable_provider_is_a_clear_502(login_app, provider) -> None:
+    provider.server.shutdown()
+    provider.server.server_close()
+    answer = login_app.http.get("/login/huggingface")
+    assert answer.status_code == 502 and f"the OpenID provider {provider.url} did not answer" in answer.text
+
+
+def test_a_session_cookie_forged_with_gradios_keys_is_refused(login_app, reference) -> None:
+    row = _stored_row(login_app.app.handlers.board, reference)
+    board = login_app.app.handlers.board
+    space_key = hashlib.sha256(f"{CLIENT_SECRET}-v4".encode()).hexdigest()  # gradio's, for this client secret
+    for key in (GRADIO_MOCK_KEY, space_key):
+        forged = forged_cookie(key)
+        [message] = login_app.call("hide", [row], forged)
+        assert "only admins" in message
+        [refused] = login_app.call("submit", login_app.submit_data(None), forged)
+        assert "please sign in" in refused
+        assert board.store.get_submission(row).hidden is False
+    # the same cookie signed with the server's own key is a login: the refusals above are the key's doing
+    assert login_app.call("hide", [row], forged_cookie(login_app.key)) == [f"Row #{row} hidden."]
+    assert board.store.get_submission(row).hidden is True
+
+
+def test_an_anonymous_upload_is_refused_before_anything_is_written(login_app, reference) -> None:
+    from mmjudge.leaderboard.auth import UPLOAD_REFUSED
+
+    data = prediction_bytes("isovrbench", reference["isovrbench"], seed=5)
+    before = login_app.files_written()
+    for cookie in (None, forged_cookie(GRADIO_MOCK_KEY)):
+        refused = login_app.upload(data, cookie)
+        assert refused.status_code == 401 and refused.json() == {"detail": UPLOAD_REFUSED}
+    assert login_app.http.post("/gradio_api/upload/", files={"files": ("p.jsonl", data)}).status_code == 401
+    assert login_app.files_written() == before == []
+    assert login_app.upload(data, forged_cookie(login_app.key)).status_code == 200  # a login may upload
+    assert len(login_app.files_written()) == 1
+
+
+REMOTE = {"path": "https://files.example/huge.jsonl", "meta": {"_type": "gradio.FileData"}}
+
+
+def _record_downloads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """gradio's download of a remote file named in an event call, replaced by a recorder (no network)."""
+    import gradio.processing_utils
+
+    fetched: list[str] = []
+
+    async def download(url: str, cache_dir: str) -> str:
+        fetched.append(url)
+        raise OSError("no network in the tests")
+
+    monkeypatch.setattr(gradio.processing_utils, "async_ssrf_protected_download", download)
+    return fetched
+
+
+def _join(served: Served, name: str, data: list[Any]) -> Any:
+    body = {"data": data, "fn_index": served.fn_index(name), "session_hash": secrets.token_hex(8)}
+    return served.http.post("/gradio_api/queue/join", json=body)
+
+
+def test_an_anonymous_call_naming_a_remote_file_is_refused_before_gradio_fetches_it(
+    login_app, monkeypatch
+) -> None:
+    from mmjudge.leaderboard.auth import REMOTE_FILE_REFUSED
+
+    fetched = _record_downloads(monkeypatch)
+    refused = _join(login_app, "submit", login_app.submit_data(REMOTE))
+    assert refused.status_code == 401 and refused.json() == {"detail": REMOTE_FILE_REFUSED}
+    assert fetched == [] and login_app.files_written() == []
+    assert isinstance(login_app.call("queue_value", []), list)  # other anonymous calls go through whole
+
+
+def test_the_no_auth_mode_accepts_anonymous_uploads(board_factory, reference, tmp_path, monkeypatch) -> None:
+    uploads = _off_a_space(monkeypatch, tmp_path)
+    port = free_port()
+    with _serve(board_factory(require_login=False), port) as app:
+        served = Served(app, f"http://127.0.0.1:{port}", uploads, None)
+        answer = served.upload(prediction_bytes("isovrbench", reference["isovrbench"], seed=6))
+        assert answer.status_code == 200, answer.text
+        [path] = answer.json()
+        assert Path(path).is_file() and Path(path).is_relative_to(uploads)
+        # without login nothing is gated: gradio fetches a remote file named in a call (what the gate stops)
+        fetched = _record_downloads(monkeypatch)
+        assert _join(served, "submit", served.submit_data(REMOTE)).status_code == 200
+        deadline = time.time() + 30
+        while not fetched and time.time() < deadline:
+            time.sleep(0.05)
+        assert fetched == [REMOTE["path"]]
+
+
+def test_login_required_without_an_oauth_app_refuses_to_start(
+    board_factory, data_root, tmp_path, monkeypatch, capsys
+) -> None:
+    from mmjudge.cli import main
+    from mmjudge.leaderboard.ui import build_app
+
+    _off_a_space(monkeypatch, tmp_path)
+    app = build_app(board_factory(require_login=True))
+    with pytest.raises(ConfigError) as caught:
+        app.launch(server_name="127.0.0.1", server_port=free_port(), prevent_thread_lock=True, quiet=True)
+    message = str(caught.value)
+    for part in ("OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET are not set", "https://huggingface.co/settings/applications/new",
+                 "<server>/login/callback", "openid profile", "MMJUDGE_SESSION_SECRET", "--no-auth"):  # fmt: skip
+        assert part in message, part
+    assert "\n" not in message and not app.blocks.is_running
+    monkeypatch.setenv("OAUTH_CLIENT_ID", CLIENT_ID)  # half a configuration names the missing half
+    assert main(["leaderboard", "--db", str(tmp_path / "cli.sqlite"), "--data-root", str(data_root)]) == 1
+    err = capsys.readouterr().err
+    assert "OAUTH_CLIENT_SECRET is not set" in err and "--no-auth" in err
+    assert not (tmp_path / "cli.sqlite").exists()  # refused before the store was opened
+
+
+def test_the_session_key_is_generated_once_kept_0600_and_checked(tmp_path) -> None:
+    from mmjudge.leaderboard.auth import secret_file, session_secret
+
+    store = tmp_path / "lb.sqlite"
+    first = session_secret({}, store)
+    assert len(first) >= 32 and session_secret({}, store) == first  # kept across restarts
+    path = secret_file(store)
+    assert path == tmp_path / "lb.sqlite.session-secret" and (path.stat().st_mode & 0o777) == 0o600
+    assert session_secret({}, tmp_path / "other.sqlite") != first  # one key per deployment
+    given = secrets.token_urlsafe(40)
+    assert session_secret({"MMJUDGE_SESSION_SECRET": given}, store) == given
+    with pytest.raises(
+        ConfigError, match="MMJUDGE_SESSION_SECRET: expected a random session key of at least 32"
+    ):
+        session_secret({"MMJUDGE_SESSION_SECRET": "short"}, store)
+    path.chmod(0o644)
+    with pytest.raises(ConfigError, match="has mode 0644: expected 0600"):
+        session_secret({}, store)
+
+
+def test_gradio_picks_mock_or_real_login_and_its_key_in_the_function_the_hook_replaces(board_factory, provider, tmp_path,
+                                                                                    monkeypatch) -> None:  # fmt: skip
+    """What this module relies on in gradio: ``App.create_app`` calls ``gradio.routes.attach_oauth`` for a
+    Blocks with a LoginButton; gradio's own function decides mock or real by ``get_space()`` and keys the
+    cookies with ``OAUTH_CLIENT_SECRET``. A guarded Blocks gets the leaderboard's routes, any other gradio's."""
+    import gradio as gr
+    import gradio.oauth
+    import gradio.routes
+
+    from mmjudge.leaderboard import auth
+
+    assert "attach_oauth(app)" in inspect.getsource(gradio.routes.App.create_app)
+    source = inspect.getsource(gradio.oauth.attach_oauth)
+    assert (
+        "get_space()" in source and "OAUTH_CLIENT_SECRET" in source and "_add_mocked_oauth_routes" in source
+    )
+    _off_a_space(monkeypatch, tmp_path)
+    monkeypatch.setenv("OAUTH_CLIENT_ID", CLIENT_ID)
+    monkeypatch.setenv("OAUTH_CLIENT_SECRET", CLIENT_SECRET)
+    monkeypatch.setenv("OPENID_PROVIDER_URL", provider.url)
+    mocked: list[Any] = []
+    monkeypatch.setattr(gradio.oauth, "_add_mocked_oauth_routes", mocked.append)
+    with gr.Blocks() as guarded:
+        gr.LoginButton()
+        auth.reserve_login(guarded)
+    assert gradio.routes.attach_oauth is auth._attach_oauth and mocked == []
+    assert not [r for r in guarded.app.routes if getattr(r, "path", "") == "/login/huggingface"]  # none yet
+    auth.guard_login(guarded, tmp_path / "lb.sqlite")
+    app = gradio.routes.App.create_app(guarded)
+    login = next(r for r in app.routes if getattr(r, "path", None) == "/login/huggingface")
+    assert login.endpoint.__module__.startswith("mmjudge.leaderboard.") and mocked == []
+    with gr.Blocks() as other:
+        gr.LoginButton()
+    assert mocked == [other.app]  # gradio's own attach_oauth ran for the Blocks nobody reserved
+    # a gradio that stopped calling the hook: the launch is refused rather than served without the login
+    guard = auth.guard_login(guarded, tmp_path / "lb.sqlite")
+    monkeypatch.setattr(gradio.routes, "attach_oauth", lambda app: None)
+    guarded.server_app = gradio.routes.App.create_app(
+        guarded, app_kwargs=guard.launch_kwargs({})["app_kwargs"]
+    )
+    with pytest.raises(auth.LoginSetupError, match=r"did not call gradio\.routes\.attach_oauth"):
+        guard.verify(guarded)
+
+
+def test_on_a_space_gradios_oauth_stays_and_uploads_still_need_a_login(board_factory, provider, reference, tmp_path,
+                                                                      monkeypatch) -> None:  # fmt: skip
+    import gradio.oauth
+
+    uploads = _off_a_space(monkeypatch, tmp_path)
+    monkeypatch.setattr(gradio.oauth, "get_space", lambda: "org/leaderboard")
+    with pytest.raises(ConfigError, match="hf_oauth: true"):
+        from mmjudge.leaderboard.auth import login_plan
+
+        login_plan({})
+    space_secret = "space-client-secret"
+    for name, value in (("OAUTH_CLIENT_ID", CLIENT_ID), ("OAUTH_CLIENT_SECRET", space_secret),
+                        ("OAUTH_SCOPES", "openid profile"), ("OPENID_PROVIDER_URL", provider.url)):  # fmt: skip
+        monkeypatch.setattr(gradio.oauth, name, value)
+    port = free_port()
+    board = board_factory(require_login=True, admins=frozenset({ADMIN}))
+    with _serve(board, port) as app:
+        served = Served(app, f"http://127.0.0.1:{port}", uploads, None)
+        start = served.http.get("/login/huggingface")
+        assert start.status_code == 302 and start.headers["location"].startswith(
+            f"{provider.url}/oauth/authorize?"
+        )
+        login = next(
+            r for r in app.blocks.server_app.routes if getattr(r, "path", None) == "/login/huggingface"
+        )
+        assert login.endpoint.__module__ == "gradio.oauth"  # gradio's real route, not the leaderboard's
+        assert not (tmp_path / "lb.sqlite.session-secret").exists()
+        data = prediction_bytes("isovrbench", reference["isovrbench"], seed=7)
+        assert served.upload(data).status_code == 401
+        assert served.upload(data, forged_cookie(GRADIO_MOCK_KEY)).status_code == 401
+        assert served.files_written() == []
+        space_key = hashlib.sha256(f"{space_secret}-v4".encode()).hexdigest()
+        assert served.upload(data, forged_cookie(space_key)).status_code == 200  # gradio's session is read
+
+
+def test_login_settings_are_documented_and_secret_ones_masked() -> None:
+    from mmjudge.leaderboard.auth import SECRETS, VARIABLES
+    from mmjudge.leaderboard.space import SECRETS as SPACE_SECRETS
+    from mmjudge.leaderboard.space import VARIABLES as SPACE_VARIABLES
+
+    assert set(VARIABLES) <= set(SPACE_VARIABLES) and set(SECRETS) <= set(SPACE_SECRETS)
+    assert {"OAUTH_CLIENT_SECRET", "MMJUDGE_SESSION_SECRET"} <= set(SPACE_SECRETS)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    deploy = readme[readme.index("## Deploy") :]
+    for name in (*VARIABLES, "/login/callback", "openid profile", "settings/applications/new"):
+        assert name in deploy, name
