@@ -149,6 +149,16 @@ def test_mist_never_ranks_a_judge_that_changes_no_label_first() -> None:
     assert "best" not in _by_id(paired, "vs best (paired)")[constant.id]
 
 
+def test_a_degenerate_judge_is_flagged_with_private_labels_too() -> None:
+    """With private labels a submitted row shows only its Ladder score, but the companion check reads the
+    results the server stores: a judge that changes no label is still flagged, not ranked first."""
+    constant = _mist(1, 0.0, None, 0, tier="submitted", ladder=0.0)
+    reader = _mist(2, 12.0, 70.0, 20, tier="submitted", ladder=12.0)
+    table = build_table("mist", [constant, reader], private=True)
+    assert _rank_text(table) == {reader.id: "1", constant.id: "flagged"}
+    assert "no label changed" in _by_id(table, "Note")[constant.id]
+
+
 def test_the_demo_constant_judge_is_flagged_by_its_stored_results() -> None:
     """The check reads what MIST's scorer stores for a judge that never changes a label (the keys of
     ``mmjudge demo``'s ``constant`` run: change rate 0, direction ``None``, no changed labels)."""
@@ -174,6 +184,32 @@ def test_a_submitted_results_file_has_rates_but_no_raw_counts(board_factory, ref
     assert not [k for k in record["estimates"] if any(k.startswith(c) for c in counts)]
     key = headline_key(benchmark)
     assert record["scores"][key] == stored.results[key] and f"{key}_ci_low" in record["scores"]
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_the_hub_mirror_publishes_what_the_table_and_results_file_show(tmp_path, data_root, reference,
+                                                                      private) -> None:  # fmt: skip
+    """The mirror is public too: a submitted row goes out without its raw counts, and with private labels
+    with its Ladder score only; a run-here row keeps its counts."""
+    from mmjudge.leaderboard.mirror import export_public_tables
+
+    board = Leaderboard(Store(tmp_path / "lb.sqlite"), Settings(data_root=data_root, require_login=False,
+                                                                private_labels=private),
+                        rows_fn=lambda b, folder: reference[b])  # fmt: skip
+    data = prediction_bytes("emoprefer", reference["emoprefer"], seed=4)
+    submitted = board.submit(data, SubmissionMeta("j", "org/m"), "eve")
+    run_here = board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=5),
+                            SubmissionMeta("k", "org/k"), "baseline", reference_line=True)  # fmt: skip
+    path = export_public_tables(board.store, tmp_path / "mirror", private_labels=private)[0]
+    mirrored = {r["id"]: r for r in map(json.loads, path.read_text().splitlines())}
+    key = headline_key("emoprefer")
+    assert "confusion/a1/a1" in mirrored[run_here.id]["results"]
+    if private:
+        assert mirrored[submitted.id]["results"] == {key: submitted.ladder}
+        assert mirrored[submitted.id]["side_results"] is None
+    else:
+        assert not [k for k in mirrored[submitted.id]["results"] if k.startswith("confusion/")]
+        assert mirrored[submitted.id]["results"][key] == submitted.results[key]
 
 
 def test_a_run_here_results_file_keeps_its_counts(board_factory, reference) -> None:

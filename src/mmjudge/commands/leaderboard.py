@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         private_labels=args.private_labels, ladder_margin=args.ladder_margin,
     )  # fmt: skip
     if args.mirror_repo:
-        start_mirror(board.store, args.mirror_repo)
+        start_mirror(board.store, args.mirror_repo, private_labels=board.settings.private_labels)
     print(
         f"store: {board.store.display()}; labels for: {', '.join(board.benchmarks_available()) or 'none (--data-root)'}"
     )

@@ -25,7 +25,7 @@ row's note) and rows without a headline number (``—``).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -163,13 +163,19 @@ class Ordered(NamedTuple):
     """Whether the row is compared with the others (not a reference line, not flagged as degenerate)."""
 
 
-def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], headline: Any,
-               higher_is_better: bool) -> list[Ordered]:  # fmt: skip
+def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], headline: Any, higher_is_better: bool,
+               flag: Callable[[StoredSubmission], str | None] | None = None) -> list[Ordered]:  # fmt: skip
     """The rows in table order with their places (the rule is the module docstring's).
 
-    ``headline(row)`` is the row's headline number (``None`` when it has none).
+    ``headline(row)`` is the row's headline number (``None`` when it has none); ``flag(row)`` why the row is
+    degenerate, or ``None`` (default: the benchmark's companion check on the row's results; a caller showing
+    fewer results than it stores passes the check of the stored ones).
     """
-    degenerate = spec.leaderboard.degenerate
+    if flag is None:
+        check = spec.leaderboard.degenerate
+
+        def flag(sub: StoredSubmission) -> str | None:
+            return check(sub.results) if check is not None else None
     sets: dict[tuple[str, str], list[StoredSubmission]] = {}
     for sub in rows:
         sets.setdefault(set_key(sub), []).append(sub)
@@ -187,7 +193,7 @@ def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], headline: Any,
         classes: list[list[tuple[StoredSubmission, float | None, str]]] = [[], [], [], [], []]
         for sub in members:
             value = headline(sub)
-            reason = degenerate(sub.results) if degenerate is not None else None
+            reason = flag(sub)
             if sub.reference_line:
                 classes[2].append((sub, value, "reference line: a weight-free baseline, not ranked"))
             elif reason:

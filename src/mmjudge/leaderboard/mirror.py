@@ -3,7 +3,10 @@
 :func:`export_public_tables` reads both tables in one snapshot (a read-only transaction) and writes
 ``submissions.jsonl`` (the rows the tables show: hidden rows left out) and ``requests.jsonl`` (the
 fields the queue tab shows; a request's config, lease and the raw log are not exported, and the log
-tail goes through :func:`~mmjudge.leaderboard.worker.public_log` again). Non-finite numbers become
+tail goes through :func:`~mmjudge.leaderboard.worker.public_log` again). A row's scores are what its
+results file publishes (:func:`~mmjudge.leaderboard.export.public_scores`: a submitted row without its raw
+counts) and, with private labels, what the table shows of a submitted row (its Ladder score only:
+:func:`~mmjudge.leaderboard.tables.public_row`). Non-finite numbers become
 ``null`` so every line is strict JSON. :func:`start_mirror` has ``huggingface_hub.CommitScheduler``
 push that folder every few minutes, exporting just before each push; it needs a write token
 (``HF_TOKEN``).
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.leaderboard import queue
-from mmjudge.leaderboard.store import _SUBMISSION_COLUMNS, Store, _submission
+from mmjudge.leaderboard.store import _SUBMISSION_COLUMNS, Store, StoredSubmission, _submission
 
 __all__ = ["MIRROR_FILES", "PUBLIC_REQUEST_FIELDS", "default_mirror_folder", "export_public_tables", "start_mirror"]
 
@@ -37,8 +40,9 @@ PUBLIC_REQUEST_FIELDS = (
 _PRIVATE_SUBMISSION_FIELDS = ("hidden", "paired")
 
 
-def export_public_tables(store: Store, folder: str | Path) -> list[Path]:
-    """Write the public tables of ``store`` into ``folder``; returns the files written.
+def export_public_tables(store: Store, folder: str | Path, *, private_labels: bool = False) -> list[Path]:
+    """Write the public tables of ``store`` into ``folder``; returns the files written (``private_labels``:
+    the board's mode).
 
     >>> import tempfile
     >>> from mmjudge.leaderboard.store import NewSubmission
@@ -58,15 +62,24 @@ def export_public_tables(store: Store, folder: str | Path) -> list[Path]:
         requests = [
             queue._request(r) for r in conn.execute(f"SELECT {queue._REQUEST_COLUMNS} FROM requests ORDER BY id")
         ]
-    sub_records = [
-        {k: v for k, v in asdict(s).items() if k not in _PRIVATE_SUBMISSION_FIELDS} for s in submissions
-    ]
+    sub_records = [_public_submission(s, private_labels) for s in submissions]
     req_records = [
         {**{k: getattr(r, k) for k in PUBLIC_REQUEST_FIELDS}, "log_tail": public_log(r.log_tail)} for r in requests
     ]
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     return [_write_jsonl(folder / name, records) for name, records in zip(MIRROR_FILES, (sub_records, req_records), strict=True)]
+
+
+def _public_submission(sub: StoredSubmission, private_labels: bool) -> dict[str, Any]:
+    """A stored row as the mirror publishes it: what its table row and results file show, nothing more."""
+    from mmjudge.leaderboard.export import public_scores
+    from mmjudge.leaderboard.tables import public_row
+
+    shown = public_row(sub, private=private_labels)
+    record = {k: v for k, v in asdict(shown).items() if k not in _PRIVATE_SUBMISSION_FIELDS}
+    record["results"] = public_scores(shown)
+    return record
 
 
 def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
@@ -98,8 +111,10 @@ def default_mirror_folder(store: Store) -> Path:
     return Path(user_cache_dir("mmjudge")) / f"mirror-{digest}"
 
 
-def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, folder: str | Path | None = None) -> Any:
-    """Mirror the public tables of ``store`` to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``)."""
+def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, folder: str | Path | None = None,
+                 private_labels: bool = False) -> Any:  # fmt: skip
+    """Mirror the public tables of ``store`` to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``;
+    ``private_labels``: the board's mode, :func:`export_public_tables`)."""
     from huggingface_hub import CommitScheduler
 
     target = Path(folder) if folder is not None else default_mirror_folder(store)
@@ -110,7 +125,7 @@ def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, folder:
 
     def push() -> Any:
         with lock, scheduler.lock:
-            export_public_tables(store, target)
+            export_public_tables(store, target, private_labels=private_labels)
         return original()
 
     scheduler.push_to_hub = push  # type: ignore[method-assign]

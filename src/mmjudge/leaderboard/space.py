@@ -298,7 +298,7 @@ def open_space(environ: Mapping[str, str], *, download: Download | None = None,
         label_names={source.benchmark: source.repo_id for source in config.labels},
     )  # fmt: skip
     if config.mirror_repo:
-        start_mirror(board.store, config.mirror_repo)
+        start_mirror(board.store, config.mirror_repo, private_labels=board.settings.private_labels)
     return board, build_app(board, about=about_text())
 
 

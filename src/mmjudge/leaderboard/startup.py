@@ -81,8 +81,9 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
     return board
 
 
-def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0) -> Any:
-    """Mirror the store's public tables to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``)."""
+def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, private_labels: bool = False) -> Any:
+    """Mirror the store's public tables to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``);
+    ``private_labels``: the board's mode (a submitted row is mirrored with its Ladder score only)."""
     from mmjudge.leaderboard import mirror
 
-    return mirror.start_mirror(store, repo_id, every_min=every_min)
+    return mirror.start_mirror(store, repo_id, every_min=every_min, private_labels=private_labels)

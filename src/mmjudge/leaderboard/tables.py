@@ -283,10 +283,15 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     cols = [_stored(spec, c) for c in chosen.columns] + _file_columns()
     first = _headline(spec, chosen)
     cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
-    rows = [public_row(s, private=private) for s in submissions if s.benchmark == benchmark and not s.hidden]
+    stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
+    rows = [public_row(s, private=private) for s in stored]
     laddered = {s.id for s in rows if private and s.tier == SUBMITTED}
     mapped = {s.id: _view(s) for s in rows}
-    ordered = facets.order_rows(spec, rows, lambda s: _number(cols[0].value(mapped[s.id])), cols[0].higher_is_better)
+    check = spec.leaderboard.degenerate
+    # the companion check reads what the server stores: a Ladder row shows one number, but is flagged all the same
+    flags = {s.id: check(s.results) if check is not None else None for s in stored}
+    ordered = facets.order_rows(spec, rows, lambda s: _number(cols[0].value(mapped[s.id])), cols[0].higher_is_better,
+                                lambda s: flags[s.id])  # fmt: skip
     ranked = [entry.row for entry in ordered]
     groups = facets.reported_groups(benchmark)
     values, display = [], []
