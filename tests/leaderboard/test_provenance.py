@@ -113,6 +113,29 @@ def test_demo_baselines_are_reference_lines_and_worker_rows_run_here(board_facto
     assert _rank_text(build_table("isovrbench", [row]))[row.id] == "ref"
 
 
+def test_the_set_size_is_counted_in_the_unit_the_table_names(board_factory, reference, tmp_path) -> None:
+    """``Scored on`` names the benchmark's record unit (MIST: grid cells), so its number counts the records
+    ``mmjudge eval`` writes without optional parts: MIST's cells (items x prompts x inputs x arms, not
+    items), EmoPrefer's forward pairs (the swapped ones are optional)."""
+    from mmjudge.benchmarks import get_benchmark, write_sample_data
+    from mmjudge.leaderboard.facets import set_text
+
+    board = board_factory()
+    row = board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=3), SubmissionMeta("j", "org/m"),
+                       "eve")  # fmt: skip
+    forward = [r for r in map(json.loads, prediction_lines("emoprefer", reference["emoprefer"])[1:])
+               if r["order"] == "forward"]  # fmt: skip
+    assert row.scored_on["units"] == len(forward) == len(reference["emoprefer"])
+    assert set_text(row, get_benchmark("emoprefer")).endswith(f"({len(forward)} pairs)")
+    write_sample_data(tmp_path / "labels", benchmarks=["mist"])
+    mist = Leaderboard(Store(tmp_path / "mist.sqlite"), Settings(data_root=tmp_path / "labels", require_login=False))
+    items = mist.reference_rows("mist")
+    cells = mist.scored_on("mist")["units"]
+    assert cells == 1280 and len(items) == 64  # the sample: 64 items x 4 prompts x 5 inputs (x arms)
+    shown = StoredSubmission("mist", "verified", "j", "m", "u", {}, scored_on=mist.scored_on("mist"))
+    assert set_text(shown, get_benchmark("mist")).endswith("(1280 grid cells)")
+
+
 def test_a_submitted_file_cannot_block_the_servers_own_run_of_that_model(board_factory, reference) -> None:
     """One verified row per model, revision and tier: uploading predictions under a model's name first does
     not stop the worker's row of the same model and revision."""

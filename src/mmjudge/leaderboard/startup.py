@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.leaderboard.reported import seed_reported
+from mmjudge.leaderboard.revisions import hub_commit
 from mmjudge.leaderboard.store import Store
 from mmjudge.leaderboard.submit import Leaderboard, Settings, ingest_demo_output
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
@@ -55,11 +56,15 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
                      max_bytes: int = DEFAULT_MAX_BYTES, demo_output: str | Path | None = None,
                      max_attempts: int = 3,
                      server_options: Mapping[str, Mapping[str, Any]] | None = None, private_labels: bool = False,
-                     ladder_margin: float = 1.0, label_names: Mapping[str, str] | None = None) -> Leaderboard:  # fmt: skip
+                     ladder_margin: float = 1.0, label_names: Mapping[str, str] | None = None,
+                     pin_revisions: bool | None = None) -> Leaderboard:  # fmt: skip
     """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
 
     ``db`` is an SQLite file path or a ``postgresql://`` URL (default: :func:`default_db_path`).
     ``private_labels``, ``ladder_margin`` and ``label_names`` are the :class:`Settings` of the same names.
+    ``pin_revisions``: model requests are queued at the commit the Hub says their revision names
+    (:mod:`mmjudge.leaderboard.revisions`); default: when login is required (a served leaderboard, which
+    reaches the Hub for its login anyway), not in the local no-login mode.
 
     >>> import tempfile
     >>> board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", require_login=False)
@@ -73,6 +78,7 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
         admins=frozenset(admins), require_login=require_login, max_attempts=max_attempts,
         server_options={k: dict(v) for k, v in (server_options or {}).items() if v},
         private_labels=private_labels, ladder_margin=ladder_margin, label_names=dict(label_names or {}),
+        resolve_revision=hub_commit if (require_login if pin_revisions is None else pin_revisions) else None,
     )  # fmt: skip
     board = Leaderboard(store, settings)
     if demo_output is not None and Path(demo_output).is_dir():

@@ -18,6 +18,7 @@ from typing import Any
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
+from mmjudge.leaderboard.revisions import RevisionResolver
 from mmjudge.leaderboard.significance import pack_paired
 from mmjudge.leaderboard.store import (
     RUN_HERE,
@@ -89,6 +90,9 @@ class Settings:
     server_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Backend options the server fixes for every request (e.g. ``openai_compatible``'s ``base_url``
     and ``api_key_env``); never taken from a request, never shown."""
+    resolve_revision: RevisionResolver | None = None
+    """Model requests are queued at the commit this names for their revision (``None``: at the revision as
+    named; :mod:`mmjudge.leaderboard.revisions`)."""
     private_labels: bool = False
     """The labels are private (a Hub dataset repo users cannot read): a submitted row's public feedback is
     its submitter's Ladder score only (:class:`~mmjudge.leaderboard.store.LadderRule`), and its results file
@@ -178,9 +182,14 @@ class Leaderboard:
             return self._hashes[benchmark]
 
     def scored_on(self, benchmark: str) -> dict[str, Any]:
-        """The set a row scored here is scored on: label source name, the folder's content hash, units."""
+        """The set a row scored here is scored on: label source name, the folder's content hash, and its size
+        in the benchmark's record unit (``Benchmark.records.unit``: the records ``mmjudge eval`` writes without
+        optional parts, e.g. MIST's grid cells, not its items)."""
+        from mmjudge.scoring import expected_ids
+
         name = self.settings.label_names.get(benchmark) or f"{benchmark} labels (local folder)"
-        return {"dataset": name, "revision": self.dataset_hash(benchmark), "units": len(self.reference_rows(benchmark))}
+        units = len(expected_ids(benchmark, self.reference_rows(benchmark)))
+        return {"dataset": name, "revision": self.dataset_hash(benchmark), "units": units}
 
     def ladder_rule(self, benchmark: str) -> LadderRule | None:
         """The Ladder of ``benchmark``'s submitted rows in private-label mode (``None`` with public labels)."""

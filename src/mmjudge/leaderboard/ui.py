@@ -42,6 +42,8 @@ from mmjudge.leaderboard._calls import (
 )
 from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, pin_css, refresh
 from mmjudge.leaderboard.export import write_results_file, write_table
+from mmjudge.leaderboard.queue import canonical_revision
+from mmjudge.leaderboard.revisions import pin_revision
 from mmjudge.leaderboard.store import SUBMITTED, SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard, quota_text
 from mmjudge.leaderboard.tables import Table, build_table
@@ -147,12 +149,15 @@ class Handlers:
                 model, revision, backend or "", config, benchmarks or [], allow_local_paths=local and admin,
                 admin=admin, rules=self.board.settings.request_rules,
             )  # fmt: skip
+            asked = spec.revision
+            spec = pin_revision(spec, self.board.settings.resolve_revision)
             request_id = queue.enqueue(
                 self.board.store, spec, submitter, daily_limit=self.board.settings.daily_limit
             )
         except MmjudgeError as exc:
             return error_message(exc)
-        return f"**Queued** request #{request_id} ({md(spec.model)}) as PENDING."
+        pinned = "" if spec.revision == asked else f" at commit {spec.revision} ({md(canonical_revision(asked))} now)"
+        return f"**Queued** request #{request_id} ({md(spec.model)}{pinned}) as PENDING."
 
     @tracked
     def queue_value(self) -> list[list[Any]]:

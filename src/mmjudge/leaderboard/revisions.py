@@ -1,0 +1,85 @@
+"""Pinning a model request to the commit its revision names, before the duplicate check.
+
+A branch or tag moves; a commit does not. As the Open LLM Leaderboard does, a served leaderboard asks the
+Hub which commit a requested revision (``main``, ``refs/heads/main``, a tag, none at all) names *now* and
+queues the request at that commit: two requests for one commit are one run however their revision was
+spelled, the worker loads exactly that commit, and the ``run here`` row it stores names it. A later
+request for the same branch after a new commit is a new run.
+
+The resolver is injected (:data:`RevisionResolver`; :func:`hub_commit` asks the Hub), so that a server
+without the Hub (an offline machine, ``--no-auth``) keeps requests at the revision they name, and tests
+need no network.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from mmjudge.leaderboard.queue import RequestSpec, canonical_revision
+from mmjudge.leaderboard.store import SubmissionRejected
+
+__all__ = ["COMMIT", "RevisionResolver", "hub_commit", "pin_revision"]
+
+RevisionResolver = Callable[[str, str], str]
+"""``(model repo id, revision) -> the 40-hex commit the revision names now``; raises the
+``huggingface_hub`` errors :func:`hub_commit` raises."""
+COMMIT = re.compile(r"[0-9a-f]{40}")
+"""A full commit SHA (what a pinned request's revision is)."""
+HUB_TIMEOUT_S = 10.0
+"""How long a request waits for the Hub's answer."""
+
+
+def hub_commit(model: str, revision: str) -> str:
+    """The commit ``revision`` of the Hub model repo ``model`` names now (``HfApi.model_info``; ``HF_TOKEN``
+    lets the server read gated and private repos)."""
+    from huggingface_hub import HfApi
+
+    return str(HfApi().model_info(model, revision=revision, timeout=HUB_TIMEOUT_S).sha or "")
+
+
+def pin_revision(spec: RequestSpec, resolve: RevisionResolver | None) -> RequestSpec:
+    """``spec`` at the commit its revision names (:func:`canonical_revision`: none is the default branch).
+
+    ``spec`` is returned as it is when there is no resolver, when its revision is already a full commit, or
+    for a local model folder (a local admin's request).
+
+    >>> spec = RequestSpec("org/m", "refs/heads/main", "random", {"judge": "random", "revision": "refs/heads/main"},
+    ...                    ("mist",))
+    >>> pinned = pin_revision(spec, lambda model, revision: {"main": "ab" * 20}[revision])
+    >>> pinned.revision == pinned.config["revision"] == "ab" * 20
+    True
+
+    Raises:
+        SubmissionRejected: the repo or revision does not exist (or the server may not read it), the Hub did
+            not answer, or the answer is not a commit; nothing is queued.
+    """
+    if resolve is None or COMMIT.fullmatch(spec.revision) or Path(spec.model).is_absolute():
+        return spec
+    from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
+
+    asked = canonical_revision(spec.revision)
+    try:
+        commit = resolve(spec.model, asked)
+    except RevisionNotFoundError:
+        raise SubmissionRejected(
+            f"model {spec.model!r} has no revision {asked!r} on the Hub: give a branch, tag or commit of the repo"
+        ) from None
+    except RepositoryNotFoundError:
+        raise SubmissionRejected(
+            f"no model repo {spec.model!r} that this server can read on the Hub (it does not exist, or it is "
+            "private or gated): check the repo id, or grant the server access"
+        ) from None
+    except Exception as exc:  # any other failure to reach the Hub queues nothing, with one line
+        raise SubmissionRejected(
+            f"could not ask the Hub which commit {spec.model}@{asked} is ({type(exc).__name__}); nothing was "
+            "queued: try again later"
+        ) from None
+    if not COMMIT.fullmatch(commit):
+        raise SubmissionRejected(
+            f"the Hub named no commit for {spec.model}@{asked} (got {commit[:60]!r}); nothing was queued: try again "
+            "later"
+        )
+    return replace(spec, revision=commit, config={**spec.config, "revision": commit})
