@@ -61,10 +61,15 @@ MAX_LINE_BYTES = 256 * 1024
 """Longest line read (256 KiB): the header `mmjudge eval` writes is under 1 KiB and its records under
 300 bytes; a raw response of tens of thousands of words still fits, and a line of hostile nesting is
 still parsed far enough to be refused for what it is."""
-MAX_LINE_VALUES = 512
-"""Most JSON values (objects, lists, keys, scalars) in one line: the header `mmjudge eval` writes holds
-under 100, a record under 20. Bounds what one line costs in memory once parsed (a short JSON value is a
-Python object ten times its size)."""
+MAX_HEADER_VALUES = 512
+"""Most JSON values (objects, lists, keys, scalars) in the header line: the header `mmjudge eval` writes
+holds under 100 (39-44 for the demo's judges), more with a judge's options. Bounds what the line costs in
+memory once parsed (a short JSON value is a Python object ten times its size)."""
+MAX_RECORD_VALUES = 64
+"""Most JSON values in one record line: a record `mmjudge eval` writes holds under 20 (5-9 for the
+demo's judges). With the record cap, it bounds the parse work of the widest file read to its end
+(8,020 IsoVRBench records at this cap read in well under :data:`MAX_SECONDS`), so that the time cap stops
+only a machine that is already overloaded, never a file the other caps admit."""
 DEFAULT_MAX_RECORDS = 200_000
 """Most prediction records read when the caller names no count for the benchmark: 25 times the largest
 grid `mmjudge eval` writes (8,000 IsoVRBench pairs). The leaderboard passes the exact count instead."""
@@ -77,7 +82,8 @@ MAX_PROBLEMS = 20
 """Invalid records collected before reading stops (the message shows the first 5 and the count)."""
 MAX_SECONDS = 4.0
 """Wall-clock time one file may take to read, so that any refusal comes within 5 s: an 8,000-record file
-`mmjudge eval` wrote reads in about 0.1 s, the widest file the other caps admit in about 3.5 s."""
+`mmjudge eval` wrote reads in about 0.1 s, the costliest files the other caps admit in about 0.5 s
+(`benchmarks/RESULTS.md`), so only an overloaded machine reaches it."""
 
 RecordCap = Callable[[str, Sequence[Mapping[str, Any]]], int]
 """``cap(benchmark, records) -> n``: the most records a file of ``benchmark`` may hold, given the records
@@ -97,8 +103,10 @@ class ReadLimits:
 
     max_line_bytes: int | None = MAX_LINE_BYTES
     """Longest line in bytes (without its ``\\n``); ``None``: no cap."""
-    max_line_values: int | None = MAX_LINE_VALUES
-    """Most JSON values in one line; ``None``: no cap."""
+    max_header_values: int | None = MAX_HEADER_VALUES
+    """Most JSON values in the header line; ``None``: no cap."""
+    max_record_values: int | None = MAX_RECORD_VALUES
+    """Most JSON values in a record line; ``None``: no cap."""
     extra_records: int = EXTRA_RECORDS
     """Records accepted beyond the record cap (see :data:`EXTRA_RECORDS`)."""
     max_blank_lines: int | None = MAX_BLANK_LINES
@@ -113,7 +121,8 @@ class ReadLimits:
 
 UPLOAD_LIMITS = ReadLimits()
 """The caps on a file from outside (the leaderboard's uploads)."""
-LOCAL_LIMITS = ReadLimits(max_line_bytes=None, max_line_values=None, max_blank_lines=None, max_seconds=None)
+LOCAL_LIMITS = ReadLimits(max_line_bytes=None, max_header_values=None, max_record_values=None, max_blank_lines=None,
+                          max_seconds=None)  # fmt: skip
 """The caps on a file of one's own (:func:`read_predictions`): only the number of problems collected."""
 
 
@@ -367,10 +376,11 @@ class _Reader:
         if not line.strip():
             self._blank(lineno)
             return
-        value = _json_value(line, f"{self.source} line {lineno}", self.limits.max_line_values)
+        where = f"{self.source} line {lineno}"
         if self.header is None:
-            self._read_header(lineno, value)
+            self._read_header(lineno, _json_value(line, where, self.limits.max_header_values, "header"))
         else:
+            value = _json_value(line, where, self.limits.max_record_values, "record")
             self._read_record(lineno, value, self.header.benchmark)
 
     def finish(self) -> PredictionFile:
@@ -447,8 +457,9 @@ class _Reader:
         )
 
 
-def _json_value(line: str, where: str, max_values: int | None) -> dict[str, Any]:
-    """One line as a JSON object of plain values (nesting, Unicode and size checked)."""
+def _json_value(line: str, where: str, max_values: int | None, what: str = "line") -> dict[str, Any]:
+    """One line (the ``what``: header or record) as a JSON object of plain values (nesting, Unicode and
+    size checked)."""
     try:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -459,7 +470,7 @@ def _json_value(line: str, where: str, max_values: int | None) -> dict[str, Any]
         ) from None
     if not isinstance(value, dict):
         raise SchemaError(f"{where}: expected a JSON object, got {type(value).__name__}")
-    problem = _value_problem(value, max_values)
+    problem = _value_problem(value, max_values, what)
     if problem:
         raise SchemaError(f"{where}: {problem}")
     return value
@@ -472,9 +483,23 @@ def _short_reason(exc: BaseException) -> str:
     return "an integer with too many digits" if "integer string conversion" in text else text[:120]
 
 
-def _value_problem(value: Any, max_values: int | None = None) -> str:
-    """Nesting deeper than :data:`MAX_DEPTH`, more than ``max_values`` values, or a string that is not valid
-    Unicode (a lone surrogate)."""
+def _lone_surrogate(text: str) -> str | None:
+    """The first character of ``text`` that UTF-8 cannot encode (a surrogate: ``json.loads`` joins escaped
+    pairs, so one left is alone), or ``None``; encoded in C, not looped over in Python.
+
+    >>> _lone_surrogate("ok é"), _lone_surrogate("a\\ud800b")
+    (None, '\\ud800')
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return text[exc.start]
+    return None
+
+
+def _value_problem(value: Any, max_values: int | None = None, what: str = "line") -> str:
+    """Nesting deeper than :data:`MAX_DEPTH`, more than ``max_values`` values (in a ``what``: header or
+    record), or a string that is not valid Unicode (a lone surrogate)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     count = 0
     while stack:
@@ -482,8 +507,8 @@ def _value_problem(value: Any, max_values: int | None = None) -> str:
         count += 1
         if max_values is not None and count > max_values:
             return (
-                f"expected at most {max_values} JSON values in one line, got more; a header `mmjudge eval` "
-                "writes holds under 100 and a record under 20: submit the file it wrote"
+                f"expected at most {max_values} JSON values in one {what} line, got more; a header `mmjudge "
+                "eval` writes holds under 100 and a record under 20: submit the file it wrote"
             )
         if isinstance(current, (dict, list)):
             if depth > MAX_DEPTH:
@@ -493,8 +518,8 @@ def _value_problem(value: Any, max_values: int | None = None) -> str:
                 stack.append((child, depth + 1))
                 if key is not None:
                     stack.append((key, depth))
-        elif isinstance(current, str):
-            bad = next((c for c in current if "\ud800" <= c <= "\udfff"), None)
+        elif isinstance(current, str) and not current.isascii():
+            bad = _lone_surrogate(current)
             if bad is not None:
                 return (
                     f"expected valid Unicode text, got a string holding {describe_char(bad)} "

@@ -112,9 +112,17 @@ def test_the_time_cap_is_measured_with_the_injected_clock() -> None:
 def test_blank_lines_and_values_per_line_are_capped() -> None:
     with pytest.raises(SchemaError, match=r"^f line 1002: expected at most 1000 blank lines, got more"):
         validate_file(_file(HEADER, *[""] * 2000), source="f")
-    many = json.dumps({"id": "q1", "prediction": "A", "diagnostics": {f"k{i}": 0 for i in range(300)}})
-    with pytest.raises(SchemaError, match=r"^f line 2: expected at most 512 JSON values in one line, got more"):
+    many = json.dumps({"id": "q1", "prediction": "A", "diagnostics": {f"k{i}": 0 for i in range(40)}})
+    with pytest.raises(SchemaError, match=r"^f line 2: expected at most 64 JSON values in one record line, got more"):
         validate_file(_file(HEADER, many), source="f")
+    fits = json.dumps({"id": "q1", "prediction": "A", "diagnostics": {f"k{i}": 0 for i in range(28)}})  # 63 values
+    assert len(validate_file(_file(HEADER, fits), source="f").predictions.records) == 1
+    # the header may carry a judge's options: its own, larger cap
+    wide_header = json.dumps(json.loads(HEADER) | {"provenance": {f"k{i}": 0 for i in range(200)}})
+    assert validate_file(_file(wide_header, _records(1)[0]), source="f").predictions.header.benchmark == "emorealm"
+    wider = json.dumps(json.loads(HEADER) | {"provenance": {f"k{i}": 0 for i in range(300)}})
+    with pytest.raises(SchemaError, match=r"^f line 1: expected at most 512 JSON values in one header line"):
+        validate_file(_file(wider, _records(1)[0]), source="f")
 
 
 def test_an_undecodable_byte_past_the_first_chunk_names_its_line_and_offset() -> None:
