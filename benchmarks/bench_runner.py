@@ -14,7 +14,7 @@ sleeps a fixed time per item, the way a GPU-bound judge leaves the CPU to the de
 
 Measured:
 
-- the single-core decode ceiling: ``decode_item`` in-process with ``threads=1`` (8 frames; and the
+- the single-core decode ceiling: ``decode_query`` in-process with ``threads=1`` (8 frames; and the
   union of the 4,8,16,32,48 sweep), median over the clips, as clips/s;
 - judge busy = time inside ``judge_batch`` / time of the decode-and-judge loop, without and with
   decode workers, for a per-item cost equal to the single-core decode time of 8 frames (so one decoder
@@ -36,10 +36,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from _results import append_results
 
-from mmjudge.judges import ClipItem, Judge, JudgeConfig, MediaRequest, Verdict
+from mmjudge.judges import Judge, JudgeConfig, MediaRequest, ScoreQuery, Verdict
 from mmjudge.media.encode import write_video
 from mmjudge.media.synthetic import moving_texture_clip
-from mmjudge.runner.decode import decode_item
+from mmjudge.runner.decode import decode_query
 
 CACHE = Path(__file__).with_name(".cache") / "runner"
 HEIGHT, WIDTH, NUM_FRAMES, FPS = 704, 1280, 81, 16
@@ -62,12 +62,13 @@ def clip(seed: int) -> Path:
 class SleepJudge(Judge):
     """Sleeps ``COST`` seconds per item and returns the mean pixel of the first frame."""
 
-    accepts = frozenset({ClipItem})
+    answers = frozenset({ScoreQuery})
+    reads = frozenset({"video"})
     COST = 0.0
 
     def judge_batch(self, inputs: Any) -> list[Verdict]:
         time.sleep(self.COST * len(inputs))
-        return [Verdict(i.item.item_id, float(i.frames[0].mean())) for i in inputs]
+        return [Verdict(i.query.item_id, float(i.frames[0].mean())) for i in inputs]
 
 
 def ceiling(paths: list[Path], frames: tuple[int, ...]) -> float:
@@ -75,19 +76,19 @@ def ceiling(paths: list[Path], frames: tuple[int, ...]) -> float:
     requests = [MediaRequest(num_frames=n) for n in frames]
     times = []
     for path in paths * 2:
-        decoded = decode_item(ClipItem("c", path, "p"), requests, threads=1)
+        decoded = decode_query(ScoreQuery("c", path, "p"), requests, threads=1)
         assert decoded.error is None, decoded.error
         times.append(decoded.seconds)
     return statistics.median(times[len(paths) :])
 
 
 def run(
-    items: list[ClipItem], frames: tuple[int, ...], workers: int, cost: float, max_pixels: int | None = None
+    items: list[ScoreQuery], frames: tuple[int, ...], workers: int, cost: float, max_pixels: int | None = None
 ) -> dict[str, float]:
     import mmjudge.runner.runner as runner
 
     SleepJudge.COST = cost
-    runner.load_items = lambda *args, **kwargs: (items, [])  # type: ignore[assignment]
+    runner.load_queries = lambda *args, **kwargs: (items, [])  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as out:
         options = runner.RunOptions(frames=frames, decode_workers=workers, progress=False)
         config = JudgeConfig(judge="bench_sleep", max_pixels=max_pixels)
@@ -115,7 +116,7 @@ def main() -> None:
 
     JUDGES.register("bench_sleep")(SleepJudge)
     paths = [clip(seed) for seed in range(4)]
-    items = [ClipItem(f"item{i:03d}", paths[i % len(paths)], "a prompt") for i in range(args.items)]
+    items = [ScoreQuery(f"item{i:03d}", paths[i % len(paths)], "a prompt") for i in range(args.items)]
     single_s, most_s, sweep_s = ceiling(paths, (8,)), ceiling(paths, (48,)), ceiling(paths, SWEEP)
     cost = single_s
     cases = [

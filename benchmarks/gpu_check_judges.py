@@ -373,7 +373,7 @@ def loop_windows() -> tuple[list[tuple[float, float]], Callable[[], None]]:
     """Record the (start, end) of every runner decode-and-judge loop; returns the list and an undo."""
     import mmjudge.runner.runner as runner
 
-    original = runner._judge_items
+    original = runner._judge_queries
     windows: list[tuple[float, float]] = []
 
     def timed(*args: Any, **kwargs: Any) -> Any:
@@ -383,10 +383,10 @@ def loop_windows() -> tuple[list[tuple[float, float]], Callable[[], None]]:
         finally:
             windows.append((started, time.perf_counter()))
 
-    runner._judge_items = timed
+    runner._judge_queries = timed
 
     def undo() -> None:
-        runner._judge_items = original
+        runner._judge_queries = original
 
     return windows, undo
 

@@ -89,8 +89,8 @@ def run_videoalign(python: str, videoalign: Path, work: Path) -> dict:
 
 
 def run_mmjudge(work: Path, layout: str, mode: dict, template: str, positions: str) -> list[dict]:
-    from mmjudge.judges import ClipItem, JudgeConfig, make_judge
-    from mmjudge.runner.decode import decode_item
+    from mmjudge.judges import JudgeConfig, ScoreQuery, make_judge
+    from mmjudge.runner.decode import decode_query
 
     config = JudgeConfig(
         judge="video_reward",
@@ -107,8 +107,8 @@ def run_mmjudge(work: Path, layout: str, mode: dict, template: str, positions: s
     judge.load("cpu")
     inputs = []
     for name, *_, prompt in CLIPS:
-        item = ClipItem(name, work / f"{name}.mp4", prompt)
-        decoded = decode_item(item, [judge.media_request(item)])
+        item = ScoreQuery(name, work / f"{name}.mp4", prompt)
+        decoded = decode_query(item, [judge.media_request(item)])
         if decoded.error:
             raise SystemExit(f"{name}: {decoded.error}")
         inputs.append(decoded.input(0))

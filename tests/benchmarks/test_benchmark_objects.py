@@ -12,10 +12,10 @@ import pytest
 from mmjudge import registry
 from mmjudge.benchmarks import BENCHMARKS, Benchmark, benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
-from mmjudge.items import KINDS, kind_of
 from mmjudge.judges import get_judge
 from mmjudge.leaderboard import StoredSubmission, build_table
 from mmjudge.leaderboard.tables import columns, views
+from mmjudge.queries import KINDS, MEDIA, ScoreQuery
 from mmjudge.report import headline
 
 
@@ -24,7 +24,8 @@ def test_each_benchmark_is_one_complete_object(benchmark: str) -> None:
     spec = get_benchmark(benchmark)
     assert isinstance(spec, Benchmark) and spec.id == benchmark
     assert spec.package == f"mmjudge.benchmarks.{benchmark}"
-    assert kind_of(spec.records.item_kind) in KINDS
+    assert spec.records.query_kinds and all(any(issubclass(k, base) for base in KINDS) for k in spec.records.query_kinds)
+    assert spec.records.media <= set(MEDIA)
     assert spec.headline and all(spec.result_key(k) for k in spec.headline)
     assert spec.data.reference_config and spec.leaderboard.views and spec.report_plot is not None
 
@@ -57,11 +58,14 @@ def test_mist_direction_is_ranked_lower_is_better() -> None:
     assert direction.higher_is_better is False
 
 
-def test_judges_accept_kinds_and_their_benchmarks_follow() -> None:
+def test_judges_answer_kinds_and_their_benchmarks_follow() -> None:
     assert get_judge("random").benchmarks == set(benchmark_ids())
     assert get_judge("frame_smoothness").benchmarks == {
-        b for b in benchmark_ids() if kind_of(get_benchmark(b).records.item_kind).__name__ == "ClipItem"
+        b for b in benchmark_ids() if ScoreQuery in get_benchmark(b).records.query_kinds
     }
+    assert get_judge("label_choice").benchmarks == {"mist", "emoprefer", "emorealm"}
+    assert get_judge("pairwise_describe").benchmarks == {"emoprefer"}
+    assert get_judge("audio_visual").benchmarks == {"emoprefer", "emorealm"}  # MIST needs its image
 
 
 def test_a_benchmark_from_an_entry_point_is_found(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -88,15 +88,15 @@ def test_yamls_parse_with_every_required_key_and_function(exported, sample_data,
     assert "cannot run through lmms-eval" in readme and "expected digit" in readme
 
 
-def answers_for(kind: str, rng: random.Random) -> str:
-    """Seeded free-text replies, including unreadable ones."""
+def answers_for(benchmark: str, rng: random.Random) -> str:
+    """Seeded free-text replies for a task of ``benchmark``, including unreadable ones."""
     pools = {
-        "clip with its prompt": ["7", "Score: 3", "9/9", "0", "no idea", "4"],
-        "sentence with an optional image": ['{"final_label": "FF"}', "WF", "ll.", '{"final_label": "fl"}', "??"],
-        "two descriptions of one clip": ["a1", "a2", "same", "A2 is better", "I prefer a1"],
-        "multiple-choice question with media": ["(A)", "B", "I think C.", "d", "(B) No", ""],
+        "isovrbench": ["7", "Score: 3", "9/9", "0", "no idea", "4"],
+        "mist": ['{"final_label": "FF"}', "WF", "ll.", '{"final_label": "fl"}', "??"],
+        "emoprefer": ["a1", "a2", "same", "A2 is better", "I prefer a1"],
+        "emorealm": ["(A)", "B", "I think C.", "d", "(B) No", ""],
     }
-    return rng.choice(pools[kind])
+    return rng.choice(pools[benchmark])
 
 
 def run_task(utils: Any, task: str, seed: int = 0, keep: Any = None) -> tuple[list[dict], dict[str, float]]:
@@ -109,7 +109,7 @@ def run_task(utils: Any, task: str, seed: int = 0, keep: Any = None) -> tuple[li
         assert isinstance(getattr(utils, f"{prefix}_doc_to_text")(doc, {"pre_prompt": "", "post_prompt": ""}), str)
         assert isinstance(getattr(utils, f"{prefix}_doc_to_visual")(doc), list)
         assert getattr(utils, f"{prefix}_doc_to_target")(doc) == doc["item_id"]
-        reply = answers_for(doc["kind"], rng)
+        reply = answers_for(task.split("_")[0], rng)
         if keep is not None and not keep(doc):
             continue
         results.append(getattr(utils, f"{prefix}_process_results")(doc, [reply]))

@@ -14,8 +14,8 @@ import pytest
 from mmjudge.benchmarks.emorealm import EmoRealmQuestion
 from mmjudge.judges import JudgeConfig, JudgeInput, make_judge
 from mmjudge.judges.profiles import QWEN_OMNI_UTILS
-from mmjudge.runner import RunOptions, load_items
-from mmjudge.runner.decode import decode_item, frame_indices
+from mmjudge.runner import RunOptions, load_queries
+from mmjudge.runner.decode import decode_query, frame_indices
 
 MEDIA = {"emorealm": "raw/emorealm/DFEW", "emoprefer": "raw/emoprefer/MER2025"}
 
@@ -39,14 +39,14 @@ def judge(tiny_omni_thinker: Path):
 def decoded(sample_data: Path, judge) -> dict[str, list[JudgeInput]]:
     out = {}
     for benchmark, media in MEDIA.items():
-        items, _ = load_items(benchmark, sample_data / benchmark, RunOptions(media_root=sample_data / media))
+        items, _ = load_queries(benchmark, sample_data / benchmark, RunOptions(media_root=sample_data / media))
         out[benchmark] = [decode(item, judge.media_request(item)) for item in items[:4]]
     return out
 
 
 def decode(item, request) -> JudgeInput:
     """What the runner decodes for ``request`` (its decode step itself)."""
-    decoded = decode_item(item, [request])
+    decoded = decode_query(item, [request])
     assert decoded.error is None, decoded.error
     return decoded.input(0)
 
@@ -66,7 +66,7 @@ def test_media_request_is_qwen_omni_utils_at_two_fps_with_librosa_16k_audio(judg
 def test_runs_on_the_sample_data(judge, decoded: dict[str, list[JudgeInput]]) -> None:
     for benchmark, inputs in decoded.items():
         verdicts = judge.judge_batch(inputs)
-        assert [v.item_id for v in verdicts] == [x.item.item_id for x in inputs]
+        assert [v.item_id for v in verdicts] == [x.query.item_id for x in inputs]
         for verdict, judge_input in zip(verdicts, inputs, strict=True):
             assert not verdict.no_judgment, verdict.error
             assert isinstance(verdict.value, str) and verdict.diagnostics.raw_text == verdict.value
@@ -87,7 +87,7 @@ def test_batch_of_many_equals_batch_of_one(judge, decoded: dict[str, list[JudgeI
 
 def test_prompt_is_the_official_layout_without_subtitles(judge, decoded: dict[str, list[JudgeInput]]) -> None:
     judge_input = decoded["emorealm"][0]
-    item = judge_input.item
+    item = judge_input.query
     chat = judge.messages(judge_input, video=True, audio_part=False)
     texts = [p["text"] for m in chat for p in m["content"] if p["type"] == "text"]
     assert texts[-1] == item.question + " " + " ".join(item.choices)
@@ -111,7 +111,7 @@ def _runs(encoded: dict, tokenizer) -> list[str]:
 
 
 def test_audio_is_interleaved_with_the_frames_in_two_second_chunks(judge, decoded) -> None:
-    item = decoded["emorealm"][0].item
+    item = decoded["emorealm"][0].query
     rng = np.random.default_rng(1)
     frames = rng.integers(0, 256, size=(8, 56, 56, 3), dtype=np.uint8)  # 8 frames at 2 fps: 4 s
     audio = (0.1 * rng.standard_normal(4 * 16000)).astype(np.float32)
@@ -138,7 +138,7 @@ def test_separate_audio_and_no_audio(tiny_omni_thinker: Path, decoded: dict[str,
     (verdict,) = separate.judge_batch([judge_input])
     assert not verdict.no_judgment and verdict.diagnostics.extra["audio_in_video"] is False
     silent = make_judge(config(tiny_omni_thinker, audio=False))
-    assert silent.media_request(judge_input.item).audio_sample_rate is None
+    assert silent.media_request(judge_input.query).audio_sample_rate is None
     silent.load("cpu")
     encoded, _ = silent.encode(judge_input)
     assert "input_features" not in encoded

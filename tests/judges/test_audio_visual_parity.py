@@ -27,11 +27,11 @@ from qwen_omni_utils.v2_5.audio_process import process_audio_info  # noqa: E402
 from reference_media import clip_info, frames_at, reference_reader, synthetic_path  # noqa: E402
 
 from mmjudge.benchmarks.emorealm import EmoRealmQuestion  # noqa: E402
-from mmjudge.items import free_text_prompt  # noqa: E402
+from mmjudge.benchmarks.emorealm.prompts import question_prompt  # noqa: E402
 from mmjudge.judges import JudgeConfig, JudgeInput, make_judge  # noqa: E402
 from mmjudge.judges.audio_visual import OMNI_SYSTEM_PROMPT  # noqa: E402
 from mmjudge.media.audio import load_audio  # noqa: E402
-from mmjudge.runner.decode import decode_item, frame_indices  # noqa: E402
+from mmjudge.runner.decode import decode_query, frame_indices  # noqa: E402
 
 TOLERANCE = 1e-4
 logging.getLogger("qwen_omni_utils").setLevel(logging.ERROR)
@@ -84,7 +84,7 @@ def _item(video: str, audio: Path) -> EmoRealmQuestion:
 
 def _reference(judge: Any, item: EmoRealmQuestion, video: str, audio: Path, interleaved: bool) -> Any:
     """qwen-omni-utils + the processor, as Qwen2.5-Omni's model card calls them."""
-    text = {"type": "text", "text": free_text_prompt(item)}
+    text = {"type": "text", "text": question_prompt(item.question, item.choices)}  # EmoReAlM's official prompt
     parts = [{"type": "video", "video": video}, text] if interleaved else [
         {"type": "audio", "audio": str(audio)}, {"type": "video", "video": video}, text
     ]  # fmt: skip
@@ -160,7 +160,7 @@ def test_a_real_clip_through_the_runner_decode(judge: Any, tmp_path: Path) -> No
     audio = _wav(tmp_path / "c.wav", 2.0, 48000, 1)
     item = _item(str(clip), audio)
     judge.options = type(judge.options)(**{**judge.options.__dict__, "use_audio_in_video": True})
-    decoded = decode_item(item, [judge.media_request(item)])
+    decoded = decode_query(item, [judge.media_request(item)])
     assert decoded.error is None, decoded.error
     ours, _ = judge.encode(decoded.input(0))
     _, reference = _reference(judge, item, str(clip), audio, True)

@@ -19,7 +19,7 @@ from mmjudge.benchmarks.emorealm import EmoRealmQuestion
 from mmjudge.benchmarks.mist import MistCell
 from mmjudge.errors import ConfigError, MediaError, SchemaError, UnknownNameError
 from mmjudge.interventions import frame_hold, temporal_shuffle
-from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput, judge_batch_checked, load_config, make_judge
+from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery, judge_batch_checked, load_config, make_judge
 from mmjudge.judges.frame_smoothness import SmoothnessOptions, frame_differences, smoothness
 from mmjudge.judges.random_judge import choice_letters
 from mmjudge.judges.sharpness import laplacian_variance
@@ -30,7 +30,7 @@ BASELINES = ("frame_smoothness", "sharpness", "random", "constant")
 
 
 def _clip_input(item_id: str, frames: np.ndarray | None, indices: tuple[int, ...] = ()) -> JudgeInput:
-    item = ClipItem(item_id, Path(f"{item_id}.mp4"), "a prompt")
+    item = ScoreQuery(item_id, Path(f"{item_id}.mp4"), "a prompt")
     return JudgeInput(item, frames=frames, frame_indices=indices, fps=16.0)
 
 
@@ -76,9 +76,8 @@ def test_no_majority_judge_is_registered() -> None:
         ("frame_smoothness", {"spikes": 3}, "unknown key 'spikes'"),
         ("sharpness", {"blur": 1}, "unknown key 'blur'"),
         ("random", {"include_same": "yes"}, "'include_same' expects bool"),
-        ("constant", {"label": "XX"}, "`label` must be one of"),
-        ("constant", {"choice": "A1"}, "`choice` must be one of"),
-        ("constant", {"letter": "a"}, "`letter` must be one upper-case letter"),
+        ("constant", {"answer": " "}, "`answer` must be a non-empty label"),
+        ("constant", {"label": "LL"}, "unknown key 'label'; known keys: ['answer']"),  # no per-benchmark options
         ("constant", {"majority": True}, "unknown key 'majority'"),
     ],
 )
@@ -108,7 +107,7 @@ def test_check_benchmark(name: str, allowed: str, refused: str) -> None:
 
 
 def test_media_requests() -> None:
-    clip = ClipItem("c", Path("c.mp4"), "p")
+    clip = ScoreQuery("c", Path("c.mp4"), "p")
     label = MistCell(
         "i::zero_shot::silent::aligned", "i", "s", "c", Path("i.png"), "zero_shot", "silent", "aligned"
     )
@@ -220,11 +219,11 @@ def test_smoothness_too_few_frames_fails(anchor: np.ndarray) -> None:
     assert not ok.no_judgment and ok.value == 1.0 and ok.diagnostics.extra["steps"] == 40
 
 
-def test_frame_judges_refuse_other_items() -> None:
+def test_frame_judges_refuse_other_kinds() -> None:
     question = JudgeInput(EmoRealmQuestion("q", None, None, "?", ("(A) Yes",), "modality_agreement"))
     for name in ("frame_smoothness", "sharpness"):
-        with pytest.raises(SchemaError, match="IsoVRBench clips"):
-            _judge(name).judge_batch([question])
+        with pytest.raises(SchemaError, match=r"answers \['a clip to rate against its prompt'\], got queries asking \['a choice among labels'\]"):
+            judge_batch_checked(_judge(name), [question])
 
 
 # --------------------------------------------------------------------------- sharpness
@@ -340,28 +339,30 @@ def test_choice_letters() -> None:
     assert choice_letters(["(A) Yes", "(B) No"]) == ["A", "B"]
     assert choice_letters(["C: calm", "d. sad", "plain"]) == ["C", "D", "C"]
     [empty] = _judge("random").judge_batch([JudgeInput(EmoRealmQuestion("q", None, None, "?", (), "x"))])
-    assert empty.no_judgment and "no choices" in (empty.error or "")
-    with pytest.raises(SchemaError, match="no choices"):
-        _judge("random").draw(EmoRealmQuestion("q", None, None, "?", (), "x"))
+    assert empty.no_judgment and "offers no labels" in (empty.error or "")
+    with pytest.raises(SchemaError, match="offers no labels"):
+        _judge("random").draw(EmoRealmQuestion("q", None, None, "?", (), "x"), np.random.default_rng(0))
 
 
 # --------------------------------------------------------------------------- constant
 
 
 def test_constant_answers() -> None:
-    judge = _judge("constant", options={"label": "LL", "choice": "same", "letter": "C"})
+    judge = _judge("constant", options={"answer": "C"})
     values = [v.value for v in judge.judge_batch(_items(4))]
-    assert values == ["LL", "same", "C"] * 4
+    assert values == ["C"] * 12  # given to every query, offered or not (the scorer judges it)
     defaults = [v.value for v in _judge("constant").judge_batch(_items(1))]
-    assert defaults == ["FF", "a1", "A"]
-    with pytest.raises(SchemaError, match="IsoVRBench"):
-        judge.judge_batch([_clip_input("c", None)])
+    assert defaults == ["FF", "a1", "A"]  # each query's first label: MIST, EmoPrefer, EmoReAlM
+    [empty] = _judge("constant").judge_batch([JudgeInput(EmoRealmQuestion("q", None, None, "?", (), "x"))])
+    assert empty.no_judgment and "offers no labels" in (empty.error or "")
+    with pytest.raises(SchemaError, match="got queries asking \\['a clip to rate against its prompt'\\]"):
+        judge_batch_checked(judge, [_clip_input("c", None)])
 
 
 # --------------------------------------------------------------------------- sample data
 
 
-def _decode(judge: Any, item: ClipItem) -> JudgeInput:
+def _decode(judge: Any, item: ScoreQuery) -> JudgeInput:
     """What the runner hands a judge: the frames of ``judge.media_request(item)``."""
     from mmjudge.media.resize import resize_max_pixels
     from mmjudge.media.video import read_frames, sample_indices, video_info
@@ -379,11 +380,11 @@ def _decode(judge: Any, item: ClipItem) -> JudgeInput:
 def test_frame_smoothness_on_sample_data(sample_data: Path) -> None:
     from mmjudge.benchmarks import get_benchmark
     from mmjudge.predictions import PredictionFile, PredictionHeader
-    from mmjudge.runner import RunOptions, load_items
+    from mmjudge.runner import RunOptions, load_queries
     from mmjudge.scoring import score_predictions
 
     judge = make_judge(load_config(REPO / "judges" / "frame_smoothness" / "config.yaml"))
-    items, rows = load_items("isovrbench", sample_data / "isovrbench", RunOptions())
+    items, rows = load_queries("isovrbench", sample_data / "isovrbench", RunOptions())
     verdicts = judge_batch_checked(judge, [_decode(judge, item) for item in items])  # type: ignore[arg-type]
     assert not any(v.no_judgment for v in verdicts)
     by_id = {v.item_id: v.value for v in verdicts}

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mmjudge.judges import ClipItem, Diagnostics, MediaRequest, Verdict
+from mmjudge.judges import Diagnostics, MediaRequest, ScoreQuery, Verdict
 from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, verdict_from_dict, verdict_to_dict
 
 
@@ -60,13 +60,13 @@ def test_the_key_follows_content_fingerprint_and_request_not_the_path(tmp_path: 
     moved.write_bytes(b"same bytes")
     hasher = MediaHasher()
     request = MediaRequest(num_frames=8)
-    key = cache_key("fp1", ClipItem("c", first, "a prompt"), request, hasher)
-    assert key == cache_key("fp1", ClipItem("c", moved, "a prompt"), request, MediaHasher())
-    assert key != cache_key("fp2", ClipItem("c", first, "a prompt"), request, hasher)
-    assert key != cache_key("fp1", ClipItem("c", first, "another prompt"), request, hasher)
-    assert key != cache_key("fp1", ClipItem("c", first, "a prompt"), MediaRequest(num_frames=16), hasher)
+    key = cache_key("fp1", ScoreQuery("c", first, "a prompt"), request, hasher)
+    assert key == cache_key("fp1", ScoreQuery("c", moved, "a prompt"), request, MediaHasher())
+    assert key != cache_key("fp2", ScoreQuery("c", first, "a prompt"), request, hasher)
+    assert key != cache_key("fp1", ScoreQuery("c", first, "another prompt"), request, hasher)
+    assert key != cache_key("fp1", ScoreQuery("c", first, "a prompt"), MediaRequest(num_frames=16), hasher)
     first.write_bytes(b"other bytes")
-    assert key != cache_key("fp1", ClipItem("c", first, "a prompt"), request, MediaHasher())
+    assert key != cache_key("fp1", ScoreQuery("c", first, "a prompt"), request, MediaHasher())
     os.remove(first)
     assert MediaHasher().digest(first) == "missing"
 
@@ -112,6 +112,6 @@ def test_a_model_that_runs_out_of_memory_gives_a_transient_verdict() -> None:
         def judge_batch(self, inputs):
             raise OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
 
-    item = ClipItem("c1", Path("c1.mp4"), "a cat")
+    item = ScoreQuery("c1", Path("c1.mp4"), "a cat")
     (verdict,) = _call_judge(Exploding(), [JudgeInput(item)])  # type: ignore[arg-type]
     assert verdict.no_judgment and verdict.transient

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mmjudge.errors import ConfigError
-from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
+from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery
 from mmjudge.runner.decode import frame_indices
 
 torch = pytest.importorskip("torch")
@@ -24,8 +24,8 @@ from mmjudge.judges.clip_score import ClipScoreJudge, clip_scores  # noqa: E402
 
 def _clip(i: int, frames: int = 3) -> JudgeInput:
     pixels = np.random.default_rng(i).integers(0, 256, (frames, 48, 80, 3), dtype=np.uint8)
-    item = ClipItem(f"c{i}", Path(f"c{i}.mp4"), "a blue dog walks" + " in the city" * i)
-    return JudgeInput(item=item, frames=pixels, frame_indices=tuple(range(frames)), fps=16.0)
+    item = ScoreQuery(f"c{i}", Path(f"c{i}.mp4"), "a blue dog walks" + " in the city" * i)
+    return JudgeInput(query=item, frames=pixels, frame_indices=tuple(range(frames)), fps=16.0)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def judge(tiny_clip: Path) -> ClipScoreJudge:
 
 
 def test_default_request_is_eight_uniform_frames() -> None:
-    request = ClipScoreJudge(JudgeConfig(judge="clip_score")).media_request(ClipItem("c", Path("c.mp4"), "p"))
+    request = ClipScoreJudge(JudgeConfig(judge="clip_score")).media_request(ScoreQuery("c", Path("c.mp4"), "p"))
     assert frame_indices(81, 16.0, request) == [int(i) for i in np.round(np.linspace(0, 80, 8))]
 
 
@@ -60,8 +60,8 @@ def test_score_is_mean_scaled_cosine_of_projected_embeddings(judge: ClipScoreJud
     model, processor = judge.model, judge.processor
     with torch.no_grad():
         for one, verdict in zip(inputs, verdicts, strict=True):
-            assert one.frames is not None and isinstance(one.item, ClipItem)
-            text_inputs = processor(text=[one.item.prompt], return_tensors="pt")
+            assert one.frames is not None and isinstance(one.query, ScoreQuery)
+            text_inputs = processor(text=[one.query.prompt], return_tensors="pt")
             text_hidden = model.text_model(**text_inputs).pooler_output
             text = model.text_projection(text_hidden)[0].double().numpy()
             image_inputs = processor(images=list(one.frames), return_tensors="pt")
@@ -81,8 +81,8 @@ def test_batch_of_many_equals_batch_of_one(judge: ClipScoreJudge) -> None:
 
 
 def test_clips_without_frames_are_refused(judge: ClipScoreJudge) -> None:
-    empty = JudgeInput(item=ClipItem("c", Path("c.mp4"), "p"), frames=None)
-    with pytest.raises(ConfigError, match="clips with frames"):
+    empty = JudgeInput(query=ScoreQuery("c", Path("c.mp4"), "p"), frames=None)
+    with pytest.raises(ConfigError, match="rates clips from their frames"):
         judge.judge_batch([empty])
 
 

@@ -207,7 +207,7 @@ def _full_logprobs(judge: Any, x: JudgeInput, continuation: list[int]) -> np.nda
     from mmjudge.judges._chat import encode_chat
     from mmjudge.judges.label_choice import build_prompt
 
-    prompt = build_prompt(x.item)
+    prompt = build_prompt(x.query)
     enc = encode_chat(judge.processor, prompt.text, images=[x.image] if x.image is not None else [],
                       frames=x.frames, frame_indices=x.frame_indices, fps=x.fps)  # fmt: skip
     n = enc["input_ids"].shape[1]
@@ -227,7 +227,7 @@ def test_loglik_equals_a_hand_computation_from_the_logits(judges: dict[str, Any]
     [verdict] = judge.judge_batch([x])
     prefix = (
         judge.tokenizer.encode(ANSWER_PREFIX, add_special_tokens=False)
-        if isinstance(x.item, MistCell)
+        if isinstance(x.query, MistCell)
         else []
     )
     expected = {}
@@ -252,7 +252,7 @@ def test_greedy_steps_equal_a_hand_walk(judges: dict[str, Any], position: int) -
     }
     prefix = (
         judge.tokenizer.encode(ANSWER_PREFIX, add_special_tokens=False)
-        if isinstance(x.item, MistCell)
+        if isinstance(x.query, MistCell)
         else []
     )
     chosen: list[int] = []
@@ -388,7 +388,7 @@ def test_runs_through_the_runner_on_the_emorealm_sample(
     result = run_judge("emorealm", config, sample_data / "emorealm", tmp_path / "out", options)
     [verdicts] = result.verdicts.values()
     assert len(verdicts) == 4
-    for item, verdict in zip(result.items, verdicts, strict=True):
+    for item, verdict in zip(result.queries, verdicts, strict=True):
         assert isinstance(item, EmoRealmQuestion) and not verdict.no_judgment
         assert verdict.value in choice_letters(item.choices)
         assert verdict.diagnostics.extra["method"] == "loglik"
@@ -397,8 +397,8 @@ def test_runs_through_the_runner_on_the_emorealm_sample(
 def test_inputs_without_their_media_fail_alone(judges: dict[str, Any]) -> None:
     inputs = _inputs()
     blind = [
-        JudgeInput(inputs[0].item),  # an aligned MIST cell whose image did not load
-        JudgeInput(inputs[3].item),  # an EmoPrefer pair without frames
+        JudgeInput(inputs[0].query),  # an aligned MIST cell whose image did not load
+        JudgeInput(inputs[3].query),  # an EmoPrefer pair without frames
     ]
     verdicts = judges["loglik"].judge_batch([blind[0], inputs[1], blind[1], inputs[4]])
     assert [v.no_judgment for v in verdicts] == [True, False, True, False]

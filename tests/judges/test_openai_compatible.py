@@ -16,7 +16,7 @@ from mmjudge.benchmarks.emoprefer import EmoPreferPair
 from mmjudge.benchmarks.emorealm import EmoRealmQuestion
 from mmjudge.benchmarks.mist import MistCell
 from mmjudge.errors import ConfigError
-from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput, make_judge
+from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery, make_judge
 from mmjudge.judges._openai_http import ApiError, ChatClient
 from mmjudge.judges._openai_payload import expected_digit_from_top_logprobs, jpeg_data_uri
 from mmjudge.runner.cache import verdict_to_dict
@@ -48,7 +48,7 @@ def make(server: ChatServer, **options: object):
 def clip_input(item_id: str = "c1", frames: int = 3) -> JudgeInput:
     rng = np.random.default_rng(0)
     video = rng.integers(0, 256, size=(frames, 24, 32, 3), dtype=np.uint8)
-    item = ClipItem(item_id, Path("clip.mp4"), "a cat walks on the beach")
+    item = ScoreQuery(item_id, Path("clip.mp4"), "a cat walks on the beach")
     return JudgeInput(item, video, tuple(range(frames)), 16.0)
 
 
@@ -243,7 +243,7 @@ def test_batch_of_many_equals_batch_of_one(server: ChatServer, secret: str) -> N
     inputs = [clip_input(f"c{i}") for i in range(3)] + [question_input(f"q{i}") for i in range(3)]
     many = judge.judge_batch(inputs)
     ones = [judge.judge_batch([x])[0] for x in inputs]
-    assert [v.item_id for v in many] == [x.item.item_id for x in inputs]
+    assert [v.item_id for v in many] == [x.query.item_id for x in inputs]
     assert [(v.value, v.no_judgment) for v in many] == [(v.value, v.no_judgment) for v in ones]
 
 

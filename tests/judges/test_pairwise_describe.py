@@ -235,7 +235,7 @@ def test_s3_runs_through_the_runner_on_the_sample_data(
 
 def test_a_pair_without_frames_fails_alone(judges: dict[str, Any]) -> None:
     inputs = _inputs()
-    verdicts = judges["S1"].judge_batch([inputs[0], JudgeInput(inputs[1].item), inputs[2]])
+    verdicts = judges["S1"].judge_batch([inputs[0], JudgeInput(inputs[1].query), inputs[2]])
     assert [v.no_judgment for v in verdicts] == [False, True, False]
     assert "no video frames" in str(verdicts[1].error)
 

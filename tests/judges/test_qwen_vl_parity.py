@@ -30,12 +30,12 @@ from qwen_vl_utils.vision_process import smart_resize as reference_smart_resize 
 from reference_media import clip_info, frames_at, reference_reader, synthetic_path  # noqa: E402
 
 from mmjudge.errors import MediaError  # noqa: E402
-from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput, make_judge  # noqa: E402
+from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery, make_judge  # noqa: E402
 from mmjudge.judges._chat import encode_chat  # noqa: E402
 from mmjudge.judges.profiles import QWEN_VL_UTILS  # noqa: E402
 from mmjudge.media.resize import smart_resize  # noqa: E402
 from mmjudge.media.video import frame_count, linspace_indices  # noqa: E402
-from mmjudge.runner.decode import decode_item  # noqa: E402
+from mmjudge.runner.decode import decode_query  # noqa: E402
 
 TOLERANCE = 1e-4
 logging.getLogger("qwen_vl_utils").setLevel(logging.ERROR)  # it warns for every rate above a clip's own
@@ -190,11 +190,11 @@ def _judge(model: Path, **options: Any) -> Any:
 
 def _input(path: str, judge: Any) -> JudgeInput:
     total, fps, height, width = clip_info(path)
-    request = judge.media_request(ClipItem("c", Path("c.mp4"), "a red cat walks"))
+    request = judge.media_request(ScoreQuery("c", Path("c.mp4"), "a red cat walks"))
     from mmjudge.runner.decode import frame_indices
 
     indices = frame_indices(total, fps, request)
-    item = ClipItem("c", Path("c.mp4"), "a red cat walks")
+    item = ScoreQuery("c", Path("c.mp4"), "a red cat walks")
     return JudgeInput(
         item, frames_at(path, indices), tuple(indices), fps, total_frames=total, frame_size=(height, width)
     )
@@ -266,7 +266,7 @@ def test_vlm_digit_inputs_equal_qwen_vl_utils_and_the_processor(
         judge_input = _input(path, judge)
         ours = judge.encode([judge_input])
         rendered, reference = _reference_batch(judge, path, frames, as_video, patch)
-        assert judge.prompt_text(judge_input.item, len(judge_input.frame_indices)) == rendered
+        assert judge.prompt_text(judge_input.query, len(judge_input.frame_indices)) == rendered
         _assert_same(ours, reference)
 
 
@@ -282,9 +282,9 @@ def test_a_video_of_too_few_frames_is_refused_like_qwen_vl_utils(tmp_path: Path)
         QWEN_VL_UTILS.frame_indices(81, 16.0, num=1)
     clip = write_video(tmp_path / "one.mp4", moving_texture_clip(1, 32, 48, seed=1), fps=8)
     request = make_judge(JudgeConfig(judge="vlm_digit", options={"as_video": True})).media_request(
-        ClipItem("c", clip, "p")
+        ScoreQuery("c", clip, "p")
     )
-    decoded = decode_item(ClipItem("c", clip, "p"), [request])
+    decoded = decode_query(ScoreQuery("c", clip, "p"), [request])
     assert decoded.inputs is None and "MediaError" in str(decoded.error) and "1 frames" in str(decoded.error)
 
 
@@ -326,8 +326,8 @@ def test_the_runner_decodes_a_real_clip_to_the_reference_frames(tmp_path: Path, 
 
     clip = write_video(tmp_path / "c.mp4", moving_texture_clip(37, 64, 48, seed=2), fps=24)
     judge = _judge(tiny_qwen2_vl, as_video=True)
-    item = ClipItem("c", clip, "a red cat walks")
-    decoded = decode_item(item, [judge.media_request(item)])
+    item = ScoreQuery("c", clip, "a red cat walks")
+    decoded = decode_query(item, [judge.media_request(item)])
     assert decoded.error is None, decoded.error
     ours = judge.encode([decoded.input(0)])
     _, reference = _reference_batch(judge, str(clip), 8, True, 14)

@@ -21,8 +21,8 @@ import pytest
 
 from mmjudge.benchmarks.emoprefer import EmoPreferPair
 from mmjudge.benchmarks.mist import MistCell
-from mmjudge.items import KINDS
-from mmjudge.judges import ClipItem, Diagnostics, Judge, JudgeInput, MediaRequest, Verdict
+from mmjudge.judges import Diagnostics, Judge, JudgeInput, MediaRequest, ScoreQuery, Verdict
+from mmjudge.queries import KINDS
 from mmjudge.registry import Registry
 from mmjudge.runner import RunOptions, evaluate_judge, run_judge
 
@@ -34,7 +34,9 @@ TORCHRUN = str(Path(sys.executable).with_name("torchrun"))
 class CountingJudge(Judge):
     """Deterministic answers from the decoded frames; logs each judged item; can crash on purpose."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset(KINDS)
+    answers: ClassVar[frozenset[type]] = frozenset(KINDS)
+    reads: ClassVar[frozenset[str]] = frozenset({"video", "image"})
+    blind: ClassVar[bool] = True  # answers every benchmark, whatever it decodes
     default_frames: ClassVar[int | None] = 4
     judged_here = 0
 
@@ -48,18 +50,18 @@ class CountingJudge(Judge):
         if exit_after is not None and CountingJudge.judged_here >= int(exit_after):
             os._exit(1)
         failing = set(filter(None, os.environ.get("MMJUDGE_TEST_FAIL_IDS", "").split(",")))
-        if failing & {i.item.item_id for i in inputs}:
+        if failing & {i.query.item_id for i in inputs}:
             raise RuntimeError("stub model error")
-        _log_calls(f"{i.item.item_id}@{self.config.frames}" for i in inputs)
+        _log_calls(f"{i.query.item_id}@{self.config.frames}" for i in inputs)
         CountingJudge.judged_here += len(inputs)
         return [self._verdict(i) for i in inputs]
 
     def _verdict(self, judge_input: JudgeInput) -> Verdict:
-        item, frames = judge_input.item, judge_input.frames
+        item, frames = judge_input.query, judge_input.frames
         level = float(frames.mean()) if frames is not None else 0.0
         extra = {"n_frames": 0 if frames is None else len(frames)}
         value: Any
-        if isinstance(item, ClipItem):
+        if isinstance(item, ScoreQuery):
             value = level
         elif isinstance(item, EmoPreferPair):
             value = "a1" if int(level) % 2 else "a2"
@@ -258,7 +260,7 @@ def test_limit_keeps_the_first_rows_and_resume_reuses_the_cache(emoprefer_data: 
                                                                 stub_registry: Registry) -> None:  # fmt: skip
     options = RunOptions(media_root=media_root(emoprefer_data), limit=2, progress=False)
     first = run_judge("emoprefer", STUB, emoprefer_data / "emoprefer", tmp_path / "out", options)
-    assert [i.item_id for i in first.items] == ["sample_00000000", "sample_00000001"] and len(first.rows) == 2
+    assert [i.item_id for i in first.queries] == ["sample_00000000", "sample_00000001"] and len(first.rows) == 2
     again = run_judge("emoprefer", STUB, emoprefer_data / "emoprefer", tmp_path / "out", RunOptions(
         media_root=media_root(emoprefer_data), progress=False))  # fmt: skip
     assert (again.stats.cached, again.stats.judged) == (2, 4)

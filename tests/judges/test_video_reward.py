@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from mmjudge.errors import ConfigError, MediaError
-from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
+from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery
 from mmjudge.runner.decode import frame_indices
 
 torch = pytest.importorskip("torch")
@@ -43,8 +43,8 @@ LORA = LoraSettings(r=4, alpha=8.0, exclude=("lm_head", "rm_head", "embed_tokens
 def _clip(i: int, frames: int = 4, size: tuple[int, int] = (56, 84), seed: int = 0) -> JudgeInput:
     rng = np.random.default_rng(seed + i)
     pixels = rng.integers(0, 256, (frames, *size, 3), dtype=np.uint8)
-    item = ClipItem(f"c{i}", Path(f"c{i}.mp4"), "a red cat walks on the beach" + " at sunset" * i)
-    return JudgeInput(item=item, frames=pixels, frame_indices=tuple(range(frames)), fps=16.0)
+    item = ScoreQuery(f"c{i}", Path(f"c{i}.mp4"), "a red cat walks on the beach" + " at sunset" * i)
+    return JudgeInput(query=item, frames=pixels, frame_indices=tuple(range(frames)), fps=16.0)
 
 
 def _config(base: Path, checkpoint: Path | None = None, **options: Any) -> JudgeConfig:
@@ -152,7 +152,7 @@ def videoalign_frame_size(height: int, width: int, nframes: int, ele: dict[str, 
 
 def test_frame_indices_follow_videoalign() -> None:
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward"))
-    request = judge.media_request(ClipItem("c", Path("c.mp4"), "p"))
+    request = judge.media_request(ScoreQuery("c", Path("c.mp4"), "p"))
     assert (request.target_fps, request.max_pixels, request.profile, request.factor) == (
         2.0, 200_704, VIDEOALIGN, 28,
     )  # fmt: skip
@@ -162,7 +162,7 @@ def test_frame_indices_follow_videoalign() -> None:
         for frames, rate in [(None, 2.0), (None, 0.5), (None, 4.0), *((n, None) for n in (1, 2, 3, 5, 8, 16, 33))]:
             ele = {"fps": rate} if frames is None else {"nframes": frames}
             config = JudgeConfig(judge="video_reward", frames=frames, fps=rate)
-            ask = VideoRewardJudge(config).media_request(ClipItem("c", Path("c.mp4"), "p"))
+            ask = VideoRewardJudge(config).media_request(ScoreQuery("c", Path("c.mp4"), "p"))
             try:
                 n = videoalign_smart_nframes(ele, total, fps)
             except ValueError:
@@ -193,12 +193,12 @@ def test_a_small_clip_is_resized_once_with_videoaligns_kernel(tmp_path: Path) ->
     from mmjudge.media.encode import write_video
     from mmjudge.media.synthetic import moving_texture_clip
     from mmjudge.media.video import read_all
-    from mmjudge.runner.decode import decode_item
+    from mmjudge.runner.decode import decode_query
 
     clip = write_video(tmp_path / "small.mp4", moving_texture_clip(21, 32, 48, seed=5), fps=16)
-    item = ClipItem("c", clip, "p")
+    item = ScoreQuery("c", clip, "p")
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward"))
-    judge_input = decode_item(item, [judge.media_request(item)]).input(0)
+    judge_input = decode_query(item, [judge.media_request(item)]).input(0)
     n = videoalign_smart_nframes({"fps": 2.0}, 21, 16.0)
     indices = torch.linspace(0, 20, n).round().long().tolist()
     height, width = videoalign_frame_size(32, 48, n, {"max_pixels": 200_704})
@@ -212,7 +212,7 @@ def test_a_small_clip_is_resized_once_with_videoaligns_kernel(tmp_path: Path) ->
 
 def test_frames_setting_samples_a_fixed_even_count() -> None:
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward", frames=16, max_pixels=50_000))
-    request = judge.media_request(ClipItem("c", Path("c.mp4"), "p"))
+    request = judge.media_request(ScoreQuery("c", Path("c.mp4"), "p"))
     assert (request.num_frames, request.target_fps, request.max_pixels) == (16, None, 50_000)
     assert frame_indices(81, 16.0, request) == torch.linspace(0, 80, 16).round().long().tolist()
 
@@ -453,7 +453,7 @@ def test_bad_options_and_prompts_are_refused() -> None:
 def test_runs_through_the_runner_on_the_sample_data(
     sample_data: Path, tiny_qwen2_vl: Path, full_checkpoint: Path, tmp_path: Path
 ) -> None:
-    from mmjudge.benchmarks.isovrbench.items import DIMENSION_HEADS
+    from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS
     from mmjudge.runner import RunOptions, evaluate_judge
 
     config = JudgeConfig(

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from mmjudge.errors import ConfigError
-from mmjudge.judges import ClipItem, JudgeConfig, JudgeInput
+from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery
 from mmjudge.runner.decode import frame_indices
 
 torch = pytest.importorskip("torch")
@@ -29,9 +29,9 @@ FAMILIES = ["tiny_qwen2_vl", "tiny_qwen2_5_vl", "tiny_qwen3_vl"]
 
 def _clip(i: int, frames: int = 4, size: tuple[int, int] = (56, 84)) -> JudgeInput:
     pixels = np.random.default_rng(i).integers(0, 256, (frames, *size, 3), dtype=np.uint8)
-    item = ClipItem(f"c{i}", Path(f"c{i}.mp4"), "a dog runs in the city" + " at night" * (2 * i))
+    item = ScoreQuery(f"c{i}", Path(f"c{i}.mp4"), "a dog runs in the city" + " at night" * (2 * i))
     indices = tuple(int(x) for x in np.round(np.linspace(0, 80, frames)))
-    return JudgeInput(item=item, frames=pixels, frame_indices=indices, fps=16.0)
+    return JudgeInput(query=item, frames=pixels, frame_indices=indices, fps=16.0)
 
 
 def _judge(model: Path, **options: Any) -> VlmDigitJudge:
@@ -63,12 +63,12 @@ def _reference_scores(judge: VlmDigitJudge, inputs: list[JudgeInput]) -> tuple[l
 
 def test_default_request_is_eight_uniform_frames_at_full_size() -> None:
     request = VlmDigitJudge(JudgeConfig(judge="vlm_digit", max_pixels=50_000)).media_request(
-        ClipItem("c", Path("c.mp4"), "p")
+        ScoreQuery("c", Path("c.mp4"), "p")
     )
     assert request.num_frames == 8 and request.max_pixels is None  # the judge resizes with the model's factor
     assert frame_indices(81, 16.0, request) == [int(i) for i in np.round(np.linspace(0, 80, 8))]
     sweep = VlmDigitJudge(JudgeConfig(judge="vlm_digit", frames=16)).media_request(
-        ClipItem("c", Path("c"), "p")
+        ScoreQuery("c", Path("c"), "p")
     )
     assert sweep.num_frames == 16
 

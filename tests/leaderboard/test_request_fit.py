@@ -1,39 +1,42 @@
-"""Model requests are checked against what the backend can judge and what the benchmark's items carry
-before they are queued: a backend that does not accept a benchmark's item kind, or frame options for a
-benchmark without video, are refused with nothing stored."""
+"""Model requests are checked against what the backend can judge and what the benchmark's queries carry
+before they are queued: a backend that does not answer a benchmark's query kinds or does not read the media
+they need, or frame options for a benchmark without video, are refused with nothing stored."""
 
 from __future__ import annotations
 
 import pytest
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
-from mmjudge.items import ClipItem, DescriptionPairItem, QuestionItem, SentenceItem
 from mmjudge.judges import JUDGES
 from mmjudge.leaderboard import SubmissionRejected
 from mmjudge.leaderboard import queue as q
 from mmjudge.leaderboard.fit import accepting_backends, backend_benchmarks
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules, Rule
 from mmjudge.leaderboard.ui import Handlers, build_app
+from mmjudge.queries import ChoiceQuery, ScoreQuery
 
 
 def _expected_accepting(benchmark: str) -> list[str]:
-    """The rule written out: requestable, registered judges whose ``accepts`` holds a base of the item kind."""
-    kind = get_benchmark(benchmark).records.item_kind
+    """The rule written out: requestable, registered judges that answer one of the benchmark's query kinds
+    (a base of it in ``answers``) and read the media it needs, or answer blind."""
     from mmjudge.judges import get_judge
 
-    return sorted(
-        name
-        for name in DEFAULT_RULES
-        if name in JUDGES.names() and any(issubclass(kind, accepted) for accepted in get_judge(name).accepts)
-    )
+    records = get_benchmark(benchmark).records
+
+    def fits(judge: type) -> bool:
+        answered = any(issubclass(kind, a) for kind in records.query_kinds for a in judge.answers)
+        return answered and (judge.blind or records.media <= judge.reads)
+
+    return sorted(name for name in DEFAULT_RULES if name in JUDGES.names() and fits(get_judge(name)))
 
 
-def test_vlm_digit_for_mist_is_refused_naming_benchmark_backend_kinds_and_alternatives() -> None:
+def test_vlm_digit_for_mist_is_refused_naming_benchmark_backend_kinds_media_and_alternatives() -> None:
     with pytest.raises(SubmissionRejected) as caught:
         q.validate_request("org/m", "main", "vlm_digit", "", ["mist"])
     message = str(caught.value)
     assert "'vlm_digit' cannot judge mist" in message
-    assert f"[{ClipItem.kind!r}]" in message and repr(SentenceItem.kind) in message
+    assert f"it answers [{ScoreQuery.kind!r}] and reads ['video']" in message
+    assert f"mist asks [{ChoiceQuery.kind!r}] and needs ['image']" in message
     expected = _expected_accepting("mist")
     assert expected and "vlm_digit" not in expected
     assert f"that judge mist: {expected}" in message
@@ -41,7 +44,7 @@ def test_vlm_digit_for_mist_is_refused_naming_benchmark_backend_kinds_and_altern
 
 @pytest.mark.parametrize("backend", sorted(set(DEFAULT_RULES) & set(JUDGES.names())))
 @pytest.mark.parametrize("benchmark", benchmark_ids())
-def test_every_backend_and_benchmark_pair_is_accepted_exactly_when_the_judge_accepts_the_kind(
+def test_every_backend_and_benchmark_pair_is_accepted_exactly_when_the_judge_answers_and_reads_it(
     backend: str, benchmark: str
 ) -> None:
     fits = backend in _expected_accepting(benchmark)
@@ -54,25 +57,32 @@ def test_every_backend_and_benchmark_pair_is_accepted_exactly_when_the_judge_acc
     assert (benchmark in backend_benchmarks(backend)) == fits
 
 
+def test_a_judge_that_answers_the_kind_but_does_not_read_the_media_is_refused() -> None:
+    """audio_visual answers choices from video and audio; MIST's choices need their image."""
+    with pytest.raises(SubmissionRejected, match=r"'audio_visual' cannot judge mist: it answers .* and reads \['audio', 'video'\]"):
+        q.validate_request("org/m", "", "audio_visual", "", ["mist"])
+    assert q.validate_request("org/m", "", "audio_visual", "", ["emorealm"]).benchmarks == ("emorealm",)
+
+
 def test_one_benchmark_the_backend_cannot_judge_refuses_the_whole_request() -> None:
     with pytest.raises(SubmissionRejected, match="'clip_score' cannot judge emoprefer"):
         q.validate_request("org/m", "", "clip_score", "", ["isovrbench", "emoprefer"])
 
 
 @pytest.mark.parametrize("key", ["frames: 8", "fps: 2.0"])
-def test_frame_options_are_refused_for_benchmarks_whose_items_carry_no_video(key: str) -> None:
+def test_frame_options_are_refused_for_benchmarks_whose_queries_carry_no_video(key: str) -> None:
     name = key.split(":")[0]
 
     def ask(benchmarks: list[str]) -> q.RequestSpec:
         return q.validate_request("gpt-4.1", "", "openai_compatible", key, benchmarks, admin=True)
 
-    with pytest.raises(SubmissionRejected, match=rf"`{name}` chooses the frames of a clip, but mist's items"):
+    with pytest.raises(SubmissionRejected, match=rf"`{name}` chooses the frames of a clip, but mist's queries"):
         ask(["mist"])
-    with pytest.raises(SubmissionRejected, match="but mist's items"):
+    with pytest.raises(SubmissionRejected, match="but mist's queries"):
         ask(["isovrbench", "mist"])
-    with pytest.raises(SubmissionRejected, match="but mist's items"):
+    with pytest.raises(SubmissionRejected, match="but mist's queries"):
         q.validate_request("org/m", "", "label_choice", key, ["emorealm", "mist"])
-    with_video = [b for b in benchmark_ids() if "video" in get_benchmark(b).records.item_kind.media]
+    with_video = [b for b in benchmark_ids() if "video" in get_benchmark(b).records.media]
     assert set(with_video) == {"isovrbench", "emoprefer", "emorealm"}
     assert ask(with_video).benchmarks == tuple(with_video)
 
@@ -81,31 +91,29 @@ def test_a_null_frame_count_is_the_backend_default_and_is_accepted_for_any_bench
     assert q.validate_request("org/m", "", "label_choice", "frames: null", ["mist"]).benchmarks == ("mist",)
 
 
-def test_the_media_each_item_kind_declares() -> None:
-    assert ClipItem.media == {"video"} and SentenceItem.media == {"image"}
-    assert DescriptionPairItem.media == QuestionItem.media == {"video", "audio"}
+def test_the_media_each_benchmark_needs() -> None:
+    media = {b: get_benchmark(b).records.media for b in benchmark_ids()}
+    assert media == {"isovrbench": {"video"}, "mist": {"image"}, "emoprefer": {"video"}, "emorealm": {"video"}}
 
 
-def test_a_plugged_in_judge_is_checked_by_the_kinds_it_declares(monkeypatch) -> None:
+def test_a_plugged_in_judge_is_checked_by_the_kinds_and_media_it_declares(monkeypatch) -> None:
     from mmjudge.judges import Judge
 
-    class SentencesOnly(Judge):
-        accepts = frozenset({SentenceItem})
+    class ImageChoices(Judge):
+        answers = frozenset({ChoiceQuery})
+        reads = frozenset({"image"})
 
         def judge_batch(self, inputs):  # pragma: no cover - never run
             return []
 
-    monkeypatch.setitem(JUDGES._entries, "sentences_only", SentencesOnly)
-    rules = {**DEFAULT_RULES, "sentences_only": BackendRules({"name": Rule("text", high=100)})}
-    assert (
-        q.validate_request("org/m", "", "sentences_only", "", ["mist"], rules=rules).backend
-        == "sentences_only"
-    )
-    with pytest.raises(
-        SubmissionRejected, match=r"'sentences_only' cannot judge isovrbench: it accepts items of kind"
-    ):
-        q.validate_request("org/m", "", "sentences_only", "", ["isovrbench"], rules=rules)
-    assert "sentences_only" in accepting_backends("mist", rules)
+    monkeypatch.setitem(JUDGES._entries, "image_choices", ImageChoices)
+    rules = {**DEFAULT_RULES, "image_choices": BackendRules({"name": Rule("text", high=100)})}
+    assert q.validate_request("org/m", "", "image_choices", "", ["mist"], rules=rules).backend == "image_choices"
+    with pytest.raises(SubmissionRejected, match=r"'image_choices' cannot judge isovrbench: it answers"):
+        q.validate_request("org/m", "", "image_choices", "", ["isovrbench"], rules=rules)
+    with pytest.raises(SubmissionRejected, match=r"'image_choices' cannot judge emorealm: .* needs \['video'\]"):
+        q.validate_request("org/m", "", "image_choices", "", ["emorealm"], rules=rules)
+    assert "image_choices" in accepting_backends("mist", rules)
 
 
 def test_handler_refuses_a_misfit_request_and_stores_nothing(board_factory) -> None:

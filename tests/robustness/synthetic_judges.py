@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from mmjudge.items import ClipItem, Verdict, item_key
 from mmjudge.judges import Judge, JudgeInput, MediaRequest
+from mmjudge.queries import ScoreQuery, Verdict, item_key
 
 PROMPT_OF: dict[str, str] = {}
 """Clip file name -> its own prompt (filled by the test)."""
@@ -20,15 +20,16 @@ GENERATOR_SCORE = {"Wan2.2-T2V-A14B": 0.0, "Wan2.2-TI2V-5B": 1.0, "Wan2.1-T2V-1.
 """The generator-identity judge's score of each generator's clips."""
 
 
-def _key(item: ClipItem) -> str:
+def _key(item: ScoreQuery) -> str:
     return str(item.video)
 
 
 class _ClipJudge(Judge):
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        return [Verdict(x.item.item_id, self.score(x)) for x in inputs]
+        return [Verdict(x.query.item_id, self.score(x)) for x in inputs]
 
     def score(self, x: JudgeInput) -> float:
         raise NotImplementedError
@@ -53,7 +54,7 @@ class FrameBlindJudge(_ClipJudge):
 
     def score(self, x: JudgeInput) -> float:
         assert x.frames is not None
-        return (item_key(x.item.video.name + x.item.video.parent.name) % 1000) / 1000.0
+        return (item_key(x.query.video.name + x.query.video.parent.name) % 1000) / 1000.0
 
 
 class FrameHungryJudge(_ClipJudge):
@@ -63,7 +64,7 @@ class FrameHungryJudge(_ClipJudge):
 
     def score(self, x: JudgeInput) -> float:
         assert x.frames is not None
-        return float(x.item.video.name == "anchor.mp4") if len(x.frames) >= 16 else 0.0
+        return float(x.query.video.name == "anchor.mp4") if len(x.frames) >= 16 else 0.0
 
 
 class PromptMatchJudge(_ClipJudge):
@@ -75,8 +76,8 @@ class PromptMatchJudge(_ClipJudge):
         return MediaRequest()
 
     def score(self, x: JudgeInput) -> float:
-        assert isinstance(x.item, ClipItem)
-        return float(PROMPT_OF[_key(x.item)] == x.item.prompt)
+        assert isinstance(x.query, ScoreQuery)
+        return float(PROMPT_OF[_key(x.query)] == x.query.prompt)
 
 
 class GeneratorJudge(_ClipJudge):
@@ -88,8 +89,8 @@ class GeneratorJudge(_ClipJudge):
         return MediaRequest()
 
     def score(self, x: JudgeInput) -> float:
-        assert isinstance(x.item, ClipItem)
-        return GENERATOR_SCORE[GENERATOR_OF[_key(x.item)]]
+        assert isinstance(x.query, ScoreQuery)
+        return GENERATOR_SCORE[GENERATOR_OF[_key(x.query)]]
 
 
 JUDGES = {

@@ -18,7 +18,7 @@ from mmjudge.benchmarks.emorealm.probes import PROBES as EMOREALM_PROBES
 from mmjudge.benchmarks.emorealm.probes import AblatedQuestion
 from mmjudge.benchmarks.isovrbench.probes import PROBES as ISOVR_PROBES
 from mmjudge.benchmarks.isovrbench.probes import frame_slope, generator_predictions
-from mmjudge.items import ClipItem, Verdict
+from mmjudge.queries import ScoreQuery, Verdict
 from mmjudge.robustness import measure_repeats
 
 
@@ -137,8 +137,8 @@ def test_generator_predictor_equals_a_decision_tree_on_one_hot_generators() -> N
 # ---------------------------------------------------------------- ties probe
 
 
-def _clip(i: str) -> ClipItem:
-    return ClipItem(i, Path(f"{i}.mp4"), "p")
+def _clip(i: str) -> ScoreQuery:
+    return ScoreQuery(i, Path(f"{i}.mp4"), "p")
 
 
 def test_ties_probe_counts_equal_scores_against_brute_force() -> None:
@@ -210,19 +210,19 @@ def test_longer_description_rate_counts_only_decided_answers_of_unequal_length()
 
 
 def test_modality_drop_is_the_difference_of_accuracies_with_a_paired_interval() -> None:
-    from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
+    from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
 
     rows = [{"id": f"q{k}", "answer": "A", "task": "reasoning_basic_audio"} for k in range(6)]
     items = [EmoRealmQuestion(f"q{k}", Path("v.mp4"), Path("a.wav"), "q", ("(A) x", "(B) y"), "reasoning_basic_audio")
              for k in range(6)]  # fmt: skip
     probe = _probe(EMOREALM_PROBES, "modality_ablation")
     variants = probe.variants(rows, items)
-    assert len(variants) == 12 and all(isinstance(v.item, AblatedQuestion) for v in variants)
+    assert len(variants) == 12 and all(isinstance(v.query, AblatedQuestion) for v in variants)
     no_audio = [v for v in variants if v.change == {"removed": "audio"}]
-    assert all(v.item.audio is None and not v.item.audio_from_video and v.item.video for v in no_audio)
+    assert all(v.query.audio is None and not v.query.audio_from_video and v.query.video for v in no_audio)
     verdicts = {f"q{k}": Verdict(f"q{k}", "A") for k in range(6)}
     answers = {"audio": ["A", "B", "B", "B", "A", "A"], "video": ["A"] * 6}
-    variant_verdicts = {v.item.item_id: Verdict(v.item.item_id, answers[v.change["removed"]][int(v.source[1:])])
+    variant_verdicts = {v.query.item_id: Verdict(v.query.item_id, answers[v.change["removed"]][int(v.source[1:])])
                         for v in variants}  # fmt: skip
     outcome = probe.measure(ProbeData(rows, items, verdicts, variants, variant_verdicts))
     effects = _effects(outcome)
@@ -237,7 +237,7 @@ def test_modality_drop_is_the_difference_of_accuracies_with_a_paired_interval() 
 
 
 def test_modality_drop_per_task_against_a_hand_count() -> None:
-    from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
+    from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
 
     tasks = ["reasoning_basic_audio"] * 4 + ["modality_agreement"] * 2
     rows = [{"id": f"q{k}", "answer": "A", "task": t} for k, t in enumerate(tasks)]
@@ -248,7 +248,7 @@ def test_modality_drop_per_task_against_a_hand_count() -> None:
     full = ["A", "A", "B", "A", "A", None]  # q5 without a judgment: wrong
     verdicts = {f"q{k}": Verdict(f"q{k}", a) if a else Verdict.failed(f"q{k}", "x") for k, a in enumerate(full)}
     no_audio = ["B", "B", "B", "A", "A", "A"]
-    variant_verdicts = {v.item.item_id: Verdict(v.item.item_id, no_audio[int(v.source[1:])] if v.change["removed"] == "audio"
+    variant_verdicts = {v.query.item_id: Verdict(v.query.item_id, no_audio[int(v.source[1:])] if v.change["removed"] == "audio"
                         else "A") for v in variants}  # fmt: skip
     effects = _effects(probe.measure(ProbeData(rows, items, verdicts, variants, variant_verdicts)))
     # reasoning_basic_audio: full 3/4, no audio 1/4 -> 50 points; modality_agreement: full 1/2, no audio 2/2 -> -50
@@ -259,7 +259,7 @@ def test_modality_drop_per_task_against_a_hand_count() -> None:
 
 
 def test_an_audio_removed_question_gets_no_audio_from_its_video(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
+    from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
     from mmjudge.judges import MediaRequest
     from mmjudge.runner import decode
 
@@ -268,8 +268,8 @@ def test_an_audio_removed_question_gets_no_audio_from_its_video(monkeypatch: pyt
     base = EmoRealmQuestion("q", Path("clip.mp4"), None, "q", ("(A) x",), "reasoning_basic_audio")
     ablated = AblatedQuestion("q::no_audio", Path("clip.mp4"), None, "q", ("(A) x",), "reasoning_basic_audio", removed="audio")
     request = [MediaRequest(audio_sample_rate=16000)]
-    assert decode.decode_item(base, request).inputs[0].audio is not None and loaded == [Path("clip.mp4")]
-    assert decode.decode_item(ablated, request).inputs[0].audio is None and len(loaded) == 1
+    assert decode.decode_query(base, request).inputs[0].audio is not None and loaded == [Path("clip.mp4")]
+    assert decode.decode_query(ablated, request).inputs[0].audio is None and len(loaded) == 1
 
 
 # ---------------------------------------------------------------- repeats

@@ -39,7 +39,7 @@ def _effect(report: dict[str, Any], probe: str, effect: str) -> dict[str, Any]:
 
 
 def test_always_first_judge_has_swap_consistency_0_and_full_position_bias(sample_data: Path, tmp_path: Path) -> None:
-    config = JudgeConfig(judge="constant", options={"choice": "a1"})
+    config = JudgeConfig(judge="constant")
     report = _run(sample_data, "emoprefer", config, tmp_path, probes=("swap",))
     assert _effect(report, "swap", "swap_consistency")["value"] == 0.0
     assert _effect(report, "swap", "first_rate")["value"] == 100.0
@@ -128,7 +128,7 @@ def test_generator_identity_judge_is_matched_by_the_generator_predictor(syntheti
 
 
 def test_modality_ablation_records_the_removed_modality(sample_data: Path, tmp_path: Path) -> None:
-    report = _run(sample_data, "emorealm", JudgeConfig(judge="constant", options={"letter": "A"}), tmp_path)
+    report = _run(sample_data, "emorealm", JudgeConfig(judge="constant", options={"answer": "A"}), tmp_path)
     probe = _probe(report, "modality_ablation")
     assert {v["change"]["removed"] for v in probe["variants"]} == {"audio", "video"}
     for name in ("drop_without_audio", "drop_without_video"):  # a constant answer ignores every modality

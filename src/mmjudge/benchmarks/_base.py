@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from mmjudge.benchmarks._exports import ExportSpec
 from mmjudge.benchmarks._probes import Probe
 from mmjudge.benchmarks._tables import BreakdownTable, SweepSeries
-from mmjudge.items import Item, Verdict
+from mmjudge.queries import Query, Verdict
 from mmjudge.stats import KeyOutcomes, Metric, Outcomes
 
 __all__ = [
@@ -173,16 +173,21 @@ class DataSpec:
 
 @dataclass(frozen=True)
 class RecordSpec:
-    """Prediction records: schema, id rule, coverage rule, and the way to and from judge items."""
+    """Prediction records: schema, id rule, coverage rule, and the way to and from judge queries."""
 
     unit: str
     """What one reference unit is called in messages, plural (``"pairs"``, ``"questions"``)."""
-    item_kind: type
-    """The item kind judges see (one of :data:`mmjudge.items.KINDS`)."""
-    build_items: Callable[..., list[Item]]
-    """``build_items(data_dir, rows, *, media_root, swap) -> items`` for the given reference rows."""
-    records_from_verdicts: Callable[[Sequence[Item], Sequence[Verdict], Sequence[Row]], list[dict[str, Any]]]
-    """Prediction records, in canonical order, from the items' verdicts."""
+    query_kinds: tuple[type, ...]
+    """The kinds of query (:data:`mmjudge.queries.KINDS`) a judge may be asked, in order of preference: a
+    judge gets the first it answers (:meth:`mmjudge.judges.Judge.query_kind`)."""
+    media: frozenset[str]
+    """The media (:data:`mmjudge.queries.MEDIA`) a judge must read to answer faithfully; ``video`` in it says
+    that frame settings apply."""
+    build_queries: Callable[..., list[Query]]
+    """``build_queries(data_dir, rows, *, media_root, swap, kind) -> queries`` of ``kind`` (one of
+    :attr:`query_kinds`) for the given reference rows."""
+    records_from_verdicts: Callable[[Sequence[Query], Sequence[Verdict], Sequence[Row]], list[dict[str, Any]]]
+    """Prediction records, in canonical order, from the queries' verdicts."""
     expected_ids: Callable[[Sequence[Row], Sequence[Record]], list[str]]
     """Record ids ``mmjudge eval`` writes for the rows (the records say which optional parts are there)."""
     score_inputs: Callable[[Sequence[Record], Sequence[Row]], dict[str, Any]]
@@ -216,7 +221,7 @@ class Benchmark:
     data: DataSpec
     """Dataset folder, builder and sample writer."""
     records: RecordSpec
-    """Prediction records and judge items."""
+    """Prediction records and judge queries."""
     leaderboard: LeaderboardSpec
     """Leaderboard views, scorings and figure."""
     short_title: str = ""

@@ -1,6 +1,6 @@
-"""Robustness probes a benchmark declares: what a judge is sensitive to, measured on derived items.
+"""Robustness probes a benchmark declares: what a judge is sensitive to, measured on derived queries.
 
-A :class:`Probe` says which derived items it needs judged (:attr:`Probe.variants`: e.g. a clip under
+A :class:`Probe` says which derived queries it needs judged (:attr:`Probe.variants`: e.g. a clip under
 another pair's prompt, a question with its audio removed; each :class:`Variant` records how it was
 derived so a rerun is identical), and how to turn the verdicts into :class:`Effect` s, each with its
 95% interval and the n it used (:attr:`Probe.measure`). Probes never change the benchmark's own
@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mmjudge.items import Item, Verdict
+from mmjudge.queries import Query, Verdict
 
 __all__ = [
     "Effect",
@@ -38,19 +38,19 @@ class JudgeTraits:
     name: str
     """Registered judge name."""
     decodes_frames: bool
-    """The judge asks for video frames of a clip item (a frame-count sweep can change its input)."""
+    """The judge asks for video frames of a clip (a frame-count sweep can change its input)."""
     own_sampling: bool
     """The judge samples frames at its own rate (``fps`` set) rather than a fixed count."""
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One derived item a probe needs judged, with how it was derived."""
+    """One derived query a probe needs judged, with how it was derived."""
 
-    item: Item
-    """The derived item (its id is unique: ``<base id>::<probe change>``)."""
+    query: Query
+    """The derived query (its id is unique: ``<base id>::<probe change>``)."""
     source: str
-    """Id of the base item or reference unit it was derived from."""
+    """Id of the base query or reference unit it was derived from."""
     change: Mapping[str, Any]
     """What was changed, JSON-able (e.g. ``{"prompt_from": "pair_7"}``, ``{"removed": "audio"}``)."""
 
@@ -61,22 +61,22 @@ class ProbeData:
 
     rows: Sequence[Row]
     """Reference rows."""
-    items: Sequence[Item]
-    """Base items (both orders when the probe asked for :attr:`Probe.swap`)."""
+    queries: Sequence[Query]
+    """Base queries (both orders when the probe asked for :attr:`Probe.swap`)."""
     verdicts: Mapping[str, Verdict]
-    """Base item id -> verdict (the judge's own frame setting)."""
+    """Base query id -> verdict (the judge's own frame setting)."""
     variants: Sequence[Variant] = ()
     """The probe's variants."""
     variant_verdicts: Mapping[str, Verdict] = field(default_factory=dict)
-    """Variant item id -> verdict."""
+    """Variant query id -> verdict."""
     sweep: Mapping[int, Mapping[str, Verdict]] = field(default_factory=dict)
-    """Frame count -> base item id -> verdict (probes with :attr:`Probe.frames`)."""
+    """Frame count -> base query id -> verdict (probes with :attr:`Probe.frames`)."""
     scores: Mapping[str, Any] = field(default_factory=dict)
     """The benchmark's own score of the base verdicts (what ``mmjudge eval`` reports)."""
     seed: int = 0
     """Seed of bootstrap intervals and cross-validation splits."""
     fps_sweep: Mapping[float, Mapping[str, Verdict]] = field(default_factory=dict)
-    """Sampling rate -> base item id -> verdict (probes with :attr:`Probe.fps`, judges sampling at a rate)."""
+    """Sampling rate -> base query id -> verdict (probes with :attr:`Probe.fps`, judges sampling at a rate)."""
 
 
 @dataclass(frozen=True)
@@ -127,12 +127,12 @@ class Probe:
     """What the probe does and how to read it (a few sentences)."""
     measure: Callable[[ProbeData], ProbeOutcome]
     """Verdicts -> effects."""
-    variants: Callable[[Sequence[Row], Sequence[Item]], list[Variant]] | None = None
-    """Derived items to judge, from the reference rows and the base items (deterministic)."""
+    variants: Callable[[Sequence[Row], Sequence[Query]], list[Variant]] | None = None
+    """Derived queries to judge, from the reference rows and the base queries (deterministic)."""
     applies: Callable[[JudgeTraits], str] | None = None
     """``""`` when the probe applies to the judge, else the reason it is skipped."""
     swap: bool = False
-    """The base items are needed in both orders."""
+    """The base queries are needed in both orders."""
     frames: tuple[int, ...] = ()
     """Frame counts of a sweep (each clip decoded once, judged once per count)."""
     fps: tuple[float, ...] = ()

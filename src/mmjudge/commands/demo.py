@@ -2,10 +2,10 @@
 
 What it does, plainly: writes the synthetic sample of every registered benchmark (``mmjudge sample-data``)
 under ``OUT/sample-data`` (reused when it is already there), runs each registered baseline judge on
-each benchmark whose items it accepts with :func:`mmjudge.runner.evaluate_judge`, and writes
+each benchmark whose queries it answers with :func:`mmjudge.runner.evaluate_judge`, and writes
 ``OUT/<benchmark>/<judge>/{predictions.jsonl,results.json,report.md}``, then runs ``mmjudge robustness``
 (every probe of the benchmark, 2 repeats) into the same folder (``robustness.json``, ``robustness.md``,
-``robustness_summary.json``; the eval's cache answers the benchmark's own items), plus ``OUT/summary.md``. The
+``robustness_summary.json``; the eval's cache answers the benchmark's own queries), plus ``OUT/summary.md``. The
 sample data are synthetic and the baselines are floors: the numbers exercise the pipeline and say
 nothing about any model.
 """

@@ -77,7 +77,7 @@ def frame_counts(text: str) -> tuple[int, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from mmjudge.data.source import resolve_data
-    from mmjudge.runner import RunOptions, evaluate_judge, load_items, prepare_judge, resolve_config
+    from mmjudge.runner import RunOptions, evaluate_judge, load_queries, prepare_judge, resolve_config
 
     for name in ("decode_workers", "limit", "batch_size"):
         value = getattr(args, name)
@@ -93,9 +93,9 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
     )
     # Validate everything before the output folder is touched.
-    prepare_judge(args.benchmark, resolve_config(args.judge))
+    judge = prepare_judge(args.benchmark, resolve_config(args.judge))
     source = resolve_data(args.data)
-    load_items(args.benchmark, source.path, options)
+    load_queries(args.benchmark, source.path, options, judge.check_benchmark(args.benchmark))
     handler = _log_to(args.out / LOG_NAME)
     try:
         outputs = evaluate_judge(args.benchmark, args.judge, source, args.out, options)

@@ -1,16 +1,17 @@
-"""What an exported lmms-eval task's ``utils.py`` calls: mmjudge's items, prompts, parsers and scorer.
+"""What an exported lmms-eval task's ``utils.py`` calls: mmjudge's queries, prompts, parsers and scorer.
 
 An exported task folder holds no logic of its own: its ``utils.py`` binds a :class:`TaskRuntime` (one
 benchmark, one :class:`~mmjudge.benchmarks.LmmsTask`, one dataset) and exposes its methods under the
-names the YAML files reference with ``!function``. Each lmms-eval doc is one judge item of the benchmark
-(built by ``Benchmark.records.build_items`` from the dataset's reference rows), so a model sees the prompt
-``mmjudge eval`` would give a free-text judge; the aggregation turns the collected answers into verdicts,
+names the YAML files reference with ``!function``. Each lmms-eval doc is one judge query of the benchmark
+(built by ``Benchmark.records.build_queries``, of the benchmark's first kind, from the dataset's reference
+rows), so a model sees the prompt ``mmjudge eval`` would give a free-text judge; the aggregation turns the collected answers into verdicts,
 then into prediction records (``records_from_verdicts``) and scores them with the benchmark's scorer
 through ``score_inputs``, as ``mmjudge score`` and the ``evaluate`` modules do.
 
-Reading an answer, by item kind: a clip's rating is the first digit 0-9 of the reply, rescaled to 0-100
-(no digit: no judgment); a sentence's label is parsed by the benchmark (no label: no judgment); a
-description pair's and a question's reply are kept raw for the benchmark's official parser.
+Reading an answer, by query kind: a clip's rating is the first digit 0-9 of the reply, rescaled to 0-100
+(no digit: no judgment); a choice's reply as the benchmark scores it
+(:func:`mmjudge.judges.free_text_verdict`): MIST's label parsed by the benchmark (no label: no judgment),
+EmoPrefer's and EmoReAlM's reply kept raw for the benchmark's official parser.
 
 Media: the dataset's own media (``media/`` in the folder) resolve against the folder; the media of a
 benchmark whose media are gated (it keeps them outside the folder: ``DataSpec.sample_media_root`` is set)
@@ -27,11 +28,11 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mmjudge.benchmarks import Benchmark, LmmsTask, get_benchmark
 from mmjudge.errors import ConfigError
-from mmjudge.items import ClipItem, DescriptionPairItem, Item, QuestionItem, SentenceItem, Verdict
+from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict
 
 __all__ = ["MEDIA_ENV", "TaskRuntime", "clip_rating", "dataset_folder", "metric_name", "runtime"]
 
@@ -82,7 +83,7 @@ def runtime(benchmark: str, task: str, dataset_path: str) -> TaskRuntime:
     """The one :class:`TaskRuntime` of a task in this process.
 
     lmms-eval executes ``utils.py`` afresh for every ``!function`` it resolves; sharing the runtime keeps
-    one copy of the items and scores the answers once for all of a task's metrics.
+    one copy of the queries and scores the answers once for all of a task's metrics.
     """
     return TaskRuntime(benchmark, task, dataset_path)
 
@@ -98,7 +99,7 @@ class TaskRuntime:
         self.task: LmmsTask = tasks[task]
         self.dataset_path = dataset_path
 
-    # -- the items ---------------------------------------------------------------------------------
+    # -- the queries -------------------------------------------------------------------------------
     @functools.cached_property
     def folder(self) -> Path:
         """The built dataset folder."""
@@ -106,49 +107,47 @@ class TaskRuntime:
 
     @functools.cached_property
     def rows(self) -> list[dict[str, Any]]:
-        """The reference rows the items are built from."""
+        """The reference rows the queries are built from."""
         from mmjudge.scoring import load_reference_rows, load_rows
 
         if self.task.reference_config:
             return load_rows(self.folder, self.task.reference_config)
         return load_reference_rows(self.spec.id, self.folder)
 
-    def _build(self, rows: Sequence[Mapping[str, Any]]) -> list[Item]:
+    def _build(self, rows: Sequence[Mapping[str, Any]]) -> list[Query]:
         # gated media live outside the folder (the benchmark's sample keeps them apart too)
         gated = self.spec.data.sample_media_root is not None
         root = (os.environ.get(MEDIA_ENV) or None) if gated else None
-        items = self.spec.records.build_items(self.folder, rows, media_root=root, swap=self.task.swap)
-        return [i for i in items if all(str(getattr(i, k, None)) == v for k, v in self.task.select.items())]
+        kind = self.spec.records.query_kinds[0]
+        queries = self.spec.records.build_queries(self.folder, rows, media_root=root, swap=self.task.swap, kind=kind)
+        return [q for q in queries if all(str(getattr(q, k, None)) == v for k, v in self.task.select.items())]
 
     @functools.cached_property
-    def items(self) -> dict[str, Item]:
-        """The task's items by id, in the benchmark's order."""
-        return {item.item_id: item for item in self._build(self.rows)}
+    def queries(self) -> dict[str, Query]:
+        """The task's queries by id, in the benchmark's order."""
+        return {query.item_id: query for query in self._build(self.rows)}
 
     # -- lmms-eval's per-doc functions ---------------------------------------------------------------
     def process_docs(self, dataset: Any) -> Any:
-        """The task's docs (one per item), replacing the rows lmms-eval loaded."""
+        """The task's docs (one per query), replacing the rows lmms-eval loaded."""
         import datasets
 
         del dataset
         links = self.task.doc_links(self.rows) if self.task.doc_links else {}
         docs = [
-            {"item_id": i, "kind": item.kind, "prompt": self.prompt(item), "links": list(links.get(i, []))}
-            for i, item in self.items.items()
+            {"item_id": i, "kind": query.kind, "prompt": self.prompt(query), "links": list(links.get(i, []))}
+            for i, query in self.queries.items()
         ]
         return datasets.Dataset.from_list(docs)
 
-    def prompt(self, item: Item) -> str:
-        """The text a free-text judge is given for ``item``."""
-        if isinstance(item, ClipItem):
+    def prompt(self, query: Query) -> str:
+        """The text a free-text judge is given for ``query``: the digit rating prompt of a clip, a choice's
+        free-text prompt."""
+        if isinstance(query, ScoreQuery):
             from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
 
-            return DEFAULT_PROMPT.replace("{prompt}", item.prompt)
-        if isinstance(item, SentenceItem):
-            return item.prompt().text
-        if isinstance(item, DescriptionPairItem):
-            return item.choose_prompt()
-        return item.prompt()
+            return DEFAULT_PROMPT.replace("{prompt}", query.prompt)
+        return cast(ChoiceQuery, query).free_prompt()
 
     def doc_to_text(self, doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
         """The doc's prompt, between the optional ``pre_prompt`` and ``post_prompt``."""
@@ -156,20 +155,17 @@ class TaskRuntime:
         return f"{kwargs.get('pre_prompt', '')}{doc['prompt']}{kwargs.get('post_prompt', '')}"
 
     def doc_to_visual(self, doc: Mapping[str, Any]) -> list[Any]:
-        """The item's media: a clip path, or an RGB image (nothing for a text-only sentence)."""
-        item = self.items[str(doc["item_id"])]
-        if isinstance(item, SentenceItem):
-            if item.image is None:
-                return []
+        """The query's media: an RGB image, else a clip path (nothing for a text-only query)."""
+        query = self.queries[str(doc["item_id"])]
+        if query.image is not None:
             from PIL import Image
 
-            with Image.open(item.image) as image:
+            with Image.open(query.image) as image:
                 return [image.convert("RGB")]
-        video = item.video
-        return [] if video is None else [str(video)]
+        return [] if query.video is None else [str(query.video)]
 
     def doc_to_target(self, doc: Mapping[str, Any]) -> str:
-        """The item id (the gold labels stay in the dataset, where the scorer reads them)."""
+        """The query's item id (the gold labels stay in the dataset, where the scorer reads them)."""
         return str(doc["item_id"])
 
     def process_results(self, doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -179,26 +175,21 @@ class TaskRuntime:
         return {metric_name(key): payload for key in self.task.keys}
 
     # -- aggregation -----------------------------------------------------------------------------------
-    def verdict(self, item: Item, reply: str) -> Verdict:
-        """The verdict a free-text reply gives for ``item`` (see the module docstring)."""
-        if isinstance(item, ClipItem):
+    def verdict(self, query: Query, reply: str) -> Verdict:
+        """The verdict a free-text reply gives for ``query`` (see the module docstring)."""
+        if isinstance(query, ScoreQuery):
             rating = clip_rating(reply)
             if rating is None:
-                return Verdict.failed(item.item_id, f"no digit 0-9 in the reply {reply[:80]!r}")
-            return Verdict(item.item_id, rating)
-        if isinstance(item, SentenceItem):
-            label = item.parse_label(reply)
-            if label is None:
-                return Verdict.failed(item.item_id, f"no label in the reply {reply[:80]!r}")
-            return Verdict(item.item_id, label)
-        if isinstance(item, (DescriptionPairItem, QuestionItem)):
-            return Verdict(item.item_id, reply)
-        raise ConfigError(f"unknown item kind {type(item).__name__}")
+                return Verdict.failed(query.item_id, f"no digit 0-9 in the reply {reply[:80]!r}")
+            return Verdict(query.item_id, rating)
+        from mmjudge.judges import free_text_verdict
+
+        return free_text_verdict(cast(ChoiceQuery, query), reply)
 
     def score(self, answers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         """The benchmark's scores of the collected ``{"item_id", "reply"}`` answers.
 
-        Units whose items were not all answered (an lmms-eval ``--limit`` run) are left out, with a
+        Units whose queries were not all answered (an lmms-eval ``--limit`` run) are left out, with a
         warning; no answered unit at all is an error.
         """
         replies = {str(a["item_id"]): str(a["reply"]) for a in answers}
@@ -207,21 +198,21 @@ class TaskRuntime:
     @functools.lru_cache(maxsize=4)  # noqa: B019 -- one runtime per task; every metric scores the same answers
     def _score(self, replies: tuple[tuple[str, str], ...]) -> Mapping[str, Any]:
         answered = dict(replies)
-        unknown = sorted(set(answered) - set(self.items))
+        unknown = sorted(set(answered) - set(self.queries))
         if unknown:
             raise ConfigError(f"{self.task.name}: answers for unknown items {unknown[:5]}")
         rows = self.rows
-        if len(answered) < len(self.items):
+        if len(answered) < len(self.queries):
             rows = [r for r in self.rows if all(i.item_id in answered for i in self._build([r]))]
             logger.warning(
                 "%s: %d of %d items answered; scoring the %d of %d %s they complete",
-                self.task.name, len(answered), len(self.items), len(rows), len(self.rows), self.spec.records.unit,
+                self.task.name, len(answered), len(self.queries), len(rows), len(self.rows), self.spec.records.unit,
             )  # fmt: skip
             if not rows:
                 raise ConfigError(f"{self.task.name}: no {self.spec.records.unit} has all its items answered")
-        items = self._build(rows)
-        verdicts = [self.verdict(item, answered[item.item_id]) for item in items]
-        records = self.spec.records.records_from_verdicts(items, verdicts, rows)
+        queries = self._build(rows)
+        verdicts = [self.verdict(query, answered[query.item_id]) for query in queries]
+        records = self.spec.records.records_from_verdicts(queries, verdicts, rows)
         inputs = self.spec.records.score_inputs(records, rows)
         return self.spec.score(**inputs, **dict(self.task.score_options))
 

@@ -1,10 +1,16 @@
-"""The judge protocol: a :class:`Judge` takes batches of decoded items and returns :class:`Verdict` s.
+"""The judge protocol: a :class:`Judge` answers batches of decoded queries with :class:`Verdict` s.
 
-A backend subclasses :class:`Judge`, sets ``accepts`` (the item kinds of :mod:`mmjudge.items` it can
-judge; never benchmark ids), ``version`` (bump when a change alters results) and optionally an
-``Options`` dataclass, implements :meth:`Judge.judge_batch`, and registers itself with
-``@register_judge("<name>")``. Heavy libraries are imported in
-:meth:`Judge.load`, which the runner calls once per process with the rank's device.
+A backend subclasses :class:`Judge`, sets ``answers`` (the query kinds of :mod:`mmjudge.queries` it
+answers; never benchmark ids or benchmark classes), ``reads`` (the media it looks at or hears),
+``version`` (bump when a change alters results) and optionally an ``Options`` dataclass, implements
+:meth:`Judge.judge_batch`, and registers itself with ``@register_judge("<name>")``. A judge that answers
+several kinds registers one handler per kind (``functools.singledispatchmethod``) instead of testing the
+query's class. Heavy libraries are imported in :meth:`Judge.load`, which the runner calls once per
+process with the rank's device.
+
+Which benchmarks a judge judges follows from the two declarations: a benchmark lists the kinds it can ask,
+in order of preference, and the media its queries need (``Benchmark.records``); the judge takes the first
+kind it answers, provided it reads the media needed (a ``blind`` floor needs none).
 """
 
 from __future__ import annotations
@@ -15,20 +21,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mmjudge.errors import ConfigError
-from mmjudge.items import ClipItem, Item, SentenceItem, Verdict
+from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import VisionProfile
+from mmjudge.queries import ChoiceQuery, Diagnostics, Query, Verdict, kind_name
 
 
-class _AcceptedBenchmarks:
-    """``Judge.benchmarks``: the registered benchmarks whose item kind the judge accepts (derived)."""
+class _AnsweredBenchmarks:
+    """``Judge.benchmarks``: the registered benchmarks the judge can answer (derived)."""
 
     def __get__(self, obj: object, owner: type[Judge]) -> frozenset[str]:
-        from mmjudge.benchmarks import benchmark_ids, get_benchmark
+        from mmjudge.benchmarks import benchmark_ids
 
-        return frozenset(b for b in benchmark_ids() if owner.accepts_kind(get_benchmark(b).records.item_kind))
+        return frozenset(b for b in benchmark_ids() if owner.query_kind(b) is not None)
 
 
 @dataclass(frozen=True)
@@ -39,10 +45,15 @@ class NoOptions:
 class Judge(abc.ABC):
     """Base class of every judge backend."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset()
-    """Item kinds (:data:`mmjudge.items.KINDS`) this judge can judge."""
-    benchmarks = _AcceptedBenchmarks()
-    """The registered benchmark ids whose item kind the judge accepts (derived from :attr:`accepts`)."""
+    answers: ClassVar[frozenset[type]] = frozenset()
+    """Query kinds (:data:`mmjudge.queries.KINDS`) this judge answers."""
+    reads: ClassVar[frozenset[str]] = frozenset()
+    """Media (:data:`mmjudge.queries.MEDIA`) this judge looks at or hears."""
+    blind: ClassVar[bool] = False
+    """A floor that answers without any media (``random``, ``constant``): no benchmark's media needs apply."""
+    benchmarks = _AnsweredBenchmarks()
+    """The registered benchmark ids whose queries the judge can answer (derived from :attr:`answers`,
+    :attr:`reads` and each benchmark's kinds and media)."""
     version: ClassVar[str] = "1"
     """Judge code version; part of the fingerprint, bump it when results change."""
     Options: ClassVar[type] = NoOptions
@@ -59,29 +70,49 @@ class Judge(abc.ABC):
         self.fingerprint = fingerprint(config, self.version)
 
     @classmethod
-    def accepts_kind(cls, kind: type) -> bool:
-        """Whether the judge accepts items of ``kind`` (an item kind or a class implementing one)."""
-        return any(issubclass(kind, accepted) for accepted in cls.accepts)
+    def answers_kind(cls, kind: type) -> bool:
+        """Whether the judge answers queries of ``kind`` (a query kind or a class implementing one)."""
+        return any(issubclass(kind, answered) for answered in cls.answers)
 
-    def check_benchmark(self, benchmark: str) -> None:
-        """Refuse a benchmark whose item kind this judge does not accept."""
+    @classmethod
+    def query_kind(cls, benchmark: str) -> type | None:
+        """The first kind ``benchmark`` asks that this judge answers, with the media it needs read (``None``: none)."""
         from mmjudge.benchmarks import get_benchmark
 
-        kind = get_benchmark(benchmark).records.item_kind
-        if not self.accepts_kind(kind):
-            raise ConfigError(
-                f"judge {self.config.judge!r} judges {sorted(self.benchmarks)}, not {benchmark!r}: it accepts "
-                f"{sorted(_kind_name(k) for k in self.accepts)}, and {benchmark!r} asks a {_kind_name(kind)}; pick a judge "
-                f"for {benchmark!r} (`mmjudge info` lists the registered judges)"
-            )
+        records = get_benchmark(benchmark).records
+        if not (cls.blind or records.media <= cls.reads):
+            return None
+        return next((kind for kind in records.query_kinds if cls.answers_kind(kind)), None)
 
-    def media_request(self, item: Item) -> MediaRequest:
-        """What to decode for ``item``: by default frames from the config for clips, the image of a sentence."""
-        if isinstance(item, ClipItem):
-            return self.frames_request()
-        if isinstance(item, SentenceItem):
-            return MediaRequest(image=item.image is not None)
-        return MediaRequest()
+    def check_benchmark(self, benchmark: str) -> type:
+        """The kind of query this judge answers for ``benchmark``; a benchmark it cannot judge is refused."""
+        from mmjudge.benchmarks import get_benchmark
+
+        kind = self.query_kind(benchmark)
+        if kind is not None:
+            return kind
+        records = get_benchmark(benchmark).records
+        raise ConfigError(
+            f"judge {self.config.judge!r} judges {sorted(self.benchmarks)}, not {benchmark!r}: it answers "
+            f"{describe_kinds(self.answers)} and reads {describe_media(self.reads, self.blind)}, and {benchmark!r} "
+            f"asks {describe_kinds(records.query_kinds)} and needs {describe_media(records.media)}; pick a judge "
+            f"for {benchmark!r} (`mmjudge info` lists the registered judges)"
+        )
+
+    @property
+    def frames_as_video(self) -> bool:
+        """Whether a clip's frames go to the model as one video (the profile's frame rule and size apply)."""
+        return False
+
+    def media_request(self, query: Query) -> MediaRequest:
+        """What to decode for ``query``: its clip's frames (from the config) and its image, where it has them
+        and the judge reads them."""
+        request = MediaRequest()
+        if query.video is not None and "video" in self.reads:
+            request = self.frames_request(as_video=self.frames_as_video)
+        if query.image is not None and "image" in self.reads:
+            request = dataclasses.replace(request, image=True)
+        return request
 
     def frames_request(self, *, as_video: bool = False) -> MediaRequest:
         """Frames as the config asks: ``fps`` if set, else ``frames``, else :attr:`default_frames`.
@@ -100,11 +131,62 @@ class Judge(abc.ABC):
 
     @abc.abstractmethod
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """Judge a batch; return one verdict per input, in order (``Verdict.failed`` for per-item errors)."""
+        """Judge a batch; return one verdict per input, in order (``Verdict.failed`` for per-query errors)."""
 
 
-def _kind_name(kind: type) -> str:
-    return str(getattr(kind, "kind", kind.__name__))
+def describe_kinds(kinds: Sequence[type] | frozenset[type]) -> str:
+    """Query kinds in words, for messages.
+
+    >>> from mmjudge.queries import ScoreQuery
+    >>> describe_kinds([ScoreQuery])
+    "['a clip to rate against its prompt']"
+    """
+    return str(sorted(kind_name(k) for k in kinds))
+
+
+def describe_media(media: frozenset[str], blind: bool = False) -> str:
+    """Media in words, for messages.
+
+    >>> describe_media(frozenset({"video", "audio"})), describe_media(frozenset()), describe_media(frozenset(), True)
+    ("['audio', 'video']", 'no media', 'no media (it answers blind)')
+    """
+    if blind:
+        return "no media (it answers blind)"
+    return str(sorted(media)) if media else "no media"
+
+
+def missing_media(x: JudgeInput) -> str | None:
+    """Why an input lacks a medium its query needs (``Query.needs``: no clip frames, no image), or ``None``.
+
+    >>> from pathlib import Path
+    >>> from mmjudge.queries import ScoreQuery
+    >>> missing_media(JudgeInput(ScoreQuery("c1", Path("c1.mp4"), "a cat")))
+    "MediaError: 'c1' has no video frames (clip c1.mp4)"
+    """
+    query, needs = x.query, x.query.needs
+    if "video" in needs and (x.frames is None or len(x.frames) == 0):
+        return f"MediaError: {query.item_id!r} has no video frames (clip {query.video})"
+    if "image" in needs and x.image is None:
+        return f"MediaError: {query.item_id!r} has no image (path {query.image})"
+    if "audio" in needs and x.audio is None:
+        return f"MediaError: {query.item_id!r} has no audio (path {query.audio or query.video})"
+    return None
+
+
+def free_text_verdict(query: ChoiceQuery, text: str, diagnostics: Diagnostics | None = None) -> Verdict:
+    """A free-text reply to a choice as its benchmark scores it: the text itself where the benchmark reads it
+    (:attr:`~mmjudge.queries.ChoiceQuery.keeps_text`; the parsed label in ``extra["parsed"]``), else the
+    label the benchmark's parser reads in it (none: ``no_judgment``). ``raw_text`` is set to ``text``."""
+    parsed = query.parse(text)
+    diagnostics = diagnostics or Diagnostics()
+    shown = dataclasses.replace(diagnostics, raw_text=text)
+    if query.keeps_text:
+        extra = {"parsed": parsed, **diagnostics.extra}
+        return Verdict(query.item_id, text, diagnostics=dataclasses.replace(shown, extra=extra))
+    if parsed is None:
+        return Verdict(query.item_id, None, True, f"no {'/'.join(query.labels)} label in the reply {text[:200]!r}",
+                       shown)  # fmt: skip
+    return Verdict(query.item_id, parsed, diagnostics=shown)
 
 
 def with_frames(config: JudgeConfig, frames: int) -> JudgeConfig:
@@ -126,9 +208,14 @@ def make_judge(config: JudgeConfig) -> Judge:
 
 
 def judge_batch_checked(judge: Judge, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-    """Call ``judge.judge_batch`` and check it returned one verdict per input with matching ids."""
+    """Call ``judge.judge_batch`` on queries of kinds it answers, and check it returned one verdict per
+    input with matching ids."""
+    unanswered = sorted({kind_name(type(x.query)) for x in inputs if not judge.answers_kind(type(x.query))})
+    if unanswered:
+        raise SchemaError(f"judge {judge.config.judge!r} answers {describe_kinds(judge.answers)}, got queries "
+                          f"asking {unanswered}")  # fmt: skip
     verdicts = judge.judge_batch(inputs)
-    expected = [i.item.item_id for i in inputs]
+    expected = [i.query.item_id for i in inputs]
     got = [v.item_id for v in verdicts]
     if got != expected:
         raise RuntimeError(
@@ -137,4 +224,14 @@ def judge_batch_checked(judge: Judge, inputs: Sequence[JudgeInput]) -> list[Verd
     return verdicts
 
 
-__all__: Sequence[str] = ["Judge", "NoOptions", "judge_batch_checked", "make_judge", "with_frames"]
+__all__: Sequence[str] = [
+    "Judge",
+    "NoOptions",
+    "describe_kinds",
+    "describe_media",
+    "free_text_verdict",
+    "judge_batch_checked",
+    "make_judge",
+    "missing_media",
+    "with_frames",
+]

@@ -27,7 +27,6 @@ __all__ = [
     "encode_chat",
     "encode_text",
     "generate_texts",
-    "missing_media",
     "next_logprobs",
     "timed_verdicts",
     "user_content",
@@ -110,18 +109,6 @@ def timed_verdicts(judge_fn: Callable[[Sequence[Any]], list[Any]], inputs: Seque
         dataclasses.replace(v, diagnostics=dataclasses.replace(v.diagnostics, latency_s=latency))
         for v in verdicts
     ]
-
-
-def missing_media(x: Any) -> str | None:
-    """Why an input cannot be judged as its benchmark requires (no clip frames, no MIST image), or ``None``."""
-    item = x.item
-    if hasattr(item, "image_condition"):
-        if item.image_condition != "none" and x.image is None:
-            return f"MediaError: MIST cell {item.item_id!r} ({item.image_condition}) has no image (path {item.image})"
-        return None
-    if x.frames is None:
-        return f"MediaError: {item.item_id!r} has no video frames (clip {getattr(item, 'video', None)})"
-    return None
 
 
 def encode_text(tokenizer: Any, text: str) -> Encoded:

@@ -1,8 +1,8 @@
 """Typed boundaries of the judge protocol: what a judge asks to be decoded, and the decoded inputs.
 
-The items themselves and the verdicts are :mod:`mmjudge.items` (a lower layer, so that benchmarks can
-build them). The runner builds a benchmark's items (``Benchmark.records.build_items``), decodes what the
-judge's :class:`MediaRequest` asks for, and hands :class:`JudgeInput` batches to
+The queries themselves and the verdicts are :mod:`mmjudge.queries` (a lower layer, so that benchmarks can
+build them). The runner builds a benchmark's queries (``Benchmark.records.build_queries``), decodes what
+the judge's :class:`MediaRequest` asks for, and hands :class:`JudgeInput` batches to
 :meth:`mmjudge.judges.Judge.judge_batch`.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mmjudge.items import Item
+from mmjudge.queries import Query
 
 if TYPE_CHECKING:
     from mmjudge.judges.profiles import VisionProfile
@@ -23,7 +23,7 @@ __all__ = ["JudgeInput", "MediaRequest"]
 
 @dataclass(frozen=True)
 class MediaRequest:
-    """What a judge needs decoded for an item; the runner decodes it (once per clip per run)."""
+    """What a judge needs decoded for a query; the runner decodes it (once per clip per run)."""
 
     num_frames: int | None = None
     """Frames to sample from the clip (``None``: no video frames)."""
@@ -53,15 +53,15 @@ class MediaRequest:
     audio_resampler: str = "ffmpeg"
     """How the rate is changed (:data:`mmjudge.media.audio.RESAMPLERS`; ``soxr_hq``: as librosa does)."""
     image: bool = False
-    """Load the item's image (sentence items)."""
+    """Load the query's image."""
 
 
 @dataclass
 class JudgeInput:
-    """One item with its decoded media."""
+    """One query with its decoded media."""
 
-    item: Item
-    """The item."""
+    query: Query
+    """The query."""
     frames: np.ndarray | None = None
     """``uint8 (T, H, W, 3)`` frames, or ``None``."""
     frame_indices: tuple[int, ...] = ()
@@ -71,7 +71,7 @@ class JudgeInput:
     audio: np.ndarray | None = None
     """Mono float32 audio at the requested rate."""
     image: Any = None
-    """PIL image (sentence items), or ``None``."""
+    """PIL image of the query's image, or ``None``."""
     total_frames: int | None = None
     """Number of frames in the whole clip (the references' ``total_num_frames``)."""
     frame_size: tuple[int, int] | None = None

@@ -7,7 +7,7 @@ folder or Hub id holding the whole Qwen2.5-Omni model (``model_type: qwen2_5_omn
 (``qwen2_5_omni_thinker``) is loaded directly. Both go through :func:`mmjudge.judges._hf.load_pretrained`
 (``revision``, ``local_files_only``, ``dtype``, ``device_map={"": device}``).
 
-Input per item, as Qwen2.5-Omni takes a video with its soundtrack, preprocessed as qwen-omni-utils 0.0.9's
+Input per query, as Qwen2.5-Omni takes a video with its soundtrack, preprocessed as qwen-omni-utils 0.0.9's
 ``process_mm_info`` does (:data:`mmjudge.judges.profiles.QWEN_OMNI_UTILS`):
 
 - frames: sampled at the config's ``fps`` (default 2, Qwen2.5-Omni's rate) or ``frames`` count by its
@@ -23,14 +23,15 @@ Input per item, as Qwen2.5-Omni takes a video with its soundtrack, preprocessed 
   separate part before the video;
 - the frame rate passed to the processor is qwen-omni-utils' ``sample_fps``, ``n / total * clip_fps``
   (:func:`sampled_fps`), so audio and video chunks line up in time;
-- text: the item's prompt (a question's :meth:`~mmjudge.items.QuestionItem.prompt`, e.g. EmoReAlM's
-  official prompt; a description pair's :meth:`~mmjudge.items.DescriptionPairItem.choose_prompt`, e.g.
-  EmoPrefer's S1); **no subtitles**; the official Qwen2.5-Omni system prompt.
+- text: the query's prompt for a free-text answer (:meth:`~mmjudge.queries.ChoiceQuery.free_prompt`: EmoReAlM's
+  official question prompt; EmoPrefer's S1); **no subtitles**; the official Qwen2.5-Omni system prompt.
 
-Greedy decoding (``max_new_tokens``); the verdict is the raw response text (scored later by the official
-matchers), the parsed answer is in ``diagnostics.extra["parsed"]``. Each item is encoded on its own and
-the batch is left-padded (:func:`mmjudge.judges._chat.collate`), so a batch of many gives what a batch of
-one gives. An item with neither frames nor audio gives ``no_judgment``.
+It answers choices (:class:`mmjudge.queries.ChoiceQuery`) from video and audio. Greedy decoding
+(``max_new_tokens``); the verdict is the answer as the benchmark scores it
+(:func:`mmjudge.judges.free_text_verdict`): for EmoReAlM and EmoPrefer the raw response text (scored later
+by the official matchers), the parsed answer in ``diagnostics.extra["parsed"]``. Each query is encoded on
+its own and the batch is left-padded (:func:`mmjudge.judges._chat.collate`), so a batch of many gives what
+a batch of one gives. A query with neither frames nor audio gives ``no_judgment``.
 """
 
 from __future__ import annotations
@@ -38,22 +39,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mmjudge.errors import ConfigError, MediaError
-from mmjudge.items import (
-    DescriptionPairItem,
-    Diagnostics,
-    Item,
-    QuestionItem,
-    Verdict,
-    free_text_prompt,
-    parsed_answer,
-)
-from mmjudge.judges._base import Judge
+from mmjudge.judges._base import Judge, free_text_verdict
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import QWEN_OMNI_UTILS
+from mmjudge.queries import ChoiceQuery, Diagnostics, Query, Verdict
 
 __all__ = ["OMNI_SYSTEM_PROMPT", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
 
@@ -114,7 +107,8 @@ def sampled_fps(
 class AudioVisualJudge(Judge):
     """Qwen2.5-Omni thinker over video + audio for EmoReAlM and EmoPrefer (greedy, raw text verdicts)."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({DescriptionPairItem, QuestionItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ChoiceQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video", "audio"})
     version: ClassVar[str] = "2"
     profile = QWEN_OMNI_UTILS
     Options: ClassVar[type] = AudioVisualOptions
@@ -129,7 +123,7 @@ class AudioVisualJudge(Judge):
         self.model: Any = None
         self.processor: Any = None
 
-    def media_request(self, item: Item) -> MediaRequest:
+    def media_request(self, query: Query | None = None) -> MediaRequest:
         """Frames by qwen-omni-utils' rules (``fps``, default 2, or ``frames``), resized while decoding;
         audio at 16 kHz as librosa loads it."""
         cfg, opts = self.config, self.options
@@ -181,7 +175,7 @@ class AudioVisualJudge(Judge):
             try:
                 encoded, interleaved = self.encode(judge_input)
             except MediaError as exc:
-                verdicts[position] = Verdict.failed(judge_input.item.item_id, f"MediaError: {exc}")
+                verdicts[position] = Verdict.failed(judge_input.query.item_id, f"MediaError: {exc}")
                 continue
             groups.setdefault(interleaved, []).append((position, encoded))
         for interleaved, members in groups.items():
@@ -197,26 +191,27 @@ class AudioVisualJudge(Judge):
         parts: list[dict[str, Any]] = [{"type": "audio"}] if audio_part else []
         if video:
             parts.append({"type": "video"})
-        parts.append({"type": "text", "text": free_text_prompt(judge_input.item)})
+        query = cast(ChoiceQuery, judge_input.query)  # the runner asks only the kinds it answers
+        parts.append({"type": "text", "text": query.free_prompt(seed=self.config.seed)})
         system = self.options.system_prompt
         head = [{"role": "system", "content": [{"type": "text", "text": system}]}] if system else []
         return [*head, {"role": "user", "content": parts}]
 
     def encode(self, judge_input: JudgeInput) -> tuple[dict[str, Any], bool]:
-        """One item's processor output, and whether its audio is interleaved with its frames."""
+        """One query's processor output, and whether its audio is interleaved with its frames."""
         frames = judge_input.frames
         has_video = frames is not None and len(frames) > 0
         audio = judge_input.audio if self.options.audio else None
         has_audio = audio is not None and len(audio) > 0
         if not has_video and not has_audio:
-            raise MediaError(f"item {judge_input.item.item_id!r} came with neither video frames nor audio")
+            raise MediaError(f"query {judge_input.query.item_id!r} came with neither video frames nor audio")
         interleaved = has_video and has_audio and self.options.use_audio_in_video
         chat = self.messages(judge_input, video=has_video, audio_part=has_audio and not interleaved)
         prompt = self.processor.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
         kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt"}
         if has_video:
             assert frames is not None
-            request = self.media_request(judge_input.item)
+            request = self.media_request(judge_input.query)
             frames = self.profile.fit_video(
                 frames, FACTOR, source_size=judge_input.frame_size, max_pixels=request.max_pixels
             )  # frames from the runner are already at this size: a no-op
@@ -251,15 +246,12 @@ class AudioVisualJudge(Judge):
         return [str(t) for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
 
     def _verdict(self, judge_input: JudgeInput, text: str, interleaved: bool, latency: float) -> Verdict:
-        item = judge_input.item
         frames = 0 if judge_input.frames is None else len(judge_input.frames)
         audio = judge_input.audio if self.options.audio else None
         extra = {
-            "parsed": parsed_answer(item, text),
             "frames": frames,
             "audio_s": 0.0 if audio is None else len(audio) / AUDIO_SAMPLE_RATE,
             "audio_in_video": interleaved,
         }
-        return Verdict(
-            item.item_id, text, diagnostics=Diagnostics(raw_text=text, latency_s=latency, extra=extra)
-        )
+        query = cast(ChoiceQuery, judge_input.query)
+        return free_text_verdict(query, text, Diagnostics(latency_s=latency, extra=extra))

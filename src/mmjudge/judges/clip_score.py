@@ -18,13 +18,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mmjudge.errors import ConfigError
-from mmjudge.items import ClipItem, Diagnostics, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
+from mmjudge.queries import Diagnostics, ScoreQuery, Verdict
 
 __all__ = ["ClipScoreJudge", "ClipScoreOptions", "clip_scores"]
 
@@ -65,7 +65,8 @@ def clip_scores(text_embeds: Any, image_embeds: Any, logit_scale: Any, counts: S
 class ClipScoreJudge(Judge):
     """CLIP / PickScore judge for IsoVRBench clips."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = ClipScoreOptions
     default_frames: ClassVar[int | None] = 8
@@ -99,12 +100,10 @@ class ClipScoreJudge(Judge):
         if self.model is None:
             raise RuntimeError("clip_score: call load(device) before judge_batch")
         for one in inputs:
-            if not isinstance(one.item, ClipItem) or one.frames is None or len(one.frames) == 0:
-                raise ConfigError(
-                    f"clip_score judges IsoVRBench clips with frames; got {type(one.item).__name__}"
-                )
+            if one.frames is None or len(one.frames) == 0:
+                raise ConfigError(f"clip_score rates clips from their frames; {one.query.item_id!r} came without any")
         started = time.perf_counter()
-        prompts = [one.item.prompt for one in inputs if isinstance(one.item, ClipItem)]
+        prompts = [cast(ScoreQuery, one.query).prompt for one in inputs]  # the kind it answers
         frames = [frame for one in inputs if one.frames is not None for frame in one.frames]
         counts = [len(one.frames) if one.frames is not None else 0 for one in inputs]
         text = self.processor(text=prompts, padding=True, truncation=True, return_tensors="pt")
@@ -119,7 +118,7 @@ class ClipScoreJudge(Judge):
         share = (time.perf_counter() - started) / len(inputs)
         return [
             Verdict(
-                item_id=one.item.item_id,
+                item_id=one.query.item_id,
                 value=score,
                 diagnostics=Diagnostics(latency_s=share, extra={"frames": count}),
             )

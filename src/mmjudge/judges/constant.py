@@ -1,8 +1,9 @@
-"""``constant``: always the same configured answer (MIST, EmoPrefer, EmoReAlM); no weights, no media.
+"""``constant``: always the same answer to a choice (MIST, EmoPrefer, EmoReAlM); no weights, no media.
 
-Options: ``label`` for MIST (default ``"FF"``), ``choice`` for EmoPrefer (default ``"a1"``), ``letter``
-for EmoReAlM (default ``"A"``, given whatever the question's choices are; a letter the question does
-not offer is scored wrong by the official matcher).
+The answer is ``options.answer`` for every query; without it (the default), each query's first label:
+MIST's ``FF``, EmoPrefer's ``a1``, EmoReAlM's first choice letter (``A``). A configured answer that a
+query does not offer is given all the same, as a free-text judge would (an official matcher scores it
+wrong; MIST's labels are checked against the four when the file is read).
 
 There is deliberately no ``majority`` judge. The most frequent gold label of the evaluated split is a
 statistic of the answers, which a judge does not have at judge time; a judge emitting it would be a
@@ -13,75 +14,57 @@ card of that config says where the answer came from.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
-from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.items import DescriptionPairItem, Item, QuestionItem, SentenceItem, Verdict
+from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
-from mmjudge.judges._config import check_option
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.queries import ChoiceQuery, Query, Verdict
 
 __all__ = ["ConstantJudge", "ConstantOptions"]
-
-_MIST_LABELS = ("FF", "WF", "FL", "LL")
-_PREFERENCE_LABELS = ("a1", "a2", "same")
 
 
 @dataclass(frozen=True)
 class ConstantOptions:
-    """``options`` of a ``constant`` config: the answer given on each benchmark."""
+    """``options`` of a ``constant`` config: the answer given to every choice."""
 
-    label: str = "FF"
-    """MIST label, one of ``FF``, ``WF``, ``FL``, ``LL``."""
-    choice: str = "a1"
-    """EmoPrefer answer, one of ``a1``, ``a2``, ``same``."""
-    letter: str = "A"
-    """EmoReAlM answer letter, one upper-case letter ``A``-``Z``."""
+    answer: str | None = None
+    """The answer to every query (``None``: each query's first label)."""
 
     def __post_init__(self) -> None:
-        check_option("constant", "label", self.label, _MIST_LABELS)
-        check_option("constant", "choice", self.choice, _PREFERENCE_LABELS)
-        if not re.fullmatch(r"[A-Z]", self.letter):
-            raise ConfigError(
-                f"constant option `letter` must be one upper-case letter A-Z, got {self.letter!r}"
-            )
+        if self.answer is not None and not self.answer.strip():
+            raise ConfigError("constant option `answer` must be a non-empty label, or left out (each query's first label)")
 
 
 @register_judge("constant")
 class ConstantJudge(Judge):
-    """The configured label / choice / letter for every item."""
+    """The configured answer, or each query's first label, for every choice."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({SentenceItem, DescriptionPairItem, QuestionItem})
-    version: ClassVar[str] = "1"
+    answers: ClassVar[frozenset[type]] = frozenset({ChoiceQuery})
+    blind: ClassVar[bool] = True
+    version: ClassVar[str] = "2"
     Options: ClassVar[type] = ConstantOptions
     default_frames: ClassVar[int | None] = None
 
-    def media_request(self, item: Item) -> MediaRequest:
-        """Nothing to decode (not even a sentence's image)."""
+    def media_request(self, query: Query) -> MediaRequest:
+        """Nothing to decode (not even an image)."""
         return MediaRequest()
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """The configured answer for each item.
+        """The configured answer (or the first label) for each query; a choice without labels fails alone.
 
         >>> from mmjudge.judges import JudgeConfig
-        >>> ConstantJudge(JudgeConfig(judge="constant", options={"letter": "B"})).options.letter
+        >>> ConstantJudge(JudgeConfig(judge="constant", options={"answer": "B"})).options.answer
         'B'
         """
-        return [Verdict(x.item.item_id, self.answer(x.item)) for x in inputs]
+        return [self._verdict(cast(ChoiceQuery, x.query)) for x in inputs]  # the kinds it answers
 
-    def answer(self, item: Item) -> str:
-        """The configured answer for ``item``'s benchmark."""
-        if isinstance(item, SentenceItem):
-            return str(self.options.label)
-        if isinstance(item, DescriptionPairItem):
-            return str(self.options.choice)
-        if isinstance(item, QuestionItem):
-            return str(self.options.letter)
-        raise SchemaError(
-            f"constant judges sentence, description-pair and question items, got a {type(item).__name__}; "
-            "use `random`, `frame_smoothness` or `sharpness` for clips (IsoVRBench)"
-        )
+    def _verdict(self, query: ChoiceQuery) -> Verdict:
+        if self.options.answer is not None:
+            return Verdict(query.item_id, str(self.options.answer))
+        if not query.labels:
+            return Verdict.failed(query.item_id, "SchemaError: the query offers no labels to answer with")
+        return Verdict(query.item_id, query.labels[0])

@@ -37,11 +37,11 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-from mmjudge.errors import ConfigError, MediaError, SchemaError
-from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
+from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = ["FrameSmoothnessJudge", "SmoothnessOptions", "SmoothnessResult", "frame_differences", "smoothness"]
 
@@ -174,33 +174,30 @@ def smoothness(
 class FrameSmoothnessJudge(Judge):
     """IsoVRBench clip score from frame differences: holds and spikes lower it (weight-free floor)."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = SmoothnessOptions
     default_frames: ClassVar[int | None] = 256
     """Dense by default: every frame of a clip of up to 256 frames (IsoVRBench clips have 81)."""
 
-    def media_request(self, item: Item) -> MediaRequest:
+    def media_request(self, query: Query) -> MediaRequest:
         """Dense frames: ``config.fps`` if set, else ``config.frames`` or 256, spread by ``linspace``.
 
         >>> from pathlib import Path
         >>> from mmjudge.judges import JudgeConfig
         >>> FrameSmoothnessJudge(JudgeConfig(judge="frame_smoothness")).media_request(
-        ...     ClipItem("c", Path("c.mp4"), "p")).num_frames
+        ...     ScoreQuery("c", Path("c.mp4"), "p")).num_frames
         256
         """
-        if not isinstance(item, ClipItem):
-            return MediaRequest()
-        return super().media_request(item)
+        return super().media_request(query)
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """One verdict per clip: the score, or ``Verdict.failed`` for missing or too few frames."""
         return [self._judge_one(x) for x in inputs]
 
     def _judge_one(self, x: JudgeInput) -> Verdict:
-        item_id = x.item.item_id
-        if not isinstance(x.item, ClipItem):
-            raise SchemaError(f"frame_smoothness judges IsoVRBench clips, got a {type(x.item).__name__}")
+        item_id = x.query.item_id
         if x.frames is None:
             return Verdict.failed(item_id, "MediaError: no frames were decoded for this clip")
         started = time.perf_counter()

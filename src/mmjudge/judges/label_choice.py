@@ -1,13 +1,12 @@
 """``label_choice``: a VLM picks one label string, by constrained greedy decoding or log-likelihood.
 
-Item kinds and labels (the prompts are the benchmark's, carried by the item):
-
-* sentence items: the item's labels and prompt (:meth:`mmjudge.items.SentenceItem.prompt`; for MIST
-  the cell of its prompt grid, **mmjudge's reconstruction of the paper's Appendix I, not its verbatim
-  text**), the image attached when there is one; the answer follows the prompt's answer prefix (MIST:
-  the prefilled ``{"final_label": "``).
-* description pairs: ``a1``, ``a2``, ``same`` (the pair's one-step prompt, EmoPrefer's S1).
-* questions: the letters of the item's choices (the question prompt plus an answer line).
+It answers choices (:class:`mmjudge.queries.ChoiceQuery`): the labels and the prompt are the query's,
+that is the benchmark's (:meth:`~mmjudge.queries.ChoiceQuery.prompt`), with the clip's frames or the
+image attached when the query has them; the answer follows the prompt's answer prefix. For MIST the
+prompt is the cell of its prompt grid (**mmjudge's reconstruction of the paper's Appendix I, not its
+verbatim text**) and the prefix the prefilled ``{"final_label": "``; for EmoPrefer the pair's one-step
+prompt (S1) with ``a1``, ``a2``, ``same``; for EmoReAlM the question prompt plus an answer line, with the
+letters of its choices.
 
 ``options.method`` picks the rule (:mod:`mmjudge.judges._constrained`): ``greedy_trie`` (default;
 the paper's "greedy decoding constrained to the four labels") or ``loglik`` (sum of token log-probs of
@@ -18,7 +17,7 @@ probability of the allowed first tokens at the answer position.
 
 CoT strategies (MIST ``cot``, ``few_shot_cot``): the reasoning is generated freely and greedily (at
 most ``options.max_reasoning_tokens``), cut before any ``final_label`` the model wrote itself (that
-free label is parsed with the item's :meth:`~mmjudge.items.SentenceItem.parse_label` and kept in
+free label is parsed with the query's :meth:`~mmjudge.queries.ChoiceQuery.parse` and kept in
 ``extra["free_label"]``), then ``\\n{"final_label": "`` is appended and the label is chosen under the
 constraint (the kept reasoning is re-tokenised from its text). Audio is not used (see ``audio_visual``).
 """
@@ -29,25 +28,17 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.items import (
-    DescriptionPairItem,
-    Diagnostics,
-    Item,
-    LabelPrompt,
-    QuestionItem,
-    SentenceItem,
-    Verdict,
-)
 from mmjudge.judges import _chat
-from mmjudge.judges._base import Judge
+from mmjudge.judges._base import Judge, missing_media
 from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
 from mmjudge.judges._registry import register_judge
-from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges._types import JudgeInput
 from mmjudge.judges.profiles import QWEN_VL_UTILS
+from mmjudge.queries import ChoiceQuery, Diagnostics, LabelPrompt, Query, Verdict
 
 __all__ = ["LabelChoiceJudge", "LabelChoiceOptions", "Prompt", "build_prompt"]
 
@@ -64,7 +55,7 @@ class LabelChoiceOptions:
     max_reasoning_tokens: int = 256
     """CoT prompts: most tokens of free reasoning before the constrained label."""
     frames_as: str = "video"
-    """Clips of description pairs and questions: the sampled frames as one ``video`` or as separate ``images``."""
+    """A query's clip: the sampled frames as one ``video`` or as separate ``images``."""
 
     def __post_init__(self) -> None:
         check_option("label_choice", "method", self.method, METHODS)
@@ -76,24 +67,19 @@ class LabelChoiceOptions:
 
 
 Prompt = LabelPrompt
-"""What the model is asked for one item (text, allowed labels, answer prefix and suffix, reasoning)."""
+"""What the model is asked for one query (text, allowed labels, answer prefix and suffix, reasoning)."""
 
 
-def build_prompt(item: Item, *, seed: int = 0) -> Prompt:
-    """The prompt and allowed labels for an item: a sentence's own prompt, a description pair's one-step
-    prompt with ``a1``/``a2``/``same``, a question's answer prompt with its choice letters."""
-    if isinstance(item, SentenceItem):
-        return item.prompt(seed=seed)
-    if isinstance(item, DescriptionPairItem):
-        return Prompt(item.choose_prompt(), item.labels)
-    if isinstance(item, QuestionItem):
-        if not item.choices:
-            raise SchemaError(f"question {item.item_id!r} has no choices to constrain the answer to")
-        return Prompt(item.answer_prompt(), item.letters())
-    raise SchemaError(
-        f"label_choice judges sentence, description-pair and question items, got a {type(item).__name__}; "
-        "use vlm_digit, video_reward or clip_score for clips"
-    )
+def build_prompt(query: Query, *, seed: int = 0) -> Prompt:
+    """The query's prompt and allowed labels (:meth:`~mmjudge.queries.ChoiceQuery.prompt`).
+
+    Raises:
+        SchemaError: the query offers no labels to constrain the answer to.
+    """
+    prompt = cast(ChoiceQuery, query).prompt(seed=seed)  # the runner asks only the kinds it answers
+    if not prompt.labels:
+        raise SchemaError(f"query {query.item_id!r} offers no labels to constrain the answer to")
+    return prompt
 
 
 def cut_reasoning(text: str) -> str:
@@ -115,7 +101,8 @@ def _answer_text(reasoning: str, prompt: Prompt) -> str:
 class LabelChoiceJudge(Judge):
     """Constrained label choice with a transformers image-text-to-text model."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({SentenceItem, DescriptionPairItem, QuestionItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ChoiceQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video", "image"})
     version: ClassVar[str] = "2"
     profile = QWEN_VL_UTILS
     Options: ClassVar[type] = LabelChoiceOptions
@@ -125,7 +112,7 @@ class LabelChoiceJudge(Judge):
         super().__init__(config)
         if config.prompt_template is not None:
             raise ConfigError(
-                "label_choice asks each item's own prompt (the benchmark's protocol, e.g. the MIST grid) "
+                "label_choice asks each query's own prompt (the benchmark's protocol, e.g. the MIST grid) "
                 "and takes no `prompt_template`; remove it from the config"
             )
         # option defaults written into the config: results.json and the prediction header name them
@@ -135,11 +122,10 @@ class LabelChoiceJudge(Judge):
         self.processor: Any = None
         self._tries: dict[tuple[str, ...], LabelTrie] = {}
 
-    def media_request(self, item: Item) -> MediaRequest:
-        """Frames of the clip (description pairs, questions) or the sentence's image."""
-        if isinstance(item, (DescriptionPairItem, QuestionItem)):
-            return self.frames_request(as_video=self.options.frames_as == "video")
-        return super().media_request(item)
+    @property
+    def frames_as_video(self) -> bool:
+        """``options.frames_as == "video"``."""
+        return bool(self.options.frames_as == "video")
 
     def load(self, device: str) -> None:
         """Load the model and processor (``config.model``) onto ``device``."""
@@ -184,16 +170,16 @@ class LabelChoiceJudge(Judge):
         """Choose one label per input (see the module docstring); inputs without their media fail alone."""
         if self.model is None:
             raise RuntimeError("label_choice: call load(device) before judge_batch")
-        missing = {x.item.item_id: why for x in inputs if (why := _chat.missing_media(x)) is not None}
-        ready = [x for x in inputs if x.item.item_id not in missing]
+        missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
+        ready = [x for x in inputs if x.query.item_id not in missing]
         verdicts = {v.item_id: v for v in _chat.timed_verdicts(self._choose, ready)} if ready else {}
         return [
-            verdicts.get(x.item.item_id) or Verdict.failed(x.item.item_id, missing[x.item.item_id])
+            verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id])
             for x in inputs
         ]
 
     def _choose(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        prompts = [build_prompt(x.item, seed=self.config.seed) for x in inputs]
+        prompts = [build_prompt(x.query, seed=self.config.seed) for x in inputs]
         encodings = [self._encode(x, p) for x, p in zip(inputs, prompts, strict=True)]
         reasoning = self._reason(encodings, prompts)
         prefixes = [
@@ -236,9 +222,9 @@ class LabelChoiceJudge(Judge):
             "label_tokens": list(choice.tokens),
         }
         if prompt.reasoning:
-            extra["free_label"] = x.item.parse_label(reasoning) if isinstance(x.item, SentenceItem) else None
+            extra["free_label"] = cast(ChoiceQuery, x.query).parse(reasoning)
             extra["reasoning"] = reasoning
         raw = f"{_answer_text(reasoning, prompt)}{choice.label}{prompt.answer_suffix}"
         return Verdict(
-            x.item.item_id, choice.label, diagnostics=Diagnostics(raw, choice.valid_mass, extra=extra)
+            x.query.item_id, choice.label, diagnostics=Diagnostics(raw, choice.valid_mass, extra=extra)
         )

@@ -1,30 +1,32 @@
-"""``openai_compatible``: any OpenAI-compatible chat endpoint as a judge of every item kind.
+"""``openai_compatible``: any OpenAI-compatible chat endpoint as a judge of every query kind.
 
 The config names the endpoint (``options.base_url``), the served model (``model``) and the environment
 variable holding the API key (``options.api_key_env``; the key itself is never put in a config, a
-verdict, a log line or an error message). Per item, one ``POST <base_url>/chat/completions`` with
+verdict, a log line or an error message). Per query, one ``POST <base_url>/chat/completions`` with
 ``temperature`` 0 (:mod:`mmjudge.judges._openai_http`: retries with exponential backoff on 429/5xx,
 timeouts and connection errors, honouring ``Retry-After``; a per-request timeout). Frames and images go
 as JPEG data URIs (:mod:`mmjudge.judges._openai_payload`). Audio is not sent.
 
-- clips (IsoVRBench): the sampled frames and ``vlm_digit``'s rating prompt with the clip's prompt (the
-  same text the local digit judge uses), one digit 0-9 requested with ``logprobs`` and
-  ``top_logprobs=20``; the score is the expected digit over the digit tokens among the first answer
-  token's top logprobs, renormalised, x 100/9 (``valid_mass`` recorded).
-- sentences (MIST): the item's own prompt (the cell of the MIST grid), the image attached when there is
-  one; the label is read from the reply text with the item's parser (no label: ``no_judgment``).
-- description pairs (EmoPrefer's S1 prompt) and questions (EmoReAlM's official prompt: question then
-  choices): the sampled frames and the item's prompt; the verdict is the reply text, scored later by the
-  official matcher; the parsed answer is in ``diagnostics.extra["parsed"]``.
+- a clip to rate (:class:`mmjudge.queries.ScoreQuery`, IsoVRBench): the sampled frames and ``vlm_digit``'s
+  rating prompt with the clip's prompt (the same text the local digit judge uses), one digit 0-9 requested
+  with ``logprobs`` and ``top_logprobs=20``; the score is the expected digit over the digit tokens among the
+  first answer token's top logprobs, renormalised, x 100/9 (``valid_mass`` recorded).
+- a choice (:class:`mmjudge.queries.ChoiceQuery`): the query's free-text prompt (MIST: the cell of the MIST
+  grid; EmoPrefer: its S1 prompt; EmoReAlM: the official prompt, question then choices) with the query's
+  image, else its sampled frames; the verdict is the reply as the benchmark scores it
+  (:func:`mmjudge.judges.free_text_verdict`): MIST's label read with its parser (no label: ``no_judgment``),
+  EmoPrefer's and EmoReAlM's reply text, scored later by the official matcher, with the parsed answer in
+  ``diagnostics.extra["parsed"]``.
 
 A failed request (after retries), a malformed reply or a missing answer gives ``no_judgment`` with the
-error. A request that failed for a reason outside the item (the endpoint unreachable, timeouts, 5xx
+error. A request that failed for a reason outside the query (the endpoint unreachable, timeouts, 5xx
 after the retries, an auth or not-found reply) is marked transient: the runner does not cache it, so a
 rerun into the same output folder asks again.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Sequence
@@ -33,18 +35,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mmjudge.errors import ConfigError, MmjudgeError, SchemaError
-from mmjudge.items import (
-    ClipItem,
-    DescriptionPairItem,
-    Diagnostics,
-    Item,
-    QuestionItem,
-    SentenceItem,
-    Verdict,
-    free_text_prompt,
-    parsed_answer,
-)
-from mmjudge.judges._base import Judge
+from mmjudge.judges._base import Judge, free_text_verdict
 from mmjudge.judges._failures import is_transient
 from mmjudge.judges._openai_http import ChatClient
 from mmjudge.judges._openai_payload import (
@@ -54,7 +45,8 @@ from mmjudge.judges._openai_payload import (
     reply_text,
 )
 from mmjudge.judges._registry import register_judge
-from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges._types import JudgeInput
+from mmjudge.queries import ChoiceQuery, Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = ["OpenAICompatibleJudge", "OpenAICompatibleOptions"]
 
@@ -118,7 +110,8 @@ class OpenAICompatibleOptions:
 class OpenAICompatibleJudge(Judge):
     """A judge served by an OpenAI-compatible chat completions endpoint."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem, SentenceItem, DescriptionPairItem, QuestionItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery, ChoiceQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video", "image"})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = OpenAICompatibleOptions
     default_frames: ClassVar[int | None] = 8
@@ -131,13 +124,6 @@ class OpenAICompatibleJudge(Judge):
             raise ConfigError("openai_compatible has fixed prompts; remove `prompt_template` from the config")
         self._client: ChatClient | None = None
         self._secret: str | None = None
-
-    def media_request(self, item: Item) -> MediaRequest:
-        """Frames (config ``frames``/``fps``, default 8) for clips, description pairs and questions; a
-        sentence's image."""
-        if isinstance(item, (DescriptionPairItem, QuestionItem)):
-            return self.frames_request()
-        return super().media_request(item)
 
     def load(self, device: str) -> None:
         """Set up the HTTP client; the key is read from ``options.api_key_env`` (the device is unused)."""
@@ -170,10 +156,10 @@ class OpenAICompatibleJudge(Judge):
             return list(pool.map(self._judge_one, inputs))
 
     def _judge_one(self, judge_input: JudgeInput) -> Verdict:
-        item_id = judge_input.item.item_id
+        item_id = judge_input.query.item_id
         started = time.perf_counter()
         try:
-            verdict = self._ask(judge_input)
+            verdict = self._ask(judge_input.query, judge_input)
         except MmjudgeError as exc:
             error = self._scrub(f"{type(exc).__name__}: {exc}")
             return Verdict.failed(item_id, error, transient=is_transient(exc))
@@ -191,27 +177,18 @@ class OpenAICompatibleJudge(Judge):
             ),
         )
 
-    def _ask(self, judge_input: JudgeInput) -> Verdict:
-        item = judge_input.item
-        if isinstance(item, ClipItem):
-            return self._ask_digit(judge_input, item)
-        if isinstance(item, SentenceItem):
-            return self._ask_label(judge_input, item)
-        reply = self._chat(self._messages(free_text_prompt(item), judge_input), self.options.max_tokens)
-        raw = reply_text(reply)
-        return Verdict(
-            item.item_id,
-            raw,
-            diagnostics=Diagnostics(raw_text=raw, extra={"parsed": parsed_answer(item, raw)}),
-        )
+    @functools.singledispatchmethod
+    def _ask(self, query: Query, judge_input: JudgeInput) -> Verdict:
+        raise SchemaError(f"openai_compatible answers clips to rate and choices, got a {type(query).__name__}")
 
-    def _ask_digit(self, judge_input: JudgeInput, item: ClipItem) -> Verdict:
+    @_ask.register
+    def _ask_digit(self, query: ScoreQuery, judge_input: JudgeInput) -> Verdict:
         n = 0 if judge_input.frames is None else len(judge_input.frames)
         if n == 0:
-            raise SchemaError(f"clip {item.item_id!r} came without frames; the judge needs sampled frames")
+            raise SchemaError(f"clip {query.item_id!r} came without frames; the judge needs sampled frames")
         from mmjudge.judges.vlm_digit import DEFAULT_PROMPT  # the prompt of the local digit judge
 
-        prompt = DEFAULT_PROMPT.replace("{prompt}", item.prompt)
+        prompt = DEFAULT_PROMPT.replace("{prompt}", query.prompt)
         extra = {"logprobs": True, "top_logprobs": self.options.top_logprobs}
         reply = self._chat(self._messages(prompt, judge_input), self.options.digit_max_tokens, extra)
         raw = reply_text(reply)
@@ -223,26 +200,15 @@ class OpenAICompatibleJudge(Judge):
             )
         details = {"expected_digit": digits.expected, "digit_probs": digits.probs, "frames": n}
         return Verdict(
-            item.item_id, digits.score, diagnostics=Diagnostics(raw, digits.valid_mass, None, details)
+            query.item_id, digits.score, diagnostics=Diagnostics(raw, digits.valid_mass, None, details)
         )
 
-    def _ask_label(self, judge_input: JudgeInput, item: SentenceItem) -> Verdict:
-        images = [judge_input.image] if judge_input.image is not None else []
-        reply = self._chat(
-            self._messages(item.prompt(seed=self.config.seed).text, judge_input, images),
-            self.options.max_tokens,
-        )
-        raw = reply_text(reply)
-        label = item.parse_label(raw)
-        if label is None:
-            return Verdict(
-                item.item_id,
-                None,
-                True,
-                f"no {'/'.join(item.labels)} label in the reply {raw[:200]!r}",
-                Diagnostics(raw_text=raw),
-            )
-        return Verdict(item.item_id, label, diagnostics=Diagnostics(raw_text=raw))
+    @_ask.register
+    def _ask_choice(self, query: ChoiceQuery, judge_input: JudgeInput) -> Verdict:
+        images = [judge_input.image] if judge_input.image is not None else None  # else the clip's frames
+        text = query.free_prompt(seed=self.config.seed)
+        reply = self._chat(self._messages(text, judge_input, images), self.options.max_tokens)
+        return free_text_verdict(query, reply_text(reply))
 
     def _messages(
         self, text: str, judge_input: JudgeInput, images: Sequence[Any] | None = None

@@ -7,10 +7,11 @@
 * ``S4``: as S3, but the text LLM first reasons (``options.max_reasoning_tokens``), then a second call
   extracts the answer from its reasoning.
 
-The prompts are the item's (:class:`mmjudge.items.DescriptionPairItem`: for EmoPrefer, mmjudge's wording,
-not the paper's text). All generation is greedy. The verdict value is the **raw answer text**: the scorer
-parses it with the benchmark's official parser (the item's ``parse_answer``); the parsed label, the strategy,
-the description and the reasoning are kept in ``diagnostics.extra``. Audio is not used.
+It answers pairs of texts about one clip (:class:`mmjudge.queries.PairQuery`); the prompts are the
+query's (for EmoPrefer, mmjudge's wording, not the paper's text). All generation is greedy. The verdict is
+the answer as the benchmark scores it (:func:`mmjudge.judges.free_text_verdict`): for EmoPrefer the **raw
+answer text**, which the scorer parses with the official parser (the query's ``parse``); the parsed label,
+the strategy, the description and the reasoning are kept in ``diagnostics.extra``. Audio is not used.
 """
 
 from __future__ import annotations
@@ -18,16 +19,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
-from mmjudge.errors import ConfigError, SchemaError
-from mmjudge.items import DescriptionPairItem, Diagnostics, Item, Verdict
+from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
-from mmjudge.judges._base import Judge
+from mmjudge.judges._base import Judge, free_text_verdict, missing_media
 from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._registry import register_judge
-from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges._types import JudgeInput
 from mmjudge.judges.profiles import QWEN_VL_UTILS
+from mmjudge.queries import Diagnostics, PairQuery, Verdict
 
 __all__ = ["STRATEGIES", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
 
@@ -102,7 +103,8 @@ class _LM:
 class PairwiseDescribeJudge(Judge):
     """EmoPrefer S1-S4 with a transformers VLM (and, for S3/S4, a text LLM)."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({DescriptionPairItem})
+    answers: ClassVar[frozenset[type]] = frozenset({PairQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "2"
     profile = QWEN_VL_UTILS
     Options: ClassVar[type] = PairwiseDescribeOptions
@@ -120,9 +122,10 @@ class PairwiseDescribeJudge(Judge):
         self.vlm: _LM | None = None
         self.text_lm: _LM | None = None
 
-    def media_request(self, item: Item) -> MediaRequest:
-        """Frames of the clip (config ``frames`` or ``fps``, default 8 frames)."""
-        return self.frames_request(as_video=self.options.frames_as == "video")
+    @property
+    def frames_as_video(self) -> bool:
+        """``options.frames_as == "video"`` (the clip's frames, config ``frames`` or ``fps``, default 8)."""
+        return bool(self.options.frames_as == "video")
 
     def load(self, device: str) -> None:
         """Load the VLM (``config.model``) and, for S3/S4, the text LLM onto ``device``."""
@@ -152,27 +155,29 @@ class PairwiseDescribeJudge(Judge):
         """
         if self.vlm is None:
             raise RuntimeError("pairwise_describe: call load(device) before judge_batch")
-        missing = {x.item.item_id: why for x in inputs if (why := _chat.missing_media(x)) is not None}
-        ready = [x for x in inputs if x.item.item_id not in missing]
+        missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
+        ready = [x for x in inputs if x.query.item_id not in missing]
         verdicts = {v.item_id: v for v in _chat.timed_verdicts(self._answer, ready)} if ready else {}
         return [
-            verdicts.get(x.item.item_id) or Verdict.failed(x.item.item_id, missing[x.item.item_id])
+            verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id])
             for x in inputs
         ]
 
     def _answer(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         assert self.vlm is not None
-        items = [_preference(x.item) for x in inputs]
+        items = [cast(PairQuery, x.query) for x in inputs]  # the runner asks only the kinds it answers
         strategy = self.options.strategy
         extra: list[dict[str, Any]] = [{"strategy": strategy} for _ in inputs]
         if strategy == "S1":
             answers = self.vlm.generate(
-                [self._encode(x, i.choose_prompt()) for x, i in zip(inputs, items, strict=True)],
+                [self._encode(x, i.free_prompt(seed=self.config.seed)) for x, i in zip(inputs, items, strict=True)],
                 self.options.max_answer_tokens,
             )
         else:
             answers = self._describe_then_compare(inputs, items, extra)
-        return [_verdict(x, a, e) for x, a, e in zip(inputs, answers, extra, strict=True)]
+        return [
+            free_text_verdict(i, a, Diagnostics(extra=e)) for i, a, e in zip(items, answers, extra, strict=True)
+        ]
 
     def _encode(self, x: JudgeInput, text: str) -> _chat.Encoded:
         assert self.vlm is not None
@@ -189,7 +194,7 @@ class PairwiseDescribeJudge(Judge):
         )
 
     def _describe_then_compare(
-        self, inputs: Sequence[JudgeInput], items: list[DescriptionPairItem], extra: list[dict[str, Any]]
+        self, inputs: Sequence[JudgeInput], items: list[PairQuery], extra: list[dict[str, Any]]
     ) -> list[str]:
         assert self.vlm is not None
         opts = self.options
@@ -212,15 +217,3 @@ class PairwiseDescribeJudge(Judge):
             [i.extract_prompt(r) for r, i in zip(replies, items, strict=True)], opts.max_answer_tokens
         )
 
-
-def _preference(item: Item) -> DescriptionPairItem:
-    if not isinstance(item, DescriptionPairItem):
-        raise SchemaError(
-            f"pairwise_describe judges description pairs (DescriptionPairItem), got a {type(item).__name__}"
-        )
-    return item
-
-
-def _verdict(x: JudgeInput, answer: str, extra: dict[str, Any]) -> Verdict:
-    extra["parsed"] = _preference(x.item).parse_answer(answer)
-    return Verdict(x.item.item_id, answer, diagnostics=Diagnostics(raw_text=answer, extra=extra))

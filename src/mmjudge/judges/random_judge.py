@@ -1,18 +1,17 @@
 """``random``: the seeded chance floor of every benchmark (registered as ``random``; no weights, no media).
 
-Each item gets its own generator, ``numpy.random.default_rng([config.seed, item_key(item_id)])``
+Each query gets its own generator, ``numpy.random.default_rng([config.seed, item_key(item_id)])``
 with :func:`item_key` the first 8 bytes of the SHA-256 of the UTF-8 item id, so a verdict depends only
-on the seed and the item id: not on the batch, the rank, the order or the other items. Then:
+on the seed and the item id: not on the batch, the rank, the order or the other queries. Then:
 
-- clip (IsoVRBench): ``rng.random()``, uniform in ``[0, 1)`` (ties have probability ~0);
-- sentence (MIST): uniform over the item's labels (``FF, WF, FL, LL``);
-- description pair (EmoPrefer): uniform over ``a1, a2, same`` (``a1, a2`` with ``options.include_same: false``);
-- question (EmoReAlM): uniform over the question's choice letters (the ``X`` of a leading ``(X)``,
-  ``X.`` or ``X:``; the position letter ``A, B, ...`` for a choice without one).
+- a clip to rate (IsoVRBench): ``rng.random()``, uniform in ``[0, 1)`` (ties have probability ~0);
+- a choice (MIST's labels, EmoReAlM's choice letters, EmoPrefer's ``a1, a2, same``): uniform over the
+  query's labels, without its tie label (EmoPrefer's ``same``) when ``options.include_same`` is false.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -20,20 +19,10 @@ from typing import ClassVar
 import numpy as np
 
 from mmjudge.errors import SchemaError
-from mmjudge.items import (
-    ClipItem,
-    DescriptionPairItem,
-    Item,
-    QuestionItem,
-    SentenceItem,
-    Verdict,
-    VerdictValue,
-    choice_letters,
-    item_key,
-)
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict, VerdictValue, choice_letters, item_key
 
 __all__ = ["RandomJudge", "RandomOptions", "choice_letters", "item_key"]
 
@@ -43,19 +32,20 @@ class RandomOptions:
     """``options`` of a ``random`` config."""
 
     include_same: bool = True
-    """EmoPrefer: draw ``same`` too (three answers), or only ``a1``/``a2``."""
+    """Draw a choice's tie label too (EmoPrefer's ``same``: three answers), or only the others."""
 
 
 @register_judge("random")
 class RandomJudge(Judge):
     """Seeded uniform answers for every benchmark (the chance floor)."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem, SentenceItem, DescriptionPairItem, QuestionItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery, ChoiceQuery})
+    blind: ClassVar[bool] = True
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = RandomOptions
     default_frames: ClassVar[int | None] = None
 
-    def media_request(self, item: Item) -> MediaRequest:
+    def media_request(self, query: Query) -> MediaRequest:
         """Nothing to decode.
 
         >>> from mmjudge.judges import JudgeConfig
@@ -65,37 +55,36 @@ class RandomJudge(Judge):
         return MediaRequest()
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """One uniform draw per item from its own seeded generator (``Verdict.failed`` for a question without choices).
+        """One uniform draw per query from its own seeded generator (``Verdict.failed`` for a choice without labels).
 
         >>> from pathlib import Path
-        >>> from mmjudge.judges import ClipItem, JudgeConfig
+        >>> from mmjudge.judges import JudgeConfig, ScoreQuery
         >>> judge = RandomJudge(JudgeConfig(judge="random", seed=1))
-        >>> [v] = judge.judge_batch([JudgeInput(ClipItem("c1", Path("c1.mp4"), "a cat"))])
-        >>> 0.0 <= v.value < 1.0, v.value == judge.judge_batch([JudgeInput(ClipItem("c1", Path("x"), ""))])[0].value
+        >>> [v] = judge.judge_batch([JudgeInput(ScoreQuery("c1", Path("c1.mp4"), "a cat"))])
+        >>> 0.0 <= v.value < 1.0, v.value == judge.judge_batch([JudgeInput(ScoreQuery("c1", Path("x"), ""))])[0].value
         (True, True)
         """
-        return [self._verdict(x.item) for x in inputs]
+        verdicts = []
+        for x in inputs:
+            rng = np.random.default_rng([self.config.seed, item_key(x.query.item_id)])
+            try:
+                verdicts.append(Verdict(x.query.item_id, self.draw(x.query, rng)))
+            except SchemaError as exc:
+                verdicts.append(Verdict.failed(x.query.item_id, f"SchemaError: {exc}"))
+        return verdicts
 
-    def _verdict(self, item: Item) -> Verdict:
-        if isinstance(item, QuestionItem) and not item.choices:
-            return Verdict.failed(
-                item.item_id, "SchemaError: the question has no choices to draw a letter from"
-            )
-        return Verdict(item.item_id, self.draw(item))
+    @functools.singledispatchmethod
+    def draw(self, query: Query, rng: np.random.Generator) -> VerdictValue:
+        """The verdict value for ``query`` (a function of ``config.seed`` and ``query.item_id`` only)."""
+        raise SchemaError(f"random answers {sorted(k.__name__ for k in self.answers)}, got a {type(query).__name__}")
 
-    def draw(self, item: Item) -> VerdictValue:
-        """The verdict value for ``item`` (a function of ``config.seed`` and ``item.item_id`` only)."""
-        rng = np.random.default_rng([self.config.seed, item_key(item.item_id)])
-        if isinstance(item, ClipItem):
-            return float(rng.random())
-        if isinstance(item, SentenceItem):
-            return str(rng.choice(item.labels))
-        if isinstance(item, DescriptionPairItem):
-            return str(rng.choice(item.labels if self.options.include_same else item.labels[:2]))
-        if isinstance(item, QuestionItem):
-            if not item.choices:
-                raise SchemaError(f"question {item.item_id!r} has no choices to draw a letter from")
-            return str(rng.choice(choice_letters(item.choices)))
-        raise SchemaError(
-            f"random judges ClipItem, SentenceItem, DescriptionPairItem or QuestionItem, got {type(item).__name__}"
-        )
+    @draw.register
+    def _score(self, query: ScoreQuery, rng: np.random.Generator) -> VerdictValue:
+        return float(rng.random())
+
+    @draw.register
+    def _choose(self, query: ChoiceQuery, rng: np.random.Generator) -> VerdictValue:
+        labels = [label for label in query.labels if self.options.include_same or label != query.tie]
+        if not labels:
+            raise SchemaError("the query offers no labels to draw from")
+        return str(rng.choice(labels))

@@ -21,11 +21,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from mmjudge.errors import MediaError, SchemaError
-from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
+from mmjudge.errors import MediaError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
-from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges._types import JudgeInput
+from mmjudge.queries import Diagnostics, ScoreQuery, Verdict
 
 __all__ = ["LUMA_WEIGHTS", "SharpnessJudge", "laplacian_variance"]
 
@@ -60,22 +60,17 @@ def laplacian_variance(frames: np.ndarray) -> np.ndarray:
 class SharpnessJudge(Judge):
     """IsoVRBench clip score: mean variance of the Laplacian over sampled frames (weight-free floor)."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "1"
     default_frames: ClassVar[int | None] = 8
-
-    def media_request(self, item: Item) -> MediaRequest:
-        """Frames from the config (default 8, ``linspace``); nothing for other items."""
-        return super().media_request(item) if isinstance(item, ClipItem) else MediaRequest()
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """One verdict per clip: the mean Laplacian variance, or ``Verdict.failed`` without frames."""
         return [self._judge_one(x) for x in inputs]
 
     def _judge_one(self, x: JudgeInput) -> Verdict:
-        item_id = x.item.item_id
-        if not isinstance(x.item, ClipItem):
-            raise SchemaError(f"sharpness judges IsoVRBench clips, got a {type(x.item).__name__}")
+        item_id = x.query.item_id
         if x.frames is None or len(x.frames) == 0:
             return Verdict.failed(item_id, "MediaError: no frames were decoded for this clip")
         started = time.perf_counter()

@@ -41,16 +41,16 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mmjudge.errors import ConfigError
-from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges._videoalign_ckpt import DIMENSIONS, VideoAlignSettings
 from mmjudge.judges.profiles import VIDEOALIGN
+from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = ["DEFAULT_RUBRIC", "MARKERS", "VideoRewardJudge", "VideoRewardOptions", "reward_scores"]
 
@@ -152,7 +152,8 @@ def reward_scores(
 class VideoRewardJudge(Judge):
     """VideoAlign-style reward model for IsoVRBench clips."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "2"
     Options: ClassVar[type] = VideoRewardOptions
     default_frames: ClassVar[int | None] = None
@@ -169,8 +170,9 @@ class VideoRewardJudge(Judge):
         self.settings = VideoAlignSettings()
         self.marker_ids: dict[str, int] = {}
 
-    def media_request(self, item: Item) -> MediaRequest:
-        """VideoAlign's sampling (2 fps or ``frames``) and size (<= 200,704 px), resized while decoding."""
+    def media_request(self, query: Query | None = None) -> MediaRequest:
+        """VideoAlign's sampling (2 fps or ``frames``) and size (<= 200,704 px), resized while decoding (the
+        same for every clip: ``query`` is not read)."""
         cfg = self.config
         return MediaRequest(
             num_frames=cfg.frames if cfg.fps is None else None,
@@ -246,7 +248,7 @@ class VideoRewardJudge(Judge):
 
     def _check_data_settings(self) -> None:
         data = self.settings.data
-        ours = self.media_request(ClipItem("", Path(), ""))
+        ours = self.media_request()
         rate_differs = ours.target_fps is not None and data.get("fps") not in (None, ours.target_fps)
         if rate_differs or data.get("max_frame_pixels") not in (None, ours.max_pixels):
             logger.warning(
@@ -272,15 +274,13 @@ class VideoRewardJudge(Judge):
         """Right-padded processor batch of the clips (at the profile's size, ``do_resize=False``)."""
         from mmjudge.judges._vision_batch import processor_batch, video_metadata
 
-        request = self.media_request(ClipItem("", Path(), ""))
+        request = self.media_request()
         texts: list[str] = []
         videos: list[Any] = []
         metadata: list[dict[str, Any]] = []
         for one in inputs:
-            if not isinstance(one.item, ClipItem) or one.frames is None or len(one.frames) == 0:
-                raise ConfigError(
-                    f"video_reward judges IsoVRBench clips with frames; got {type(one.item).__name__}"
-                )
+            if one.frames is None or len(one.frames) == 0:
+                raise ConfigError(f"video_reward rates clips from their frames; {one.query.item_id!r} came without any")
             # frames from the runner are already at this size (a no-op); direct callers get the one resize
             videos.append(
                 self.profile.fit_video(
@@ -292,7 +292,7 @@ class VideoRewardJudge(Judge):
                 )
             )
             metadata.append(video_metadata(one.frame_indices, one.fps, len(one.frames), one.total_frames))
-            rubric = self.template.replace("{prompt}", one.item.prompt)
+            rubric = self.template.replace("{prompt}", cast(ScoreQuery, one.query).prompt)  # the kind it answers
             messages = [{"role": "user", "content": [{"type": "video"}, {"type": "text", "text": rubric}]}]
             texts.append(
                 self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
@@ -348,7 +348,7 @@ class VideoRewardJudge(Judge):
             }
             verdicts.append(
                 Verdict(
-                    item_id=one.item.item_id,
+                    item_id=one.query.item_id,
                     value=reward_scores(dims, means, stds),
                     diagnostics=Diagnostics(latency_s=share, extra=extra),
                 )

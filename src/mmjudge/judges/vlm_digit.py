@@ -31,17 +31,17 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
 from mmjudge.errors import ConfigError
-from mmjudge.items import ClipItem, Diagnostics, Item, Verdict
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import QWEN_VL_UTILS
+from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = ["DEFAULT_PROMPT", "VlmDigitJudge", "VlmDigitOptions"]
 
@@ -79,7 +79,8 @@ class VlmDigitOptions:
 class VlmDigitJudge(Judge):
     """Expected-digit VLM judge for IsoVRBench clips."""
 
-    accepts: ClassVar[frozenset[type]] = frozenset({ClipItem})
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "2"
     Options: ClassVar[type] = VlmDigitOptions
     default_frames: ClassVar[int | None] = 8
@@ -97,7 +98,7 @@ class VlmDigitJudge(Judge):
         self.processor: Any = None
         self.digit_ids: list[int] = []
 
-    def media_request(self, item: Item) -> MediaRequest:
+    def media_request(self, query: Query) -> MediaRequest:
         """Full-size frames (the judge resizes them with the model's factor): ``frames`` uniform images, or
         a video sampled by qwen-vl-utils' rule."""
         request = self.frames_request(as_video=self.options.as_video)
@@ -113,10 +114,10 @@ class VlmDigitJudge(Judge):
         self.model, self.processor = load_model_and_processor(self.config, device, self.options.model_class)
         self.digit_ids = digit_token_ids(self.processor.tokenizer)
 
-    def prompt_text(self, item: ClipItem, num_frames: int) -> str:
-        """The chat-formatted text for ``item`` with ``num_frames`` frames (placeholders unexpanded)."""
+    def prompt_text(self, query: ScoreQuery, num_frames: int) -> str:
+        """The chat-formatted text for ``query`` with ``num_frames`` frames (placeholders unexpanded)."""
         visual = [{"type": "video"}] if self.options.as_video else [{"type": "image"}] * num_frames
-        text = self.template.replace("{prompt}", item.prompt)
+        text = self.template.replace("{prompt}", query.prompt)
         messages = [{"role": "user", "content": [*visual, {"type": "text", "text": text}]}]
         rendered: str = self.processor.apply_chat_template(
             messages, tokenize=False, add_generation_prompt=True
@@ -136,10 +137,8 @@ class VlmDigitJudge(Judge):
         factor = model_factor(self.processor, video=self.options.as_video)
         low, high = self.options.min_pixels, self.config.max_pixels
         for one in inputs:
-            if not isinstance(one.item, ClipItem) or one.frames is None or len(one.frames) == 0:
-                raise ConfigError(
-                    f"vlm_digit judges IsoVRBench clips with frames; got {type(one.item).__name__}"
-                )
+            if one.frames is None or len(one.frames) == 0:
+                raise ConfigError(f"vlm_digit rates clips from their frames; {one.query.item_id!r} came without any")
             if self.options.as_video:
                 frames = self.profile.fit_video(
                     one.frames,
@@ -152,7 +151,7 @@ class VlmDigitJudge(Judge):
                 frames = np.stack(
                     [self.profile.fit_image(f, factor, min_pixels=low, max_pixels=high) for f in one.frames]
                 )
-            texts.append(self.prompt_text(one.item, len(frames)))
+            texts.append(self.prompt_text(cast(ScoreQuery, one.query), len(frames)))  # the kind it answers
             if self.options.as_video:
                 videos.append(frames)
                 metadata.append(video_metadata(one.frame_indices, one.fps, len(frames), one.total_frames))
@@ -188,7 +187,7 @@ class VlmDigitJudge(Judge):
         tokens = mask.sum(dim=-1).tolist()
         return [
             Verdict(
-                item_id=one.item.item_id,
+                item_id=one.query.item_id,
                 value=float(digits.scores[i]),
                 diagnostics=Diagnostics(
                     raw_text=str(digits.argmax[i]),

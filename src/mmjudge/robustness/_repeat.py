@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from mmjudge.benchmarks import Effect, rate_effect
-from mmjudge.items import Verdict
+from mmjudge.queries import Verdict
 
 __all__ = ["measure_repeats"]
 

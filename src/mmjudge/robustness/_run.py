@@ -1,7 +1,7 @@
 """Run a judge through a benchmark's robustness probes with the normal runner (cache, resume, shards).
 
-The benchmark's own items are judged first (a robustness run into the folder of a normal ``mmjudge
-eval`` run finds them all in ``OUT/cache``); then each probe that applies judges only its new items:
+The benchmark's own queries are judged first (a robustness run into the folder of a normal ``mmjudge
+eval`` run finds them all in ``OUT/cache``); then each probe that applies judges only its new queries:
 its variants (derived at run time, recorded in the report) or a frame-count sweep (each clip decoded
 once, judged once per count). The repeat probe (any benchmark, ``repeats >= 2``) judges every item
 again with seeds ``seed + 1, ...``. Nothing here changes the benchmark's scoring: the base scores are
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, get_benchmark
-from mmjudge.items import ClipItem, Item, Verdict
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
+from mmjudge.queries import Query, Verdict
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
-from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_items, sharing_weights
+from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_queries, sharing_weights
 
 __all__ = ["RobustnessOptions", "run_robustness"]
 
@@ -56,17 +56,17 @@ def _by_id(result: RunResult, frames: int | None = None) -> dict[str, Verdict]:
     return {v.item_id: v for v in result.verdicts.get(frames, [])}
 
 
-def _traits(judge: Judge, items: Sequence[Item]) -> JudgeTraits:
-    clip = next((i for i in items if isinstance(i, ClipItem)), None)
+def _traits(judge: Judge, queries: Sequence[Query]) -> JudgeTraits:
+    clip = next((q for q in queries if q.video is not None), None)
     request = judge.media_request(clip) if clip is not None else None
     decodes = request is not None and (request.num_frames is not None or request.target_fps is not None)
     return JudgeTraits(judge.config.judge, decodes, judge.config.fps is not None)
 
 
-def _scores(spec: Benchmark, items: list[Item], verdicts: dict[str, Verdict], rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _scores(spec: Benchmark, queries: list[Query], verdicts: dict[str, Verdict], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The benchmark's own score of the verdicts, as ``mmjudge eval`` computes it (its warnings concern the
     scores, which ``mmjudge eval`` reports)."""
-    records = spec.records.records_from_verdicts(items, [verdicts[i.item_id] for i in items], rows)
+    records = spec.records.records_from_verdicts(queries, [verdicts[q.item_id] for q in queries], rows)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         scores = spec.score(**spec.records.score_inputs(records, rows))
@@ -80,7 +80,7 @@ def run_robustness(
     out_dir: str | Path,
     options: RobustnessOptions = _DEFAULT,
 ) -> dict[str, Any]:
-    """Judge the benchmark's items and every applicable probe's items; return the report (not yet written).
+    """Judge the benchmark's queries and every applicable probe's queries; return the report (not yet written).
 
     Args:
         benchmark: benchmark id.
@@ -95,17 +95,18 @@ def run_robustness(
     spec = get_benchmark(benchmark)
     config = resolve_config(judge)
     base_judge = prepare_judge(benchmark, config)
+    kind = base_judge.check_benchmark(benchmark)
     probes = _selected(spec, options)
     run = dataclasses.replace(options.run, frames=(), swap=False)
     rows = _rows(benchmark, data_dir, run)
-    items = spec.records.build_items(data_dir, rows, media_root=run.media_root, swap=False)
-    base = run_items(benchmark, base_judge, items, rows, out_dir, run)
+    queries = spec.records.build_queries(data_dir, rows, media_root=run.media_root, swap=False, kind=kind)
+    base = run_queries(benchmark, base_judge, queries, rows, out_dir, run)
     # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
     # holds the verdicts, so it alone measures.
     verdicts = _by_id(base)
-    scores = _scores(spec, items, verdicts, rows) if base.is_main else {}
-    traits = _traits(base_judge, items)
-    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, items, base.is_main)
+    scores = _scores(spec, queries, verdicts, rows) if base.is_main else {}
+    traits = _traits(base_judge, queries)
+    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, queries, kind, base.is_main)
     report: dict[str, Any] = {"probes": []}
     for probe in probes:
         report["probes"].append(_one_probe(probe, context, traits, verdicts, scores))
@@ -160,15 +161,16 @@ class _Context:
     run: RunOptions
     options: RobustnessOptions
     rows: list[dict[str, Any]]
-    items: list[Item]
+    queries: list[Query]
+    kind: type
     is_main: bool
 
 
 def _one_probe(
     probe: Probe, ctx: _Context, traits: JudgeTraits, verdicts: dict[str, Verdict], scores: dict[str, Any]
 ) -> dict[str, Any]:
-    spec, judge, rows, items, run, options, out_dir = (
-        ctx.spec, ctx.judge, ctx.rows, ctx.items, ctx.run, ctx.options, ctx.out_dir
+    spec, judge, rows, queries, run, options, out_dir = (
+        ctx.spec, ctx.judge, ctx.rows, ctx.queries, ctx.run, ctx.options, ctx.out_dir
     )  # fmt: skip
     entry = _entry(probe.name, probe.title, probe.description)
     reason = probe.applies(traits) if probe.applies else ""
@@ -176,42 +178,42 @@ def _one_probe(
         entry["reason"] = reason
         return entry
     cost = {"items": 0, "judged": 0, "cached": 0}
-    if probe.swap:  # both orders: the forward items are cache hits, the reversed ones this probe's cost
-        items = spec.records.build_items(ctx.data_dir, rows, media_root=run.media_root, swap=True)
-        result = run_items(spec.id, judge, items, rows, out_dir, run)
+    if probe.swap:  # both orders: the forward queries are cache hits, the reversed ones this probe's cost
+        queries = spec.records.build_queries(ctx.data_dir, rows, media_root=run.media_root, swap=True, kind=ctx.kind)
+        result = run_queries(spec.id, judge, queries, rows, out_dir, run)
         verdicts, cost = _by_id(result), _cost(result)
-        scores = _scores(spec, items, verdicts, rows) if ctx.is_main else {}
+        scores = _scores(spec, queries, verdicts, rows) if ctx.is_main else {}
     sweep: dict[int, dict[str, Verdict]] = {}
     if probe.frames:
         counts = tuple(options.frames or probe.frames)
         if len(counts) == 1:  # one count: the runner expects it in the config
             one = sharing_weights(judge, with_frames(judge.config, counts[0]))
-            result = run_items(spec.id, one, items, rows, out_dir, run)
+            result = run_queries(spec.id, one, queries, rows, out_dir, run)
             sweep = {counts[0]: _by_id(result)}
         else:
-            result = run_items(spec.id, judge, items, rows, out_dir, dataclasses.replace(run, frames=counts))
+            result = run_queries(spec.id, judge, queries, rows, out_dir, dataclasses.replace(run, frames=counts))
             sweep = {int(n): _by_id(result, n) for n in counts}
         cost = _cost(result)
     fps_sweep: dict[float, dict[str, Verdict]] = {}
     if probe.fps and traits.own_sampling:  # a judge sampling at its own rate: its rate varied too
         for rate in probe.fps:
             one = sharing_weights(judge, dataclasses.replace(judge.config, fps=rate))
-            result = run_items(spec.id, one, items, rows, out_dir, run)
+            result = run_queries(spec.id, one, queries, rows, out_dir, run)
             fps_sweep[rate] = _by_id(result)
             cost = {k: cost[k] + v for k, v in _cost(result).items()}
-    variants = probe.variants(rows, items) if probe.variants else []
+    variants = probe.variants(rows, queries) if probe.variants else []
     variant_verdicts: dict[str, Verdict] = {}
     if variants:
-        result = run_items(spec.id, judge, [v.item for v in variants], rows, out_dir, run)
+        result = run_queries(spec.id, judge, [v.query for v in variants], rows, out_dir, run)
         variant_verdicts = _by_id(result)
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:
         return entry
-    data = ProbeData(rows, items, verdicts, variants, variant_verdicts, sweep, scores, options.seed, fps_sweep)
+    data = ProbeData(rows, queries, verdicts, variants, variant_verdicts, sweep, scores, options.seed, fps_sweep)
     outcome = probe.measure(data)
     entry.update(
         status="ran", effects=[dataclasses.asdict(e) for e in outcome.effects], details=dict(outcome.details),
-        variants=[{"item_id": v.item.item_id, "source": v.source, "change": dict(v.change)} for v in variants],
+        variants=[{"item_id": v.query.item_id, "source": v.source, "change": dict(v.change)} for v in variants],
         cost=cost,
     )  # fmt: skip
     return entry
@@ -223,7 +225,7 @@ def _reseeded(judge: Judge, seed: int) -> Judge:
 
 
 def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
-    spec, judge, items, rows, options = ctx.spec, ctx.judge, ctx.items, ctx.rows, ctx.options
+    spec, judge, queries, rows, options = ctx.spec, ctx.judge, ctx.queries, ctx.rows, ctx.options
     from mmjudge.robustness._repeat import measure_repeats
 
     entry = _entry(
@@ -237,14 +239,14 @@ def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
     runs = [verdicts]
     cost = {"items": 0, "judged": 0, "cached": 0}
     for r in range(1, options.repeats):
-        result = run_items(spec.id, _reseeded(judge, judge.config.seed + r), items, rows, ctx.out_dir, ctx.run)
+        result = run_queries(spec.id, _reseeded(judge, judge.config.seed + r), queries, rows, ctx.out_dir, ctx.run)
         runs.append(_by_id(result))
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:
         return entry
     headline_key = spec.headline[0] if spec.headline else ""
-    per_run = [_scores(spec, items, v, rows).get(headline_key) for v in runs]
-    effects, details = measure_repeats([i.item_id for i in items], runs, per_run, headline_key)
+    per_run = [_scores(spec, queries, v, rows).get(headline_key) for v in runs]
+    effects, details = measure_repeats([q.item_id for q in queries], runs, per_run, headline_key)
     seeds = [judge.config.seed + r for r in range(options.repeats)]
     entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
                  cost=cost)  # fmt: skip

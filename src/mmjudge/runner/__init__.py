@@ -1,7 +1,7 @@
 """The judge runner: accelerate sharding, the decode pool, the verdict cache with exact resume, outputs.
 
-:func:`run_judge` judges every item of a built benchmark folder (the benchmark builds the items, the
-judge must accept their kind); :func:`evaluate_judge` also scores and writes ``predictions.jsonl``,
+:func:`run_judge` judges every query of a built benchmark folder (the benchmark builds queries of the
+first kind it asks that the judge answers); :func:`evaluate_judge` also scores and writes ``predictions.jsonl``,
 ``results.json`` and ``report.md``. Modules: :mod:`.runner` (sharded, cached judging), :mod:`.decode`
 (the decode pool), :mod:`.cache` (the verdict cache), :mod:`.dist` (ranks), :mod:`.outputs` (files).
 """
@@ -11,11 +11,11 @@ from mmjudge.runner.runner import (
     RunOptions,
     RunResult,
     RunStats,
-    load_items,
+    load_queries,
     prepare_judge,
     resolve_config,
-    run_items,
     run_judge,
+    run_queries,
     sharing_weights,
 )
 from mmjudge.runner.sweep import SWEEP_FILES, SweepFiles, SweepRun, write_sweep
@@ -29,12 +29,12 @@ __all__ = [
     "SweepFiles",
     "SweepRun",
     "evaluate_judge",
-    "load_items",
+    "load_queries",
     "prepare_judge",
     "provenance",
     "resolve_config",
-    "run_items",
     "run_judge",
+    "run_queries",
     "sharing_weights",
     "write_sweep",
 ]

@@ -1,7 +1,7 @@
 """The runner's verdict cache: append-only JSON lines, one file per rank, fsynced per judge call.
 
 A record is ``{"key": ..., "item_id": ..., "verdict": {...}}``. The key hashes the judge fingerprint,
-the content of every media file the item uses, the item's other fields and the media request, so a
+the content of every media file the query uses, the query's other fields and the media request, so a
 changed clip, prompt or frame setting is judged again while an unchanged one never is. Every rank
 appends to its own file (``rank<k>.jsonl``); on start the runner reads every rank file, so a run
 killed at any point resumes exactly. A torn last line (a kill mid-write) is skipped.
@@ -9,7 +9,7 @@ killed at any point resumes exactly. A torn last line (a kill mid-write) is skip
 Transient failures (``Verdict.transient``: connection, timeout, 5xx, out of memory) are held in memory
 for the run but never written, and a line written before verdicts carried the flag whose error reads
 as transient (:func:`mmjudge.judges._failures.looks_transient`) is not loaded: a rerun into the same
-folder judges those items again. Deterministic failures (unreadable media) stay cached.
+folder judges those queries again. Deterministic failures (unreadable media) stay cached.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from mmjudge.items import Diagnostics, Item, Verdict
 from mmjudge.judges import MediaRequest, looks_transient
+from mmjudge.queries import Diagnostics, Query, Verdict
 
 logger = logging.getLogger(__name__)
 
@@ -91,13 +91,13 @@ def _file_digest(path: Path) -> str:
         return "unreadable"
 
 
-def media_paths(item: Item) -> list[Path]:
-    """The media files an item refers to."""
-    return [p for name in _MEDIA_FIELDS if isinstance(p := getattr(item, name, None), Path)]
+def media_paths(query: Query) -> list[Path]:
+    """The media files a query refers to."""
+    return [p for name in _MEDIA_FIELDS if isinstance(p := getattr(query, name, None), Path)]
 
 
-def cache_key(fingerprint: str, item: Item, request: MediaRequest, hasher: MediaHasher) -> str:
-    """Hash of (judge fingerprint, media content, the item's other fields, the media request).
+def cache_key(fingerprint: str, item: Query, request: MediaRequest, hasher: MediaHasher) -> str:
+    """Hash of (judge fingerprint, media content, the query's other fields, the media request).
 
     Paths are left out: the same content under another folder hits the cache.
     """

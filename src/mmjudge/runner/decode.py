@@ -1,6 +1,6 @@
-"""Decoding for the runner: each item's media decoded once for every frame setting, in a prefetching pool.
+"""Decoding for the runner: each query's media decoded once for every frame setting, in a prefetching pool.
 
-:func:`decode_item` reads the union of the frame indices several :class:`MediaRequest` s ask for in one
+:func:`decode_query` reads the union of the frame indices several :class:`MediaRequest` s ask for in one
 sparse read (a ``--frames 4,8,16,32,48`` sweep decodes each clip once) and slices one
 :class:`JudgeInput` per request. :class:`Prefetcher` runs it in single-thread worker processes ahead of
 the judge, yielding results in input order.
@@ -31,12 +31,12 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from mmjudge.items import Item
 from mmjudge.judges import JudgeInput, MediaRequest
 from mmjudge.media.audio import load_audio
 from mmjudge.media.image import load_image
 from mmjudge.media.resize import resize_max_pixels
 from mmjudge.media.video import read_frames, sample_indices, video_info
+from mmjudge.queries import Query
 
 logger = logging.getLogger(__name__)
 
@@ -47,10 +47,10 @@ _PREFIX = "mmjudge-frames-"
 
 @dataclass
 class Decoded:
-    """One item decoded for every request of a run; frames are stored once and sliced per request."""
+    """One query decoded for every request of a run; frames are stored once and sliced per request."""
 
-    item: Item
-    """The item."""
+    query: Query
+    """The query."""
     inputs: list[JudgeInput] | None
     """One judge input per request, in request order, without frames (see :meth:`input`); ``None``
     when decoding failed."""
@@ -68,7 +68,7 @@ class Decoded:
     def input(self, position: int) -> JudgeInput:
         """The judge input of request ``position``, with its frames."""
         if self.inputs is None:
-            raise RuntimeError(f"{self.item.item_id}: decoding failed ({self.error})")
+            raise RuntimeError(f"{self.query.item_id}: decoding failed ({self.error})")
         judge_input = self.inputs[position]
         if self.shared is not None:
             frames = self.shared.view(position)
@@ -151,34 +151,34 @@ class _SharedFrames:
         return np.asarray(self._map[offset : offset + int(np.prod(shape))]).reshape(shape)
 
 
-def decode_item(
-    item: Item,
+def decode_query(
+    query: Query,
     requests: Sequence[MediaRequest],
     *,
     backend: str | None = None,
     threads: int = 1,
     share: bool = False,
 ) -> Decoded:
-    """Decode what ``requests`` ask of ``item``, reading each file once.
+    """Decode what ``requests`` ask of ``query``, reading each file once.
 
     Failures (a missing or damaged file, an index out of range) come back as ``error``, never raised.
     ``share`` puts the frames in shared memory (for a worker process).
     """
     started = time.perf_counter()
-    decoded = Decoded(item, [JudgeInput(item=item) for _ in requests], None, 0.0)
+    decoded = Decoded(query, [JudgeInput(query=query) for _ in requests], None, 0.0)
     try:
         _decode(decoded, requests, backend, threads)
         if share:
             decoded.share()
-    except Exception as exc:  # a per-item failure is recorded, the run goes on
-        decoded = Decoded(item, None, f"{type(exc).__name__}: {exc}", 0.0)
+    except Exception as exc:  # a per-query failure is recorded, the run goes on
+        decoded = Decoded(query, None, f"{type(exc).__name__}: {exc}", 0.0)
     decoded.seconds = time.perf_counter() - started
     return decoded
 
 
 def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | None, threads: int) -> None:
-    item, inputs = decoded.item, decoded.inputs or []
-    video: Path | None = getattr(item, "video", None)
+    query, inputs = decoded.query, decoded.inputs or []
+    video = query.video
     wants_video = [i for i, r in enumerate(requests) if r.num_frames is not None or r.target_fps is not None]
     decoded.slices = [None] * len(requests)
     if wants_video and video is not None:
@@ -187,13 +187,13 @@ def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | N
     image_cache: list[Any] = []
     for request, judge_input in zip(requests, inputs, strict=True):
         rate = request.audio_sample_rate
-        source = getattr(item, "audio", None) or (video if getattr(item, "audio_from_video", True) else None)
+        source = query.audio or (video if query.audio_from_video else None)
         if rate is not None and source is not None:
             key = (rate, request.audio_resampler)
             if key not in audio_cache:
                 audio_cache[key] = load_audio(source, rate, resampler=request.audio_resampler)
             judge_input.audio = audio_cache[key]
-        image = getattr(item, "image", None)
+        image = query.image
         if request.image and image is not None:
             if not image_cache:
                 image_cache.append(load_image(image))
@@ -288,11 +288,11 @@ def _die_with_parent(parent: int) -> None:
 
 
 class Prefetcher:
-    """Decode items ahead of the judge in ``workers`` single-thread processes (0: in the caller, lazily).
+    """Decode queries ahead of the judge in ``workers`` single-thread processes (0: in the caller, lazily).
 
     Args:
         workers: decode processes; 0 decodes in the calling process when a result is asked for.
-        depth: items decoded ahead per worker.
+        depth: queries decoded ahead per worker.
         backend: video backend (see :func:`mmjudge.media.video.resolve_backend`).
     """
 
@@ -310,18 +310,18 @@ class Prefetcher:
                 max_workers=workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
             )
 
-    def map(self, jobs: Iterable[tuple[Item, Sequence[MediaRequest]]]) -> Iterator[Decoded]:
-        """Decoded items in the order of ``jobs``."""
+    def map(self, jobs: Iterable[tuple[Query, Sequence[MediaRequest]]]) -> Iterator[Decoded]:
+        """Decoded queries in the order of ``jobs``."""
         if self._pool is None:
-            for item, requests in jobs:
-                yield decode_item(item, requests, backend=self.backend, threads=1)
+            for query, requests in jobs:
+                yield decode_query(query, requests, backend=self.backend, threads=1)
             return
         pending: collections.deque[Future[Decoded]] = collections.deque()
         iterator = iter(jobs)
         limit = self.workers * self.depth
-        for item, requests in iterator:
+        for query, requests in iterator:
             pending.append(
-                self._pool.submit(decode_item, item, list(requests), backend=self.backend, share=True)
+                self._pool.submit(decode_query, query, list(requests), backend=self.backend, share=True)
             )
             if len(pending) >= limit:
                 yield pending.popleft().result()
@@ -345,4 +345,4 @@ class Prefetcher:
         self.close()
 
 
-__all__ = ["Decoded", "Prefetcher", "decode_item", "frame_indices"]
+__all__ = ["Decoded", "Prefetcher", "decode_query", "frame_indices"]

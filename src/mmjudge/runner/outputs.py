@@ -139,7 +139,7 @@ def _write_outputs(
         provenance=prov,
     )
     spec = get_benchmark(result.benchmark).records
-    records = spec.records_from_verdicts(result.items, result.verdicts[count], result.rows)
+    records = spec.records_from_verdicts(result.queries, result.verdicts[count], result.rows)
     predictions_path = write_predictions(folder / "predictions.jsonl", header, records)
     predictions = read_predictions(predictions_path, benchmark=result.benchmark)
     scores = score_predictions(predictions, result.rows, **score_options)

@@ -1,7 +1,8 @@
-"""The judge runner: canonical items -> (sharded, cached, resumable) judging -> verdicts.
+"""The judge runner: canonical queries -> (sharded, cached, resumable) judging -> verdicts.
 
-:func:`run_judge` judges every item of a built benchmark folder once per run. Items are built the same
-way on every rank (the benchmark's ``records.build_items``); the ones without a cached verdict are
+:func:`run_judge` judges every query of a built benchmark folder once per run. Queries are built the same
+way on every rank (the benchmark's ``records.build_queries``, of the kind the judge answers); the ones
+without a cached verdict are
 split between the ranks (``accelerate``'s ``split_between_processes``; padding repeats are judged once),
 decoded ahead of the judge by a pool of single-thread worker processes, judged in batches, appended to
 the rank's cache file (fsynced after each judge call) and gathered. A run killed at any point and started again
@@ -21,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks import get_benchmark
-from mmjudge.items import Item, Verdict
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, is_transient, load_config, make_judge, with_frames
+from mmjudge.queries import Query, Verdict
 from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, media_paths
 from mmjudge.runner.decode import Decoded, Prefetcher
 from mmjudge.runner.dist import Dist, dedupe_in_order, init_dist
@@ -39,11 +40,11 @@ class RunOptions:
     decode_workers: int = 0
     """Decode worker processes (0: decode in the judging process, no overlap)."""
     swap: bool = False
-    """Also judge every item in swapped order, for benchmarks whose items have one (EmoPrefer's a1/a2)."""
+    """Also judge every query in swapped order, for benchmarks whose queries have one (EmoPrefer's a1/a2)."""
     limit: int | None = None
-    """Only the first N reference rows (pairs, items, questions) and the items they need."""
+    """Only the first N reference rows (pairs, items, questions) and the queries they need."""
     batch_size: int | None = None
-    """Items per ``judge_batch`` call (default: the config's ``batch_size``)."""
+    """Queries per ``judge_batch`` call (default: the config's ``batch_size``)."""
     media_root: Path | None = None
     """Root of gated media (e.g. MER2025, DFEW); default: the data folder."""
     video_backend: str | None = None
@@ -57,16 +58,16 @@ class RunStats:
     """Counts and timings of one run (timings vary between runs: they go to ``results.json`` only)."""
 
     items: int = 0
-    """Judge items in the run (unique clips when pairs share clips)."""
+    """Queries in the run (unique clips when pairs share clips); ``items`` in ``results.json``'s stats."""
     cached: int = 0
-    """(item, frame setting) verdicts found in the cache at start."""
+    """(query, frame setting) verdicts found in the cache at start."""
     judged: int = 0
-    """(item, frame setting) verdicts judged by this run, all ranks."""
+    """(query, frame setting) verdicts judged by this run, all ranks."""
     failed: int = 0
     """No-judgment verdicts among all verdicts of the run."""
     transient: int = 0
     """Among them, transient failures (connection, timeout, 5xx, out of memory): not cached, so a rerun
-    into the same output folder judges those items again."""
+    into the same output folder judges those queries again."""
     retried: int = 0
     """Transient failures found in the cache at start (not loaded, judged again)."""
     world: int = 1
@@ -78,21 +79,21 @@ class RunStats:
     judge_s: float = 0.0
     """Seconds inside ``judge_batch`` (main rank)."""
     decode_s: float = 0.0
-    """Seconds spent decoding the main rank's items (in workers when ``decode_workers > 0``)."""
+    """Seconds spent decoding the main rank's queries (in workers when ``decode_workers > 0``)."""
     wait_s: float = 0.0
-    """Seconds the main rank's judge waited for decoded items."""
+    """Seconds the main rank's judge waited for decoded queries."""
 
 
 @dataclass
 class RunResult:
-    """Verdicts of a run, per frame setting, in canonical item order (complete on the main rank only)."""
+    """Verdicts of a run, per frame setting, in canonical query order (complete on the main rank only)."""
 
     benchmark: str
     """Benchmark id."""
     config: JudgeConfig
     """The resolved config (before any frame override)."""
-    items: list[Item]
-    """Canonical items."""
+    queries: list[Query]
+    """Canonical queries."""
     rows: list[dict[str, Any]]
     """Reference rows (after ``limit``)."""
     configs: dict[int | None, JudgeConfig]
@@ -100,7 +101,7 @@ class RunResult:
     judge_version: str
     """The backend's ``version``."""
     verdicts: dict[int | None, list[Verdict]] = field(default_factory=dict)
-    """Frame count -> one verdict per item (main rank; empty elsewhere)."""
+    """Frame count -> one verdict per query (main rank; empty elsewhere)."""
     stats: RunStats = field(default_factory=RunStats)
     """Counts and timings."""
     is_main: bool = True
@@ -128,16 +129,18 @@ def prepare_judge(benchmark: str, config: JudgeConfig) -> Judge:
     return judge
 
 
-def load_items(
-    benchmark: str, data_dir: str | Path, options: RunOptions
-) -> tuple[list[Item], list[dict[str, Any]]]:
-    """Canonical items and reference rows (the first ``options.limit`` rows and the items they need)."""
+def load_queries(
+    benchmark: str, data_dir: str | Path, options: RunOptions, kind: type | None = None
+) -> tuple[list[Query], list[dict[str, Any]]]:
+    """Canonical queries of ``kind`` (default: the benchmark's first) and reference rows (the first
+    ``options.limit`` rows and the queries they need)."""
     from mmjudge.scoring import load_reference_rows
 
     spec = get_benchmark(benchmark)
     rows = load_reference_rows(benchmark, data_dir, limit=options.limit)
-    items = spec.records.build_items(data_dir, rows, media_root=options.media_root, swap=options.swap)
-    return items, rows
+    queries = spec.records.build_queries(data_dir, rows, media_root=options.media_root, swap=options.swap,
+                                         kind=kind or spec.records.query_kinds[0])  # fmt: skip
+    return queries, rows
 
 
 def _variants(base: Judge, frames: tuple[int, ...]) -> dict[int | None, Judge]:
@@ -160,7 +163,7 @@ def run_judge(
     out_dir: str | Path,
     options: RunOptions = RunOptions(),
 ) -> RunResult:
-    """Judge every item of a built benchmark folder, resuming from ``out_dir/cache``.
+    """Judge every query of a built benchmark folder, resuming from ``out_dir/cache``.
 
     Args:
         benchmark: benchmark id.
@@ -177,23 +180,23 @@ def run_judge(
     if len(options.frames) == 1:
         config = with_frames(config, options.frames[0])
     base = prepare_judge(benchmark, config)
-    items, rows = load_items(benchmark, data_dir, options)
-    return run_items(benchmark, base, items, rows, out_dir, options, started=started)
+    queries, rows = load_queries(benchmark, data_dir, options, base.check_benchmark(benchmark))
+    return run_queries(benchmark, base, queries, rows, out_dir, options, started=started)
 
 
-def run_items(
+def run_queries(
     benchmark: str,
     base: Judge,
-    items: list[Item],
+    queries: list[Query],
     rows: list[dict[str, Any]],
     out_dir: str | Path,
     options: RunOptions = RunOptions(),
     *,
     started: float | None = None,
 ) -> RunResult:
-    """Judge the given ``items`` with a prepared judge, through the same cache, shards and decode pool.
+    """Judge the given ``queries`` with a prepared judge, through the same cache, shards and decode pool.
 
-    :func:`run_judge` calls it with the benchmark's canonical items; derived items (e.g. the robustness
+    :func:`run_judge` calls it with the benchmark's canonical queries; derived queries (e.g. the robustness
     probes' variants) go through here too, so they share the cache of ``out_dir``. ``base`` is loaded
     once, the first time a call has something to judge (its weights are reused by later calls).
     ``options.frames`` with one value must already be applied to ``base.config`` (see :func:`with_frames`).
@@ -203,22 +206,22 @@ def run_items(
     variants = _variants(base, options.frames)
     dist = init_dist()
     cache = VerdictCache(Path(out_dir) / "cache", rank=dist.rank)
-    keys = _keys(items, variants)
-    todo = [i for i in items if any(keys[n][i.item_id] not in cache for n in variants)]
+    keys = _keys(queries, variants)
+    todo = [i for i in queries if any(keys[n][i.item_id] not in cache for n in variants)]
     cached = sum(k in cache for per in keys.values() for k in per.values())
     dist.barrier()  # every rank has read the cache before any rank appends to it
     mine = dedupe_in_order([i.item_id for i in dist.shard(todo)], [i.item_id for i in todo])
-    lookup = {i.item_id: i for i in items}
-    stats = RunStats(items=len(items), cached=cached, world=dist.world, retried=cache.retried)
+    lookup = {i.item_id: i for i in queries}
+    stats = RunStats(items=len(queries), cached=cached, world=dist.world, retried=cache.retried)
     if mine:
         _load_once(base, dist.device)
         variants = _variants(base, options.frames)  # the copies share what load() set up
-    new = _judge_items([lookup[i] for i in mine], variants, keys, cache, options, dist, stats)
+    new = _judge_queries([lookup[i] for i in mine], variants, keys, cache, options, dist, stats)
     gathered = dist.gather(new)
     result = RunResult(
         benchmark,
         config,
-        items,
+        queries,
         rows,
         {n: v.config for n, v in variants.items()},
         base.version,
@@ -228,7 +231,7 @@ def run_items(
     if dist.is_main:
         for key, verdict in gathered:
             cache.remember(key, verdict)
-        result.verdicts = {n: [cache.get(keys[n][i.item_id]) for i in items] for n in variants}
+        result.verdicts = {n: [cache.get(keys[n][i.item_id]) for i in queries] for n in variants}
         stats.failed = sum(v.no_judgment for per in result.verdicts.values() for v in per)
         stats.transient = sum(v.transient for per in result.verdicts.values() for v in per)
         if stats.transient:
@@ -246,7 +249,7 @@ def run_items(
 def sharing_weights(base: Judge, config: JudgeConfig) -> Judge:
     """A judge with another config (its own fingerprint) that shares ``base``'s weights.
 
-    Whichever of the two :func:`run_items` loads first loads ``base``; the other then takes its loaded
+    Whichever of the two :func:`run_queries` loads first loads ``base``; the other then takes its loaded
     state, so weights are loaded once however many configs (seeds, sampling rates) are judged.
     """
     other = copy.copy(base)
@@ -257,7 +260,7 @@ def sharing_weights(base: Judge, config: JudgeConfig) -> Judge:
 
 
 def _load_once(judge: Judge, device: str) -> None:
-    """Load ``judge`` (or the judge it shares weights with) once per device, across ``run_items`` calls."""
+    """Load ``judge`` (or the judge it shares weights with) once per device, across ``run_queries`` calls."""
     root = getattr(judge, "_mmjudge_shares", judge)
     if getattr(root, "_mmjudge_loaded_on", None) != device:
         root.load(device)
@@ -268,17 +271,17 @@ def _load_once(judge: Judge, device: str) -> None:
         judge.config, judge.fingerprint, judge._mmjudge_shares = config, own, root  # type: ignore[attr-defined]
 
 
-def _keys(items: Sequence[Item], variants: dict[int | None, Judge]) -> dict[int | None, dict[str, str]]:
+def _keys(queries: Sequence[Query], variants: dict[int | None, Judge]) -> dict[int | None, dict[str, str]]:
     hasher = MediaHasher()
-    hasher.prime(p for item in items for p in media_paths(item))
+    hasher.prime(p for query in queries for p in media_paths(query))
     return {
-        n: {i.item_id: cache_key(v.fingerprint, i, v.media_request(i), hasher) for i in items}
+        n: {i.item_id: cache_key(v.fingerprint, i, v.media_request(i), hasher) for i in queries}
         for n, v in variants.items()
     }
 
 
-def _judge_items(
-    items: list[Item],
+def _judge_queries(
+    queries: list[Query],
     variants: dict[int | None, Judge],
     keys: dict[int | None, dict[str, str]],
     cache: VerdictCache,
@@ -291,13 +294,13 @@ def _judge_items(
 
     batch_size = options.batch_size or next(iter(variants.values())).config.batch_size
     new: list[tuple[str, Verdict]] = []
-    jobs = ((i, [v.media_request(i) for v in variants.values()]) for i in items)
-    bar = tqdm(total=len(items), desc="judging", unit="item", disable=not (dist.is_main and options.progress))
+    jobs = ((i, [v.media_request(i) for v in variants.values()]) for i in queries)
+    bar = tqdm(total=len(queries), desc="judging", unit="query", disable=not (dist.is_main and options.progress))
     started = time.perf_counter()
     with Prefetcher(options.decode_workers, backend=options.video_backend) as prefetcher:
         for batch in _timed_batches(prefetcher.map(jobs), batch_size, stats):
             for position, (count, variant) in enumerate(variants.items()):
-                todo = [d for d in batch if keys[count][d.item.item_id] not in cache]
+                todo = [d for d in batch if keys[count][d.query.item_id] not in cache]
                 done = [(keys[count][v.item_id], v) for v in _judge_batch(variant, todo, position, stats)]
                 cache.put_many(done)
                 new.extend(done)
@@ -327,7 +330,7 @@ def _judge_batch(judge: Judge, batch: list[Decoded], position: int, stats: RunSt
     """Verdicts for ``batch``: decode failures and model errors become ``no_judgment``."""
     ready = [d for d in batch if d.error is None]
     verdicts = {
-        d.item.item_id: Verdict.failed(d.item.item_id, str(d.error), transient=_out_of_memory(str(d.error)))
+        d.query.item_id: Verdict.failed(d.query.item_id, str(d.error), transient=_out_of_memory(str(d.error)))
         for d in batch
         if d.error is not None
     }
@@ -337,19 +340,19 @@ def _judge_batch(judge: Judge, batch: list[Decoded], position: int, stats: RunSt
         for verdict in _call_judge(judge, inputs):
             verdicts[verdict.item_id] = verdict
         stats.judge_s += time.perf_counter() - started
-    return [verdicts[d.item.item_id] for d in batch]
+    return [verdicts[d.query.item_id] for d in batch]
 
 
 def _call_judge(judge: Judge, inputs: list[Any]) -> list[Verdict]:
     try:
         verdicts = judge.judge_batch(inputs)
-    except Exception as exc:  # a model error is a per-item failure
-        if len(inputs) > 1:  # isolate the failing item(s)
+    except Exception as exc:  # a model error is a per-query failure
+        if len(inputs) > 1:  # isolate the failing query (or queries)
             return [v for one in inputs for v in _call_judge(judge, [one])]
-        logger.warning("judge %s failed on %s: %s", judge.config.judge, inputs[0].item.item_id, exc)
+        logger.warning("judge %s failed on %s: %s", judge.config.judge, inputs[0].query.item_id, exc)
         error = f"{type(exc).__name__}: {exc}"
-        return [Verdict.failed(inputs[0].item.item_id, error, transient=is_transient(exc))]
-    expected = [i.item.item_id for i in inputs]
+        return [Verdict.failed(inputs[0].query.item_id, error, transient=is_transient(exc))]
+    expected = [i.query.item_id for i in inputs]
     if [v.item_id for v in verdicts] != expected:
         raise RuntimeError(
             f"judge {judge.config.judge!r} returned verdicts for {[v.item_id for v in verdicts][:3]}..., "
@@ -359,7 +362,7 @@ def _call_judge(judge: Judge, inputs: list[Any]) -> list[Verdict]:
 
 
 def _out_of_memory(error: str) -> bool:
-    """A decode failure is the item's (unreadable media) unless the decoder ran out of memory."""
+    """A decode failure is the query's (unreadable media) unless the decoder ran out of memory."""
     return "MemoryError" in error or "out of memory" in error.lower()
 
 
@@ -367,10 +370,10 @@ __all__ = [
     "RunOptions",
     "RunResult",
     "RunStats",
-    "load_items",
+    "load_queries",
     "prepare_judge",
     "resolve_config",
-    "run_items",
     "run_judge",
+    "run_queries",
     "sharing_weights",
 ]

@@ -23,14 +23,14 @@ from mmjudge.benchmarks.mist.prompts import (
     parse_final_label,
 )
 from mmjudge.errors import SchemaError
-from mmjudge.runner import RunOptions, load_items
+from mmjudge.runner import RunOptions, load_queries
 
 STRATEGIES = ("zero_shot", "few_shot", "cot", "few_shot_cot")
 
 
 @pytest.fixture(scope="module")
 def cells(sample_data: Path) -> list[MistCell]:
-    items, _ = load_items("mist", sample_data / "mist", RunOptions())
+    items, _ = load_queries("mist", sample_data / "mist", RunOptions())
     assert all(isinstance(i, MistCell) for i in items)
     return [i for i in items if isinstance(i, MistCell)]
 

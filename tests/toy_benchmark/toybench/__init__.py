@@ -1,9 +1,13 @@
 """``toy``: a fifth benchmark that lives outside mmjudge, registered through the ``mmjudge.benchmarks`` group.
 
-Text-only multiple-choice questions (kind :class:`mmjudge.items.QuestionItem`); a judge answers a letter
-and the score is the accuracy with its Wilson interval. Everything a benchmark is fits in this one
-module: scorer and result keys, raw-release builder and sample writer, items, prediction records,
-leaderboard view and figure. It uses only mmjudge's public names.
+Which colour is a short clip, red, green or blue? A judge is asked it in one of two ways, whichever it
+answers first (``RecordSpec.query_kinds``): as a choice among the letters of the choices (kind
+:class:`mmjudge.queries.ChoiceQuery`: ``label_choice``, ``random``), or, for judges that only rate clips
+(``video_reward``, ``vlm_digit``), as three clips to rate against "a red clip", "a green clip" and "a blue
+clip" (kind :class:`mmjudge.queries.ScoreQuery`), the answer being the best rated choice (a tie for the
+best: no answer). The score is the accuracy with its Wilson interval. Everything a benchmark is fits in
+this one module: scorer and result keys, raw-release builder and sample writer, queries, prediction
+records, leaderboard view and figure. It uses only mmjudge's public names, and no judge names it.
 """
 
 from __future__ import annotations
@@ -12,16 +16,20 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import numpy as np
 import pyarrow as pa
 
 from mmjudge.benchmarks import Benchmark, Column, DataSpec, LeaderboardSpec, RecordSpec, ResultKey, View
 from mmjudge.data import BuiltConfig, BuiltDataset, RawSource
-from mmjudge.items import Item, QuestionItem, Verdict, choice_letters
+from mmjudge.media.encode import write_video
+from mmjudge.queries import ChoiceQuery, LabelPrompt, Query, ScoreQuery, Verdict, choice_letters
 from mmjudge.stats import wilson_interval
 
-CHOICES = ("(A) red", "(B) green", "(C) blue")
+COLOURS = {"A": ("red", (220, 30, 30)), "B": ("green", (30, 200, 60)), "C": ("blue", (40, 60, 220))}
+"""Answer letter -> colour name and its RGB."""
+CHOICES = tuple(f"({letter}) {name}" for letter, (name, _) in COLOURS.items())
 
 
 def score(
@@ -52,56 +60,94 @@ RESULT_KEYS = (
 
 
 def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> RawSource:
-    """The raw release: one JSON list of questions."""
+    """The raw release: one JSON list of questions and a clip per question (8 frames of its colour)."""
     raw_dir = Path(raw_dir)
     raw_dir.mkdir(parents=True, exist_ok=True)
     n = {"small": 9, "medium": 30}[size]
-    questions = [
-        {"id": f"toy_{k:03d}", "question": f"Which colour is number {k}?", "answer": "ABC"[(k + seed) % 3]}
-        for k in range(n)
-    ]
+    rng = np.random.default_rng(seed)
+    questions = []
+    for k in range(n):
+        answer = "ABC"[(k + seed) % 3]
+        noise = rng.integers(-20, 21, (8, 32, 32, 3))
+        frames = np.clip(np.asarray(COLOURS[answer][1]) + noise, 0, 255).astype(np.uint8)
+        write_video(raw_dir / "clips" / f"toy_{k:03d}.mp4", frames, fps=8)
+        questions.append({"id": f"toy_{k:03d}", "question": "Which colour is this clip?", "answer": answer,
+                          "clip": f"clips/toy_{k:03d}.mp4"})  # fmt: skip
     path = raw_dir / "questions.json"
     path.write_text(json.dumps(questions), encoding="utf-8")
     return RawSource(path, None, {})
 
 
 def build_tables(source: Path, *, media_root: Path | None = None, allow_missing_media: bool = False) -> BuiltDataset:
-    """One config, ``all``, with the questions."""
+    """One config, ``all``, with the questions; the clips are copied under ``media/``."""
     rows = json.loads(Path(source).read_text(encoding="utf-8"))
-    table = pa.table({k: [str(r[k]) for r in rows] for k in ("id", "question", "answer")})
-    return BuiltDataset("toy", [BuiltConfig("all", {"test": table}, "every question")])
+    table = pa.table({**{k: [str(r[k]) for r in rows] for k in ("id", "question", "answer")},
+                      "video_path": [f"media/{r['clip']}" for r in rows]})  # fmt: skip
+    media = {f"media/{r['clip']}": Path(source).parent / r["clip"] for r in rows}
+    return BuiltDataset("toy", [BuiltConfig("all", {"test": table}, "every question")], media_files=media)
 
 
 @dataclass(frozen=True)
-class ToyQuestion(QuestionItem):
-    """A text-only question."""
+class ToyQuestion(ChoiceQuery):
+    """The question about one clip, answered with a letter."""
 
     item_id: str
     video: Path | None
-    audio: Path | None
     question: str
     choices: tuple[str, ...]
+    audio = None
+    image = None
+    keeps_text: ClassVar[bool] = True  # the scorer reads the letter in the reply
 
-    def prompt(self) -> str:
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(choice_letters(self.choices))
+
+    def prompt(self, *, seed: int = 0) -> LabelPrompt:
+        return LabelPrompt(self.free_prompt() + "\nAnswer with a letter.", self.labels)
+
+    def free_prompt(self, *, seed: int = 0) -> str:
         return " ".join([self.question, *self.choices])
 
-    def answer_prompt(self) -> str:
-        return self.prompt() + "\nAnswer with a letter."
-
-    def parse_answer(self, text: str) -> str | None:
+    def parse(self, text: str) -> str | None:
         letter = text.strip().upper()[:1]
-        return letter if letter in choice_letters(self.choices) else None
+        return letter if letter in self.labels else None
 
 
-def build_items(data_dir: Any, rows: Sequence[Mapping[str, Any]], *, media_root: Any = None, swap: bool = False) -> list[Item]:
-    return [ToyQuestion(str(r["id"]), None, None, str(r["question"]), CHOICES) for r in rows]
+def build_queries(data_dir: Any, rows: Sequence[Mapping[str, Any]], *, media_root: Any = None, swap: bool = False,
+                  kind: type = ChoiceQuery) -> list[Query]:  # fmt: skip
+    """A question per row, or, for a judge that rates clips, the clip under each choice's caption."""
+    clips = {str(r["id"]): Path(media_root or data_dir) / str(r["video_path"]) for r in rows}
+    if issubclass(kind, ChoiceQuery):
+        return [ToyQuestion(i, clip, "Which colour is this clip?", CHOICES) for i, clip in clips.items()]
+    return [ScoreQuery(f"{i}::{letter}", clip, f"a {name} clip") for i, clip in clips.items()
+            for letter, (name, _) in COLOURS.items()]  # fmt: skip
+
+
+def _rating(verdict: Verdict) -> float | None:
+    value = verdict.value
+    if verdict.no_judgment or value is None:
+        return None
+    return float(value["overall"]) if isinstance(value, dict) else float(value)  # type: ignore[arg-type]
 
 
 def records_from_verdicts(
-    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+    queries: Sequence[Query], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
+    """One record per question: the letter a choice judge gave, or the best rated caption's letter."""
     by_id = {v.item_id: v for v in verdicts}
-    return [{"id": i.item_id, "prediction": by_id[i.item_id].value, "no_judgment": by_id[i.item_id].no_judgment} for i in items]
+    out = []
+    for row in rows:
+        key = str(row["id"])
+        if key in by_id:  # asked as a choice
+            out.append({"id": key, "prediction": by_id[key].value, "no_judgment": by_id[key].no_judgment})
+            continue
+        ratings = {letter: _rating(by_id[f"{key}::{letter}"]) for letter in COLOURS}
+        known = {letter: r for letter, r in ratings.items() if r is not None}
+        best = [letter for letter, r in known.items() if r == max(known.values())] if known else []
+        answer = best[0] if len(best) == 1 and len(known) == len(ratings) else None
+        out.append({"id": key, "prediction": answer, "no_judgment": answer is None})
+    return out
 
 
 def expected_ids(rows: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]] = ()) -> list[str]:
@@ -138,8 +184,9 @@ BENCHMARK = Benchmark(
     data=DataSpec(reference_config="all", build_tables=build_tables, write_raw=write_raw),
     records=RecordSpec(
         unit="questions",
-        item_kind=QuestionItem,
-        build_items=build_items,
+        query_kinds=(ChoiceQuery, ScoreQuery),
+        media=frozenset({"video"}),
+        build_queries=build_queries,
         records_from_verdicts=records_from_verdicts,
         expected_ids=expected_ids,
         score_inputs=score_inputs,

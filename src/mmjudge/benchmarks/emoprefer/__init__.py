@@ -2,7 +2,7 @@
 
 Modules: :mod:`.scoring` (the official rules: parser, 2-/3-class WAF and accuracy, swap consistency),
 :mod:`.extra` (rounds, votes, reported-strategy rule, Bradley-Terry ranking), :mod:`.build`,
-:mod:`.sample`, :mod:`.prompts` (strategies S1-S4), :mod:`.items`, :mod:`.records`, :mod:`.report` and
+:mod:`.sample`, :mod:`.prompts` (strategies S1-S4), :mod:`.queries`, :mod:`.records`, :mod:`.report` and
 :mod:`.leaderboard`.
 """
 
@@ -10,14 +10,14 @@ from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, Recor
 from mmjudge.benchmarks.emoprefer import (
     build,
     exports,
-    items,
     leaderboard,
     probes,
+    queries,
     records,
     report,
     sample,
 )
-from mmjudge.benchmarks.emoprefer.items import EmoPreferPair
+from mmjudge.benchmarks.emoprefer.queries import EmoPreferPair
 from mmjudge.benchmarks.emoprefer.scoring import (
     LABELS,
     RESULT_KEYS,
@@ -39,7 +39,7 @@ from mmjudge.benchmarks.emoprefer.scoring import (
     two_class,
     vote_normal_swapped,
 )
-from mmjudge.items import DescriptionPairItem
+from mmjudge.queries import PairQuery
 
 __all__ = [
     "BENCHMARK",
@@ -82,9 +82,10 @@ BENCHMARK = Benchmark(
     ),
     records=RecordSpec(
         unit="pairs",
-        item_kind=DescriptionPairItem,
-        build_items=items.build_items,
-        records_from_verdicts=items.records_from_verdicts,
+        query_kinds=(PairQuery,),
+        media=frozenset({"video"}),
+        build_queries=queries.build_queries,
+        records_from_verdicts=queries.records_from_verdicts,
         expected_ids=records.expected_ids,
         score_inputs=records.score_inputs,
         value_fields=records.VALUE_FIELDS,

@@ -16,7 +16,7 @@ from typing import Any
 
 from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome, rate_effect, scored_effect
 from mmjudge.benchmarks.emoprefer.scoring import flip_labels, parse_response
-from mmjudge.items import Verdict
+from mmjudge.queries import Verdict
 
 __all__ = ["PROBES", "judgebench_verdicts"]
 

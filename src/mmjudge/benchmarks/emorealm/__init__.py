@@ -2,22 +2,22 @@
 
 Modules: :mod:`.scoring` (the official whole-word letter matcher, per-task and yes/no accuracies, the
 unweighted overall mean; ``official`` and ``strict`` modes), :mod:`.keys`, :mod:`.match`, :mod:`.build`,
-:mod:`.sample`, :mod:`.prompts`, :mod:`.items`, :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
+:mod:`.sample`, :mod:`.prompts`, :mod:`.queries`, :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
 from mmjudge.benchmarks.emorealm import (
     build,
     exports,
-    items,
     leaderboard,
     probes,
+    queries,
     records,
     report,
     sample,
 )
-from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.keys import result_keys
+from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.scoring import (
     MATCHERS,
     MODES,
@@ -30,7 +30,7 @@ from mmjudge.benchmarks.emorealm.scoring import (
     score,
     score_outcomes,
 )
-from mmjudge.items import QuestionItem
+from mmjudge.queries import ChoiceQuery
 
 __all__ = [
     "BENCHMARK",
@@ -63,9 +63,10 @@ BENCHMARK = Benchmark(
     ),
     records=RecordSpec(
         unit="questions",
-        item_kind=QuestionItem,
-        build_items=items.build_items,
-        records_from_verdicts=items.records_from_verdicts,
+        query_kinds=(ChoiceQuery,),
+        media=frozenset({"video"}),
+        build_queries=queries.build_queries,
+        records_from_verdicts=queries.records_from_verdicts,
         expected_ids=records.expected_ids,
         score_inputs=records.score_inputs,
         value_fields=records.VALUE_FIELDS,

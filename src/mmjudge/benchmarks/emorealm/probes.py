@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome, Variant
-from mmjudge.benchmarks.emorealm.items import EmoRealmQuestion
+from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.scoring import is_correct
-from mmjudge.items import Item, Verdict
+from mmjudge.queries import Query, Verdict
 
 __all__ = ["PROBES", "AblatedQuestion"]
 
@@ -36,10 +36,10 @@ class AblatedQuestion(EmoRealmQuestion):
         return self.removed != "audio"
 
 
-def _variants(rows: Sequence[Mapping[str, Any]], items: Sequence[Item]) -> list[Variant]:
+def _variants(rows: Sequence[Mapping[str, Any]], queries: Sequence[Query]) -> list[Variant]:
     out = []
     for removed in REMOVALS:
-        for item in items:
+        for item in queries:
             assert isinstance(item, EmoRealmQuestion)
             fields = {"audio": None} if removed == "audio" else {"video": None}
             base = {f: getattr(item, f) for f in ("item_id", "video", "audio", "question", "choices", "task")}
@@ -75,7 +75,7 @@ def _measure(data: ProbeData) -> ProbeOutcome:
     effects: list[Effect] = []
     per_task: dict[str, dict[str, float]] = {t: {} for t in tasks}
     for removed in REMOVALS:
-        ablated = {v.source: _correct(data.variant_verdicts[v.item.item_id], rows[v.source])
+        ablated = {v.source: _correct(data.variant_verdicts[v.query.item_id], rows[v.source])
                    for v in data.variants if v.change["removed"] == removed}  # fmt: skip
         ids = list(ablated)
         pooled = _drop(f"drop_without_{removed}", removed, [full[i] for i in ids], [ablated[i] for i in ids], data.seed)

@@ -3,7 +3,7 @@
 A pair holds an anchor clip and a clip made from it by one intervention; a judge scores both clips and
 should prefer the anchor. Modules: :mod:`.scoring` (the paper's rule, what ``evaluate`` calls),
 :mod:`.keys` (result keys), :mod:`.build` (raw release -> dataset folder), :mod:`.sample` (synthetic
-sample), :mod:`.items` (clips to judge, pair records), :mod:`.records` (prediction-record schema),
+sample), :mod:`.queries` (clips to judge, pair records), :mod:`.records` (prediction-record schema),
 :mod:`.report` and :mod:`.leaderboard`.
 """
 
@@ -11,9 +11,9 @@ from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, Recor
 from mmjudge.benchmarks.isovrbench import (
     build,
     exports,
-    items,
     leaderboard,
     probes,
+    queries,
     records,
     report,
     sample,
@@ -29,7 +29,7 @@ from mmjudge.benchmarks.isovrbench.scoring import (
     score,
     score_outcomes,
 )
-from mmjudge.items import ClipItem
+from mmjudge.queries import ScoreQuery
 
 __all__ = [
     "BENCHMARK",
@@ -53,9 +53,10 @@ BENCHMARK = Benchmark(
     data=DataSpec(reference_config="all", build_tables=build.build_tables, write_raw=sample.write_raw),
     records=RecordSpec(
         unit="pairs",
-        item_kind=ClipItem,
-        build_items=items.build_items,
-        records_from_verdicts=items.records_from_verdicts,
+        query_kinds=(ScoreQuery,),
+        media=frozenset({"video"}),
+        build_queries=queries.build_queries,
+        records_from_verdicts=queries.records_from_verdicts,
         expected_ids=records.expected_ids,
         score_inputs=records.score_inputs,
         value_fields=records.VALUE_FIELDS,

@@ -1,7 +1,7 @@
 """IsoVRBench robustness probes: ties and degenerate scores, frame count, irrelevant prompt, generator shortcut.
 
 * ``ties``: the pair tie rate (the scorer's ``tie_rate``), the share of pairs of *different* clips with
-  exactly equal scores, identical-clip control pairs (the same anchor judged twice as two items, up to
+  exactly equal scores, identical-clip control pairs (the same anchor judged twice as two queries, up to
   :data:`CONTROLS_PER_INTERVENTION` per intervention as the paper's human study; a tie is the right
   answer) and the spread of clip scores.
 * ``frames``: pair accuracy (ties and missing judgments wrong) at each count of :data:`SWEEP` (the paper's
@@ -35,9 +35,9 @@ from mmjudge.benchmarks._probes import (
     rate_effect,
     scored_effect,
 )
-from mmjudge.benchmarks.isovrbench.items import DIMENSION_HEADS, clip_score
+from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS, clip_score
 from mmjudge.benchmarks.isovrbench.scoring import choices_from_scores
-from mmjudge.items import ClipItem, Item, Verdict
+from mmjudge.queries import Query, ScoreQuery, Verdict
 
 __all__ = [
     "CONTROLS_PER_INTERVENTION",
@@ -77,8 +77,8 @@ def _pair_choices(rows: Sequence[Row], verdicts: Mapping[str, Verdict]) -> list[
 # ---------------------------------------------------------------- ties and degenerate scores
 
 
-def _control_variants(rows: Sequence[Row], items: Sequence[Item]) -> list[Variant]:
-    by_id = {i.item_id: i for i in items}
+def _control_variants(rows: Sequence[Row], queries: Sequence[Query]) -> list[Variant]:
+    by_id = {i.item_id: i for i in queries}
     taken: Counter[str] = Counter()
     out: dict[str, Variant] = {}
     for row in rows:
@@ -87,7 +87,7 @@ def _control_variants(rows: Sequence[Row], items: Sequence[Item]) -> list[Varian
             continue
         taken[iv] += 1
         item = by_id[clip]
-        assert isinstance(item, ClipItem)
+        assert isinstance(item, ScoreQuery)
         change = {
             "control": "the same clip on both sides",
             "intervention": iv,
@@ -102,9 +102,9 @@ def _measure_ties(data: ProbeData) -> ProbeOutcome:
     n_pairs = int(scores.get("n_pairs", 0))
     tie = scored_effect(scores, "tie_rate", n_pairs, "pairs whose two clips got equal scores (the scorer's tie_rate)")
     controls = [
-        (v, data.verdicts[v.source], data.variant_verdicts[v.item.item_id])
+        (v, data.verdicts[v.source], data.variant_verdicts[v.query.item_id])
         for v in data.variants
-        if not (data.verdicts[v.source].no_judgment or data.variant_verdicts[v.item.item_id].no_judgment)
+        if not (data.verdicts[v.source].no_judgment or data.variant_verdicts[v.query.item_id].no_judgment)
     ]
     tied = sum(clip_score(a.value, "overall") == clip_score(b.value, "overall") for _, a, b in controls)
     left = len(data.variants) - len(controls)
@@ -232,13 +232,13 @@ def _measure_frames(data: ProbeData) -> ProbeOutcome:
 # ---------------------------------------------------------------- irrelevant prompt
 
 
-def _prompt_variants(rows: Sequence[Row], items: Sequence[Item]) -> list[Variant]:
-    by_id = {i.item_id: i for i in items}
+def _prompt_variants(rows: Sequence[Row], queries: Sequence[Query]) -> list[Variant]:
+    by_id = {i.item_id: i for i in queries}
     out: dict[str, Variant] = {}
     for k, row in enumerate(rows):
         clip = str(row["clip_id_chosen"])
         item = by_id.get(clip)
-        if clip in out or not isinstance(item, ClipItem):
+        if clip in out or not isinstance(item, ScoreQuery):
             continue
         other = next(
             (
@@ -262,7 +262,7 @@ def _prompt_variants(rows: Sequence[Row], items: Sequence[Item]) -> list[Variant
 def _measure_prompt(data: ProbeData) -> ProbeOutcome:
     drops = []
     for v in data.variants:
-        own, other = data.verdicts[v.source], data.variant_verdicts[v.item.item_id]
+        own, other = data.verdicts[v.source], data.variant_verdicts[v.query.item_id]
         if not (own.no_judgment or other.no_judgment):
             drops.append(clip_score(own.value, "TA") - clip_score(other.value, "TA"))
     left = len(data.variants) - len(drops)

@@ -3,22 +3,22 @@
 Does an image change a judge's label of an idiom in a sentence? Modules: :mod:`.scoring` (change rates,
 direction, drift, agreement, kappa, alt-tests), :mod:`.keys`, :mod:`.build` (MIST release or the
 AdMIRe rebuild -> dataset folder), :mod:`.sample`, :mod:`.prompts` (the judge prompt grid),
-:mod:`.items` (grid cells), :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
+:mod:`.queries` (grid cells), :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
 """
 
 from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
 from mmjudge.benchmarks.mist import (
     build,
     exports,
-    items,
     leaderboard,
     probes,
+    queries,
     records,
     report,
     sample,
 )
-from mmjudge.benchmarks.mist.items import MistCell
 from mmjudge.benchmarks.mist.keys import RESULT_KEYS
+from mmjudge.benchmarks.mist.queries import MistCell
 from mmjudge.benchmarks.mist.records import CELLS, STRATEGIES
 from mmjudge.benchmarks.mist.scoring import (
     CODES,
@@ -31,7 +31,7 @@ from mmjudge.benchmarks.mist.scoring import (
     score_outcomes,
     tables,
 )
-from mmjudge.items import SentenceItem
+from mmjudge.queries import ChoiceQuery
 
 __all__ = [
     "BENCHMARK",
@@ -62,9 +62,10 @@ BENCHMARK = Benchmark(
     data=DataSpec(reference_config="items", build_tables=build.build_tables, write_raw=sample.write_raw),
     records=RecordSpec(
         unit="grid cells",
-        item_kind=SentenceItem,
-        build_items=items.build_items,
-        records_from_verdicts=items.records_from_verdicts,
+        query_kinds=(ChoiceQuery,),
+        media=frozenset({"image"}),
+        build_queries=queries.build_queries,
+        records_from_verdicts=queries.records_from_verdicts,
         expected_ids=records.expected_ids,
         score_inputs=records.score_inputs,
         value_fields=records.VALUE_FIELDS,

@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mmjudge.errors import SchemaError
-from mmjudge.items import item_key
+from mmjudge.queries import item_key
 
 if TYPE_CHECKING:
-    from mmjudge.benchmarks.mist.items import MistCell
+    from mmjudge.benchmarks.mist.queries import MistCell
 
 __all__ = [
     "ANSWER_PREFIX",
@@ -158,7 +158,7 @@ class MistPrompt:
 def draw_demonstrations(mist_item: str, compound: str, *, seed: int = 0) -> tuple[Demonstration, ...]:
     """One demonstration per label, in a shuffled order, drawn from ``numpy.random.default_rng([seed, key])``.
 
-    ``key`` is :func:`mmjudge.items.item_key` of the MIST item id, so every cell of an
+    ``key`` is :func:`mmjudge.queries.item_key` of the MIST item id, so every cell of an
     item (all conditions and arms) shows the same demonstrations. A demonstration whose idiom equals
     the item's compound is never drawn.
 
@@ -211,7 +211,7 @@ def mist_prompt(item: MistCell, *, seed: int = 0) -> MistPrompt:
     """The prompt of one grid cell (strategy, arm and image condition come from ``item``).
 
     >>> from pathlib import Path
-    >>> from mmjudge.benchmarks.mist.items import MistCell
+    >>> from mmjudge.benchmarks.mist.queries import MistCell
     >>> item = MistCell("i1::zero_shot::explicit::aligned", "i1", "It was a **hot potato**.", "hot potato",
     ...                  Path("img.png"), "zero_shot", "explicit", "aligned")
     >>> p = mist_prompt(item)

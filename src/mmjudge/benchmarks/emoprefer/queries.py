@@ -1,7 +1,8 @@
-"""EmoPrefer judge items: one :class:`EmoPreferPair` (kind *two descriptions of one clip*) per pair and order.
+"""EmoPrefer judge queries: one :class:`EmoPreferPair` (kind :class:`~mmjudge.queries.PairQuery`) per pair and order.
 
 A pair carries the benchmark's protocol: the S1-S4 prompts (:mod:`mmjudge.benchmarks.emoprefer.prompts`)
-and the official response parser (:func:`mmjudge.benchmarks.emoprefer.parse_response`).
+and the official response parser (:func:`mmjudge.benchmarks.emoprefer.parse_response`). The benchmark
+scores a free-text reply itself (:attr:`~mmjudge.queries.ChoiceQuery.keeps_text`): the reply is the verdict.
 """
 
 from __future__ import annotations
@@ -9,19 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from mmjudge.benchmarks.emoprefer import prompts
 from mmjudge.benchmarks.emoprefer.scoring import parse_response
 from mmjudge.data.media_paths import resolve_media
-from mmjudge.items import DescriptionPairItem, Item, Verdict
+from mmjudge.queries import LabelPrompt, PairQuery, Query, Verdict
 
-__all__ = ["EmoPreferPair", "build_items", "records_from_verdicts"]
+__all__ = ["EmoPreferPair", "build_queries", "records_from_verdicts"]
 
 
 @dataclass(frozen=True)
-class EmoPreferPair(DescriptionPairItem):
+class EmoPreferPair(PairQuery):
     """A clip with two emotion descriptions; the judge answers a1, a2 or same."""
+
+    keeps_text: ClassVar[bool] = True
 
     item_id: str
     """``name`` for the forward order, ``name::reversed`` for the swapped pair."""
@@ -37,8 +40,13 @@ class EmoPreferPair(DescriptionPairItem):
     """Second description as shown to the judge."""
     order: str
     """``forward`` or ``reversed`` (a1/a2 swapped, the label flipped)."""
+    image = None
 
-    def choose_prompt(self) -> str:
+    def prompt(self, *, seed: int = 0) -> LabelPrompt:
+        """S1 (the clip and both descriptions) with the answers a1, a2, same."""
+        return LabelPrompt(self.free_prompt(seed=seed), self.labels)
+
+    def free_prompt(self, *, seed: int = 0) -> str:
         """S1: the clip and both descriptions; a1, a2 or same."""
         return prompts.choose(self.a1, self.a2)
 
@@ -54,24 +62,25 @@ class EmoPreferPair(DescriptionPairItem):
         """S4 step three."""
         return prompts.extract(analysis)
 
-    def parse_answer(self, text: str) -> str:
+    def parse(self, text: str) -> str:
         """The official parser's reading of ``text``."""
         return parse_response(text)
 
 
-def build_items(
+def build_queries(
     data_dir: str | Path,
     rows: Sequence[Mapping[str, Any]],
     *,
     media_root: str | Path | None = None,
     swap: bool = False,
-) -> list[Item]:
+    kind: type = PairQuery,
+) -> list[Query]:
     """Every pair of ``rows`` (forward), then, with ``swap``, every pair with a1/a2 swapped."""
     root = Path(media_root) if media_root is not None else Path(data_dir)
-    items: list[Item] = [_pair(r, root, "forward") for r in rows]
+    queries: list[Query] = [_pair(r, root, "forward") for r in rows]
     if swap:
-        items += [_pair(r, root, "reversed") for r in rows]
-    return items
+        queries += [_pair(r, root, "reversed") for r in rows]
+    return queries
 
 
 def _resolve(relpath: str | None, root: Path) -> Path | None:
@@ -93,12 +102,12 @@ def _pair(row: Mapping[str, Any], root: Path, order: str) -> EmoPreferPair:
 
 
 def records_from_verdicts(
-    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+    queries: Sequence[Query], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """One record per pair and order, in item order."""
+    """One record per pair and order, in query order."""
     by_id = {v.item_id: v for v in verdicts}
     out = []
-    for item in items:
+    for item in queries:
         assert isinstance(item, EmoPreferPair)
         verdict = by_id[item.item_id]
         record: dict[str, Any] = {"id": item.item_id, "name": item.name, "order": item.order}

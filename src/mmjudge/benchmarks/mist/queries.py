@@ -1,7 +1,9 @@
-"""MIST judge items: one :class:`MistCell` (kind *sentence with an optional image*) per grid cell.
+"""MIST judge queries: one :class:`MistCell` (kind :class:`~mmjudge.queries.ChoiceQuery`) per grid cell.
 
-A cell carries its protocol prompt: :meth:`MistCell.prompt` renders the cell of the MIST prompt grid
-(:mod:`mmjudge.benchmarks.mist.prompts`) and :meth:`MistCell.parse_label` reads ``{"final_label": ...}``.
+A cell is a choice among the four labels, a sentence with the aligned image, the misleading one or none.
+It carries its protocol prompt: :meth:`MistCell.prompt` renders the cell of the MIST prompt grid
+(:mod:`mmjudge.benchmarks.mist.prompts`), the label following ``{"final_label": "``, and
+:meth:`MistCell.parse` reads ``{"final_label": ...}`` in a free-text reply (the label is the verdict).
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ from mmjudge.benchmarks.mist.prompts import ANSWER_PREFIX, STRATEGIES, mist_prom
 from mmjudge.benchmarks.mist.records import CELLS
 from mmjudge.data.images import image_path
 from mmjudge.data.media_paths import resolve_media
-from mmjudge.items import Item, LabelPrompt, SentenceItem, Verdict
+from mmjudge.queries import ChoiceQuery, LabelPrompt, Query, Verdict
 
-__all__ = ["MistCell", "build_items", "records_from_verdicts"]
+__all__ = ["MistCell", "build_queries", "records_from_verdicts"]
 
 
 @dataclass(frozen=True)
-class MistCell(SentenceItem):
+class MistCell(ChoiceQuery):
     """One (item, prompt strategy, arm, image condition) cell of the MIST judge grid."""
 
     item_id: str
@@ -41,30 +43,42 @@ class MistCell(SentenceItem):
     """``explicit`` (told to ignore the image), ``silent`` (image not mentioned), ``none`` (no image)."""
     image_condition: str
     """``none``, ``aligned`` or ``misleading``."""
+    video = None
+    audio = None
 
     @property
     def labels(self) -> tuple[str, ...]:
         """FF, WF, FL, LL."""
         return LABELS
 
+    @property
+    def needs(self) -> frozenset[str]:
+        """The image, when the cell shows one (a judge without it is not asked this cell blind)."""
+        return frozenset({"image"}) if self.image_condition != "none" else frozenset()
+
     def prompt(self, *, seed: int = 0) -> LabelPrompt:
         """The cell of the MIST prompt grid; the label follows ``{"final_label": "``."""
         rendered = mist_prompt(self, seed=seed)
         return LabelPrompt(rendered.text, LABELS, ANSWER_PREFIX, '"}', rendered.reasoning)
 
-    def parse_label(self, text: str) -> str | None:
+    def free_prompt(self, *, seed: int = 0) -> str:
+        """The same cell of the grid, answered in free text (its JSON answer format included)."""
+        return self.prompt(seed=seed).text
+
+    def parse(self, text: str) -> str | None:
         """The label of the last ``{"final_label": ...}`` in ``text`` (see :func:`parse_final_label`)."""
         return parse_final_label(text)
 
 
-def build_items(
+def build_queries(
     data_dir: str | Path,
     rows: Sequence[Mapping[str, Any]],
     *,
     media_root: str | Path | None = None,
     swap: bool = False,
+    kind: type = ChoiceQuery,
     strategies: Sequence[str] = STRATEGIES,
-) -> list[Item]:
+) -> list[Query]:
     """The 20 cells of every item in ``rows`` (images live in the folder: ``media_root`` is not used)."""
     return [cell for r in rows for cell in _cells(r, Path(data_dir), strategies)]
 
@@ -94,12 +108,12 @@ def _cells(row: Mapping[str, Any], data_dir: Path, strategies: Sequence[str]) ->
 
 
 def records_from_verdicts(
-    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+    queries: Sequence[Query], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """One record per cell, in item order."""
+    """One record per cell, in query order."""
     by_id = {v.item_id: v for v in verdicts}
     out = []
-    for item in items:
+    for item in queries:
         assert isinstance(item, MistCell)
         verdict = by_id[item.item_id]
         record: dict[str, Any] = {

@@ -1,7 +1,8 @@
-"""IsoVRBench judge items and prediction records: each unique clip is judged once, pairs are put together after.
+"""IsoVRBench judge queries and prediction records: each unique clip is rated once, pairs are put together after.
 
-A judge scores clips (kind :class:`~mmjudge.items.ClipItem`): the anchor and the intervened clip of a
-pair are two items, and a clip shared by several pairs is judged once. A pair's record takes the two
+A judge rates clips (kind :class:`~mmjudge.queries.ScoreQuery`, each clip against its generation prompt):
+the anchor and the intervened clip of a pair are two queries, and a clip shared by several pairs is rated
+once. A pair's record takes the two
 clips' scores; a judge returning per-dimension scores (VideoReward's VQ/MQ/TA heads) is read at the
 head of the pair's quality dimension (:data:`DIMENSION_HEADS`).
 """
@@ -13,36 +14,37 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.data.media_paths import resolve_media
-from mmjudge.items import ClipItem, Item, Verdict
+from mmjudge.queries import Query, ScoreQuery, Verdict
 
-__all__ = ["DIMENSION_HEADS", "build_items", "clip_score", "records_from_verdicts"]
+__all__ = ["DIMENSION_HEADS", "build_queries", "clip_score", "records_from_verdicts"]
 
 DIMENSION_HEADS: dict[str, str] = {"motion": "MQ", "text": "TA", "visual": "VQ", "overall": "overall"}
 """Which per-dimension score an IsoVRBench pair of each dimension uses (VideoReward heads)."""
 
 
-def build_items(
+def build_queries(
     data_dir: str | Path,
     rows: Sequence[Mapping[str, Any]],
     *,
     media_root: str | Path | None = None,
     swap: bool = False,
-) -> list[Item]:
-    """The unique clips of the pairs ``rows``, in the order of the folder's ``clips`` config."""
+    kind: type = ScoreQuery,
+) -> list[Query]:
+    """The unique clips of the pairs ``rows`` to rate, in the order of the folder's ``clips`` config."""
     from mmjudge.data.rows import load_rows
 
     root = Path(media_root) if media_root is not None else Path(data_dir)
     used = {str(r[k]) for r in rows for k in ("clip_id_chosen", "clip_id_rejected")}
     clips = load_rows(data_dir, "clips")
     return [
-        ClipItem(item_id=str(c["clip_id"]), video=resolve_media(c["video_path"], root), prompt=str(c["prompt"]))
+        ScoreQuery(item_id=str(c["clip_id"]), video=resolve_media(c["video_path"], root), prompt=str(c["prompt"]))
         for c in clips
         if str(c["clip_id"]) in used
     ]
 
 
 def records_from_verdicts(
-    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+    queries: Sequence[Query], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
     """One record per pair, in the order of ``rows``."""
     by_id = {v.item_id: v for v in verdicts}

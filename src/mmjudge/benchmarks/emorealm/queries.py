@@ -1,23 +1,30 @@
-"""EmoReAlM judge items: one :class:`EmoRealmQuestion` (kind *multiple-choice question with media*) per question."""
+"""EmoReAlM judge queries: one :class:`EmoRealmQuestion` (kind :class:`~mmjudge.queries.ChoiceQuery`) per question.
+
+A question is a choice among the letters of its choices, about a clip and its audio. The benchmark scores
+a free-text reply itself with the official matcher (:attr:`~mmjudge.queries.ChoiceQuery.keeps_text`): the
+reply is the verdict.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from mmjudge.benchmarks.emorealm.match import explicit_answer
 from mmjudge.benchmarks.emorealm.prompts import answer_question, question_prompt
 from mmjudge.data.media_paths import resolve_media
-from mmjudge.items import Item, QuestionItem, Verdict
+from mmjudge.queries import ChoiceQuery, LabelPrompt, Query, Verdict, choice_letters
 
-__all__ = ["EmoRealmQuestion", "build_items", "records_from_verdicts"]
+__all__ = ["EmoRealmQuestion", "build_queries", "records_from_verdicts"]
 
 
 @dataclass(frozen=True)
-class EmoRealmQuestion(QuestionItem):
+class EmoRealmQuestion(ChoiceQuery):
     """An audio-visual question with lettered choices."""
+
+    keeps_text: ClassVar[bool] = True
 
     item_id: str
     """Question id."""
@@ -31,28 +38,36 @@ class EmoRealmQuestion(QuestionItem):
     """Lettered choices, e.g. ``("(A) Yes", "(B) No")``."""
     task: str
     """One of the five EmoReAlM tasks."""
+    image = None
 
-    def prompt(self) -> str:
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The distinct answer letters of :attr:`choices`, in order (see :func:`~mmjudge.queries.choice_letters`)."""
+        return tuple(dict.fromkeys(choice_letters(self.choices)))
+
+    def prompt(self, *, seed: int = 0) -> LabelPrompt:
+        """The official prompt with an answer request
+        (:func:`~mmjudge.benchmarks.emorealm.prompts.answer_question`), answered with a letter."""
+        return LabelPrompt(answer_question(self.question, self.choices), self.labels)
+
+    def free_prompt(self, *, seed: int = 0) -> str:
         """The official prompt (:func:`~mmjudge.benchmarks.emorealm.prompts.question_prompt`)."""
         return question_prompt(self.question, self.choices)
 
-    def answer_prompt(self) -> str:
-        """The official prompt with an answer request (:func:`~mmjudge.benchmarks.emorealm.prompts.answer_question`)."""
-        return answer_question(self.question, self.choices)
-
-    def parse_answer(self, text: str) -> str | None:
+    def parse(self, text: str) -> str | None:
         """The explicit answer letter of ``text`` (:func:`~mmjudge.benchmarks.emorealm.explicit_answer`)."""
         return explicit_answer(text, self.choices)
 
 
-def build_items(
+def build_queries(
     data_dir: str | Path,
     rows: Sequence[Mapping[str, Any]],
     *,
     media_root: str | Path | None = None,
     swap: bool = False,
-) -> list[Item]:
-    """One item per question of ``rows``; media are resolved against ``media_root`` (DFEW)."""
+    kind: type = ChoiceQuery,
+) -> list[Query]:
+    """One query per question of ``rows``; media are resolved against ``media_root`` (DFEW)."""
     root = Path(media_root) if media_root is not None else Path(data_dir)
     return [
         EmoRealmQuestion(
@@ -68,12 +83,12 @@ def build_items(
 
 
 def records_from_verdicts(
-    items: Sequence[Item], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
+    queries: Sequence[Query], verdicts: Sequence[Verdict], rows: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """One record per question, in item order: the raw response as ``prediction``."""
+    """One record per question, in query order: the raw response as ``prediction``."""
     by_id = {v.item_id: v for v in verdicts}
     out = []
-    for item in items:
+    for item in queries:
         verdict = by_id[item.item_id]
         record: dict[str, Any] = {"id": item.item_id, "prediction": verdict.value, "no_judgment": verdict.no_judgment}
         if verdict.error:

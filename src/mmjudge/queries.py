@@ -1,0 +1,243 @@
+"""Judge queries and verdicts: what a benchmark asks a judge, and what the judge answers (a low-level module).
+
+A benchmark turns its reference rows into *queries* (:attr:`mmjudge.benchmarks.RecordSpec.build_queries`)
+and maps the judge's verdicts back to prediction records. A query says what is asked, not which benchmark
+asks it: the media to look at or hear, the text, and the answer space. There are three kinds:
+
+* :class:`ScoreQuery` -- rate one clip against a text: a number, or one number per quality dimension.
+* :class:`ChoiceQuery` -- choose one of the query's :attr:`~ChoiceQuery.labels` (labels, choice letters).
+  The benchmark supplies the prompt asking for a constrained answer, the prompt asking in free text, the
+  parser that reads a label in a free-text reply, and whether it scores the reply text itself
+  (:attr:`~ChoiceQuery.keeps_text`, as an official matcher does).
+* :class:`PairQuery` -- a choice between two candidate texts about one clip (``a1``, ``a2`` or the tie
+  ``same``), which also offers the prompts of two-step strategies (describe the clip, then compare).
+
+A judge declares the kinds it answers and the media it reads (:attr:`mmjudge.judges.Judge.answers`,
+:attr:`~mmjudge.judges.Judge.reads`), never benchmark ids or benchmark classes; a benchmark declares the
+kinds it can ask, in order of preference, and the media its queries need. The runner matches the two.
+
+They are called queries, not requests: on the leaderboard a *request* is a model request, and a judge's
+:class:`~mmjudge.judges.MediaRequest` is what it asks the runner to decode.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, NamedTuple
+
+__all__ = [
+    "KINDS",
+    "MEDIA",
+    "ChoiceQuery",
+    "Diagnostics",
+    "LabelPrompt",
+    "PairQuery",
+    "Query",
+    "ScoreQuery",
+    "Verdict",
+    "VerdictValue",
+    "choice_letters",
+    "item_key",
+    "kind_name",
+]
+
+MEDIA: tuple[str, ...] = ("video", "audio", "image")
+"""The media a query can carry."""
+_LETTER = re.compile(r"^\s*(?:\(([A-Za-z])\)|([A-Za-z])[.:])")
+
+
+class Query(abc.ABC):
+    """What every query carries: the id of the unit it asks about and the paths of its media.
+
+    A query class gives all three media (``video = None`` in its body for a medium it never has: a default
+    here would become a dataclass field default of every subclass)."""
+
+    kind: ClassVar[str] = "query"
+    """What the kind asks, in words (messages, ``mmjudge info``)."""
+    item_id: str
+    """Id of what is asked about (a clip, a grid cell, a pair, a question); the verdict carries it."""
+    video: Path | None
+    """Resolved clip path (``None``: no clip, or its media are missing)."""
+    audio: Path | None
+    """Resolved audio path (``None``: none, or the clip's own track when :attr:`audio_from_video`)."""
+    image: Path | None
+    """Resolved image path (``None``: no image)."""
+    audio_from_video: ClassVar[bool] = True
+    """Without an audio file, the runner decodes the clip's own audio track (an ablation turns it off)."""
+
+    @property
+    def needs(self) -> frozenset[str]:
+        """The media a judge must have decoded to answer faithfully (a judge gives ``no_judgment`` without them)."""
+        return frozenset({"video"})
+
+
+@dataclass(frozen=True)
+class ScoreQuery(Query):
+    """Rate one clip against :attr:`prompt`: a number, or one number per quality dimension."""
+
+    kind: ClassVar[str] = "a clip to rate against its prompt"
+    item_id: str
+    """Clip id (content hash)."""
+    video: Path | None
+    """Resolved path of the clip."""
+    prompt: str
+    """The text the clip is judged against (its generation prompt)."""
+    audio = None
+    image = None
+
+
+class LabelPrompt(NamedTuple):
+    """What a judge answering under a constraint is asked (:meth:`ChoiceQuery.prompt`)."""
+
+    text: str
+    """User message text (the media, if any, are attached beside it)."""
+    labels: tuple[str, ...]
+    """Allowed answers."""
+    answer_prefix: str = ""
+    """Assistant text the label follows (e.g. ``{"final_label": "``)."""
+    answer_suffix: str = ""
+    """Assistant text that closes the answer after the label (e.g. ``"}``)."""
+    reasoning: bool = False
+    """The judge reasons freely before the answer prefix."""
+
+
+class ChoiceQuery(Query):
+    """Choose one of :attr:`labels` given the query's media and text (implemented by a benchmark)."""
+
+    kind: ClassVar[str] = "a choice among labels"
+    tie: ClassVar[str | None] = None
+    """The label that says "no preference" (``None``: no such label)."""
+    keeps_text: ClassVar[bool] = False
+    """The benchmark scores a free-text reply itself (an official matcher): a judge answering in free text
+    returns the reply text; otherwise it returns the label :meth:`parse` reads in it (none: ``no_judgment``)."""
+
+    @property
+    @abc.abstractmethod
+    def labels(self) -> tuple[str, ...]:
+        """The answers a judge may give."""
+
+    @abc.abstractmethod
+    def prompt(self, *, seed: int = 0) -> LabelPrompt:
+        """The benchmark's prompt for a constrained answer (``seed``: the judge's, e.g. for few-shot draws)."""
+
+    @abc.abstractmethod
+    def free_prompt(self, *, seed: int = 0) -> str:
+        """The benchmark's prompt for an answer in free text."""
+
+    @abc.abstractmethod
+    def parse(self, text: str) -> str | None:
+        """The label the benchmark's parser reads in a free-text reply, or ``None``."""
+
+
+class PairQuery(ChoiceQuery):
+    """Choose between two candidate texts :attr:`a1` and :attr:`a2` about one clip: ``a1``, ``a2`` or ``same``."""
+
+    kind: ClassVar[str] = "a pair of texts about one clip to rank"
+    tie: ClassVar[str | None] = "same"
+    a1: str
+    """First candidate as shown to the judge."""
+    a2: str
+    """Second candidate as shown to the judge."""
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """``a1`` (the first is better), ``a2`` (the second is), ``same`` (equally good)."""
+        return ("a1", "a2", "same")
+
+    @abc.abstractmethod
+    def describe_prompt(self) -> str:
+        """Two-step strategies, step one: describe the clip."""
+
+    @abc.abstractmethod
+    def compare_prompt(self, description: str, *, reason: bool = False) -> str:
+        """Two-step strategies, step two: compare a reference description with a1 and a2 in text."""
+
+    @abc.abstractmethod
+    def extract_prompt(self, analysis: str) -> str:
+        """Read the answer out of a reasoning text."""
+
+
+KINDS: tuple[type, ...] = (ScoreQuery, ChoiceQuery, PairQuery)
+"""The query kinds (a :class:`PairQuery` is also a :class:`ChoiceQuery`)."""
+
+
+def kind_name(kind: type) -> str:
+    """The words of a query kind (its :attr:`Query.kind`).
+
+    >>> kind_name(ScoreQuery)
+    'a clip to rate against its prompt'
+    """
+    return str(getattr(kind, "kind", kind.__name__))
+
+
+def choice_letters(choices: Sequence[str]) -> list[str]:
+    """The answer letter of each choice: ``(X)``, ``X.`` or ``X:`` at the start, else its position letter.
+
+    >>> choice_letters(["(A) Yes", "(B) No"]), choice_letters(["b. sad", "happy"])
+    (['A', 'B'], ['B', 'B'])
+    """
+    letters = []
+    for position, choice in enumerate(choices):
+        match = _LETTER.match(choice)
+        letters.append((match.group(1) or match.group(2)).upper() if match else chr(ord("A") + position))
+    return letters
+
+
+def item_key(item_id: str) -> int:
+    """A stable 64-bit integer of an item id (first 8 bytes of its SHA-256, big-endian), to seed per-item draws.
+
+    >>> item_key("clip-1") == item_key("clip-1"), item_key("clip-1") == item_key("clip-2")
+    (True, False)
+    """
+    return int.from_bytes(hashlib.sha256(item_id.encode("utf-8")).digest()[:8], "big")
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What a verdict came with, for audits and reports."""
+
+    raw_text: str | None = None
+    """Generated or returned text, if any."""
+    valid_mass: float | None = None
+    """Probability mass the model put on the valid answers (digits, labels, letters)."""
+    latency_s: float | None = None
+    """Seconds spent judging this query (batch time divided by batch size)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Backend-specific values (e.g. per-dimension raw rewards, the decoding method used)."""
+
+
+VerdictValue = float | str | dict[str, float] | None
+"""A clip score (float, or per-dimension scores), a label, an a1/a2/same answer or a free-text reply."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's answer to one query."""
+
+    item_id: str
+    """The query's :attr:`~Query.item_id`."""
+    value: VerdictValue
+    """The verdict; ``None`` with ``no_judgment``."""
+    no_judgment: bool = False
+    """True when the judge could not answer (unreadable media, model error, unparseable reply)."""
+    error: str | None = None
+    """The error message behind a ``no_judgment``."""
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    """Raw text, valid-answer mass, latency."""
+    transient: bool = False
+    """The failure says nothing about the query (connection, timeout, 5xx, out of memory): the verdict
+    is used for this run but not cached, so a rerun into the same output folder judges the query again."""
+
+    @classmethod
+    def failed(cls, item_id: str, error: str, *, transient: bool = False) -> Verdict:
+        """A ``no_judgment`` verdict carrying ``error``.
+
+        >>> Verdict.failed("c1", "MediaError: unreadable").no_judgment
+        True
+        """
+        return cls(item_id=item_id, value=None, no_judgment=True, error=error, transient=transient)
