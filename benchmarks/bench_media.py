@@ -12,7 +12,7 @@ keyframe per clip) and B-frames, at 704x1280 and 480x832; cached under ``benchma
 Rows per clip, per backend: decode-all (RGB), sample-8 (``linspace`` 8 frames), 2 fps sampling as
 VideoAlign does followed by its one resize to at most 200,704 pixels (the ``video_reward`` decode step:
 :data:`mmjudge.judges.profiles.VIDEOALIGN`, torchvision's bicubic antialiased kernel on one thread), and the motion
-score (every third frame decoded, :func:`mmjudge.interventions.motion_score`). References: the decoder
+score (every third frame decoded, :func:`mmjudge.benchmarks.isovrbench.interventions.motion_score`). References: the decoder
 ceiling (PyAV decoding every frame in-process without RGB conversion, same thread settings) and
 ``ffmpeg -threads 1 -i clip -f null -`` (whole process; skipped when ffmpeg is absent). With PyAV also
 sample-8 without skipping non-reference frames, sample-8 as a whole process (interpreter start
@@ -137,7 +137,7 @@ def _motion(score: Callable[..., float], path: Path, indices: list[int], backend
 
 def _motion_score() -> Callable[..., float] | None:
     try:
-        from mmjudge.interventions import motion_score
+        from mmjudge.benchmarks.isovrbench.interventions import motion_score
     except ImportError:
         return None
     return motion_score
@@ -145,7 +145,7 @@ def _motion_score() -> Callable[..., float] | None:
 
 def _intervention_cases(path: Path) -> dict[str, Callable[[], object]]:
     try:
-        from mmjudge.interventions import write_counterpart
+        from mmjudge.benchmarks.isovrbench.interventions import write_counterpart
     except ImportError:
         return {}
     work = Path(tempfile.mkdtemp(prefix="bench_media_"))
@@ -268,7 +268,7 @@ def _notes(args: argparse.Namespace, rows: list[dict[str, object]]) -> str:
     if not shutil.which("ffmpeg"):
         lines.append("- ffmpeg row skipped: no `ffmpeg` on PATH.")
     if _motion_score() is None:
-        lines.append("- motion score rows skipped: mmjudge.interventions.motion_score is not available.")
+        lines.append("- motion score rows skipped: mmjudge.benchmarks.isovrbench.interventions.motion_score is not available.")
     for row in rows:
         if row["backend"] == "pyav" and row["task"] == "sample-8":
             for kind in ("wall", "cpu"):

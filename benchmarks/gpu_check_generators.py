@@ -30,13 +30,13 @@ otherwise ``give_back``. Estimate of the work (not measured): four random-weight
 What it does
 ------------
 
-1. Builds each generator of the paper's set-up (``mmjudge.generate.load_config("isovrbench")``) in
+1. Builds each generator of the paper's set-up (``mmjudge.benchmarks.isovrbench.generate.load_config("isovrbench")``) in
    memory with random weights at its released sizes (:data:`TRANSFORMERS`, :data:`VAES`,
    :data:`UMT5_XXL`; transformers and text encoder in bf16, the VAE in float32 as the Wan examples
-   load it), one at a time on the device, through a :class:`~mmjudge.generate.PipelineLoader`; the
-   tokenizer is the tiny local one of ``tests/generate/tiny_wan.py`` (no download; the text encoder
+   load it), one at a time on the device, through a :class:`~mmjudge.benchmarks.isovrbench.generate.PipelineLoader`; the
+   tokenizer is the tiny local one of ``tests/benchmarks/isovrbench/generate/tiny_wan.py`` (no download; the text encoder
    keeps UMT5-XXL's 256,384-token embedding).
-2. Runs :func:`mmjudge.generate.build_interventions` on ``--prompts`` prompts with all eight
+2. Runs :func:`mmjudge.benchmarks.isovrbench.generate.build_interventions` on ``--prompts`` prompts with all eight
    interventions at the paper's clip size (81 frames, 480x832, 16 fps) and keyframe counts, every
    denoising call cut to ``--steps`` steps (``reduced_steps`` one step fewer), so a handful of pairs
    fits the device budget.
@@ -49,7 +49,7 @@ Caveats: random weights prove speed, memory and plumbing, not pictures. The firs
 generator includes kernel warm-up. The estimate assumes denoiser time linear in steps and the rest
 (text encoding, VAE encoding/decoding, splicing, H.264) independent of steps.
 
-Smoke mode (CPU, seconds; ``tests/generate/test_gpu_check_script.py`` runs it, in process, so the script
+Smoke mode (CPU, seconds; ``tests/benchmarks/isovrbench/generate/test_gpu_check_script.py`` runs it, in process, so the script
 cannot rot)::
 
     .venv/bin/python benchmarks/gpu_check_generators.py --tiny --device cpu --no-append
@@ -74,7 +74,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import _results
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY_WAN = ROOT / "tests" / "generate" / "tiny_wan.py"
+TINY_WAN = ROOT / "tests" / "benchmarks" / "isovrbench" / "generate" / "tiny_wan.py"
 PAPER_STEPS = {"anchor": 50, "attribute_edit": 50, "reduced_steps": 8, "motion_regen": 30, "i2v_continuation": 50,
                "t2v_5b": 50, "t2v_1_3b": 50, "temporal_shuffle": 0, "frame_hold": 0}  # fmt: skip
 """Denoising steps of each clip kind in the paper (frame reuse renders nothing)."""
@@ -121,7 +121,7 @@ log = logging.getLogger("gpu_check_generators")
 
 
 def tiny_wan() -> Any:
-    """``tests/generate/tiny_wan.py`` imported by path (a test helper, not a package module)."""
+    """``tests/benchmarks/isovrbench/generate/tiny_wan.py`` imported by path (a test helper, not a package module)."""
     spec = importlib.util.spec_from_file_location("mmjudge_tiny_wan", TINY_WAN)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -186,7 +186,7 @@ class Timing:
 
     def track_roles(self) -> Any:
         """Tag every builder call with its clip kind, so hook time is booked to it; returns the undo."""
-        from mmjudge.generate import _builders
+        from mmjudge.benchmarks.isovrbench.generate import _builders
 
         original = dict(_builders.BUILDERS)
         for role, builder in original.items():
@@ -205,7 +205,7 @@ class CheckLoader:
     """Random real-size generators (``random:<layout>``) or tiny folders; timing hooks; peak memory."""
 
     def __init__(self, device: str, timing: Timing, layers: int | None = None) -> None:
-        from mmjudge.generate import DiffusersLoader
+        from mmjudge.benchmarks.isovrbench.generate import DiffusersLoader
 
         self.device, self.timing, self.layers = device, timing, layers
         self.files = DiffusersLoader()
@@ -266,7 +266,7 @@ class CheckLoader:
 
 def check_config(args: argparse.Namespace, tiny_dirs: dict[str, Path] | None) -> Any:
     """The paper's config with random real-size (or tiny) generators and every call cut to ``--steps``."""
-    from mmjudge.generate import config_from_mapping, load_config
+    from mmjudge.benchmarks.isovrbench.generate import config_from_mapping, load_config
 
     data = load_config("isovrbench").as_dict()
     data.pop("source")
@@ -339,7 +339,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--width", type=int, default=None, help="frame width (default 832; --tiny: 32)")
     parser.add_argument("--device", default="cuda", help="cuda or cpu")
     parser.add_argument(
-        "--tiny", action="store_true", help="tiny random generators from tests/generate/tiny_wan.py"
+        "--tiny", action="store_true", help="tiny random generators from tests/benchmarks/isovrbench/generate/tiny_wan.py"
     )
     parser.add_argument(
         "--layers", type=int, default=None, help="cut every transformer and the text encoder to N blocks"
@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     import torch
 
-    from mmjudge.generate import SingleProcess, build_interventions
+    from mmjudge.benchmarks.isovrbench.generate import SingleProcess, build_interventions
 
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         raise SystemExit(
@@ -406,7 +406,7 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], facts: dict[str
     )
     generators = [{"generator": name, **values} for name, values in facts.pop("generators").items()]
     sizes = (
-        "tiny random Wan (tests/generate/tiny_wan.py)" if args.tiny else "real-size Wan, random bf16 weights"
+        "tiny random Wan (tests/benchmarks/isovrbench/generate/tiny_wan.py)" if args.tiny else "real-size Wan, random bf16 weights"
     )
     title = f"GPU check (issue 15): IsoVRBench generation, {sizes}, {args.frames}x{args.height}x{args.width}"
     notes = (

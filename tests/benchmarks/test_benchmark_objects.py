@@ -38,8 +38,8 @@ def test_leaderboard_ranks_by_the_report_headline(benchmark: str) -> None:
     scores = {key.name: 50.0 for key in spec.result_keys if "<" not in key.name}
     row = StoredSubmission(benchmark, "verified", "j", "m", "u", {**scores, "mode": "strict"}, id=1)
     table = build_table(benchmark, [row])
-    ranked = next(c for c in default.columns if c.header == table.headers[table.headline])
-    assert (default.headline or first) == ranked.key and table.headline == 2  # right after the judge
+    ranked = next(c for c in default.columns if c.header == table.headers[table.rank_column])
+    assert (default.rank_by or first) == ranked.key and table.rank_column == 2  # right after the judge
     assert first in headline(benchmark, scores)
 
 

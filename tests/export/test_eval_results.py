@@ -58,8 +58,8 @@ def test_yaml_round_trips_and_every_value_equals_results_json(runs, benchmark, t
     scores = read_results(runs[benchmark] / "results.json").scores
     tasks = {t.id: t for t in spec.exports.eval_tasks}
     # one entry for the headline (first), one per further task; all four runs have every key
-    assert [e.task_id for e in entries] == [t.id for t in sorted(tasks.values(), key=lambda t: not t.headline)]
-    assert entries[0].task_id == spec.exports.headline_task().id
+    assert [e.task_id for e in entries] == [t.id for t in sorted(tasks.values(), key=lambda t: not t.main)]
+    assert entries[0].task_id == spec.exports.main_task().id
     for entry in entries:
         assert entry.value == scores[tasks[entry.task_id].key]
         assert entry.dataset_id == f"org/{benchmark}"

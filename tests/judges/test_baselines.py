@@ -16,9 +16,9 @@ import pytest
 
 from mmjudge.benchmarks.emoprefer import EmoPreferPair
 from mmjudge.benchmarks.emorealm import EmoRealmQuestion
+from mmjudge.benchmarks.isovrbench.interventions import frame_hold, temporal_shuffle
 from mmjudge.benchmarks.mist import MistCell
 from mmjudge.errors import ConfigError, MediaError, SchemaError, UnknownNameError
-from mmjudge.interventions import frame_hold, temporal_shuffle
 from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery, judge_batch_checked, load_config, make_judge
 from mmjudge.judges.frame_smoothness import SmoothnessOptions, frame_differences, smoothness
 from mmjudge.judges.random_judge import choice_letters

@@ -96,9 +96,9 @@ def test_rank_judge_and_headline_lead_every_view_and_details_trail(benchmark) ->
     for view in views(benchmark):
         table = build_table(benchmark, [], view)
         chosen = next(v for v in spec.leaderboard.views if v.name == view)
-        key = chosen.headline or spec.headline[0]
+        key = chosen.rank_by or spec.headline[0]
         header = next(c.header for c in chosen.columns if c.key == key)
-        assert table.headers[:3] == ["Rank", "Judge", header] and table.headline == 2
+        assert table.headers[:3] == ["Rank", "Judge", header] and table.rank_column == 2
         assert table.headers[-1] == "id" and table.groups[-1] == DETAILS
         assert table.groups[:3] == ["", "", ""]  # never hidden
 
@@ -111,7 +111,7 @@ def test_every_score_column_belongs_to_a_group_the_reader_can_hide(benchmark) ->
     for group in groups:
         hidden = select(table, groups=[g for g in groups if g != group])
         assert hidden.headers == [h for h, g in zip(table.headers, table.groups, strict=True) if g != group]
-        assert hidden.headers[hidden.headline] == table.headers[table.headline]
+        assert hidden.headers[hidden.rank_column] == table.headers[table.rank_column]
     assert select(table, groups=[]).headers == table.headers[:3]
     with pytest.raises(UnknownNameError, match="column group"):
         select(table, groups=["no such group"])

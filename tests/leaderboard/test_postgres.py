@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta, SubmissionRejected
 from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.workers import list_workers
+from mmjudge.leaderboard.heartbeats import list_workers
 
 from .conftest import prediction_bytes
 
@@ -147,7 +147,7 @@ from pathlib import Path
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 from mmjudge.leaderboard import queue as q
 from mmjudge.leaderboard.worker import process_one
-from mmjudge.leaderboard.workers import beat
+from mmjudge.leaderboard.heartbeats import beat
 from mmjudge.scoring import load_reference_rows
 
 url, root, runs, name, die_on = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], int(sys.argv[5])

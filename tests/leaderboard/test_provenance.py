@@ -20,7 +20,7 @@ from mmjudge.leaderboard.facets import SHOWN_TIERS, select
 from mmjudge.leaderboard.reported import reported_rows, seed_reported
 from mmjudge.leaderboard.store import LadderRule, StoredSubmission
 from mmjudge.leaderboard.submit import ingest_demo_output
-from mmjudge.leaderboard.tables import build_table, headline_key
+from mmjudge.leaderboard.tables import build_table, ranking_key
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.validation import SubmissionMeta
 
@@ -205,7 +205,7 @@ def test_a_submitted_results_file_has_rates_but_no_raw_counts(board_factory, ref
     record = json.loads(Path(handlers.results_file(stored.id)).read_text())
     assert not [k for k in record["scores"] if any(k.startswith(c) for c in counts)]
     assert not [k for k in record["estimates"] if any(k.startswith(c) for c in counts)]
-    key = headline_key(benchmark)
+    key = ranking_key(benchmark)
     assert record["scores"][key] == stored.results[key] and f"{key}_ci_low" in record["scores"]
 
 
@@ -225,7 +225,7 @@ def test_the_hub_mirror_publishes_what_the_table_and_results_file_show(tmp_path,
                             SubmissionMeta("k", "org/k"), "baseline", reference_line=True)  # fmt: skip
     path = export_public_tables(board.store, tmp_path / "mirror", private_labels=private)[0]
     mirrored = {r["id"]: r for r in map(json.loads, path.read_text().splitlines())}
-    key = headline_key("emoprefer")
+    key = ranking_key("emoprefer")
     assert "confusion/a1/a1" in mirrored[run_here.id]["results"]
     if private:
         assert mirrored[submitted.id]["results"] == {key: submitted.ladder}
@@ -269,7 +269,7 @@ def test_private_labels_publish_only_the_ladder_score(tmp_path, data_root, refer
                                                                 private_labels=True, ladder_margin=1.0),
                         rows_fn=lambda b, folder: reference[b])  # fmt: skip
     handlers = Handlers(board)
-    key = headline_key("emoprefer")
+    key = ranking_key("emoprefer")
     stored = []
     for seed in range(4):
         row = board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=seed),
@@ -284,7 +284,7 @@ def test_private_labels_publish_only_the_ladder_score(tmp_path, data_root, refer
     table = handlers.table("emoprefer")
     for row in stored:
         cells = dict(zip(table.headers, table.display[table.column("id").index(row.id)], strict=True))
-        assert cells[table.headers[table.headline]] == f"{row.ladder:.1f} (Ladder)"
+        assert cells[table.headers[table.rank_column]] == f"{row.ladder:.1f} (Ladder)"
         scores = [h for h, g in zip(table.headers, table.groups, strict=True) if g not in ("details", "coverage", "")]
         assert all(cells[h] in ("—", "private labels: Ladder score only") for h in scores), cells
     with pytest.raises(Exception, match="private"):

@@ -87,10 +87,10 @@ def test_stored_isovrbench_score_equals_the_evaluate_module(
     table = handlers.table("isovrbench")
     kind = table.headers.index("Tier")
     row = next(r for r in table.values if r[kind] == "submitted")
-    assert row[table.headline] == pytest.approx(expected["average"], abs=1e-4)
+    assert row[table.rank_column] == pytest.approx(expected["average"], abs=1e-4)
     display = next(d for d, v in zip(table.display, table.values, strict=True) if v[kind] == "submitted")
     assert (
-        display[table.headline]
+        display[table.rank_column]
         == f"{expected['average']:.1f} [{expected['average_ci_low']:.1f}, {expected['average_ci_high']:.1f}]"
     )
 
@@ -256,8 +256,8 @@ def test_csv_export_neutralises_formulas_and_writes_numbers_as_numbers(board_fac
         assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell  # '-' only in numbers, checked below
     sub = next(s for s in handlers.board.store.submissions("emoprefer") if s.kind == "verified")
     table = handlers.table("emoprefer")
-    headline = table.headers[table.headline]
-    assert float(mine[headline]) == pytest.approx(table.values[[r["Tier"] for r in rows].index("submitted")][table.headline])
+    headline = table.headers[table.rank_column]
+    assert float(mine[headline]) == pytest.approx(table.values[[r["Tier"] for r in rows].index("submitted")][table.rank_column])
     low, high = float(mine[f"{headline} low"]), float(mine[f"{headline} high"])
     assert (low, high) == pytest.approx((sub.results["waf_2class_ci_low"], sub.results["waf_2class_ci_high"]))
     for r in rows:  # a cell starting with '-' is a number (a negative value), never a formula-like text

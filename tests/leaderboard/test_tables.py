@@ -36,14 +36,14 @@ def _iso(row_id: int, average: float, **extra) -> StoredSubmission:
 def test_isovrbench_breakdown_ranking_and_views() -> None:
     table = build_table("isovrbench", [_iso(1, 55.0), _iso(2, 71.25), _iso(3, 60.0, hidden_note=1)])
     assert table.headers[:4] == ["Rank", "Judge", "Average", "motion: temporal_shuffle"]
-    assert table.headline == 2 and "text: attribute_edit" in table.headers
+    assert table.rank_column == 2 and "text: attribute_edit" in table.headers
     assert table.headers[-len(DETAIL_HEADERS) :] == list(DETAIL_HEADERS)
     assert table.column("id") == [2, 3, 1] and table.column("Rank") == [1, 2, 3]
-    assert table.display[0][table.headline] == "71.2 [69.2, 73.2]"
+    assert table.display[0][table.rank_column] == "71.2 [69.2, 73.2]"
     decided = build_table("isovrbench", [_iso(1, 55.0)], view="decided")
-    assert decided.headers[decided.headline] == "Decided avg. (Table 5)"  # the mean of the eight, not pooled
-    assert decided.values[0][decided.headline] == 56.0
-    assert decided.display[0][decided.headline] == "56.0 [54.0, 58.0]"
+    assert decided.headers[decided.rank_column] == "Decided avg. (Table 5)"  # the mean of the eight, not pooled
+    assert decided.values[0][decided.rank_column] == 56.0
+    assert decided.display[0][decided.rank_column] == "56.0 [54.0, 58.0]"
     assert decided.values[0][3] == 56.0
     assert decided.display[0][3] == "56.0 (no CI)"  # a verified estimate stored without its interval
     with pytest.raises(ValueError, match="view"):
@@ -62,20 +62,20 @@ def _stored(benchmark: str) -> list[StoredSubmission]:
 
 def test_reported_rows_show_the_published_numbers_without_a_ci() -> None:
     table = build_table("isovrbench", _stored("isovrbench"))
-    assert table.values[0][1] == "VideoReward" and table.values[0][table.headline] == 73.3
+    assert table.values[0][1] == "VideoReward" and table.values[0][table.rank_column] == 73.3
     assert (
-        table.display[0][table.headline] == "73.3"
+        table.display[0][table.rank_column] == "73.3"
     )  # as printed; the legend says a reported number stands alone
     decided = build_table("isovrbench", _stored("isovrbench"), view="decided")
-    ranked = [(row[1], row[decided.headline]) for row in decided.values]
+    ranked = [(row[1], row[decided.rank_column]) for row in decided.values]
     assert ranked[:2] == [("VideoReward", 73.6), ("VisionReward", 71.3)]  # Table 5's order
     assert ranked[-2:] == [("GPT-4.1", None), ("Qwen3-VL-8B", None)]  # not in Table 5: no decided numbers
     emo = build_table("emoprefer", _stored("emoprefer"))
     top = emo.display[0]
-    assert emo.values[0][1] == "Qwen2.5-Omni" and top[emo.headline] == "67.2 ± 0.00 (2 rounds)"
+    assert emo.values[0][1] == "Qwen2.5-Omni" and top[emo.rank_column] == "67.2 ± 0.00 (2 rounds)"
     assert emo.values[0][emo.headers.index("strategy")] == "S2"
     gpt4o = next(d for d, v in zip(emo.display, emo.values, strict=True) if v[1] == "GPT-4o")
-    assert gpt4o[emo.headline] == "59.3 ± 0.08 (2 rounds)"
+    assert gpt4o[emo.rank_column] == "59.3 ± 0.08 (2 rounds)"
 
 
 def test_mist_columns_read_the_stored_intervals_and_rank_lower_first() -> None:
@@ -87,15 +87,15 @@ def test_mist_columns_read_the_stored_intervals_and_rank_lower_first() -> None:
     rows = [StoredSubmission("mist", "verified", "worse", "m1", "u", worse, id=1),
             StoredSubmission("mist", "verified", "better", "m2", "u", base, id=2)]  # fmt: skip
     table = build_table("mist", rows)
-    assert table.headers[table.headline] == "change none→misleading (explicit)"  # Table 6's column
+    assert table.headers[table.rank_column] == "change none→misleading (explicit)"  # Table 6's column
     assert table.column("Judge") == ["better", "worse"]
-    assert table.display[0][table.headline] == "25.0 [17.0, 35.5]"  # the scorer's interval, as stored
+    assert table.display[0][table.rank_column] == "25.0 [17.0, 35.5]"  # the scorer's interval, as stored
     column = table.headers.index("direction (explicit)")
     assert table.display[0][column] == "60.0 (no CI)"  # a count beside it is not turned into an interval
     assert table.values[0][table.headers.index("alt-test informed (explicit): passed")] == "1/24"
     published = build_table("mist", _stored("mist"))
     best = published.values[0]
-    assert best[1] == "GPT-5.2" and best[published.headline] == 9.1
+    assert best[1] == "GPT-5.2" and best[published.rank_column] == 9.1
     assert best[published.headers.index("direction (explicit)")] == 28.0
 
 
@@ -117,8 +117,8 @@ def test_the_leaderboard_computes_no_interval(module) -> None:
 def test_emorealm_columns_and_missing_values() -> None:
     row = StoredSubmission("emorealm", "verified", "j", "m", "u", {"overall": 40.0, "mode": "official"}, id=1)
     table = build_table("emorealm", [row])
-    assert table.headers[table.headline] == "Average (strict)"
-    assert table.values[0][table.headline] is None  # an official-mode row has no strict number
+    assert table.headers[table.rank_column] == "Average (strict)"
+    assert table.values[0][table.rank_column] is None  # an official-mode row has no strict number
     assert table.values[0][table.headers.index("Average (official)")] == 40.0
     mode = table.headers.index("mode")
     assert table.values[0][mode] == "official" and table.datatypes[mode] == "str"

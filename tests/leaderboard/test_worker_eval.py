@@ -58,7 +58,7 @@ def test_worker_command_on_a_postgresql_store(postgres_url, data_root, tmp_path)
     import subprocess
 
     from mmjudge.leaderboard import Store
-    from mmjudge.leaderboard.workers import list_workers
+    from mmjudge.leaderboard.heartbeats import list_workers
 
     store = Store(postgres_url)
     spec = q.validate_request("org/coin", "v1", "random", "seed: 3", ["isovrbench"])

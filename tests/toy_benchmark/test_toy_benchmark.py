@@ -37,7 +37,7 @@ table = build_table("toy", board.store.submissions("toy"))
 app = build_app(board)
 tabs = [b.get("props", {}).get("id") for b in app.blocks.config["components"] if b.get("type") == "tabitem"]
 app.close(timeout=5)
-print(json.dumps({"headers": table.headers, "values": table.values, "headline": table.headline,
+print(json.dumps({"headers": table.headers, "values": table.values, "rank_column": table.rank_column,
                   "benchmarks": board.benchmarks_available(), "tabs": tabs, "results": dict(stored.results)}))
 """
 
@@ -109,5 +109,5 @@ def test_toy_benchmark_runs_through_every_step(site: Path, tmp_path: Path) -> No
                             str(tmp_path / "lb.sqlite")))  # fmt: skip
     assert board["benchmarks"] == ["toy"] and "toy" in board["tabs"]
     assert board["results"] == results["scores"]
-    assert board["headers"][board["headline"]] == "Accuracy"
-    assert board["values"][0][board["headline"]] == round(results["scores"]["accuracy"], 4)
+    assert board["headers"][board["rank_column"]] == "Accuracy"
+    assert board["values"][0][board["rank_column"]] == round(results["scores"]["accuracy"], 4)

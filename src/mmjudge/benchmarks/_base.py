@@ -107,7 +107,7 @@ class View:
     """View name (the first view of a benchmark is its default)."""
     columns: tuple[Column, ...]
     """Score columns, in order."""
-    headline: str | None = None
+    rank_by: str | None = None
     """Key of the column the rows are ranked by (default: the benchmark's first headline key)."""
 
 

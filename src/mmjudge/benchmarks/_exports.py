@@ -29,8 +29,8 @@ class EvalTask:
     """Result key whose value the entry reports (its CI is ``<key>_ci_low``/``_ci_high``)."""
     split: str = "test"
     """Dataset split."""
-    headline: bool = False
-    """The benchmark's headline task (one per benchmark)."""
+    main: bool = False
+    """The benchmark's main task (one per benchmark): the first entry a model's eval results list."""
 
 
 @dataclass(frozen=True)
@@ -65,24 +65,24 @@ class ExportSpec:
     description: str = ""
     """One paragraph for ``eval.yaml``'s ``description``."""
     eval_tasks: tuple[EvalTask, ...] = ()
-    """Tasks of the dataset's ``eval.yaml``; exactly one is the headline."""
+    """Tasks of the dataset's ``eval.yaml``; exactly one is the main task."""
     lmms_tasks: tuple[LmmsTask, ...] = ()
     """lmms-eval tasks (empty: the benchmark is not exported to lmms-eval)."""
     lmms_note: str = ""
     """What the exported README must say about this benchmark under lmms-eval."""
 
-    def headline_task(self) -> EvalTask:
-        """The headline task; ``LookupError`` when none is marked."""
+    def main_task(self) -> EvalTask:
+        """The main task; ``LookupError`` when none is marked."""
         for task in self.eval_tasks:
-            if task.headline:
+            if task.main:
                 return task
-        raise LookupError("no eval task is marked headline")
+        raise LookupError("no eval task is marked main")
 
 
 def eval_yaml_document(name: str, description: str, tasks: tuple[EvalTask, ...]) -> dict[str, Any]:
     """The ``eval.yaml`` of a benchmark dataset repo (name, description, framework, tasks).
 
-    >>> doc = eval_yaml_document("Toy", "A toy.", (EvalTask("overall", "all", "overall", headline=True),))
+    >>> doc = eval_yaml_document("Toy", "A toy.", (EvalTask("overall", "all", "overall", main=True),))
     >>> doc["tasks"]
     [{'id': 'overall', 'config': 'all', 'split': 'test'}]
     """

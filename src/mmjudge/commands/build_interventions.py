@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.generate import build_interventions, load_config, read_prompts
+    from mmjudge.benchmarks.isovrbench.generate import build_interventions, load_config, read_prompts
     from mmjudge.runner.dist import init_dist
 
     config = load_config(args.config)  # refuse bad input before starting ranks or loading weights

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mmjudge.errors import ConfigError
 
 if TYPE_CHECKING:
-    from mmjudge.human_study import Study
+    from mmjudge.benchmarks.isovrbench.human_study import Study
 
 NAME = "human-study"
 HELP = "human validation of intervention pairs: make a study folder, serve the annotation app, score answers"
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _make(args: argparse.Namespace) -> int:
-    from mmjudge.human_study import make_study
+    from mmjudge.benchmarks.isovrbench.human_study import make_study
 
     study = make_study(
         args.pairs,
@@ -93,15 +93,15 @@ def _make(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from mmjudge.human_study import load_study
-    from mmjudge.human_study.app import build_app
+    from mmjudge.benchmarks.isovrbench.human_study import load_study
+    from mmjudge.benchmarks.isovrbench.human_study.app import build_app
 
     build_app(load_study(args.study)).launch(server_name=args.host, server_port=args.port)
     return 0
 
 
 def _score(args: argparse.Namespace) -> int:
-    from mmjudge.human_study import human_row, load_study, score_study, write_outputs
+    from mmjudge.benchmarks.isovrbench.human_study import human_row, load_study, score_study, write_outputs
 
     if args.resamples < 0:
         raise ConfigError(f"--resamples must be 0 or more, got {args.resamples}")
@@ -117,7 +117,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _store_row(row: dict[str, Any], study: Study, args: argparse.Namespace) -> int:
-    from mmjudge.human_study import answers_digest
+    from mmjudge.benchmarks.isovrbench.human_study import answers_digest
     from mmjudge.leaderboard import NewSubmission, Store
 
     sha = answers_digest(study) if args.kind == "verified" else None

@@ -1,7 +1,7 @@
 """Hub eval results from an ``mmjudge eval`` run folder.
 
 :func:`eval_result_entries` turns one ``results.json`` into ``huggingface_hub.EvalResultEntry`` objects:
-one for the benchmark's headline task and one per further task of its ``eval.yaml``
+one for the benchmark's main task and one per further task of its ``eval.yaml``
 (``Benchmark.exports.eval_tasks``), each with the value exactly as ``results.json`` holds it, the run
 date, the link to the predictions and notes (result key and its direction, 95% CI, frame count, scoring
 mode, mmjudge version, judge and its fingerprint). :func:`export_eval_results` writes ``.eval_results/mmjudge_<benchmark>.yaml``
@@ -111,7 +111,7 @@ def eval_result_entries(
     dataset_revision: str | None = None,
     source_url: str | None = None,
 ) -> list[Any]:
-    """The ``EvalResultEntry`` objects of one ``results.json`` (headline task first).
+    """The ``EvalResultEntry`` objects of one ``results.json`` (main task first).
 
     Args:
         results: the run's results.
@@ -127,7 +127,7 @@ def eval_result_entries(
 
     _check_repo_id(dataset_repo, "--dataset-repo")
     spec = get_benchmark(results.benchmark)
-    tasks = sorted(spec.exports.eval_tasks, key=lambda t: not t.headline)
+    tasks = sorted(spec.exports.eval_tasks, key=lambda t: not t.main)
     if not tasks:
         raise ConfigError(f"{results.benchmark} declares no eval tasks (Benchmark.exports.eval_tasks)")
     entries = []

@@ -7,7 +7,7 @@ clip usually moves (a *spike*)? The score is one minus the mean per-step penalty
 The formula, for frames ``x_0 .. x_{T-1}`` (``uint8``, RGB) and ``n = T - 1`` steps:
 
 1. ``d_t = mean |x_{t+1} - x_t|`` over pixels and channels, in 8-bit levels (as
-   :func:`mmjudge.interventions.motion_score`). Steps between two equal frame indices (not distinct
+   :func:`mmjudge.benchmarks.isovrbench.interventions.motion_score`). Steps between two equal frame indices (not distinct
    sample positions) are dropped.
 2. Hold threshold ``tau = max(hold_floor, hold_ratio * q(d))`` with ``q`` the ``peak_quantile``
    quantile of the ``d_t`` (numpy's linear interpolation); hold penalty

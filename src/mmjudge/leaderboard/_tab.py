@@ -150,7 +150,7 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
                          interactive=False, show_search="filter", wrap=True, pinned_columns=PINNED,
                          column_widths=cast(Any, [f"{w}px" for w in WIDTHS]), elem_id=f"table-{benchmark}",
                          label=spec.tab_title)  # fmt: skip
-    headline = table.headers[table.headline]
+    headline = table.headers[table.rank_column]
     higher = next(c.higher_is_better for c in columns(benchmark) if c.header == headline)
     legend = LEGEND.format(direction="higher" if higher else "lower")  # the same in every view
     gr.Markdown(legend, elem_id=f"legend-{benchmark}")

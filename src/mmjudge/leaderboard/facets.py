@@ -163,11 +163,11 @@ class Ordered(NamedTuple):
     """Whether the row is compared with the others (not a reference line, not flagged as degenerate)."""
 
 
-def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], headline: Any, higher_is_better: bool,
+def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], rank_value: Any, higher_is_better: bool,
                flag: Callable[[StoredSubmission], str | None] | None = None) -> list[Ordered]:  # fmt: skip
     """The rows in table order with their places (the rule is the module docstring's).
 
-    ``headline(row)`` is the row's headline number (``None`` when it has none); ``flag(row)`` why the row is
+    ``rank_value(row)`` is the row's number in the ranking column (``None`` when it has none); ``flag(row)`` why the row is
     degenerate, or ``None`` (default: the benchmark's companion check on the row's results; a caller showing
     fewer results than it stores passes the check of the stored ones).
     """
@@ -192,7 +192,7 @@ def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], headline: Any,
     for _, (_, members) in sorted(enumerate(sets.items()), key=set_order):
         classes: list[list[tuple[StoredSubmission, float | None, str]]] = [[], [], [], [], []]
         for sub in members:
-            value = headline(sub)
+            value = rank_value(sub)
             reason = flag(sub)
             if sub.reference_line:
                 classes[2].append((sub, value, "reference line: a weight-free baseline, not ranked"))
@@ -263,7 +263,7 @@ def select(table: Table, groups: Collection[str] | None = None, tiers: Collectio
         values=[[table.values[r][i] for i in keep] for r in rows],
         display=[[table.display[r][i] for i in keep] for r in rows],
         datatypes=[table.datatypes[i] for i in keep],
-        headline=keep.index(table.headline),
+        rank_column=keep.index(table.rank_column),
         groups=[table.groups[i] for i in keep] if table.groups else [],
     )
 

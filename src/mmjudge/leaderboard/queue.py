@@ -43,7 +43,6 @@ __all__ = [
     "validate_request",
 ]
 
-STATUSES = ("PENDING", "RUNNING", "FINISHED", "FAILED")
 DEFAULT_MAX_ATTEMPTS = 3
 """Claims of one request before it ends FAILED."""
 MAX_CONFIG_CHARS = 4096

@@ -306,12 +306,6 @@ class Store:
             )
             return cursor.rowcount == 1
 
-    def count_recent(self, submitter: str, now: float | None = None) -> int:
-        """Submissions plus model requests by ``submitter`` in the last 24 hours."""
-        now = time.time() if now is None else now
-        with self.connect() as conn:
-            return _recent(conn, submitter, now)
-
 
 def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None = None, now: float | None = None,
                lease: Lease | None = None, ladder: LadderRule | None = None) -> int:  # fmt: skip

@@ -30,7 +30,7 @@ from mmjudge.leaderboard.store import (
     StoredSubmission,
     SubmissionRejected,
 )
-from mmjudge.leaderboard.tables import ROBUSTNESS, headline_key
+from mmjudge.leaderboard.tables import ROBUSTNESS, ranking_key
 from mmjudge.leaderboard.validation import (
     DEFAULT_MAX_BYTES,
     SubmissionMeta,
@@ -195,7 +195,7 @@ class Leaderboard:
         """The Ladder of ``benchmark``'s submitted rows in private-label mode (``None`` with public labels)."""
         if not self.settings.private_labels:
             return None
-        key = headline_key(benchmark)
+        key = ranking_key(benchmark)
         return LadderRule(key, get_benchmark(benchmark).higher_is_better(key), self.settings.ladder_margin)
 
     def submitter(self, username: str | None) -> str:

@@ -36,8 +36,8 @@ __all__ = [
     "Table",
     "build_table",
     "columns",
-    "headline_key",
     "public_row",
+    "ranking_key",
     "robustness_table",
     "views",
 ]
@@ -94,13 +94,13 @@ class Table:
     headers: list[str]
     """Column titles."""
     values: list[list[Any]]
-    """Raw cell values (numbers or text as submitted), rows ranked by the headline column."""
+    """Raw cell values (numbers or text as submitted), rows ranked by the ranking column."""
     display: list[list[str]]
     """Display strings: ``"62.5 [48.1, 75.0]"`` (a number and its 95% CI), see :func:`_cell`."""
     datatypes: list[str]
     """Gradio datatypes per column (``number`` or ``str``; never ``html``/``markdown``)."""
-    headline: int = len(INFO_HEADERS)
-    """Index of the headline column the rows are ranked by."""
+    rank_column: int = len(INFO_HEADERS)
+    """Index of the column the rows are ranked by (the view's :attr:`~mmjudge.benchmarks.View.rank_by` key)."""
     groups: list[str] = field(default_factory=list)
     """Column group of each column (``""``: always shown); empty for a table without groups."""
     intervals: dict[str, list[tuple[float, float] | None]] = field(default_factory=dict)
@@ -281,7 +281,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, view)
     cols = [_stored(spec, c) for c in chosen.columns] + _file_columns()
-    first = _headline(spec, chosen)
+    first = _ranked_column(spec, chosen)
     cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
     stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
     rows = [public_row(s, private=private) for s in stored]
@@ -319,7 +319,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
         datatypes.insert(at, "str")
         column_groups.insert(at, SIGNIFICANCE)
     intervals = {c.header: [_interval(c, mapped[s.id]) for s in ranked] for c in cols if c.ci is not None}
-    return Table(benchmark, headers, values, display, datatypes, headline=2, groups=column_groups, intervals=intervals)
+    return Table(benchmark, headers, values, display, datatypes, rank_column=2, groups=column_groups, intervals=intervals)
 
 
 def _interval(col: Column, results: Results) -> tuple[float, float] | None:
@@ -345,24 +345,25 @@ def public_row(sub: StoredSubmission, *, private: bool) -> StoredSubmission:
     """
     if not private or sub.tier != SUBMITTED:
         return sub
-    shown = {} if sub.ladder is None else {headline_key(sub.benchmark): sub.ladder}
+    shown = {} if sub.ladder is None else {ranking_key(sub.benchmark): sub.ladder}
     return replace(sub, results=shown, side_results=None, paired="")
 
 
-def headline_key(benchmark: str) -> str:
+def ranking_key(benchmark: str) -> str:
     """The result key ranking ``benchmark``'s default view.
 
-    >>> headline_key("mist")
+    >>> ranking_key("mist")
     'change_rate/none_to_misleading/explicit'
     """
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, None)
-    return chosen.columns[_headline(spec, chosen)].key
+    return chosen.columns[_ranked_column(spec, chosen)].key
 
 
-def _headline(spec: Benchmark, view: View) -> int:
-    """Index of the column the rows are ranked by: the view's headline key, else the benchmark's first."""
-    key = view.headline or (spec.headline[0] if spec.headline else view.columns[0].key)
+def _ranked_column(spec: Benchmark, view: View) -> int:
+    """Index of the view column the rows are ranked by: the view's ``rank_by`` key, else the benchmark's
+    first headline key."""
+    key = view.rank_by or (spec.headline[0] if spec.headline else view.columns[0].key)
     return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 

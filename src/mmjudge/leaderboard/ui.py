@@ -127,7 +127,7 @@ class Handlers:
             return error_message(exc)
         private = self.board.settings.private_labels
         table = build_table(stored.benchmark, [stored], private=private)
-        first, score = table.headers[table.headline], table.display[0][table.headline]
+        first, score = table.headers[table.rank_column], table.display[0][table.rank_column]
         ladder = (f" The labels are private: the score shown is your Ladder score, which moves only when a file "
                   f"beats your best shown score by more than {self.board.settings.ladder_margin:g} (rounded to it)."
                   if private else "")  # fmt: skip
@@ -172,7 +172,7 @@ class Handlers:
     @tracked
     def workers_value(self) -> list[list[Any]]:
         """Rows of the workers table: each worker's state, request, time since its last heartbeat, GPUs."""
-        from mmjudge.leaderboard.workers import list_workers
+        from mmjudge.leaderboard.heartbeats import list_workers
 
         now = time.time()
         return [

@@ -12,7 +12,7 @@ them): server paths, internal URLs and secret values are removed before they are
 The run goes through a seam, :data:`EvalFn` (``(job) -> predictions.jsonl path``), so tests substitute a
 fake runner; the default, :func:`subprocess_eval`, runs ``mmjudge eval`` in a child process (through
 ``accelerate launch`` over the machine's GPUs when it has several, :mod:`mmjudge.leaderboard.launch`)
-and keeps its log. The worker beats on the store (:mod:`mmjudge.leaderboard.workers`) when it starts,
+and keeps its log. The worker beats on the store (:mod:`mmjudge.leaderboard.heartbeats`) when it starts,
 on each poll and while it runs, so the queue tab shows it; the store may be a PostgreSQL database the
 Space shares, so workers run on any machine that reaches it.
 """
@@ -39,12 +39,12 @@ from typing import Any, NamedTuple
 from mmjudge._secrets import redact_credentials, redact_values, url_credentials
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard._sql import is_postgres_url
+from mmjudge.leaderboard.heartbeats import beat
 from mmjudge.leaderboard.policy import check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
 from mmjudge.leaderboard.store import Lease, LeaseLost
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.validation import SubmissionMeta
-from mmjudge.leaderboard.workers import beat
 
 __all__ = [
     "EvalFn",

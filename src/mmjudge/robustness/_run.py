@@ -244,9 +244,9 @@ def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:
         return entry
-    headline_key = spec.headline[0] if spec.headline else ""
-    per_run = [_scores(spec, queries, v, rows).get(headline_key) for v in runs]
-    effects, details = measure_repeats([q.item_id for q in queries], runs, per_run, headline_key)
+    ranking_key = spec.headline[0] if spec.headline else ""
+    per_run = [_scores(spec, queries, v, rows).get(ranking_key) for v in runs]
+    effects, details = measure_repeats([q.item_id for q in queries], runs, per_run, ranking_key)
     seeds = [judge.config.seed + r for r in range(options.repeats)]
     entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
                  cost=cost)  # fmt: skip

@@ -15,7 +15,7 @@ EXPORTS = ExportSpec(
         "swap consistency asks every pair again with the descriptions swapped. Percentages."
     ),
     eval_tasks=(
-        EvalTask("waf_2class", "pairs", "waf_2class", headline=True),
+        EvalTask("waf_2class", "pairs", "waf_2class", main=True),
         EvalTask("acc_3class", "pairs", "acc_3class"),
         EvalTask("swap_consistency", "pairs_reversed", "swap_consistency"),
     ),

@@ -14,7 +14,7 @@ EXPORTS = ExportSpec(
         "overall = unweighted mean over the tasks."
     ),
     eval_tasks=(
-        EvalTask("overall", "all", "overall", headline=True),
+        EvalTask("overall", "all", "overall", main=True),
         *(EvalTask(name, name, f"accuracy/{name}") for name in TASKS),
     ),
     lmms_tasks=(

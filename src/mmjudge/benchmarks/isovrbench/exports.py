@@ -31,7 +31,7 @@ EXPORTS = ExportSpec(
         "judgments count as wrong). Accuracy in percent; average = mean over the interventions."
     ),
     eval_tasks=(
-        EvalTask("average", "all", "average", headline=True),
+        EvalTask("average", "all", "average", main=True),
         *(EvalTask(name, name, f"accuracy/{name}") for name in INTERVENTIONS),
     ),
     lmms_tasks=(

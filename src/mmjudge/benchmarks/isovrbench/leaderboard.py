@@ -30,7 +30,7 @@ def _view(name: str, prefix: str, average: Column) -> View:
     cols = [
         Column(f"{dim}: {iv}", f"{prefix}/{iv}", group=dim) for dim, ivs in DIMENSIONS.items() for iv in ivs
     ]
-    return View(name, (*cols, average, Column("Tie rate", "tie_rate", group="ties")), headline=average.key)
+    return View(name, (*cols, average, Column("Tie rate", "tie_rate", group="ties")), rank_by=average.key)
 
 
 VIEWS: tuple[View, ...] = (

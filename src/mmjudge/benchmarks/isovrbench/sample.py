@@ -10,7 +10,7 @@ What is real and what is a stand-in (the ``synthetic`` column says it per row):
 
 - Anchors are :func:`~mmjudge.media.synthetic.moving_texture_clip` clips (camera pan over texture,
   textured objects moving), not Wan2.2-T2V-A14B generations; the highest-motion candidates are kept
-  with :func:`~mmjudge.interventions.select_anchors_by_motion` on ``motion_score(step=3)``.
+  with :func:`~mmjudge.benchmarks.isovrbench.interventions.select_anchors_by_motion` on ``motion_score(step=3)``.
 - ``temporal_shuffle`` and ``frame_hold`` counterparts are the real interventions; ``index_map``
   records them (counterpart frame ``i`` = anchor frame ``index_map[i]``).
 - The re-rendering interventions are visible stand-ins: ``motion_regen`` keeps 8 or 12 evenly spaced
@@ -34,10 +34,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mmjudge.benchmarks.isovrbench.interventions import (
+    frame_hold,
+    motion_score,
+    select_anchors_by_motion,
+    temporal_shuffle,
+)
 from mmjudge.benchmarks.isovrbench.scoring import DIMENSIONS, INTERVENTIONS
 from mmjudge.data.raw import RawSource
 from mmjudge.errors import ConfigError
-from mmjudge.interventions import frame_hold, motion_score, select_anchors_by_motion, temporal_shuffle
 from mmjudge.media.encode import write_video
 from mmjudge.media.synthetic import moving_texture_clip
 

@@ -13,7 +13,7 @@ EXPORTS = ExportSpec(
         "rates, direction and agreement with the human trio majority, in percent."
     ),
     eval_tasks=(
-        EvalTask("change_rate_misleading", "items", "change_rate/none_to_misleading/explicit", headline=True),
+        EvalTask("change_rate_misleading", "items", "change_rate/none_to_misleading/explicit", main=True),
         EvalTask("change_rate_aligned", "items", "change_rate/none_to_aligned/explicit"),
         EvalTask("direction", "items", "direction/explicit"),
         EvalTask("agreement", "items", "agreement/none"),
