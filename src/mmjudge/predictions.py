@@ -28,8 +28,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
+from mmjudge._configs import config_dataclass, validated
 from mmjudge._text import describe_char
 from mmjudge.benchmarks import RecordSpec, benchmark_ids, get_benchmark
 from mmjudge.errors import MissingFileError, SchemaError, summarize
@@ -52,7 +55,7 @@ __all__ = [
     "write_predictions",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Literal[1] = 1
 """Version of the prediction-file schema this mmjudge reads and writes."""
 
 MAX_DEPTH = 16
@@ -126,19 +129,19 @@ LOCAL_LIMITS = ReadLimits(max_line_bytes=None, max_header_values=None, max_recor
 """The caps on a file of one's own (:func:`read_predictions`): only the number of problems collected."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class PredictionHeader:
-    """The first record of a prediction file."""
+    """The first record of a prediction file (a config dataclass: strict types, no other key)."""
 
     benchmark: str
     """Benchmark id the predictions are for."""
-    judge: str
+    judge: Annotated[str, Field(min_length=1)]
     """Judge name (registry name or display name from the config)."""
     fingerprint: str = ""
     """Hash of the resolved judge config and judge code version; identifies the results."""
     mmjudge_version: str = ""
     """mmjudge version that wrote the file."""
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Literal[1] = SCHEMA_VERSION
     """Prediction-file schema version."""
     provenance: dict[str, Any] = field(default_factory=dict)
     """Free-form provenance: model revision, dataset hash, seeds, frame settings, timings."""
@@ -540,25 +543,11 @@ def _header(record: Mapping[str, Any], source: str, benchmark: str | None) -> Pr
         raise SchemaError(f"{source}: unknown benchmark {found!r} in the header; known: {sorted(benchmark_ids())}")
     if benchmark is not None and found != benchmark:
         raise SchemaError(f"{source}: the file holds {found!r} predictions, expected {benchmark!r}")
-    judge = record.get("judge")
-    if not isinstance(judge, str) or not judge:
-        raise SchemaError(f"{source}: the header needs a non-empty string `judge`, got {judge!r}")
-    for name in ("fingerprint", "mmjudge_version"):
-        if not isinstance(record.get(name, ""), str):
-            raise SchemaError(f"{source}: header field `{name}` must be a string, got {record[name]!r}")
-    provenance = record.get("provenance")
-    if provenance is not None and not isinstance(provenance, dict):
-        raise SchemaError(
-            f"{source}: header field `provenance` must be a JSON object (or absent), got "
-            f"{type(provenance).__name__} {summarize([provenance], 1)}"
-        )
-    return PredictionHeader(
-        benchmark=found,
-        judge=judge,
-        fingerprint=record.get("fingerprint", ""),
-        mmjudge_version=record.get("mmjudge_version", ""),
-        provenance=dict(provenance or {}),
-    )
+    fields = {k: v for k, v in record.items() if k != "record"}
+    if fields.get("provenance", {}) is None:  # a header may say it has none
+        fields.pop("provenance")
+    header: PredictionHeader = validated(PredictionHeader, fields, f"{source}: header", error=SchemaError)
+    return header
 
 
 def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, int], lineno: int) -> str:

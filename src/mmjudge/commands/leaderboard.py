@@ -18,6 +18,10 @@ from __future__ import annotations
 import argparse
 import os
 
+from mmjudge.leaderboard.settings import default
+
+MiB = 1024 * 1024
+
 NAME = "leaderboard"
 HELP = "serve the leaderboard app (SQLite or PostgreSQL store), or `leaderboard worker` to run queued model requests"
 
@@ -50,17 +54,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--admin", action="append", default=[], help="username allowed to hide rows (repeatable)"
     )
     parser.add_argument(
-        "--daily-limit", type=int, default=5,
-        help="uploads + model requests per user per 24 h (a request counts once; worker rows do not count)",
+        "--daily-limit", type=int, default=default("daily_limit"),
+        help="uploads + model requests per user per 24 h (a request counts once; worker rows do not count; "
+        f"default {default('daily_limit')})",
     )
-    parser.add_argument("--max-mb", type=float, default=64.0, help="size limit of a prediction file in MiB")
+    parser.add_argument("--max-mb", type=float, default=default("max_bytes") / MiB,
+                        help=f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})")  # fmt: skip
     parser.add_argument(
         "--private-labels", action="store_true",
         help="the labels are private (users cannot read them): a submitted row shows only its Ladder score, its "
         "breakdowns and results file are withheld",
     )
-    parser.add_argument("--ladder-margin", type=float, default=1.0,
-                        help="with --private-labels: the Ladder's margin and rounding step, in headline points (default 1)")  # fmt: skip
+    parser.add_argument("--ladder-margin", type=float, default=default("ladder_margin"),
+                        help="with --private-labels: the Ladder's margin and rounding step, in headline points "
+                        f"(default {default('ladder_margin'):g})")  # fmt: skip
     parser.add_argument(
         "--demo-output",
         default="demo-output",
@@ -76,7 +83,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     worker.add_argument("--poll", type=float, default=30.0, help="seconds between polls of an empty queue")
     worker.add_argument("--lease", type=float, default=600.0, help="lease in seconds (renewed while running)")
     worker.add_argument(
-        "--max-attempts", type=int, default=3, help="claims of one request before it ends FAILED (default 3)"
+        "--max-attempts", type=int, default=default("max_attempts"),
+        help=f"claims of one request before it ends FAILED (default {default('max_attempts')})",
     )
     worker.add_argument(
         "--admin", action="append", default=[], help="username whose API-judge requests may run (repeatable)"

@@ -18,9 +18,9 @@ from __future__ import annotations
 import abc
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
 from mmjudge.judges._types import JudgeInput, MediaRequest
@@ -37,7 +37,7 @@ class _AnsweredBenchmarks:
         return frozenset(b for b in benchmark_ids() if owner.query_kind(b) is not None)
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class NoOptions:
     """Options of a judge that takes none."""
 

@@ -1,7 +1,8 @@
 """Judge configuration: a YAML file (``judges/<name>/config.yaml``) validated into :class:`JudgeConfig`.
 
-Unknown keys and values of the wrong type are refused with a :class:`~mmjudge.errors.ConfigError` naming
-the key and the expected type. A config's :func:`fingerprint` (hash of the resolved config, the judge
+:class:`JudgeConfig` and every backend's ``Options`` are config dataclasses (:mod:`mmjudge._configs`:
+strict pydantic dataclasses): unknown keys and values of the wrong type are refused with a
+:class:`~mmjudge.errors.ConfigError` naming the key and the expected type. A config's :func:`fingerprint` (hash of the resolved config, the judge
 class's ``version`` and the mmjudge version) identifies its results and its cache entries.
 """
 
@@ -10,17 +11,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import types
-import typing
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from mmjudge._configs import config_dataclass, validated
 from mmjudge.errors import ConfigError
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class JudgeConfig:
     """A resolved judge configuration."""
 
@@ -71,12 +71,12 @@ def config_from_mapping(data: Mapping[str, Any], *, source: str = "<config>") ->
     ...
     mmjudge.errors.ConfigError: <config>: key 'batch_size' expects int, got str '4'
     """
-    return _validated(JudgeConfig, data, source)
+    return validated(JudgeConfig, data, source)
 
 
 def validate_options(options_type: type, data: Mapping[str, Any], *, source: str = "<options>") -> Any:
     """Validate backend options into an instance of the backend's ``Options`` dataclass."""
-    return _validated(options_type, data, source)
+    return validated(options_type, data, source)
 
 
 def load_config(path: str | Path) -> JudgeConfig:
@@ -119,53 +119,3 @@ def check_option(judge: str, key: str, value: Any, allowed: Collection[Any]) -> 
     """
     if value not in allowed:
         raise ConfigError(f"{judge} option `{key}` must be one of {list(allowed)}, got {value!r}")
-
-
-def _validated(cls: type, data: Mapping[str, Any], source: str) -> Any:
-    hints = typing.get_type_hints(cls)
-    known = [f.name for f in dataclasses.fields(cls)]
-    for key, value in data.items():
-        if key not in hints:
-            raise ConfigError(f"{source}: unknown key {key!r}; known keys: {sorted(known)}")
-        if not _matches(value, hints[key]):
-            raise ConfigError(
-                f"{source}: key {key!r} expects {_describe(hints[key])}, got {type(value).__name__} {value!r}"
-            )
-    missing = [
-        f.name
-        for f in dataclasses.fields(cls)
-        if f.name not in data
-        and f.default is dataclasses.MISSING
-        and f.default_factory is dataclasses.MISSING
-    ]
-    if missing:
-        raise ConfigError(f"{source}: missing required keys {missing}")
-    return cls(**data)
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return any(_matches(value, arg) for arg in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is Any:
-        return True
-    if origin in (dict, Mapping):
-        return isinstance(value, dict)
-    if origin in (list, tuple):
-        return isinstance(value, (list, tuple))
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, hint)
-
-
-def _describe(hint: Any) -> str:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(_describe(arg) for arg in typing.get_args(hint))
-    if hint is type(None):
-        return "null"
-    return getattr(origin or hint, "__name__", str(hint))

@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import Judge, free_text_verdict
 from mmjudge.judges._registry import register_judge
@@ -63,7 +63,7 @@ FACTOR = 28
 """Qwen2.5-Omni's resize factor (vision patch 14, merge 2)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class AudioVisualOptions:
     """``options`` of an ``audio_visual`` config."""
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
@@ -29,7 +29,7 @@ from mmjudge.queries import Diagnostics, ScoreQuery, Verdict
 __all__ = ["ClipScoreJudge", "ClipScoreOptions", "clip_scores"]
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class ClipScoreOptions:
     """``options`` of a ``clip_score`` config."""
 

@@ -15,9 +15,9 @@ card of that config says where the answer came from.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, cast
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
@@ -27,7 +27,7 @@ from mmjudge.queries import ChoiceQuery, Query, Verdict
 __all__ = ["ConstantJudge", "ConstantOptions"]
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class ConstantOptions:
     """``options`` of a ``constant`` config: the answer given to every choice."""
 

@@ -32,11 +32,11 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 import numpy as np
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
@@ -49,7 +49,7 @@ MIN_FRAMES = 3
 """Fewest frames a clip must give (two steps); fewer give ``Verdict.failed``."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class SmoothnessOptions:
     """``options`` of a ``frame_smoothness`` config (see the module docstring for the formula)."""
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge, missing_media
@@ -46,7 +46,7 @@ _FRAMES_AS = ("video", "images")
 _OWN_JSON = re.compile(r"""\{?\s*["']?final[_\s-]?label""", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class LabelChoiceOptions:
     """``options`` of a ``label_choice`` config."""
 

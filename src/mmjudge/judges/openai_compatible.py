@@ -31,9 +31,9 @@ import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MmjudgeError, SchemaError
 from mmjudge.judges._base import Judge, free_text_verdict
 from mmjudge.judges._failures import is_transient
@@ -51,7 +51,7 @@ from mmjudge.queries import ChoiceQuery, Diagnostics, Query, ScoreQuery, Verdict
 __all__ = ["OpenAICompatibleJudge", "OpenAICompatibleOptions"]
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class OpenAICompatibleOptions:
     """``options`` of an ``openai_compatible`` config."""
 

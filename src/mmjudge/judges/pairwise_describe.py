@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge, free_text_verdict, missing_media
@@ -36,7 +37,7 @@ STRATEGIES: tuple[str, ...] = ("S1", "S2", "S3", "S4")
 """EmoPrefer judging strategies."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class PairwiseDescribeOptions:
     """``options`` of a ``pairwise_describe`` config."""
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import SchemaError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._registry import register_judge
@@ -27,7 +27,7 @@ from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict, VerdictValu
 __all__ = ["RandomJudge", "RandomOptions", "choice_letters", "item_key"]
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class RandomOptions:
     """``options`` of a ``random`` config."""
 

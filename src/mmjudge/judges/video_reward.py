@@ -39,10 +39,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
@@ -95,7 +95,7 @@ For numbers comparable with VideoAlign's, paste the ``detailed_special`` templat
 ``{prompt}``)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class VideoRewardOptions:
     """``options`` of a ``video_reward`` config."""
 

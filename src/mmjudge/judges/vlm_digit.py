@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
@@ -53,7 +53,7 @@ DEFAULT_PROMPT = (
 """Default prompt; ``{prompt}`` is replaced by the clip's generation prompt."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class VlmDigitOptions:
     """``options`` of a ``vlm_digit`` config."""
 

@@ -8,10 +8,32 @@ importing this package does not.
 
 from __future__ import annotations
 
-from mmjudge.leaderboard.store import NewSubmission, Store, StoredSubmission, SubmissionRejected
-from mmjudge.leaderboard.submit import LOCAL_USER, Leaderboard, Settings, ingest_demo_output
-from mmjudge.leaderboard.tables import Table, build_table
-from mmjudge.leaderboard.validation import SubmissionMeta, validate_file, validate_meta
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mmjudge.leaderboard.settings import Settings
+    from mmjudge.leaderboard.store import NewSubmission, Store, StoredSubmission, SubmissionRejected
+    from mmjudge.leaderboard.submit import LOCAL_USER, Leaderboard, ingest_demo_output
+    from mmjudge.leaderboard.tables import Table, build_table
+    from mmjudge.leaderboard.validation import SubmissionMeta, validate_file, validate_meta
+
+_HOMES = {
+    "Settings": "settings",
+    **dict.fromkeys(("NewSubmission", "Store", "StoredSubmission", "SubmissionRejected"), "store"),
+    **dict.fromkeys(("LOCAL_USER", "Leaderboard", "ingest_demo_output"), "submit"),
+    **dict.fromkeys(("Table", "build_table"), "tables"),
+    **dict.fromkeys(("SubmissionMeta", "validate_file", "validate_meta"), "validation"),
+}
+"""Public name -> its module; imported on first use, so that a light module of this package (its settings)
+imports nothing heavy."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'mmjudge.leaderboard' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"mmjudge.leaderboard.{_HOMES[name]}"), name)
+
 
 __all__ = [
     "LOCAL_USER",

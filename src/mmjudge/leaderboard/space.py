@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MmjudgeError
 from mmjudge.leaderboard.auth import SECRETS as AUTH_SECRETS
 from mmjudge.leaderboard.auth import VARIABLES as AUTH_VARIABLES
+from mmjudge.leaderboard.settings import default
 
 __all__ = [
     "SECRETS",
@@ -35,6 +37,9 @@ __all__ = [
     "start",
 ]
 
+MiB = 1024 * 1024
+"""Bytes in a mebibyte (``MMJUDGE_MAX_MB``)."""
+
 VARIABLES: dict[str, str] = {
     "MMJUDGE_DB": "store: SQLite file, or postgresql:// URL shared with the workers (set it as a secret: "
     "it holds the password); default /data/leaderboard.sqlite with persistent storage",
@@ -46,14 +51,15 @@ VARIABLES: dict[str, str] = {
     "MMJUDGE_DATA_ROOT": "local runs: a folder of built benchmark folders <id>/ used instead of the Hub repos",
     "MMJUDGE_ADMINS": "comma-separated usernames who may hide rows",
     "MMJUDGE_DAILY_LIMIT": "uploads + model requests per user per 24 h (a request once, whatever its benchmarks; "
-    "worker rows not counted; default 5)",
-    "MMJUDGE_MAX_MB": "size limit of a prediction file in MiB (default 64)",
-    "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as verified baseline rows",
+    f"worker rows not counted; default {default('daily_limit')})",
+    "MMJUDGE_MAX_MB": f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})",
+    "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as reference lines (weight-free baselines, never ranked)",
     "MMJUDGE_MIRROR_REPO": "mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access)",
     "MMJUDGE_NO_AUTH": "1: local no-login mode (never on a public Space)",
     "MMJUDGE_PRIVATE_LABELS": "1: the label repos are private (checked at start-up): a submitted row shows only its "
     "Ladder score, its breakdowns and results file are withheld",
-    "MMJUDGE_LADDER_MARGIN": "private labels: the Ladder's margin and rounding step, in headline points (default 1)",
+    "MMJUDGE_LADDER_MARGIN": "private labels: the Ladder's margin and rounding step, in headline points "
+    f"(default {default('ladder_margin'):g})",
     **AUTH_VARIABLES,
 }
 """Every environment variable the Space app reads, with its meaning (the login's only off a Space)."""
@@ -116,7 +122,7 @@ class LabelSource:
         return cls(benchmark, repo_id, revision)
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class SpaceConfig:
     """The Space's settings, read from the environment by :meth:`from_env`."""
 
@@ -130,9 +136,9 @@ class SpaceConfig:
     """Where :func:`fetch_labels` downloads them."""
     admins: tuple[str, ...] = ()
     """Admin usernames."""
-    daily_limit: int = 5
+    daily_limit: int = default("daily_limit")
     """Submissions + requests per user per day."""
-    max_mb: float = 64.0
+    max_mb: float = default("max_bytes") / MiB
     """Size limit of a prediction file in MiB."""
     demo_output: str | None = None
     """``mmjudge demo`` output to ingest."""
@@ -142,7 +148,7 @@ class SpaceConfig:
     """``False`` only with ``MMJUDGE_NO_AUTH=1``."""
     private_labels: bool = False
     """``MMJUDGE_PRIVATE_LABELS=1``: the Ladder mode of submitted rows (the label repos must be private)."""
-    ladder_margin: float = 1.0
+    ladder_margin: float = default("ladder_margin")
     """The Ladder's margin (``MMJUDGE_LADDER_MARGIN``)."""
 
     @classmethod
@@ -180,8 +186,9 @@ class SpaceConfig:
                 labels.append(LabelSource.parse(benchmark, value))
             except ConfigError as exc:
                 problems.append(str(exc))
-        numbers = {name: _number(env, name, default, problems) for name, default in
-                   (("MMJUDGE_DAILY_LIMIT", 5.0), ("MMJUDGE_MAX_MB", 64.0), ("MMJUDGE_LADDER_MARGIN", 1.0))}  # fmt: skip
+        numbers = {name: _number(env, name, fallback, problems) for name, fallback in
+                   (("MMJUDGE_DAILY_LIMIT", cls.daily_limit), ("MMJUDGE_MAX_MB", cls.max_mb),
+                    ("MMJUDGE_LADDER_MARGIN", cls.ladder_margin))}  # fmt: skip
         if problems:
             raise ConfigError("; ".join(problems))
         on_space = persistent.is_dir()

@@ -13,11 +13,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from mmjudge._configs import validated
 from mmjudge.leaderboard.reported import seed_reported
 from mmjudge.leaderboard.revisions import hub_commit
+from mmjudge.leaderboard.settings import Settings, default
 from mmjudge.leaderboard.store import Store
-from mmjudge.leaderboard.submit import Leaderboard, Settings, ingest_demo_output
-from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
+from mmjudge.leaderboard.submit import Leaderboard, ingest_demo_output
 
 __all__ = ["about_text", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
 
@@ -52,16 +53,16 @@ def about_text() -> str:
 
 
 def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | None = None,
-                     require_login: bool = True, admins: Iterable[str] = (), daily_limit: int = 5,
-                     max_bytes: int = DEFAULT_MAX_BYTES, demo_output: str | Path | None = None,
-                     max_attempts: int = 3,
-                     server_options: Mapping[str, Mapping[str, Any]] | None = None, private_labels: bool = False,
-                     ladder_margin: float = 1.0, label_names: Mapping[str, str] | None = None,
-                     pin_revisions: bool | None = None) -> Leaderboard:  # fmt: skip
+                     admins: Iterable[str] = (), demo_output: str | Path | None = None,
+                     server_options: Mapping[str, Mapping[str, Any]] | None = None,
+                     label_names: Mapping[str, str] | None = None, pin_revisions: bool | None = None,
+                     **settings: Any) -> Leaderboard:  # fmt: skip
     """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
 
     ``db`` is an SQLite file path or a ``postgresql://`` URL (default: :func:`default_db_path`).
-    ``private_labels``, ``ladder_margin`` and ``label_names`` are the :class:`Settings` of the same names.
+    ``data_root``, ``admins``, ``server_options`` and ``label_names`` are the :class:`Settings` of the same
+    names in looser types; ``settings`` are further :class:`Settings` (``require_login``, ``daily_limit``,
+    ``max_bytes``, ``max_attempts``, ``private_labels``, ``ladder_margin``), validated with their defaults.
     ``pin_revisions``: model requests are queued at the commit the Hub says their revision names
     (:mod:`mmjudge.leaderboard.revisions`); default: when login is required (a served leaderboard, which
     reaches the Hub for its login anyway), not in the local no-login mode.
@@ -71,16 +72,16 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
     >>> all(s.kind == "reported" for s in board.store.submissions())
     True
     """
+    login = settings.get("require_login", default("require_login"))
+    policy: Settings = validated(Settings, {
+        **settings, "data_root": None if data_root is None else Path(data_root), "admins": frozenset(admins),
+        "server_options": {k: dict(v) for k, v in (server_options or {}).items() if v},
+        "label_names": dict(label_names or {}),
+        "resolve_revision": hub_commit if (login if pin_revisions is None else pin_revisions) else None,
+    }, "open_leaderboard")  # fmt: skip
     store = Store(db or default_db_path())
     seed_reported(store)
-    settings = Settings(
-        data_root=None if data_root is None else Path(data_root), max_bytes=max_bytes, daily_limit=daily_limit,
-        admins=frozenset(admins), require_login=require_login, max_attempts=max_attempts,
-        server_options={k: dict(v) for k, v in (server_options or {}).items() if v},
-        private_labels=private_labels, ladder_margin=ladder_margin, label_names=dict(label_names or {}),
-        resolve_revision=hub_commit if (require_login if pin_revisions is None else pin_revisions) else None,
-    )  # fmt: skip
-    board = Leaderboard(store, settings)
+    board = Leaderboard(store, policy)
     if demo_output is not None and Path(demo_output).is_dir():
         for line in ingest_demo_output(board, demo_output):
             logger.info("demo baselines: %s", line)

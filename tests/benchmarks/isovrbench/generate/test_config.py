@@ -54,7 +54,10 @@ def test_the_shipped_config_is_the_papers_set_up() -> None:
     [
         ({"seeds": 1}, ConfigError, "unknown key 'seeds'"),
         ({"anchor": {"generator": "nope"}}, ConfigError, "anchor.generator 'nope' is not a key"),
-        ({"anchor": {"generator": "anchor", "steps": "50"}}, ConfigError, "anchor.steps expects int"),
+        ({"anchor": {"generator": "anchor", "steps": "50"}}, ConfigError, "anchor: key 'steps' expects int, got str '50'"),
+        ({"seed": True}, ConfigError, "key 'seed' expects int, got bool True"),
+        ({"interventions": {"motion_regen": {"generator": "flf", "keyframes": [8, "12"]}}}, ConfigError,
+         "interventions.motion_regen: key 'keyframes' expects a list of int, got list \\[8, '12'\\]"),
         ({"clip": {"num_frames": 80}}, ConfigError, "4k \\+ 1"),
         ({"clip": {"height": 30}}, ConfigError, "multiples of 16"),
         ({"interventions": {"shuffle": {}}}, UnknownNameError, "unknown intervention 'shuffle'"),

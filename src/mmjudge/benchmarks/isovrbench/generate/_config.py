@@ -1,7 +1,7 @@
 """The generation config (``generate.yaml``): generators, the anchor, clip size, encoding, interventions.
 
-A YAML mapping validated into :class:`GenerateConfig`; unknown keys and values of the wrong type are
-refused with a :class:`~mmjudge.errors.ConfigError` naming the key. ``load_config("isovrbench")`` reads
+A YAML mapping validated into :class:`GenerateConfig` (config dataclasses, :mod:`mmjudge._configs`): unknown
+keys and values of the wrong type are refused with a :class:`~mmjudge.errors.ConfigError` naming the key. ``load_config("isovrbench")`` reads
 the shipped config of the paper's set-up (``configs/isovrbench.yaml`` beside this module).
 """
 
@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks.isovrbench.generate._typed import typed as _typed
-from mmjudge.benchmarks.isovrbench.generate._typed import typed_value as _typed_value
+from mmjudge._configs import config_dataclass, validated
 from mmjudge.errors import ConfigError, UnknownNameError
 
 __all__ = [
@@ -47,7 +46,7 @@ DEFAULT_EDIT_INSTRUCTION = (
 """Instruction given to a text model that edits prompts (``{prompt}`` is replaced)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class GeneratorSpec:
     """How to load one diffusers video pipeline."""
 
@@ -71,7 +70,7 @@ class GeneratorSpec:
     """diffusers class used to render from a first (and last) frame."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class ClipSpec:
     """Size of every clip (the paper: 81 frames at 16 fps, 480x832)."""
 
@@ -85,7 +84,7 @@ class ClipSpec:
     """Frame rate written into the clips."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class EncodeSpec:
     """H.264 settings of every clip (all clips of a build share them)."""
 
@@ -95,7 +94,7 @@ class EncodeSpec:
     """x264 preset."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class AnchorSpec:
     """The anchor: the prompt rendered by the reference generator."""
 
@@ -105,7 +104,7 @@ class AnchorSpec:
     """Denoising steps (the paper: 50)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class EditorSpec:
     """A causal text model that writes the edited prompt of ``attribute_edit`` when the prompt file has none."""
 
@@ -123,7 +122,7 @@ class EditorSpec:
     """Instruction template; ``{prompt}`` is replaced by the original prompt."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class ShuffleOptions:
     """``temporal_shuffle``: cut into segments, none left in place."""
 
@@ -131,7 +130,7 @@ class ShuffleOptions:
     """Number of contiguous segments (the paper: 6)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class HoldOptions:
     """``frame_hold``: keep some anchor frames, each repeated until the next."""
 
@@ -139,7 +138,7 @@ class HoldOptions:
     """Inclusive range ``[low, high]`` of distinct frames kept (the paper: 8 to 12)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class RegenOptions:
     """``motion_regen``: anchor keyframes kept, each interval regenerated first-last-frame."""
 
@@ -151,7 +150,7 @@ class RegenOptions:
     """Denoising steps of each interval (the paper: 30)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class EditOptions:
     """``attribute_edit``: same generator and seed, one prompt attribute edited; scored under the original."""
 
@@ -159,7 +158,7 @@ class EditOptions:
     """Text model for prompts whose line in the prompt file has no ``edited_prompt``."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class StepsOptions:
     """``reduced_steps``: the anchor's prompt, seed and generator with fewer steps."""
 
@@ -167,7 +166,7 @@ class StepsOptions:
     """Denoising steps (the paper: 8; a 16-step split also exists)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class SubstitutionOptions:
     """A generator substitution (``i2v_continuation``, ``t2v_5b``, ``t2v_1_3b``)."""
 
@@ -190,7 +189,7 @@ INTERVENTION_OPTIONS: dict[str, type] = {
 """Intervention id -> its options type, in the paper's column order (the ids IsoVRBench scores)."""
 
 
-@dataclass(frozen=True)
+@config_dataclass
 class GenerateConfig:
     """A validated generation config."""
 
@@ -264,18 +263,19 @@ def config_from_mapping(data: Mapping[str, Any], *, source: str = "<config>") ->
         if not isinstance(data.get(key), dict) or not data[key]:
             raise ConfigError(f"{source}: `{key}` must be a non-empty mapping, got {data.get(key)!r}")
     generators = {
-        str(name): _typed(GeneratorSpec, spec, f"{source}: generators.{name}")
+        str(name): validated(GeneratorSpec, spec, f"{source}: generators.{name}")
         for name, spec in data["generators"].items()
     }
-    config = GenerateConfig(
-        generators=generators,
-        anchor=_typed(AnchorSpec, data["anchor"], f"{source}: anchor"),
-        interventions=_interventions(data["interventions"], source),
-        clip=_typed(ClipSpec, data.get("clip") or {}, f"{source}: clip"),
-        encode=_typed(EncodeSpec, data.get("encode") or {}, f"{source}: encode"),
-        seed=_typed_value(data.get("seed", 0), int, f"{source}: seed"),
-        source=source,
-    )
+    parts = {
+        "generators": generators,
+        "anchor": validated(AnchorSpec, data["anchor"], f"{source}: anchor"),
+        "interventions": _interventions(data["interventions"], source),
+        "clip": validated(ClipSpec, data.get("clip") or {}, f"{source}: clip"),
+        "encode": validated(EncodeSpec, data.get("encode") or {}, f"{source}: encode"),
+        "seed": data.get("seed", 0),
+        "source": source,
+    }
+    config = validated(GenerateConfig, parts, source)
     _check(config)
     return config
 
@@ -289,8 +289,8 @@ def _interventions(data: Mapping[str, Any], source: str) -> dict[str, Any]:
             )
         options = dict(options or {})
         if name == "attribute_edit" and isinstance(options.get("editor"), dict):
-            options["editor"] = _typed(EditorSpec, options["editor"], f"{source}: {name}.editor")
-        out[name] = _typed(INTERVENTION_OPTIONS[name], options, f"{source}: interventions.{name}")
+            options["editor"] = validated(EditorSpec, options["editor"], f"{source}: {name}.editor")
+        out[name] = validated(INTERVENTION_OPTIONS[name], options, f"{source}: interventions.{name}")
     return {name: out[name] for name in INTERVENTION_OPTIONS if name in out}  # the paper's order
 
 
