@@ -3,7 +3,7 @@
 A scorer writes each score key ``K`` with its interval as ``K_ci_low`` / ``K_ci_high`` (in ``K``'s own
 unit). This module is the one place that spelling lives: reports, the leaderboard, exports, robustness
 summaries and the human study read and write intervals through :func:`ci_keys`, :func:`interval_of` and
-:func:`with_interval`. ``results.json`` (schema 3) also carries a typed :class:`Estimate` per score: value,
+:func:`with_interval`, and write them as text through :func:`interval_text`. ``results.json`` (schema 3) also carries a typed :class:`Estimate` per score: value,
 interval, confidence, the method that made it (which units or clusters it resampled) and the counts.
 """
 
@@ -14,11 +14,38 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
-    "CI_SUFFIXES", "Estimate", "ci_keys", "interval_of", "is_ci_key", "score_keys", "with_interval", "with_its_interval",
+    "CI_SUFFIXES", "Estimate", "ci_keys", "interval_of", "interval_text", "is_ci_key", "number_text", "score_keys",
+    "with_interval", "with_its_interval",
 ]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
 """Suffixes of the two CI keys of a score key."""
+
+
+def number_text(value: float, digits: int = 1, *, style: str = "fixed") -> str:
+    """A number as reports write it: ``fixed`` (``digits`` decimals), ``signed`` (the same with its sign) or
+    ``significant`` (``digits`` significant figures, whole numbers from ``10**digits`` on).
+
+    >>> number_text(48.125), number_text(10.0, 2, style="signed"), number_text(0.012345, 3, style="significant")
+    ('48.1', '+10.00', '0.0123')
+    >>> number_text(123456.7, 3, style="significant")
+    '123457'
+    """
+    if style == "signed":
+        return f"{value:+.{digits}f}"
+    if style == "significant":
+        return f"{value:.{digits}g}" if abs(value) < 10**digits else f"{value:.0f}"
+    return f"{value:.{digits}f}"
+
+
+def interval_text(low: float, high: float, digits: int = 1, *, style: str = "fixed") -> str:
+    """The one written form of an interval, in reports, terminal tables, leaderboard cells, comparisons,
+    robustness reports, the human study and exported eval results (``style``: :func:`number_text`'s).
+
+    >>> interval_text(48.125, 75.0), interval_text(2.0, 18.0, 2, style="signed")
+    ('[48.1, 75.0]', '[+2.00, +18.00]')
+    """
+    return f"[{number_text(low, digits, style=style)}, {number_text(high, digits, style=style)}]"
 
 
 def ci_keys(key: str) -> tuple[str, str]:

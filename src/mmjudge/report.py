@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from mmjudge.benchmarks import BreakdownTable, Cell, get_benchmark
-from mmjudge.estimates import interval_of
+from mmjudge.estimates import interval_of, interval_text
 
 __all__ = [
     "MISSING",
@@ -51,15 +51,6 @@ def ci_text(scores: Mapping[str, Any], key: str, digits: int = 1) -> str:
     """
     interval = interval_of(scores, key)
     return "" if interval is None else interval_text(*interval, digits)
-
-
-def interval_text(low: float, high: float, digits: int = 1) -> str:
-    """The one written form of an interval, in reports, terminal tables and leaderboard cells.
-
-    >>> interval_text(48.125, 75.0)
-    '[48.1, 75.0]'
-    """
-    return f"[{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def value_text(scores: Mapping[str, Any], key: str, digits: int = 1, ci: bool = True) -> str:

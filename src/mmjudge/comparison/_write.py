@@ -14,6 +14,7 @@ from typing import Any
 from mmjudge._deps import require
 from mmjudge.comparison._compare import COMPARE_VERSION, Comparison
 from mmjudge.comparison._core import KeyComparison
+from mmjudge.estimates import interval_text, number_text
 
 __all__ = ["comparison_record", "format_difference", "summary_lines", "write_comparison"]
 
@@ -53,7 +54,8 @@ def format_difference(c: KeyComparison, alpha: float) -> str:
         return c.note or "undefined"
     star = " *" if c.significant(alpha) else ""
     p = _p(c.p_adjusted)
-    return f"{c.difference:+.2f} [{c.ci_low:+.2f}, {c.ci_high:+.2f}] p{'' if p.startswith('<') else '='}{p}{star}"
+    interval = interval_text(c.ci_low, c.ci_high, 2, style="signed")
+    return f"{number_text(c.difference, 2, style='signed')} {interval} p{'' if p.startswith('<') else '='}{p}{star}"
 
 
 def summary_lines(comparison: Comparison) -> list[str]:

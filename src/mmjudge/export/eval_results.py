@@ -23,7 +23,7 @@ import yaml
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import ConfigError, MissingFileError
-from mmjudge.estimates import interval_of
+from mmjudge.estimates import interval_of, interval_text
 from mmjudge.predictions import read_predictions
 from mmjudge.results import Results, read_results
 
@@ -162,7 +162,7 @@ def _notes(results: Results, header: Mapping[str, Any], key: str) -> str:
     parts = [f"result key {key} ({direction} is better)"]
     interval = interval_of(scores, key)
     if interval is not None:
-        parts.append(f"95% CI [{interval[0]:.4g}, {interval[1]:.4g}]")
+        parts.append(f"95% CI {interval_text(*interval, 4, style='significant')}")
     frames = (header.get("provenance") or {}).get("frames") or {}
     if isinstance(frames, Mapping) and frames.get("frames") is not None:
         parts.append(f"frames={frames['frames']}")

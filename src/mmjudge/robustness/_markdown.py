@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mmjudge.estimates import interval_text, number_text
+
 __all__ = ["write_markdown"]
 
 
@@ -14,14 +16,14 @@ def _num(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+        return number_text(value, 3, style="significant")
     return str(value)
 
 
 def _ci(effect: Mapping[str, Any]) -> str:
     if effect.get("ci_low") is None:
         return "-"
-    return f"[{_num(effect['ci_low'])}, {_num(effect['ci_high'])}] ({effect['interval']})"
+    return f"{interval_text(effect['ci_low'], effect['ci_high'], 3, style='significant')} ({effect['interval']})"
 
 
 def _effect_rows(probe: Mapping[str, Any]) -> list[str]:

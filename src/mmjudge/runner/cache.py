@@ -1,4 +1,5 @@
-"""The runner's verdict cache: append-only JSON lines, one file per rank, fsynced per judge call.
+"""The runner's verdict cache: a rank log (:class:`mmjudge._rank_log.RankLog`: append-only JSON lines, one
+file per rank), fsynced per judge call.
 
 A record is ``{"key": ..., "item_id": ..., "verdict": {...}}``. The key hashes the judge fingerprint,
 the content of every media file the query uses, the query's other fields and the media request, so a
@@ -18,12 +19,12 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from mmjudge._rank_log import RankLog
 from mmjudge.judges import MediaRequest, looks_transient
 from mmjudge.queries import Diagnostics, Query, Verdict
 
@@ -133,39 +134,24 @@ class VerdictCache:
     """
 
     def __init__(self, folder: str | Path, rank: int = 0) -> None:
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.path = self.folder / f"rank{rank}.jsonl"
-        self.torn_lines = 0
+        self._log = RankLog(folder, rank)
+        self.folder, self.path = self._log.folder, self._log.path
         self.retried = 0
         """Cached transient failures left out on open (judged again)."""
         self._verdicts: dict[str, Verdict] = {}
-        for path in sorted(self.folder.glob("rank*.jsonl")):
-            self._read(path)
-        self._repair_own_tail()
+        self._log.read(self._take)
 
-    def _read(self, path: Path) -> None:
-        for line in path.read_bytes().split(b"\n"):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                verdict = verdict_from_dict(record["verdict"])
-                if _retry(verdict, record["verdict"]):
-                    self.retried += 1
-                    continue
-                self._verdicts[str(record["key"])] = verdict
-            except (ValueError, KeyError, TypeError):
-                self.torn_lines += 1
-                logger.warning("%s: skipping a torn or unreadable cache line (%d bytes)", path, len(line))
+    @property
+    def torn_lines(self) -> int:
+        """Unreadable cache lines skipped on open."""
+        return self._log.torn_lines
 
-    def _repair_own_tail(self) -> None:
-        """End this rank's file with a newline so an append never extends a torn line."""
-        if self.path.exists() and self.path.stat().st_size:
-            with self.path.open("rb+") as handle:
-                handle.seek(-1, os.SEEK_END)
-                if handle.read(1) != b"\n":
-                    handle.write(b"\n")
+    def _take(self, record: Mapping[str, Any]) -> None:
+        verdict = verdict_from_dict(record["verdict"])
+        if _retry(verdict, record["verdict"]):
+            self.retried += 1
+            return
+        self._verdicts[str(record["key"])] = verdict
 
     def keys(self) -> list[str]:
         """Cached keys."""
@@ -196,12 +182,7 @@ class VerdictCache:
         next call starts, and a kill loses at most the call in flight (whose verdicts were never returned).
         """
         lasting = [(k, v) for k, v in pairs if not v.transient]  # transient failures: this run only
-        if lasting:
-            lines = [json.dumps({"key": k, "verdict": verdict_to_dict(v)}, default=_json_default) for k, v in lasting]
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write("".join(line + "\n" for line in lines))
-                handle.flush()
-                os.fsync(handle.fileno())
+        self._log.append({"key": k, "verdict": verdict_to_dict(v)} for k, v in lasting)
         self._verdicts.update(pairs)
 
 
@@ -210,14 +191,6 @@ def _retry(verdict: Verdict, raw: Mapping[str, Any]) -> bool:
     if not verdict.no_judgment:
         return False
     return verdict.transient if "transient" in raw else looks_transient(verdict.error)
-
-
-def _json_default(value: Any) -> Any:
-    if hasattr(value, "item"):  # numpy scalars
-        return value.item()
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    return str(value)
 
 
 __all__ = ["MediaHasher", "VerdictCache", "cache_key", "media_paths", "verdict_from_dict", "verdict_to_dict"]

@@ -1,8 +1,8 @@
-"""Resume log of a build: append-only JSON lines, one file per rank, fsynced after each finished clip.
+"""Resume log of a build: a rank log (:class:`mmjudge._rank_log.RankLog`, the judge runner's verdict cache
+is one too), fsynced after each finished clip.
 
-The design is the judge runner's verdict cache (``judges/_cache.py``): every rank appends to its own
-``records/rank<k>.jsonl`` and reads every rank's file on start; a torn last line (a kill mid-write) is
-skipped. A line is written only after its clip file was written under a temporary name, fsynced and
+Every rank appends to its own ``records/rank<k>.jsonl`` and reads every rank's file on start; a torn last
+line (a kill mid-write) is skipped. A line is written only after its clip file was written under a temporary name, fsynced and
 renamed into place, so a recorded clip is always complete on disk. A clip counts as finished when its
 line carries the same spec key (a hash of everything that determines it) and the file on disk still
 has the recorded size and modification time, or else the recorded sha256; anything else is generated
@@ -14,10 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from mmjudge._rank_log import RankLog
 
 __all__ = ["ClipLog", "file_sha256", "spec_key"]
 
@@ -54,34 +55,16 @@ class ClipLog:
     """
 
     def __init__(self, folder: str | Path, rank: int = 0) -> None:
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.path = self.folder / f"rank{rank}.jsonl"
-        self.torn_lines = 0
+        self._log = RankLog(folder, rank)
+        self.folder, self.path = self._log.folder, self._log.path
         self.records: dict[str, dict[str, Any]] = {}
         """Clip path (relative to the build folder) -> its latest record."""
-        for path in sorted(self.folder.glob("rank*.jsonl")):
-            self._read(path)
-        self._repair_own_tail()
+        self._log.read(lambda record: self.records.__setitem__(str(record["clip"]), record))
 
-    def _read(self, path: Path) -> None:
-        for line in path.read_bytes().split(b"\n"):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                self.records[str(record["clip"])] = record
-            except (ValueError, KeyError, TypeError):
-                self.torn_lines += 1
-                logger.warning("%s: skipping a torn or unreadable line (%d bytes)", path, len(line))
-
-    def _repair_own_tail(self) -> None:
-        """End this rank's file with a newline so an append never extends a torn line."""
-        if self.path.exists() and self.path.stat().st_size:
-            with self.path.open("rb+") as handle:
-                handle.seek(-1, os.SEEK_END)
-                if handle.read(1) != b"\n":
-                    handle.write(b"\n")
+    @property
+    def torn_lines(self) -> int:
+        """Unreadable lines skipped on open."""
+        return self._log.torn_lines
 
     def finished(self, clip: str, key: str, root: Path) -> dict[str, Any] | None:
         """The record of ``clip`` if it was made from spec ``key`` and its file is intact, else ``None``.
@@ -109,17 +92,5 @@ class ClipLog:
 
     def put(self, record: Mapping[str, Any]) -> None:
         """Append one record and fsync it before returning."""
-        line = json.dumps(dict(record), sort_keys=True, default=_json_default)
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        self._log.append([record], sort_keys=True)
         self.records[str(record["clip"])] = dict(record)
-
-
-def _json_default(value: Any) -> Any:
-    if hasattr(value, "item"):  # numpy scalars
-        return value.item()
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    return str(value)

@@ -17,7 +17,7 @@ from typing import Any
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.benchmarks.isovrbench.human_study._score import StudyScore
 from mmjudge.benchmarks.isovrbench.human_study._study import Study
-from mmjudge.estimates import interval_of
+from mmjudge.estimates import interval_of, interval_text
 
 __all__ = ["HUMAN_JUDGE", "answers_digest", "human_row", "write_outputs"]
 
@@ -93,7 +93,7 @@ def _pct(values: dict[str, Any], key: str) -> str:
     if values.get(key) is None:
         return "-"
     ci = interval_of(values, key)
-    interval = f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci is not None else ""
+    interval = f" {interval_text(*ci)}" if ci is not None else ""
     return f"{values[key]:.1f}{interval}"
 
 
@@ -133,5 +133,5 @@ def _kappa_text(x: dict[str, Any]) -> str:
     if x.get("fleiss_kappa") is None:
         return f"undefined (every verdict in one category; {x['kappa_items']} items, {x['kappa_raters']} raters each)"
     ci = interval_of(x, "fleiss_kappa")
-    interval = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci is not None else ""
+    interval = f" {interval_text(*ci, 2)}" if ci is not None else ""
     return f"{x['fleiss_kappa']:.2f}{interval} ({x['kappa_items']} items, {x['kappa_raters']} raters each)"
