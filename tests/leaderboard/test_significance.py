@@ -12,8 +12,8 @@ import pytest
 from mmjudge.comparison import FEW_CLUSTERS, KeyComparison, adjust, compare_units
 from mmjudge.leaderboard import NewSubmission, Store
 from mmjudge.leaderboard import significance as sig
-from mmjudge.leaderboard._migrations import MIGRATIONS
 from mmjudge.leaderboard.reported import reported_rows
+from mmjudge.leaderboard.store import MIGRATIONS
 from mmjudge.leaderboard.tables import SIGNIFICANCE_HEADER, build_table
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.validation import SubmissionMeta

@@ -46,7 +46,7 @@ def test_build_writes_a_self_contained_folder(built) -> None:
     assert not names & {"torch", "transformers", "av", "pytest"}  # no judge, video or dev dependencies
     with zipfile.ZipFile(built.folder / built.wheel) as wheel:
         inside = set(wheel.namelist())
-    for name in ("mmjudge/leaderboard/space.py", "mmjudge/leaderboard/about.md", "mmjudge/leaderboard/_sql.py",
+    for name in ("mmjudge/leaderboard/space.py", "mmjudge/leaderboard/about.md", "mmjudge/leaderboard/store/_sql.py",
                  "mmjudge/benchmarks/isovrbench/reported.json", "mmjudge/py.typed"):  # fmt: skip
         assert name in inside, name
 

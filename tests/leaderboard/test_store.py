@@ -12,8 +12,7 @@ import pytest
 
 from mmjudge import BENCHMARK_IDS
 from mmjudge.leaderboard import NewSubmission, Store, SubmissionMeta, SubmissionRejected
-from mmjudge.leaderboard._migrations import POSTGRES_MIGRATIONS
-from mmjudge.leaderboard.store import MIGRATIONS
+from mmjudge.leaderboard.store import MIGRATIONS, POSTGRES_MIGRATIONS
 
 from .conftest import prediction_bytes
 

@@ -1,6 +1,6 @@
 """Worker heartbeats: each ``mmjudge leaderboard worker`` reports itself, so the queue tab shows who runs.
 
-A worker upserts its row (``INSERT ... ON CONFLICT``, the same SQL on both backends) when it starts,
+A worker upserts its row in the store (:func:`mmjudge.leaderboard.store.upsert_worker`) when it starts,
 on every poll of the queue, and from its lease keeper while it runs a request; the row says what it
 does (``idle``, ``running`` with the request, ``stopped``), how many GPUs it launches the runner on, its
 mmjudge version, and the time of the last beat. A worker whose beat is older than a few lease periods is
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mmjudge.leaderboard.store import Store
+from mmjudge.leaderboard.store import Store, upsert_worker, worker_rows
 
 __all__ = ["WorkerStatus", "beat", "list_workers"]
 
@@ -59,24 +59,12 @@ def beat(store: Store, worker: str, *, state: str = "idle", request_id: int | No
     if state not in STATES:
         raise ValueError(f"worker state must be one of {STATES}, got {state!r}")
     now = time.time() if now is None else now
-    with store.transaction(serialized=False) as conn:
-        conn.execute(
-            "INSERT INTO workers (id, started_at, heartbeat, state, request_id, gpus, version) "
-            "VALUES (?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat, "
-            "state = excluded.state, request_id = excluded.request_id, gpus = excluded.gpus, "
-            "version = excluded.version",
-            (worker, now, now, state, request_id, int(gpus), __version__),
-        )
+    upsert_worker(store, worker, state=state, request_id=request_id, gpus=gpus, now=now, version=__version__)
 
 
 def list_workers(store: Store) -> list[WorkerStatus]:
     """Every worker that ever beat on this store, latest beat first."""
-    with store.connect() as conn:
-        rows = conn.execute(
-            "SELECT id, started_at, heartbeat, state, request_id, gpus, version FROM workers "
-            "ORDER BY heartbeat DESC, id"
-        ).fetchall()
     return [
         WorkerStatus(str(i), float(s), float(h), str(st), None if r is None else int(r), int(g), str(v))
-        for i, s, h, st, r, g, v in rows
+        for i, s, h, st, r, g, v in worker_rows(store)
     ]

@@ -23,8 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from mmjudge.leaderboard import queue
-from mmjudge.leaderboard.store import _SUBMISSION_COLUMNS, Store, StoredSubmission, _submission
+from mmjudge.leaderboard.store import Store, StoredSubmission, all_requests, visible_submissions
 
 __all__ = ["MIRROR_FILES", "PUBLIC_REQUEST_FIELDS", "default_mirror_folder", "export_public_tables", "start_mirror"]
 
@@ -54,14 +53,8 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
     """
     from mmjudge.leaderboard.worker import public_log
 
-    with store.snapshot() as conn:
-        submissions = [
-            _submission(r)
-            for r in conn.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions WHERE hidden = 0 ORDER BY id")
-        ]
-        requests = [
-            queue._request(r) for r in conn.execute(f"SELECT {queue._REQUEST_COLUMNS} FROM requests ORDER BY id")
-        ]
+    with store.snapshot() as conn:  # both tables as of one moment
+        submissions, requests = visible_submissions(conn), all_requests(conn)
     sub_records = [_public_submission(s, private_labels) for s in submissions]
     req_records = [
         {**{k: getattr(r, k) for k in PUBLIC_REQUEST_FIELDS}, "log_tail": public_log(r.log_tail)} for r in requests

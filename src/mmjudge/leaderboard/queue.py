@@ -10,22 +10,33 @@ a request whose attempts reach the cap (default 3) ends ``FAILED`` with its last
 claimed again. The worker's :class:`~mmjudge.leaderboard.store.Lease` (worker and attempt) fences
 every renewal, store and finish: a worker whose lease ran out and was re-claimed can change nothing.
 A request is a duplicate of a queued, running or finished one with the same model, revision, backend,
-config and benchmarks; a FAILED request may be asked for again.
+config and benchmarks; a FAILED request may be asked for again. This module holds those rules; the rows
+and their SQL are the store's (:mod:`mmjudge.leaderboard.store`), whose request functions it re-exports.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mmjudge._text import text_key
 from mmjudge.leaderboard.fit import check_request_fit
 from mmjudge.leaderboard.policy import DEFAULT_RULES, REPO_ID, REVISION, BackendRules, check_request_config
-from mmjudge.leaderboard.store import Lease, Store, SubmissionRejected, check_daily_limit
+from mmjudge.leaderboard.store import (
+    DEFAULT_MAX_ATTEMPTS,
+    ModelRequest,
+    RequestSpec,
+    Store,
+    SubmissionRejected,
+    claim,
+    finish,
+    get_request,
+    insert_request,
+    list_requests,
+    renew,
+)
 
 __all__ = [
     "DEFAULT_BRANCH",
@@ -43,53 +54,8 @@ __all__ = [
     "validate_request",
 ]
 
-DEFAULT_MAX_ATTEMPTS = 3
-"""Claims of one request before it ends FAILED."""
 MAX_CONFIG_CHARS = 4096
 """Longest config text accepted from a request."""
-
-
-@dataclass(frozen=True)
-class RequestSpec:
-    """A validated model request."""
-
-    model: str
-    """Hub repo id, or a local folder where local paths are allowed."""
-    revision: str
-    """Revision (commit, branch or tag; empty for the default branch)."""
-    backend: str
-    """Registered judge backend."""
-    config: Mapping[str, Any]
-    """Judge config (a mapping accepted by ``config_from_mapping``), model and revision included."""
-    benchmarks: tuple[str, ...]
-    """Benchmarks to run, in the canonical order of :func:`mmjudge.benchmarks.benchmark_ids`."""
-
-
-@dataclass(frozen=True)
-class ModelRequest(RequestSpec):
-    """A queued request as stored."""
-
-    id: int = 0
-    """Row id."""
-    submitter: str = ""
-    """Who asked."""
-    created_at: float = 0.0
-    """Unix time queued."""
-    status: str = "PENDING"
-    """PENDING, RUNNING, FINISHED or FAILED."""
-    worker: str = ""
-    """Worker holding (or last holding) the lease."""
-    lease_expires: float = 0.0
-    """Unix time the current lease runs out."""
-    attempts: int = 0
-    """How many times it was claimed."""
-    log_tail: str = ""
-    """Tail of the run log (or the error), without server paths."""
-
-    @property
-    def lease(self) -> Lease:
-        """The hold of the worker that made the latest claim."""
-        return Lease(self.id, self.worker, self.attempts)
 
 
 def validate_request(model: str, revision: str, backend: str, config: Mapping[str, Any] | str | None,
@@ -185,33 +151,16 @@ def enqueue(store: Store, spec: RequestSpec, submitter: str, *, daily_limit: int
     """Queue a validated request as ``PENDING`` and return its id.
 
     Raises:
-        SubmissionRejected: a PENDING, RUNNING or FINISHED request has the same model and revision
-            (compared case-insensitively, without a trailing ``/``), backend, config and benchmarks
-            (the message names it); or the submitter reached ``daily_limit``.
+        SubmissionRejected: a PENDING, RUNNING or FINISHED request is the same run (the same model and
+            revision, compared by :func:`_request_key`, backend, config and benchmarks; the message names
+            it); or the submitter reached ``daily_limit``.
     """
-    now = time.time() if now is None else now
-    config = json.dumps(dict(spec.config), sort_keys=True)
-    benchmarks = json.dumps(list(spec.benchmarks))
     key = _request_key(spec.model, spec.revision, spec.config)
-    with store.transaction() as conn:
-        cursor = conn.execute(
-            "SELECT id, status, model, revision, config FROM requests WHERE backend = ? AND benchmarks = ? "
-            "AND status != 'FAILED' ORDER BY id",
-            (spec.backend, benchmarks),
-        )
-        for found_id, status, model, revision, found_config in cursor:
-            if _request_key(model, revision, json.loads(found_config)) == key:
-                raise SubmissionRejected(
-                    f"the same request is already queued: request #{found_id} ({status}); a FAILED request "
-                    "can be asked for again"
-                )
-        if daily_limit is not None:
-            check_daily_limit(conn, submitter, daily_limit, now)
-        return conn.insert(
-            "INSERT INTO requests (model, revision, backend, config, benchmarks, submitter, created_at, status, "
-            "updated_at) VALUES (?,?,?,?,?,?,?,'PENDING',?)",
-            (spec.model, spec.revision, spec.backend, config, benchmarks, submitter, now, now),
-        )
+
+    def same(model: str, revision: str, config: Mapping[str, Any]) -> bool:
+        return _request_key(model, revision, config) == key
+
+    return insert_request(store, spec, submitter, same=same, daily_limit=daily_limit, now=now)
 
 
 def _request_key(model: str, revision: str, config: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -273,100 +222,3 @@ def canonical_config(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def claim(store: Store, worker: str, *, lease_s: float = 600.0, now: float | None = None,
-          max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> ModelRequest | None:  # fmt: skip
-    """Claim the oldest pending (or lease-expired running) request for ``worker``; ``None`` when none.
-
-    A lease-expired request that already had ``max_attempts`` claims is not claimed again: it ends
-    ``FAILED`` with its last log and a line saying so, and the next request is considered.
-    """
-    now = time.time() if now is None else now
-    with store.transaction(serialized=False) as conn:
-        while True:
-            found = conn.execute(
-                "SELECT id, attempts, log_tail FROM requests WHERE status = 'PENDING' "
-                f"OR (status = 'RUNNING' AND lease_expires < ?) ORDER BY created_at, id LIMIT 1{conn.dialect.skip_locked}",
-                (now,),
-            ).fetchone()
-            if found is None:
-                return None
-            request_id, attempts, log_tail = int(found[0]), int(found[1]), str(found[2])
-            if attempts < max_attempts:
-                break
-            note = (
-                f"\ngave up after {attempts} attempts (cap {max_attempts}): each claim ended without the "
-                "request finishing (the worker was killed, or lost its lease); ask for it again once the "
-                "cause is fixed"
-            )
-            conn.execute(
-                "UPDATE requests SET status = 'FAILED', log_tail = ?, lease_expires = 0, updated_at = ? "
-                "WHERE id = ?",
-                ((log_tail + note)[-4000:], now, request_id),
-            )
-        conn.execute(
-            "UPDATE requests SET status = 'RUNNING', worker = ?, lease_expires = ?, attempts = attempts + 1, "
-            "updated_at = ? WHERE id = ?",
-            (worker, now + lease_s, now, request_id),
-        )
-    return get_request(store, request_id)
-
-
-def renew(store: Store, lease: Lease, *, lease_s: float = 600.0, now: float | None = None,
-          log_tail: str | None = None) -> bool:  # fmt: skip
-    """Extend the lease (and keep the latest log tail); ``False`` when ``lease`` no longer holds the request."""
-    now = time.time() if now is None else now
-    with store.transaction(serialized=False) as conn:
-        cursor = conn.execute(
-            "UPDATE requests SET lease_expires = ?, updated_at = ?, log_tail = COALESCE(?, log_tail) "
-            "WHERE id = ? AND worker = ? AND attempts = ? AND status = 'RUNNING'",
-            (now + lease_s, now, None if log_tail is None else log_tail[-4000:], *_fence(lease)),
-        )
-        return cursor.rowcount == 1
-
-
-def finish(store: Store, lease: Lease, *, ok: bool, log_tail: str, now: float | None = None) -> bool:
-    """Mark a request FINISHED or FAILED with the log tail; ``False`` when ``lease`` no longer holds it."""
-    now = time.time() if now is None else now
-    with store.transaction(serialized=False) as conn:
-        cursor = conn.execute(
-            "UPDATE requests SET status = ?, log_tail = ?, updated_at = ?, lease_expires = 0 "
-            "WHERE id = ? AND worker = ? AND attempts = ? AND status = 'RUNNING'",
-            ("FINISHED" if ok else "FAILED", log_tail[-4000:], now, *_fence(lease)),
-        )
-        return cursor.rowcount == 1
-
-
-def _fence(lease: Lease) -> tuple[int, str, int]:
-    return lease.request_id, lease.worker, lease.attempt
-
-
-_REQUEST_COLUMNS = (
-    "model, revision, backend, config, benchmarks, id, submitter, created_at, status, worker, lease_expires, "
-    "attempts, log_tail"
-)
-
-
-def get_request(store: Store, request_id: int) -> ModelRequest | None:
-    """One request by id."""
-    with store.connect() as conn:
-        found = conn.execute(
-            f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE id = ?", (request_id,)
-        ).fetchone()
-    return None if found is None else _request(found)
-
-
-def list_requests(store: Store) -> list[ModelRequest]:
-    """All requests, oldest first."""
-    with store.connect() as conn:
-        return [_request(r) for r in conn.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests ORDER BY id")]
-
-
-def _request(found: tuple[Any, ...]) -> ModelRequest:
-    model, revision, backend, config, benchmarks, *rest = found
-    row_id, submitter, created_at, status, worker, lease_expires, attempts, log_tail = rest
-    return ModelRequest(
-        model=model, revision=revision, backend=backend, config=json.loads(config),
-        benchmarks=tuple(json.loads(benchmarks)), id=int(row_id), submitter=submitter,
-        created_at=float(created_at), status=status, worker=worker, lease_expires=float(lease_expires),
-        attempts=int(attempts), log_tail=log_tail,
-    )  # fmt: skip

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
-from mmjudge.leaderboard.store import PUBLISHED, NewSubmission, Store, insert_row
+from mmjudge.leaderboard.store import PUBLISHED, NewSubmission, Store, sync_reported
 
 __all__ = ["published_set", "reported_note", "reported_rows", "seed_reported"]
 
@@ -78,17 +78,4 @@ def seed_reported(store: Store) -> int:
     each row once.
     """
     shipped = {(r.benchmark, r.judge, r.source): r for b in benchmark_ids() for r in reported_rows(b)}
-    with store.transaction() as conn:  # one serialized transaction: processes opening a new store seed it once
-        found = conn.execute(
-            "SELECT id, benchmark, judge, source, submitter, hidden FROM submissions WHERE kind = 'reported'"
-        ).fetchall()
-        existing = set()
-        for row_id, benchmark, judge, source, submitter, hidden in found:
-            key = (benchmark, judge, source)
-            existing.add(key)
-            if submitter == SUBMITTER and key not in shipped and not hidden:
-                conn.execute("UPDATE submissions SET hidden = 1 WHERE id = ?", (row_id,))
-        missing = [row for key, row in shipped.items() if key not in existing]
-        for row in missing:
-            insert_row(conn, row)
-    return len(missing)
+    return sync_reported(store, shipped, SUBMITTER)

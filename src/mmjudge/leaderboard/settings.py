@@ -17,7 +17,7 @@ from typing import Any
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
-from mmjudge.leaderboard.queue import DEFAULT_MAX_ATTEMPTS
+from mmjudge.leaderboard.store import DEFAULT_MAX_ATTEMPTS
 from mmjudge.leaderboard.revisions import RevisionResolver
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
 

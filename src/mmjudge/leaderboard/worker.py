@@ -38,11 +38,10 @@ from typing import Any, NamedTuple
 
 from mmjudge._secrets import redact_credentials, redact_values, url_credentials
 from mmjudge.errors import MmjudgeError
-from mmjudge.leaderboard._sql import is_postgres_url
 from mmjudge.leaderboard.heartbeats import beat
 from mmjudge.leaderboard.policy import check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
-from mmjudge.leaderboard.store import Lease, LeaseLost
+from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.validation import SubmissionMeta
 

@@ -1,7 +1,7 @@
 """The leaderboard store: embedded SQLite (default) or PostgreSQL, schema migrations, atomic transactions.
 
 ``Store(path)`` opens one SQLite file in WAL mode; ``Store("postgresql://...")`` a PostgreSQL database
-that the Space and workers on other machines share (:mod:`mmjudge.leaderboard._sql` holds what differs
+that the Space and workers on other machines share (:mod:`mmjudge.leaderboard.store._sql` holds what differs
 between the two). Every write is one transaction on a fresh connection, and writes that check before
 they insert are serialized (SQLite's ``BEGIN IMMEDIATE``; PostgreSQL's store-wide advisory lock), so
 concurrent writers (Gradio worker threads, ``mmjudge leaderboard worker`` processes on any machine)
@@ -25,8 +25,8 @@ from typing import Any
 
 from mmjudge._text import text_key
 from mmjudge.errors import MmjudgeError
-from mmjudge.leaderboard._migrations import MIGRATIONS, POSTGRES_MIGRATIONS
-from mmjudge.leaderboard._sql import Connection, open_backend
+from mmjudge.leaderboard.store._migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from mmjudge.leaderboard.store._sql import Connection, open_backend
 
 __all__ = [
     "MIGRATIONS",
@@ -40,17 +40,24 @@ __all__ = [
     "StoredSubmission",
     "SubmissionRejected",
     "check_daily_limit",
+    "check_lease",
     "insert_row",
+    "sync_reported",
+    "visible_submissions",
 ]
 
 
 class SubmissionRejected(MmjudgeError, ValueError):
     """A submission or model request was refused (duplicate, daily limit, bad metadata or file)."""
 
+    __module__ = "mmjudge.leaderboard.store"  # its public home, as tracebacks name it
+
 
 class LeaseLost(MmjudgeError):
     """A worker tried to store or finish a request it no longer holds (its lease ran out and another
     worker claimed it, or the request ended)."""
+
+    __module__ = "mmjudge.leaderboard.store"
 
 
 @dataclass(frozen=True)
@@ -429,3 +436,32 @@ def _submission(found: tuple[Any, ...]) -> StoredSubmission:
         tier=str(tier), reference_line=bool(reference_line), scored_on=json.loads(scored_on) or None,
         ladder=None if ladder is None else float(ladder),
     )  # fmt: skip
+
+
+def sync_reported(store: Store, shipped: Mapping[tuple[str, str, str], NewSubmission], submitter: str) -> int:
+    """Insert the ``shipped`` reported rows (by benchmark, judge, source) that the store lacks and hide the
+    stored ones of ``submitter`` no longer shipped (hidden, not deleted); returns how many were inserted.
+
+    One serialized transaction: processes opening a new shared store at once add each row once.
+    """
+    with store.transaction() as conn:
+        found = conn.execute(
+            "SELECT id, benchmark, judge, source, submitter, hidden FROM submissions WHERE kind = 'reported'"
+        ).fetchall()
+        existing = set()
+        for row_id, benchmark, judge, source, row_submitter, hidden in found:
+            key = (benchmark, judge, source)
+            existing.add(key)
+            if row_submitter == submitter and key not in shipped and not hidden:
+                conn.execute("UPDATE submissions SET hidden = 1 WHERE id = ?", (row_id,))
+        missing = [row for key, row in shipped.items() if key not in existing]
+        for row in missing:
+            insert_row(conn, row)
+    return len(missing)
+
+
+def visible_submissions(conn: Connection) -> list[StoredSubmission]:
+    """Every row the tables show (hidden rows left out), oldest first, read in ``conn``."""
+    return [
+        _submission(r) for r in conn.execute(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions WHERE hidden = 0 ORDER BY id")
+    ]

@@ -14,7 +14,7 @@ does:
 - placeholders (``?`` becomes ``%s`` for psycopg), the id of an inserted row (``lastrowid`` or
   ``RETURNING id``), row-lock clauses (empty on SQLite, whose write lock already covers them);
 - where the schema version lives (``PRAGMA user_version``, or the one-row table ``mmjudge_schema``)
-  and the DDL of the migrations (:mod:`mmjudge.leaderboard._migrations` holds both, step for step).
+  and the DDL of the migrations (:mod:`mmjudge.leaderboard.store._migrations` holds both, step for step).
 
 JSON columns stay ``TEXT`` on both: a result may hold ``NaN``, which ``jsonb`` refuses.
 """
