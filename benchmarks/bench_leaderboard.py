@@ -74,7 +74,7 @@ def _results(benchmark: str, rng: random.Random) -> dict[str, Any]:
     from mmjudge.benchmarks import get_benchmark
 
     out: dict[str, Any] = {}
-    for key in get_benchmark(benchmark).result_keys:
+    for key in get_benchmark(benchmark).metrics.result_keys:
         out[key.name] = rng.random() * 100
     if benchmark == "mist":
         for trio in ("informed", "blind"):

@@ -59,7 +59,7 @@ def assert_summary_equals_results(out: Path, runs: list[tuple[str, str]]) -> Non
     for benchmark, name in runs:
         scores = json.loads((out / benchmark / name / "results.json").read_text())["scores"]
         cell = next(line for line in lines if line.startswith(f"| {benchmark} | {name} | ")).split(" | ")[2]
-        for key in get_benchmark(benchmark).headline:
+        for key in get_benchmark(benchmark).metrics.headline:
             found = re.search(rf"(?:^|, ){re.escape(key)} (\S+(?: \[[^\]]*\])?)(?:,|$)", cell)
             assert found, (key, cell)
             with_ci += check_cell(found.group(1), scores, key) == "float with CI"

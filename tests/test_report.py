@@ -47,7 +47,7 @@ def test_report_tables_equal_results_json(benchmark: str, evaluated: dict[str, E
     run = evaluated[benchmark]
     scores = run.results["scores"]
     report = (run.out / "report.md").read_text(encoding="utf-8")
-    tables = get_benchmark(benchmark).report_tables(scores)  # type: ignore[misc]
+    tables = get_benchmark(benchmark).present.report_tables(scores)  # type: ignore[misc]
     assert tables, f"{benchmark} declares no breakdown table"
     kinds: list[str] = []
     for table in tables:
@@ -101,7 +101,7 @@ def test_emoprefer_confusion_table_counts_every_forward_item(
 
 def test_a_missing_key_shows_a_dash_and_nan_shows_na() -> None:
     for benchmark in BENCHMARKS:
-        for table in get_benchmark(benchmark).report_tables({}):  # type: ignore[misc]
+        for table in get_benchmark(benchmark).present.report_tables({}):  # type: ignore[misc]
             for line in table_lines(table, {})[4:]:
                 if line.startswith("| "):
                     cells = [c.strip() for c in line.strip("|").split("|")][1:]
@@ -142,7 +142,7 @@ def test_eval_ends_with_the_headline_table(benchmark: str, evaluated: dict[str, 
     run = evaluated[benchmark]
     scores, judge = run.results["scores"], run.results["judge"]
     rows = headline_rows(run.stdout, benchmark)
-    headline = get_benchmark(benchmark).headline
+    headline = get_benchmark(benchmark).metrics.headline
     assert [r[3] for r in rows] == list(headline)
     for row in rows:
         assert row[:3] == [benchmark, judge, "-"]
@@ -157,7 +157,7 @@ def test_score_prints_the_table_and_json_only_when_asked(
     command = ["score", str(run.out / "predictions.jsonl"), "--data", str(sample_data / "mist")]
     assert main(command) == 0
     text = capsys.readouterr().out
-    assert "{" not in text and len(text.splitlines()) == 2 + len(get_benchmark("mist").headline)
+    assert "{" not in text and len(text.splitlines()) == 2 + len(get_benchmark("mist").metrics.headline)
     for row in headline_rows(text, "mist"):
         check_cell(row[4], run.results["scores"], row[3])
 

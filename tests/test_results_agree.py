@@ -66,7 +66,7 @@ def test_results_file_evaluate_and_leaderboard_row_agree(benchmark, sample_data,
         assert set(from_file) == set(from_metric) == set(on_board), mode
         for key, value in from_metric.items():
             assert _same(from_file[key], value) and _same(on_board[key], value), (key, from_file[key], value)
-    percent = [k.name for k in get_benchmark(benchmark).result_keys if "0-100" in k.description]
+    percent = [k.name for k in get_benchmark(benchmark).metrics.result_keys if "0-100" in k.description]
     shown = [
         from_metric[k]
         for k in percent

@@ -2,9 +2,9 @@
 terminal table of headline scores that ``mmjudge eval`` and ``mmjudge score`` end with.
 
 Nothing is computed here that the scorer does not already return: the headline keys are the
-benchmark's (``Benchmark.headline``), the CIs the scorer's ``<key>_ci_low``/``_ci_high``, the
-breakdown tables the benchmark's own (``Benchmark.report_tables``, laid out as its paper does) and the
-plot the benchmark's (``Benchmark.report_plot``). Every cell is read from the scores with
+benchmark's (``Benchmark.metrics.headline``), the CIs the scorer's ``<key>_ci_low``/``_ci_high``, the
+breakdown tables the benchmark's own (``Benchmark.present.report_tables``, laid out as its paper does) and the
+plot the benchmark's (``Benchmark.present.report_plot``). Every cell is read from the scores with
 :func:`value_text`: one format for a value and its CI, a dash for a key that is absent, ``n/a`` for a
 score the scorer left undefined (NaN or null). The full key list stays in ``results.json``.
 """
@@ -40,7 +40,7 @@ UNDEFINED = "n/a"
 
 def headline(benchmark: str, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The few scores a summary table shows for ``benchmark``: its headline keys that are present."""
-    return {key: scores[key] for key in get_benchmark(benchmark).headline if key in scores}
+    return {key: scores[key] for key in get_benchmark(benchmark).metrics.headline if key in scores}
 
 
 def ci_text(scores: Mapping[str, Any], key: str, digits: int = 1) -> str:
@@ -126,7 +126,7 @@ def score_table(benchmark: str, judge: str, runs: Sequence[tuple[str, Mapping[st
     |-----------|--------|---------|---------|-------------------|
     | emorealm  | random | -       | overall | 30.0 [20.0, 40.0] |
     """
-    keys = get_benchmark(benchmark).headline
+    keys = get_benchmark(benchmark).metrics.headline
     body = [
         [benchmark, judge, setting or "-", key, value_text(scores, key)]
         for setting, scores in runs
@@ -156,7 +156,7 @@ def write_report(
     folder.mkdir(parents=True, exist_ok=True)
     spec = get_benchmark(benchmark)
     records = predictions.records
-    figure = [] if spec.report_plot is None else [spec.report_plot(folder, scores, records, rows)]
+    figure = [] if spec.present.report_plot is None else [spec.present.report_plot(folder, scores, records, rows)]
     failed = sum(bool(r.get("no_judgment")) for r in records)
     lines = [
         f"# {benchmark}: {predictions.header.judge}",
@@ -182,11 +182,11 @@ def write_report(
     lines += ["", "## Headline", "", "| score | value | 95% CI |", "|---|---|---|"]
     lines += [
         f"| `{k}` | {value_text(scores, k, ci=False)} | {ci_text(scores, k) or MISSING} |"
-        for k in spec.headline
+        for k in spec.metrics.headline
     ]
     for plot, caption in figure:
         lines += ["", f"![{benchmark}]({plot.name})", "", caption]
-    lines += _breakdown(spec.report_tables(scores) if spec.report_tables is not None else (), scores)
+    lines += _breakdown(spec.present.report_tables(scores) if spec.present.report_tables is not None else (), scores)
     lines += [
         "",
         f"All {len(scores)} result keys are in `results.json` beside this report. Scores come from `{spec.package or 'mmjudge.benchmarks.' + benchmark}.score`, the core `evaluate.load("

@@ -179,7 +179,7 @@ def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "no
             continue
         how = made.get(key, {})
         try:
-            higher = spec.higher_is_better(key) if spec is not None else None
+            higher = spec.metrics.higher_is_better(key) if spec is not None else None
         except KeyError:
             higher = None
         out[key] = Estimate.from_json({"method": method, **how, "value": scores.get(key), "low": interval[0],

@@ -52,7 +52,7 @@ def score_predictions(predictions: PredictionFile, rows: Rows, **options: Any) -
     spec = get_benchmark(predictions.header.benchmark)
     _check_coverage(predictions, rows)
     inputs = spec.records.score_inputs(predictions.records, rows)
-    scores = spec.score(**inputs, **options)  # a Scores dict: how each interval was made rides along
+    scores = spec.metrics.score(**inputs, **options)  # a Scores dict: how each interval was made rides along
     return scores if isinstance(scores, dict) else dict(scores)
 
 

@@ -26,16 +26,16 @@ def test_each_benchmark_is_one_complete_object(benchmark: str) -> None:
     assert spec.package == f"mmjudge.benchmarks.{benchmark}"
     assert spec.records.query_kinds and all(any(issubclass(k, base) for base in KINDS) for k in spec.records.query_kinds)
     assert spec.records.media <= set(MEDIA)
-    assert spec.headline and all(spec.result_key(k) for k in spec.headline)
-    assert spec.data.reference_config and spec.leaderboard.views and spec.report_plot is not None
+    assert spec.metrics.headline and all(spec.metrics.result_key(k) for k in spec.metrics.headline)
+    assert spec.data.reference_config and spec.present.leaderboard.views and spec.present.report_plot is not None
 
 
 @pytest.mark.parametrize("benchmark", benchmark_ids())
 def test_leaderboard_ranks_by_the_report_headline(benchmark: str) -> None:
     spec = get_benchmark(benchmark)
-    default = spec.leaderboard.views[0]
-    first = spec.headline[0]
-    scores = {key.name: 50.0 for key in spec.result_keys if "<" not in key.name}
+    default = spec.present.leaderboard.views[0]
+    first = spec.metrics.headline[0]
+    scores = {key.name: 50.0 for key in spec.metrics.result_keys if "<" not in key.name}
     row = StoredSubmission(benchmark, "verified", "j", "m", "u", {**scores, "mode": "strict"}, id=1)
     table = build_table(benchmark, [row])
     ranked = next(c for c in default.columns if c.header == table.headers[table.rank_column])
@@ -47,10 +47,10 @@ def test_leaderboard_ranks_by_the_report_headline(benchmark: str) -> None:
 def test_column_directions_are_the_result_keys(benchmark: str) -> None:
     spec = get_benchmark(benchmark)
     for view in views(benchmark):
-        declared = next(v for v in spec.leaderboard.views if v.name == view).columns
+        declared = next(v for v in spec.present.leaderboard.views if v.name == view).columns
         for col, decl in zip(columns(benchmark, view), declared, strict=True):
             if not decl.text:
-                assert col.higher_is_better == spec.higher_is_better(decl.key), (benchmark, decl.key)
+                assert col.higher_is_better == spec.metrics.higher_is_better(decl.key), (benchmark, decl.key)
 
 
 def test_mist_direction_is_ranked_lower_is_better() -> None:
@@ -70,10 +70,7 @@ def test_judges_answer_kinds_and_their_benchmarks_follow() -> None:
 
 def test_a_benchmark_from_an_entry_point_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     original = get_benchmark(benchmark_ids()[0])
-    other = Benchmark(
-        "external", "External", original.score, original.result_keys, original.data, original.records,
-        original.leaderboard,
-    )  # fmt: skip
+    other = Benchmark("external", "External", original.data, original.records, original.metrics, original.present)
 
     class FakeEntryPoint:
         name = "external"

@@ -57,8 +57,8 @@ def test_the_difference_is_the_scorers_and_mcnemar_is_statsmodels(
     assert sorted(p.name for p in out.iterdir()) == ["compare.json", "compare.md", "compare.png"]
     report = json.loads((out / "compare.json").read_text())
     spec = get_benchmark(benchmark)
-    keys = [k for k in spec.paired_keys if k in scores(base) and k in scores(other)]
-    assert set(spec.headline) & set(scores(base)) <= set(keys)  # every headline key of the runs is compared
+    keys = [k for k in spec.metrics.paired_keys if k in scores(base) and k in scores(other)]
+    assert set(spec.metrics.headline) & set(scores(base)) <= set(keys)  # every headline key of the runs is compared
     assert [c["key"] for c in report["comparisons"]] == keys
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     for c in report["comparisons"]:
@@ -99,7 +99,7 @@ def test_the_outcomes_reproduce_every_headline_key(benchmark: str, runs: dict, s
     rows = load_reference_rows(benchmark, sample_data / benchmark)
     for run in runs[benchmark]:
         records = read_predictions(run / "predictions.jsonl").records
-        for key in spec.paired_keys:
+        for key in spec.metrics.paired_keys:
             if key not in scores(run):
                 continue
             expected = scores(run)[key]
@@ -240,7 +240,7 @@ def test_the_outcomes_follow_every_scoring_mode_and_option(
     if benchmark == "emoprefer":
         swapped = eval_run(sample_data, "emoprefer", "random", tmp_path / "swap", "--swap")
         files.append(read_predictions(swapped / "predictions.jsonl").records)
-    options = [{"mode": m} for m in spec.modes] or [{}]
+    options = [{"mode": m} for m in spec.metrics.modes] or [{}]
     if benchmark == "isovrbench":
         options.append({"tie_tolerance": 0.05})
     checked = 0
@@ -252,8 +252,8 @@ def test_the_outcomes_follow_every_scoring_mode_and_option(
     ]
     for records in variants:
         for option in options:
-            result = spec.score(**spec.records.score_inputs(records, rows), **option, n_resamples=0)
-            for key in (k for k in spec.paired_keys if k in result):
+            result = spec.metrics.score(**spec.records.score_inputs(records, rows), **option, n_resamples=0)
+            for key in (k for k in spec.metrics.paired_keys if k in result):
                 assert_reproduced(spec.key_outcomes(key, records, rows, result), result[key])
                 checked += 1
     assert checked >= 2 * len(files) * len(options)

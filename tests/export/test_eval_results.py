@@ -56,10 +56,10 @@ def test_yaml_round_trips_and_every_value_equals_results_json(runs, benchmark, t
     entries = parse_eval_result_entries(data)
     spec = get_benchmark(benchmark)
     scores = read_results(runs[benchmark] / "results.json").scores
-    tasks = {t.id: t for t in spec.exports.eval_tasks}
+    tasks = {t.id: t for t in spec.present.exports.eval_tasks}
     # one entry for the headline (first), one per further task; all four runs have every key
     assert [e.task_id for e in entries] == [t.id for t in sorted(tasks.values(), key=lambda t: not t.main)]
-    assert entries[0].task_id == spec.exports.main_task().id
+    assert entries[0].task_id == spec.present.exports.main_task().id
     for entry in entries:
         assert entry.value == scores[tasks[entry.task_id].key]
         assert entry.dataset_id == f"org/{benchmark}"
@@ -69,7 +69,7 @@ def test_yaml_round_trips_and_every_value_equals_results_json(runs, benchmark, t
         assert "mmjudge 0.1.0" in entry.notes and "fingerprint " in entry.notes
     header = json.loads((runs[benchmark] / "predictions.jsonl").read_text().splitlines()[0])
     assert header["fingerprint"] in entries[0].notes
-    direction = "higher" if spec.higher_is_better(tasks[entries[0].task_id].key) else "lower"
+    direction = "higher" if spec.metrics.higher_is_better(tasks[entries[0].task_id].key) else "lower"
     assert f"({direction} is better)" in entries[0].notes
     low, high = scores[f"{tasks[entries[0].task_id].key}_ci_low"], scores[f"{tasks[entries[0].task_id].key}_ci_high"]
     assert f"95% CI [{low:.4g}, {high:.4g}]" in entries[0].notes
@@ -191,6 +191,6 @@ def test_cli_with_repo_offline_prints_the_plan_and_opens_nothing(runs, tmp_path,
 
 def test_eval_yaml_document_matches_the_spec():
     spec = get_benchmark("emorealm")
-    doc = eval_yaml_document(spec.title, spec.exports.description, spec.exports.eval_tasks)
+    doc = eval_yaml_document(spec.title, spec.present.exports.description, spec.present.exports.eval_tasks)
     assert doc["tasks"][0] == {"id": "overall", "config": "all", "split": "test"}
     assert len(doc["tasks"]) == 6

@@ -67,11 +67,11 @@ def test_yamls_parse_with_every_required_key_and_function(exported, sample_data,
     assert template["dataset_path"] == str((sample_data / benchmark).resolve())
     assert template["test_split"] == "test" and template["output_type"] == "generate_until"
     group = parse(folder / f"_mmjudge_{benchmark}.yaml")
-    names = [t.name for t in spec.exports.lmms_tasks]
+    names = [t.name for t in spec.present.exports.lmms_tasks]
     assert group == {"group": f"mmjudge_{benchmark}", "task": names}
     utils = load_utils(folder)
     configs = {c["config_name"] for c in yaml.safe_load((sample_data / benchmark / "README.md").read_text().split("---\n")[1])["configs"]}
-    for task in spec.exports.lmms_tasks:
+    for task in spec.present.exports.lmms_tasks:
         config = parse(folder / f"{task.name}.yaml")
         assert set(config) >= TASK_KEYS, TASK_KEYS - set(config)
         assert config["task"] == task.name and config["include"] == "_default_template_yaml"
@@ -83,7 +83,7 @@ def test_yamls_parse_with_every_required_key_and_function(exported, sample_data,
             assert module == "utils" and callable(getattr(utils, name)), tag.name
         metrics = [m["metric"] for m in config["metric_list"]]
         assert metrics == [metric_name(k) for k in task.keys]
-        assert [m["higher_is_better"] for m in config["metric_list"]] == [spec.higher_is_better(k) for k in task.keys]
+        assert [m["higher_is_better"] for m in config["metric_list"]] == [spec.metrics.higher_is_better(k) for k in task.keys]
     readme = (folder / "README.md").read_text(encoding="utf-8")
     assert "cannot run through lmms-eval" in readme and "expected digit" in readme
 
@@ -142,8 +142,8 @@ def test_emorealm_aggregate_equals_evaluate(exported, sample_data, metrics, monk
         choices=[list(r["choices"]) for r in rows],
         mode="official",
     )
-    assert set(aggregates) == {metric_name(k) for k in get_benchmark("emorealm").exports.lmms_tasks[0].keys}
-    for key in get_benchmark("emorealm").exports.lmms_tasks[0].keys:
+    assert set(aggregates) == {metric_name(k) for k in get_benchmark("emorealm").present.exports.lmms_tasks[0].keys}
+    for key in get_benchmark("emorealm").present.exports.lmms_tasks[0].keys:
         assert same(aggregates[metric_name(key)], expected[key]), key
     assert 0 < aggregates["overall"] < 100  # the seeded replies are neither all right nor all wrong
 
@@ -188,7 +188,7 @@ def test_isovrbench_aggregate_rebuilds_pairs_and_equals_evaluate(exported, sampl
         score_rejected=[None if m else r for r, m in zip(rejected, missing, strict=True)],
         no_judgment=missing,
     )
-    for key in get_benchmark("isovrbench").exports.lmms_tasks[0].keys:
+    for key in get_benchmark("isovrbench").present.exports.lmms_tasks[0].keys:
         assert same(aggregates[metric_name(key)], expected[key]), key
 
 
@@ -217,7 +217,7 @@ def test_mist_aggregate_per_condition_equals_evaluate(exported, sample_data, met
         human_labels=[lab for r in rows for lab in r["human_labels"]],
         mode="official",
     )
-    task = next(t for t in get_benchmark("mist").exports.lmms_tasks if t.name == f"mist_{condition}")
+    task = next(t for t in get_benchmark("mist").present.exports.lmms_tasks if t.name == f"mist_{condition}")
     for key in task.keys:
         assert not math.isnan(expected[key])
         assert same(aggregates[metric_name(key)], expected[key]), key

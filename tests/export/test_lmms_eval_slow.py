@@ -112,7 +112,7 @@ def test_lmms_eval_073_runs_the_folders_and_agrees(tmp_path, sample_data, monkey
     expected_tasks = {
         task.name: (benchmark, task)
         for benchmark in ("isovrbench", "mist", "emoprefer", "emorealm")
-        for task in get_benchmark(benchmark).exports.lmms_tasks
+        for task in get_benchmark(benchmark).present.exports.lmms_tasks
     }
     assert set(found["tasks"]) == set(expected_tasks)
     assert found["media"] > 0

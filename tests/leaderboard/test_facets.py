@@ -95,8 +95,8 @@ def test_rank_judge_and_headline_lead_every_view_and_details_trail(benchmark) ->
     spec = get_benchmark(benchmark)
     for view in views(benchmark):
         table = build_table(benchmark, [], view)
-        chosen = next(v for v in spec.leaderboard.views if v.name == view)
-        key = chosen.rank_by or spec.headline[0]
+        chosen = next(v for v in spec.present.leaderboard.views if v.name == view)
+        key = chosen.rank_by or spec.metrics.headline[0]
         header = next(c.header for c in chosen.columns if c.key == key)
         assert table.headers[:3] == ["Rank", "Judge", header] and table.rank_column == 2
         assert table.headers[-1] == "id" and table.groups[-1] == DETAILS

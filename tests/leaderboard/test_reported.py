@@ -44,7 +44,7 @@ def test_rows_load_and_name_their_table_and_protocol():
 
 @pytest.mark.parametrize("benchmark", ["isovrbench", "mist", "emoprefer"])
 def test_keys_are_result_keys_of_the_scorer_and_carry_no_interval(benchmark):
-    documented = {key.name for key in get_benchmark(benchmark).result_keys}
+    documented = {key.name for key in get_benchmark(benchmark).metrics.result_keys}
     for judge, results in _results(benchmark).items():
         keys = {_generic(k) for k in results} if benchmark == "mist" else set(results)
         assert keys <= documented, (judge, keys - documented)

@@ -51,7 +51,7 @@ def test_bad_input_reaches_the_user(metric):
 def test_card_names_every_result_key(card_text):
     generic = {
         re.sub(r"/(" + "|".join(emorealm.TASKS) + r")(?=_ci_|$)", "/<task>", key.name)
-        for key in get_benchmark("emorealm").result_keys
+        for key in get_benchmark("emorealm").metrics.result_keys
     }
     for name in generic:
         assert f"`{name}`" in card_text, name

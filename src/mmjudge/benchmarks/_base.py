@@ -1,15 +1,17 @@
 """The :class:`Benchmark` object: everything one benchmark is, in one typed, registered value.
 
 Generic code (runner, scoring, prediction files, reports, leaderboard, demo, CLI) reads these fields
-and never branches on a benchmark id. The parts:
+and never branches on a benchmark id. A small core says what the benchmark is, typed presenters how its
+results are shown:
 
-* :class:`ResultKey` -- each documented key of the scorer's result: direction, unit, CI, column group;
 * :class:`DataSpec` -- the dataset configs, the raw-release builder and the sample writer;
-* :class:`RecordSpec` -- the prediction-record schema, its id rule and coverage rule, the item builder,
-  verdicts -> records, and records + reference rows -> the scorer's arguments;
-* :class:`LeaderboardSpec` -- the ranked scoring, side scorings, table views (columns), the figure;
-* the report plot, the report's breakdown tables, what a frame sweep follows, and the headline keys;
-* :attr:`Benchmark.outcomes` -- the per-unit outcomes every rate and mean key reduces (compare, significance).
+* :class:`RecordSpec` -- the queries it asks a judge (kinds in order of preference, the media they need,
+  the builder, verdicts -> records), the prediction-record schema, its id rule and coverage rule, and
+  records + reference rows -> the scorer's arguments;
+* :class:`MetricSpec` -- the scorer, its documented keys (:class:`ResultKey`: direction, CI), the headline
+  keys, and the per-unit outcomes every rate and mean key reduces (compare, significance);
+* :class:`Presenters` -- the leaderboard tab (:class:`LeaderboardSpec`: ranked scoring, side scorings,
+  table views, the figure), the report plot and breakdown tables, what a frame sweep follows, the exports.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ __all__ = [
     "Column",
     "DataSpec",
     "LeaderboardSpec",
+    "MetricSpec",
+    "Presenters",
     "RecordSpec",
     "ResultKey",
     "View",
@@ -207,45 +211,17 @@ class RecordSpec:
 
 
 @dataclass(frozen=True)
-class Benchmark:
-    """One benchmark: registered under :attr:`id` (entry-point group ``mmjudge.benchmarks``)."""
+class MetricSpec:
+    """How a benchmark scores: the scorer, its documented keys, and the per-unit outcomes they reduce."""
 
-    id: str
-    """Benchmark id: the one spelling used for folders, registry keys and prediction files."""
-    title: str
-    """Human-readable name."""
     score: Callable[..., Mapping[str, Any]]
     """The core scoring function (what ``evaluate.load("metrics/<id>")`` calls)."""
     result_keys: tuple[ResultKey, ...]
     """Documented keys of ``score``'s result, each with ``higher_is_better``."""
-    data: DataSpec
-    """Dataset folder, builder and sample writer."""
-    records: RecordSpec
-    """Prediction records and judge queries."""
-    leaderboard: LeaderboardSpec
-    """Leaderboard views, scorings and figure."""
-    short_title: str = ""
-    """Tab title (default :attr:`title`)."""
-    package: str = ""
-    """The Python package holding the benchmark (its ``reported.json`` lives there)."""
-    citation: str = ""
-    """Where the benchmark comes from (paper), for cards and the leaderboard."""
     headline: tuple[str, ...] = ()
-    """The few keys a summary shows; the first ranks the leaderboard (unless a view says otherwise)."""
+    """The few keys a summary shows; the first ranks the leaderboard (unless a view's ``rank_by`` says otherwise)."""
     modes: tuple[str, ...] = ()
     """Scoring modes ``score`` accepts as ``mode=`` (empty: one way of scoring)."""
-    report_plot: (
-        Callable[[Path, Mapping[str, Any], Sequence[Record], Sequence[Row]], tuple[Path, str]] | None
-    ) = None
-    """Draw the report's figure into a folder; returns its path and caption."""
-    report_tables: Callable[[Mapping[str, Any]], Sequence[BreakdownTable]] | None = None
-    """The report's breakdown tables for a result dict, as result keys (the report reads the values)."""
-    sweep_series: Callable[[Mapping[str, Any]], Sequence[SweepSeries]] | None = None
-    """What a frame-count sweep follows, for a result dict (``None``: the headline keys)."""
-    exports: ExportSpec = field(default_factory=ExportSpec)
-    """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
-    probes: tuple[Probe, ...] = ()
-    """Robustness probes that apply to the benchmark (``mmjudge robustness``; see :mod:`mmjudge.robustness`)."""
     outcomes: Callable[..., tuple[Outcomes, Mapping[str, Metric]]] | None = None
     """``outcomes(**score_inputs, **options)``: the per-unit outcomes of ``score``'s arguments and the metric
     of each rate and mean key over them (the scorer's own definitions), which ``mmjudge compare`` and the
@@ -262,33 +238,12 @@ class Benchmark:
             return ()
         return self.paired or self.headline
 
-    def key_outcomes(
-        self, key: str, records: Sequence[Record], rows: Sequence[Row], scores: Mapping[str, Any]
-    ) -> KeyOutcomes:
-        """The outcomes of one key of a run (its records on these reference rows, scored as ``scores`` says).
-
-        Raises:
-            KeyError: the benchmark has no outcomes, or none for ``key``.
-        """
-        if self.outcomes is None:
-            raise KeyError(f"{self.id} declares no outcomes; its judges cannot be compared pairwise")
-        options = {k: scores[k] for k in self.echoed_options if k in scores}
-        table, metrics = self.outcomes(**self.records.score_inputs(records, rows), **options)
-        if key not in metrics:
-            raise KeyError(f"{self.id} has no outcome metric for {key!r}; it has {sorted(metrics)}")
-        return KeyOutcomes.of(key, table, metrics[key])
-
-    @property
-    def tab_title(self) -> str:
-        """The short title (tabs, messages)."""
-        return self.short_title or self.title
-
     def result_key(self, key: str) -> ResultKey:
         """The documented key ``key`` is an instance of; unknown keys raise ``KeyError`` naming the known ones."""
         for item in self.result_keys:
             if item.matches(key):
                 return item
-        raise KeyError(f"{self.id} has no result key {key!r}; known: {[k.name for k in self.result_keys]}")
+        raise KeyError(f"no result key {key!r}; known: {[k.name for k in self.result_keys]}")
 
     def is_count(self, key: str) -> bool:
         """Whether result ``key`` is a raw count (:attr:`ResultKey.is_count`); an undocumented key counts as one
@@ -301,6 +256,77 @@ class Benchmark:
     def higher_is_better(self, key: str) -> bool:
         """Direction of result ``key``; unknown keys raise ``KeyError`` naming the known ones."""
         return self.result_key(key).higher_is_better
+
+
+@dataclass(frozen=True)
+class Presenters:
+    """How a benchmark's results are shown: the leaderboard tab, the report, a frame sweep, the exports."""
+
+    leaderboard: LeaderboardSpec
+    """Leaderboard views, scorings and figure."""
+    report_plot: (
+        Callable[[Path, Mapping[str, Any], Sequence[Record], Sequence[Row]], tuple[Path, str]] | None
+    ) = None
+    """Draw the report's figure into a folder; returns its path and caption."""
+    report_tables: Callable[[Mapping[str, Any]], Sequence[BreakdownTable]] | None = None
+    """The report's breakdown tables for a result dict, as result keys (the report reads the values)."""
+    sweep_series: Callable[[Mapping[str, Any]], Sequence[SweepSeries]] | None = None
+    """What a frame-count sweep follows, for a result dict (``None``: the headline keys)."""
+    exports: ExportSpec = field(default_factory=ExportSpec)
+    """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark: registered under :attr:`id` (entry-point group ``mmjudge.benchmarks``).
+
+    The core is what the benchmark *is*: its data, the queries it asks and the records they make, and how
+    it scores; :attr:`present` says how its results are shown, :attr:`probes` how a judge's robustness on
+    it is measured.
+    """
+
+    id: str
+    """Benchmark id: the one spelling used for folders, registry keys and prediction files."""
+    title: str
+    """Human-readable name."""
+    data: DataSpec
+    """Dataset folder, builder and sample writer."""
+    records: RecordSpec
+    """Judge queries and prediction records."""
+    metrics: MetricSpec
+    """The scorer, its result keys and outcomes."""
+    present: Presenters
+    """Leaderboard tab, report, frame sweep and exports."""
+    probes: tuple[Probe, ...] = ()
+    """Robustness probes that apply to the benchmark (``mmjudge robustness``; see :mod:`mmjudge.robustness`)."""
+    short_title: str = ""
+    """Tab title (default :attr:`title`)."""
+    package: str = ""
+    """The Python package holding the benchmark (its ``reported.json`` lives there)."""
+    citation: str = ""
+    """Where the benchmark comes from (paper), for cards and the leaderboard."""
+
+    @property
+    def tab_title(self) -> str:
+        """The short title (tabs, messages)."""
+        return self.short_title or self.title
+
+    def key_outcomes(
+        self, key: str, records: Sequence[Record], rows: Sequence[Row], scores: Mapping[str, Any]
+    ) -> KeyOutcomes:
+        """The outcomes of one key of a run (its records on these reference rows, scored as ``scores`` says).
+
+        Raises:
+            KeyError: the benchmark has no outcomes, or none for ``key``.
+        """
+        metrics = self.metrics
+        if metrics.outcomes is None:
+            raise KeyError(f"{self.id} declares no outcomes; its judges cannot be compared pairwise")
+        options = {k: scores[k] for k in metrics.echoed_options if k in scores}
+        table, by_key = metrics.outcomes(**self.records.score_inputs(records, rows), **options)
+        if key not in by_key:
+            raise KeyError(f"{self.id} has no outcome metric for {key!r}; it has {sorted(by_key)}")
+        return KeyOutcomes.of(key, table, by_key[key])
 
     def reported(self) -> dict[str, Any]:
         """The published results shipped as ``reported.json`` in the benchmark's package (may be empty)."""

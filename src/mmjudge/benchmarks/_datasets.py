@@ -39,9 +39,9 @@ def write_benchmark_eval_yaml(benchmark: str, folder: str | Path) -> Path:
     from mmjudge.data.eval_yaml import add_card_note, write_eval_yaml
 
     spec = get_benchmark(benchmark)
-    if not spec.exports.eval_tasks:
-        raise ConfigError(f"{benchmark} declares no eval tasks (Benchmark.exports.eval_tasks): no eval.yaml to write")
-    document = eval_yaml_document(spec.title, spec.exports.description, spec.exports.eval_tasks)
+    if not spec.present.exports.eval_tasks:
+        raise ConfigError(f"{benchmark} declares no eval tasks (Benchmark.present.exports.eval_tasks): no eval.yaml to write")
+    document = eval_yaml_document(spec.title, spec.present.exports.description, spec.present.exports.eval_tasks)
     path = write_eval_yaml(folder, document)
     add_card_note(Path(folder) / "README.md", FRAMEWORK)
     return path

@@ -1,7 +1,7 @@
 """Typed breakdown tables and sweep series: what a benchmark's report shows, as result keys only.
 
-A benchmark declares its report tables (``Benchmark.report_tables``) and what a frame-count sweep
-follows (``Benchmark.sweep_series``) as *result keys*; the generic report (:mod:`mmjudge.report`) reads
+A benchmark declares its report tables (``Benchmark.present.report_tables``) and what a frame-count sweep
+follows (``Benchmark.present.sweep_series``) as *result keys*; the generic report (:mod:`mmjudge.report`) reads
 each value and its CI (``<key>_ci_low``/``_ci_high``) from the scores. A table therefore cannot show a
 number the scorer did not return, and a key that is absent shows as a dash.
 """

@@ -142,7 +142,7 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         return row
     row["robustness"] = _robustness(benchmark, name, data, out, options)
     # the same "value [low, high]" text as report.md and the terminal table
-    row["scores"] = {key: value_text(output.scores, key) for key in get_benchmark(benchmark).headline}
+    row["scores"] = {key: value_text(output.scores, key) for key in get_benchmark(benchmark).metrics.headline}
     row["report"] = str(output.report)
     run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
     row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"

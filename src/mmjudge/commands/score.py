@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     options = {}
     if args.mode is not None:
         found = read_predictions(args.predictions, benchmark=args.benchmark).header.benchmark
-        modes = get_benchmark(found).modes
+        modes = get_benchmark(found).metrics.modes
         if not modes:
             raise ConfigError(
                 f"--mode applies to benchmarks with scoring modes; {args.predictions} holds {found!r}, "

@@ -55,12 +55,12 @@ def compare_runs(
         SchemaError: the benchmark declares no pairing (its judges cannot be compared pairwise).
     """
     spec = get_benchmark(runset.benchmark)
-    if spec.outcomes is None:
+    if spec.metrics.outcomes is None:
         raise SchemaError(
             f"{runset.benchmark} declares no per-unit outcomes; its judges cannot be compared pairwise"
         )
-    keys = [k for k in spec.paired_keys if all(_present(r, k) for r in runset.runs)]
-    skipped = tuple(f"{k}: not in every run's results" for k in spec.paired_keys if k not in keys)
+    keys = [k for k in spec.metrics.paired_keys if all(_present(r, k) for r in runset.runs)]
+    skipped = tuple(f"{k}: not in every run's results" for k in spec.metrics.paired_keys if k not in keys)
     baseline, others = runset.runs[0], runset.runs[1:]
     units = {run.label: {k: _units(spec, run, runset, k) for k in keys} for run in runset.runs}
     found = []
@@ -69,7 +69,7 @@ def compare_runs(
             found.append(
                 compare_units(
                     units[run.label][key], units[baseline.label][key], labels=(run.label, baseline.label),
-                    values=(_value(run, key), _value(baseline, key)), higher_is_better=spec.higher_is_better(key),
+                    values=(_value(run, key), _value(baseline, key)), higher_is_better=spec.metrics.higher_is_better(key),
                     n_resamples=n_resamples, confidence=confidence, seed=seed,
                 )
             )  # fmt: skip

@@ -6,5 +6,5 @@
 * :mod:`mmjudge.export.lmms_eval` -- one lmms-eval task folder per benchmark, whose ``utils.py`` calls
   :mod:`mmjudge.export.lmms_runtime` (mmjudge's items and scorer).
 
-Both read what the benchmark declares in ``Benchmark.exports`` and name no benchmark.
+Both read what the benchmark declares in ``Benchmark.present.exports`` and name no benchmark.
 """

@@ -2,7 +2,7 @@
 
 :func:`eval_result_entries` turns one ``results.json`` into ``huggingface_hub.EvalResultEntry`` objects:
 one for the benchmark's main task and one per further task of its ``eval.yaml``
-(``Benchmark.exports.eval_tasks``), each with the value exactly as ``results.json`` holds it, the run
+(``Benchmark.present.exports.eval_tasks``), each with the value exactly as ``results.json`` holds it, the run
 date, the link to the predictions and notes (result key and its direction, 95% CI, frame count, scoring
 mode, mmjudge version, judge and its fingerprint). :func:`export_eval_results` writes ``.eval_results/mmjudge_<benchmark>.yaml``
 with ``eval_result_entries_to_yaml``; :func:`plan_eval_results_pr` lists the exact files a pull request
@@ -127,9 +127,9 @@ def eval_result_entries(
 
     _check_repo_id(dataset_repo, "--dataset-repo")
     spec = get_benchmark(results.benchmark)
-    tasks = sorted(spec.exports.eval_tasks, key=lambda t: not t.main)
+    tasks = sorted(spec.present.exports.eval_tasks, key=lambda t: not t.main)
     if not tasks:
-        raise ConfigError(f"{results.benchmark} declares no eval tasks (Benchmark.exports.eval_tasks)")
+        raise ConfigError(f"{results.benchmark} declares no eval tasks (Benchmark.present.exports.eval_tasks)")
     entries = []
     for task in tasks:
         value = results.scores.get(task.key)
@@ -158,7 +158,7 @@ def _is_number(value: Any) -> bool:
 def _notes(results: Results, header: Mapping[str, Any], key: str) -> str:
     """``result key K (higher is better); 95% CI [lo, hi]; frames=N; mode=M; mmjudge V; judge J (fingerprint F)``."""
     scores = results.scores
-    direction = "higher" if get_benchmark(results.benchmark).higher_is_better(key) else "lower"
+    direction = "higher" if get_benchmark(results.benchmark).metrics.higher_is_better(key) else "lower"
     parts = [f"result key {key} ({direction} is better)"]
     interval = interval_of(scores, key)
     if interval is not None:

@@ -2,7 +2,7 @@
 
 One folder ``<DIR>/mmjudge_<benchmark>/`` per benchmark, in lmms-eval's layout: ``_default_template_yaml``
 (dataset, output type, generation settings, the per-doc functions shared by every task), a group YAML
-``_mmjudge_<benchmark>.yaml`` listing the tasks, one YAML per task (``Benchmark.exports.lmms_tasks``: its
+``_mmjudge_<benchmark>.yaml`` listing the tasks, one YAML per task (``Benchmark.present.exports.lmms_tasks``: its
 config, its ``process_docs`` and one metric per result key, aggregated with ``!function utils.<...>``), a
 ``utils.py`` that binds :class:`mmjudge.export.lmms_runtime.TaskRuntime` -- so items, prompts, answer
 parsing and scoring are mmjudge's own, and an lmms-eval number equals ``evaluate.load("metrics/<id>")`` on
@@ -69,8 +69,8 @@ def write_lmms_tasks(out: str | Path, datasets: Mapping[str, str], *, overwrite:
     written = []
     for benchmark, dataset_path in datasets.items():
         spec = get_benchmark(benchmark)
-        if not spec.exports.lmms_tasks:
-            raise ConfigError(f"{benchmark} declares no lmms-eval tasks (Benchmark.exports.lmms_tasks)")
+        if not spec.present.exports.lmms_tasks:
+            raise ConfigError(f"{benchmark} declares no lmms-eval tasks (Benchmark.present.exports.lmms_tasks)")
         folder = out / f"{FOLDER_PREFIX}{benchmark}"
         if folder.exists():
             if not overwrite:
@@ -86,10 +86,10 @@ def _write_folder(folder: Path, spec: Benchmark, dataset_path: str) -> None:
     group = f"{FOLDER_PREFIX}{spec.id}"
     (folder / "_default_template_yaml").write_text(_template(spec, dataset_path), encoding="utf-8")
     (folder / f"_{group}.yaml").write_text(
-        yaml.safe_dump({"group": group, "task": [t.name for t in spec.exports.lmms_tasks]}, sort_keys=False),
+        yaml.safe_dump({"group": group, "task": [t.name for t in spec.present.exports.lmms_tasks]}, sort_keys=False),
         encoding="utf-8",
     )
-    for task in spec.exports.lmms_tasks:
+    for task in spec.present.exports.lmms_tasks:
         (folder / f"{task.name}.yaml").write_text(_task_yaml(spec, task), encoding="utf-8")
     (folder / "utils.py").write_text(_utils(spec, dataset_path), encoding="utf-8")
     (folder / "README.md").write_text(_readme(spec, dataset_path), encoding="utf-8")
@@ -127,7 +127,7 @@ def _task_yaml(spec: Benchmark, task: LmmsTask) -> str:
         lines += [
             f"  - metric: {metric_name(key)}",
             f"    aggregation: !function utils.{prefix}_agg_{metric_name(key)}",
-            f"    higher_is_better: {str(spec.higher_is_better(key)).lower()}",
+            f"    higher_is_better: {str(spec.metrics.higher_is_better(key)).lower()}",
         ]
     return "\n".join(lines) + "\n"
 
@@ -152,7 +152,7 @@ def _utils(spec: Benchmark, dataset_path: str) -> str:
         f"DATASET_PATH = {dataset_path!r}",
         "",
     ]
-    for task in spec.exports.lmms_tasks:
+    for task in spec.present.exports.lmms_tasks:
         prefix = _identifier(task.name)
         lines += [
             f"_{prefix} = runtime({spec.id!r}, {task.name!r}, DATASET_PATH)",
@@ -171,7 +171,7 @@ def _readme(spec: Benchmark, dataset_path: str) -> str:
 
     rows = "\n".join(
         f"| `{t.name}` | `{t.config}` | {t.description} | {', '.join(f'`{metric_name(k)}`' for k in t.keys)} |"
-        for t in spec.exports.lmms_tasks
+        for t in spec.present.exports.lmms_tasks
     )
     media = (
         f"Gated media (not in the dataset) resolve against `${MEDIA_ENV}`: set it to the folder the "
@@ -198,7 +198,7 @@ from the answers and scores them with `mmjudge.benchmarks.{spec.id}.score`, the 
 `evaluate.load("metrics/{spec.id}")` calls: on the same answers the numbers are equal. Percentages. {media}
 A run with `--limit` is scored on the units whose items were all answered (a warning says how many).
 
-{spec.exports.lmms_note}
+{spec.present.exports.lmms_note}
 
 {_LOGITS_NOTE}
 """

@@ -93,7 +93,7 @@ class TaskRuntime:
 
     def __init__(self, benchmark: str, task: str, dataset_path: str) -> None:
         self.spec: Benchmark = get_benchmark(benchmark)
-        tasks = {t.name: t for t in self.spec.exports.lmms_tasks}
+        tasks = {t.name: t for t in self.spec.present.exports.lmms_tasks}
         if task not in tasks:
             raise ConfigError(f"{benchmark} has no lmms-eval task {task!r}; known: {sorted(tasks)}")
         self.task: LmmsTask = tasks[task]
@@ -214,7 +214,7 @@ class TaskRuntime:
         verdicts = [self.verdict(query, answered[query.item_id]) for query in queries]
         records = self.spec.records.records_from_verdicts(queries, verdicts, rows)
         inputs = self.spec.records.score_inputs(records, rows)
-        return self.spec.score(**inputs, **dict(self.task.score_options))
+        return self.spec.metrics.score(**inputs, **dict(self.task.score_options))
 
     def aggregation(self, key: str) -> Any:
         """The aggregation of result ``key``: scores the answers, returns the key's value (NaN when the

@@ -137,7 +137,7 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     groups = [g for g in dict.fromkeys(table.groups) if g]
     # side by side on a desktop; on a phone each control takes the full width, so its options lie in a row
     with gr.Row(equal_height=True):
-        view = gr.Radio(names, value=names[0], label=spec.leaderboard.view_label, visible=len(names) > 1,
+        view = gr.Radio(names, value=names[0], label=spec.present.leaderboard.view_label, visible=len(names) > 1,
                         min_width=WIDE, interactive=False)  # fmt: skip
         shown = gr.CheckboxGroup(groups, value=groups, label="column groups shown", elem_id=f"groups-{benchmark}",
                                  min_width=WIDE, scale=2, interactive=False)  # fmt: skip

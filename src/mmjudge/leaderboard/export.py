@@ -60,7 +60,7 @@ interval was made."""
 
 def public_scores(sub: StoredSubmission) -> dict[str, Any]:
     """The scores a stored row publishes: all of them, except for a ``submitted`` row, whose raw counts
-    (per-class confusion cells, per-task ``n_correct``: :meth:`mmjudge.benchmarks.Benchmark.is_count`) are
+    (per-class confusion cells, per-task ``n_correct``: :meth:`mmjudge.benchmarks.Benchmark.metrics.is_count`) are
     left out with their intervals: with them, a few submissions recover gold labels one by one. Rates and
     their intervals stay (as the papers report them)."""
     if sub.tier != SUBMITTED:
@@ -68,7 +68,7 @@ def public_scores(sub: StoredSubmission) -> dict[str, Any]:
     from mmjudge.benchmarks import get_benchmark
 
     spec = get_benchmark(sub.benchmark)
-    kept = [k for k in score_keys(sub.results) if not spec.is_count(k)]
+    kept = [k for k in score_keys(sub.results) if not spec.metrics.is_count(k)]
     public: dict[str, Any] = {}
     for key in kept:
         public.update(with_its_interval(sub.results, key))

@@ -172,7 +172,7 @@ def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], rank_value: An
     fewer results than it stores passes the check of the stored ones).
     """
     if flag is None:
-        check = spec.leaderboard.degenerate
+        check = spec.present.leaderboard.degenerate
 
         def flag(sub: StoredSubmission) -> str | None:
             return check(sub.results) if check is not None else None

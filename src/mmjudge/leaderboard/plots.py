@@ -1,4 +1,4 @@
-"""One matplotlib figure per tab, drawn by the benchmark from the stored rows (``Benchmark.leaderboard.figure``).
+"""One matplotlib figure per tab, drawn by the benchmark from the stored rows (``Benchmark.present.leaderboard.figure``).
 
 The figure gets the rows the table shows, in the table's order (best first), each with its rank, so
 every mark can be labelled as the table labels it. The published (``reported``) rows give the context,
@@ -56,4 +56,4 @@ def figure(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = 
            tiers: Collection[str] | None = None, types: Collection[str] | None = None, *,
            private: bool = False) -> Any:  # fmt: skip
     """The tab's figure from the rows its table shows (a ``matplotlib.figure.Figure``)."""
-    return get_benchmark(benchmark).leaderboard.figure(ranked_rows(benchmark, rows, view, tiers, types, private=private))
+    return get_benchmark(benchmark).present.leaderboard.figure(ranked_rows(benchmark, rows, view, tiers, types, private=private))

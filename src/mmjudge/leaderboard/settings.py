@@ -17,8 +17,8 @@ from typing import Any
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
-from mmjudge.leaderboard.store import DEFAULT_MAX_ATTEMPTS
 from mmjudge.leaderboard.revisions import RevisionResolver
+from mmjudge.leaderboard.store import DEFAULT_MAX_ATTEMPTS
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
 
 __all__ = ["Settings", "default"]
@@ -91,8 +91,8 @@ def default(name: str) -> Any:
 
 
 def _per_benchmark(attribute: str) -> dict[str, Any]:
-    """``{id: benchmark.leaderboard.<attribute>}`` for every registered benchmark that sets one."""
+    """``{id: benchmark.present.leaderboard.<attribute>}`` for every registered benchmark that sets one."""
     from mmjudge.benchmarks import benchmark_ids, get_benchmark
 
-    found = {b: getattr(get_benchmark(b).leaderboard, attribute) for b in benchmark_ids()}
+    found = {b: getattr(get_benchmark(b).present.leaderboard, attribute) for b in benchmark_ids()}
     return {b: dict(v) for b, v in found.items() if v}

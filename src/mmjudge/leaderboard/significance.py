@@ -18,7 +18,7 @@ over the rows compared and says in one short text cell per row:
   too small (:func:`cell_text`);
 * ``"published numbers: no pairing"`` for reported rows, ``"no per-item data (stored before pairing)"``
   for rows stored before the store kept it, ``"other items"`` for rows scored on other reference rows,
-  and every row of a benchmark without outcomes (:attr:`~mmjudge.benchmarks.Benchmark.outcomes`) says so.
+  and every row of a benchmark without outcomes (:attr:`~mmjudge.benchmarks.MetricSpec.outcomes`) says so.
 
 Comparisons are cached by the two rows' ids and file hashes (stored rows never change), so a table
 render after the first costs a dictionary lookup per row.
@@ -79,7 +79,7 @@ def pack_paired(
     'dataset-hash'
     """
     spec = get_benchmark(benchmark)
-    keys = [k for k in spec.paired_keys if k in results]
+    keys = [k for k in spec.metrics.paired_keys if k in results]
     units = {k: spec.key_outcomes(k, records, rows, results).to_json() for k in keys}
     payload = {"version": PAIRED_VERSION, "dataset_hash": dataset_hash, "keys": units}
     text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
@@ -147,11 +147,11 @@ def significance_cells(
         key: the ranking key (default: the benchmark's first headline key).
     """
     spec = get_benchmark(benchmark)
-    key = key or (spec.headline[0] if spec.headline else "")
+    key = key or (spec.metrics.headline[0] if spec.metrics.headline else "")
     rows = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
-    if spec.outcomes is None:
+    if spec.metrics.outcomes is None:
         return {s.id: UNPAIRED for s in rows}
-    if key not in spec.paired_keys:
+    if key not in spec.metrics.paired_keys:
         return {s.id: f"{key} is not compared pairwise" for s in rows}
     cells = {s.id: REPORTED for s in rows if s.kind != "verified"}
     data: dict[int, tuple[str, KeyOutcomes]] = {}
@@ -239,7 +239,7 @@ def _best(spec: Benchmark, key: str, rows: Sequence[StoredSubmission]) -> Stored
     ranked = [s for s in rows if not math.isnan(_value(s, key))]
     if not ranked:
         return None
-    sign = 1.0 if spec.higher_is_better(key) else -1.0
+    sign = 1.0 if spec.metrics.higher_is_better(key) else -1.0
     return max(ranked, key=lambda s: (sign * _value(s, key), -s.id))
 
 
@@ -257,7 +257,7 @@ def _compare(
             return _CACHE[cache_key]
     result = compare_units(
         units, best_units, labels=(sub.judge, best.judge), values=(_value(sub, key), _value(best, key)),
-        higher_is_better=spec.higher_is_better(key), n_resamples=N_RESAMPLES, seed=0,
+        higher_is_better=spec.metrics.higher_is_better(key), n_resamples=N_RESAMPLES, seed=0,
     )  # fmt: skip
     with _LOCK:
         if len(_CACHE) >= _CACHE_LIMIT:

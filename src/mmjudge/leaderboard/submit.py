@@ -2,7 +2,7 @@
 
 :class:`Leaderboard` is the service behind the Space and the worker. It never computes a score itself:
 :func:`mmjudge.scoring.score_predictions` calls the same core ``evaluate.load("metrics/<id>")`` calls
-(with the benchmark's leaderboard scoring options, ``Benchmark.leaderboard.options``),
+(with the benchmark's leaderboard scoring options, ``Benchmark.present.leaderboard.options``),
 so the stored number equals the metric's on the same file. Scoring happens before the single store
 transaction, so a crash while scoring leaves the store unchanged.
 """
@@ -137,7 +137,7 @@ class Leaderboard:
         if not self.settings.private_labels:
             return None
         key = ranking_key(benchmark)
-        return LadderRule(key, get_benchmark(benchmark).higher_is_better(key), self.settings.ladder_margin)
+        return LadderRule(key, get_benchmark(benchmark).metrics.higher_is_better(key), self.settings.ladder_margin)
 
     def submitter(self, username: str | None) -> str:
         """The submitter name: the logged-in username, ``local`` in no-auth mode.

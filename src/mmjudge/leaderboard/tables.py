@@ -1,7 +1,7 @@
 """Per-benchmark tables with the paper's breakdown; every number with its 95% CI where one exists.
 
 The columns, their order, the view switch and the headline that ranks the rows are the benchmark's
-(``Benchmark.leaderboard.views``); each column's direction is its result key's ``higher_is_better``
+(``Benchmark.present.leaderboard.views``); each column's direction is its result key's ``higher_is_better``
 and its CI the ``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson
 intervals for rates, bootstraps for means and F1 scores). The leaderboard computes no statistic. A
 :class:`Table` holds raw values (numbers, for sorting and export) and display strings in one format
@@ -168,13 +168,13 @@ def _stored(benchmark: Benchmark, spec: ColumnSpec) -> Column:
     """A column showing a stored result key (in a scoring mode when the spec names one)."""
     if spec.text:
         return Column(spec.header, _text(spec.key, spec.out_of), text=True, group=spec.group)
-    higher = benchmark.higher_is_better(spec.key)
+    higher = benchmark.metrics.higher_is_better(spec.key)
     if spec.mode is None:
         spread = _key(f"{spec.key}_std")
         return Column(
             spec.header, _key(spec.key), _ci_keys(spec.key), higher, spread=spread, group=spec.group
         )
-    default = benchmark.modes[0] if benchmark.modes else ""
+    default = benchmark.metrics.modes[0] if benchmark.metrics.modes else ""
     value, ci = _in_mode(spec.mode, default, _key(spec.key)), _in_mode(spec.mode, default, _ci_keys(spec.key))
     return Column(spec.header, value, ci, higher, group=spec.group)
 
@@ -237,12 +237,12 @@ def _view(sub: StoredSubmission) -> dict[str, Any]:
 
 def views(benchmark: str) -> tuple[str, ...]:
     """The view names of ``benchmark``'s table; the first is the default."""
-    return tuple(v.name for v in get_benchmark(benchmark).leaderboard.views)
+    return tuple(v.name for v in get_benchmark(benchmark).present.leaderboard.views)
 
 
 def _view_of(spec: Benchmark, view: str | None) -> View:
     """The view named ``view`` (``None``: the default); a benchmark with one view shows it whatever the name."""
-    known = spec.leaderboard.views
+    known = spec.present.leaderboard.views
     if view is None or len(known) == 1:
         return known[0]
     for candidate in known:
@@ -287,7 +287,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     rows = [public_row(s, private=private) for s in stored]
     laddered = {s.id for s in rows if private and s.tier == SUBMITTED}
     mapped = {s.id: _view(s) for s in rows}
-    check = spec.leaderboard.degenerate
+    check = spec.present.leaderboard.degenerate
     # the companion check reads what the server stores: a Ladder row shows one number, but is flagged all the same
     flags = {s.id: check(s.results) if check is not None else None for s in stored}
     ordered = facets.order_rows(spec, rows, lambda s: _number(cols[0].value(mapped[s.id])), cols[0].higher_is_better,
@@ -363,7 +363,7 @@ def ranking_key(benchmark: str) -> str:
 def _ranked_column(spec: Benchmark, view: View) -> int:
     """Index of the view column the rows are ranked by: the view's ``rank_by`` key, else the benchmark's
     first headline key."""
-    key = view.rank_by or (spec.headline[0] if spec.headline else view.columns[0].key)
+    key = view.rank_by or (spec.metrics.headline[0] if spec.metrics.headline else view.columns[0].key)
     return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 

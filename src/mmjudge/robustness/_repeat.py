@@ -41,4 +41,4 @@ def measure_repeats(
         len(values), f"standard deviation of {key!r} across the runs (the headline's unit)",
         note="n counts runs; no interval for a spread over few runs",
     )  # fmt: skip
-    return (agreement, spread), {"ranking_key": key, "headline_per_run": list(headlines)}
+    return (agreement, spread), {"headline_key": key, "headline_per_run": list(headlines)}

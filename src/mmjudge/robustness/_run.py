@@ -69,7 +69,7 @@ def _scores(spec: Benchmark, queries: list[Query], verdicts: dict[str, Verdict],
     records = spec.records.records_from_verdicts(queries, [verdicts[q.item_id] for q in queries], rows)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        scores = spec.score(**spec.records.score_inputs(records, rows))
+        scores = spec.metrics.score(**spec.records.score_inputs(records, rows))
     return scores if isinstance(scores, dict) else dict(scores)  # a Scores keeps how each interval was made
 
 
@@ -244,9 +244,9 @@ def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:
         return entry
-    ranking_key = spec.headline[0] if spec.headline else ""
-    per_run = [_scores(spec, queries, v, rows).get(ranking_key) for v in runs]
-    effects, details = measure_repeats([q.item_id for q in queries], runs, per_run, ranking_key)
+    headline_key = spec.metrics.headline[0] if spec.metrics.headline else ""
+    per_run = [_scores(spec, queries, v, rows).get(headline_key) for v in runs]
+    effects, details = measure_repeats([q.item_id for q in queries], runs, per_run, headline_key)
     seeds = [judge.config.seed + r for r in range(options.repeats)]
     entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
                  cost=cost)  # fmt: skip

@@ -1,7 +1,7 @@
 """The summary of a frame-count sweep: ``sweep.md``, ``sweep.json`` and ``sweep.png`` in the ``--out`` root.
 
 A sweep (``mmjudge eval --frames 4,8,16``) writes one ``frames_<n>/`` folder per count; this module puts
-the counts side by side. What a sweep follows is the benchmark's (``Benchmark.sweep_series``, e.g.
+the counts side by side. What a sweep follows is the benchmark's (``Benchmark.present.sweep_series``, e.g.
 IsoVRBench's accuracy per intervention; default: its headline keys). Every value and CI is read from
 the scores each ``frames_<n>/results.json`` holds: nothing is recomputed.
 """
@@ -55,8 +55,8 @@ def sweep_series(benchmark: str, runs: Sequence[SweepRun]) -> list[SweepSeries]:
     spec = get_benchmark(benchmark)
     found: dict[str, SweepSeries] = {}
     for run in runs:
-        declared = spec.sweep_series(run.scores) if spec.sweep_series is not None else ()
-        for series in declared or [SweepSeries(key, key) for key in spec.headline]:
+        declared = spec.present.sweep_series(run.scores) if spec.present.sweep_series is not None else ()
+        for series in declared or [SweepSeries(key, key) for key in spec.metrics.headline]:
             found.setdefault(series.key, series)
     return list(found.values())
 

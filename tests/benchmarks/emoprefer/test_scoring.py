@@ -174,8 +174,8 @@ def test_score_keys_and_values():
 
 def test_registered_and_keys_documented():
     spec = get_benchmark("emoprefer")
-    assert spec.score is ep.score
-    documented = {k.name for k in spec.result_keys}
+    assert spec.metrics.score is ep.score
+    documented = {k.name for k in spec.metrics.result_keys}
     result = ep.score(["a1", "a2"], ["a1", "a2"], ["a2", "a1"], strategy="S1")
     assert set(result) <= documented and "waf_2class_ci_low" in result and result["strategy"] == "S1"
     rounds = ep.mean_std_over_rounds([["a1", "a2"]] * 2, ["a1", "a2"], [["a2", "a1"]] * 2, strategy="S4")

@@ -333,7 +333,7 @@ def test_single_task_and_registry():
     result = emo.score(["(B)"], ["b"], ["reasoning_basic_audio"], n_resamples=10)
     assert result["overall"] == result["accuracy/reasoning_basic_audio"] == 100.0
     spec = get_benchmark("emorealm")
-    assert spec.score is emo.score
+    assert spec.metrics.score is emo.score
     predictions, references, tasks = random_items(5)
     choices = [YN if t in emo.YES_NO_TASKS else MCQ for t in tasks]
     references = [
@@ -341,9 +341,9 @@ def test_single_task_and_registry():
         for r, t in zip(references, tasks, strict=True)
     ]
     full = emo.score(predictions, references, tasks, choices=choices, n_resamples=20)
-    names = {k.name for k in spec.result_keys}
+    names = {k.name for k in spec.metrics.result_keys}
     assert set(full) <= names and "yes_rate/modality_agreement" in full
-    assert spec.higher_is_better("overall") and not spec.higher_is_better("yes_rate/modality_agreement")
+    assert spec.metrics.higher_is_better("overall") and not spec.metrics.higher_is_better("yes_rate/modality_agreement")
 
 
 @pytest.mark.parametrize("matcher", ["official", "official_parse", "explicit"])

@@ -244,13 +244,13 @@ def test_human_row_constant():
 
 def test_every_key_is_documented():
     spec = get_benchmark("isovrbench")
-    assert spec.score is iso.score
+    assert spec.metrics.score is iso.score
     intervention, chosen, rejected, flags = random_pairs(4)
     result = iso.score(intervention, chosen, rejected, no_judgment=flags, n_resamples=50)
-    documented = {k.name for k in spec.result_keys}
+    documented = {k.name for k in spec.metrics.result_keys}
     assert set(result) <= documented
-    assert len(documented) == len(spec.result_keys)
-    assert spec.higher_is_better("average") and not spec.higher_is_better("tie_rate")
+    assert len(documented) == len(spec.metrics.result_keys)
+    assert spec.metrics.higher_is_better("average") and not spec.metrics.higher_is_better("tie_rate")
 
 
 @pytest.mark.parametrize(

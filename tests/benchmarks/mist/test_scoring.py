@@ -325,8 +325,8 @@ def test_alt_test_needs_epsilon_for_unknown_trio_and_one_judge():
 
 def test_registered_with_documented_keys():
     spec = get_benchmark("mist")
-    assert spec.score is mist.score
-    documented = {k.name for k in spec.result_keys}
+    assert spec.metrics.score is mist.score
+    documented = {k.name for k in spec.metrics.result_keys}
     rng = np.random.default_rng(9)
     items = [f"i{k}" for k in range(8)]
     labels = {}

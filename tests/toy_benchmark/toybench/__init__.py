@@ -21,7 +21,17 @@ from typing import Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
-from mmjudge.benchmarks import Benchmark, Column, DataSpec, LeaderboardSpec, RecordSpec, ResultKey, View
+from mmjudge.benchmarks import (
+    Benchmark,
+    Column,
+    DataSpec,
+    LeaderboardSpec,
+    MetricSpec,
+    Presenters,
+    RecordSpec,
+    ResultKey,
+    View,
+)
 from mmjudge.data import BuiltConfig, BuiltDataset, RawSource
 from mmjudge.media.encode import write_video
 from mmjudge.queries import ChoiceQuery, LabelPrompt, Query, ScoreQuery, Verdict, choice_letters
@@ -178,9 +188,6 @@ BENCHMARK = Benchmark(
     title="Toy questions",
     short_title="Toy",
     package=__name__,
-    score=score,
-    result_keys=RESULT_KEYS,
-    headline=("accuracy",),
     data=DataSpec(reference_config="all", build_tables=build_tables, write_raw=write_raw),
     records=RecordSpec(
         unit="questions",
@@ -192,5 +199,12 @@ BENCHMARK = Benchmark(
         score_inputs=score_inputs,
         value_fields={"prediction": (str,)},
     ),
-    leaderboard=LeaderboardSpec(views=(View("default", (Column("Accuracy", "accuracy"),)),), figure=figure),
+    metrics=MetricSpec(
+        score=score,
+        result_keys=RESULT_KEYS,
+        headline=("accuracy",),
+    ),
+    present=Presenters(
+        leaderboard=LeaderboardSpec(views=(View("default", (Column("Accuracy", "accuracy"),)),), figure=figure),
+    ),
 )

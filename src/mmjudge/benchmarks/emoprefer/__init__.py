@@ -6,7 +6,7 @@ Modules: :mod:`.scoring` (the official rules: parser, 2-/3-class WAF and accurac
 :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
 from mmjudge.benchmarks.emoprefer import (
     build,
     exports,
@@ -70,9 +70,6 @@ BENCHMARK = Benchmark(
     short_title="EmoPrefer",
     package=__name__,
     citation="EmoPrefer: Can Large Language Models Understand Human Emotion Preferences? (ICLR 2026, arXiv 2507.04278)",
-    score=score,
-    result_keys=RESULT_KEYS,
-    headline=leaderboard.HEADLINE,
     data=DataSpec(
         reference_config="pairs",
         build_tables=build.build_tables,
@@ -95,12 +92,19 @@ BENCHMARK = Benchmark(
         noun="pair",
         missing_groups=records.missing_groups,
     ),
-    leaderboard=LeaderboardSpec(views=leaderboard.VIEWS, figure=leaderboard.figure),
-    report_plot=report.plot,
-    report_tables=report.tables,
-    exports=exports.EXPORTS,
+    metrics=MetricSpec(
+        score=score,
+        result_keys=RESULT_KEYS,
+        headline=leaderboard.HEADLINE,
+        outcomes=score_outcomes,
+        echoed_options=(),
+    ),
+    present=Presenters(
+        leaderboard=LeaderboardSpec(views=leaderboard.VIEWS, figure=leaderboard.figure),
+        report_plot=report.plot,
+        report_tables=report.tables,
+        exports=exports.EXPORTS,
+    ),
     probes=probes.PROBES,
-    outcomes=score_outcomes,
-    echoed_options=(),
 )
 """The registered EmoPrefer benchmark."""

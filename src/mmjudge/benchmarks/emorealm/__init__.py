@@ -5,7 +5,7 @@ unweighted overall mean; ``official`` and ``strict`` modes), :mod:`.keys`, :mod:
 :mod:`.sample`, :mod:`.prompts`, :mod:`.queries`, :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
 from mmjudge.benchmarks.emorealm import (
     build,
     exports,
@@ -51,10 +51,6 @@ BENCHMARK = Benchmark(
     title="EmoReAlM",
     package=__name__,
     citation="Chaubey et al. 2026, AVERE (arXiv 2602.07054)",
-    score=score,
-    result_keys=result_keys(TASKS, YES_NO_TASKS),
-    headline=("overall",),
-    modes=MODES,
     data=DataSpec(
         reference_config="all",
         build_tables=build.build_tables,
@@ -71,17 +67,25 @@ BENCHMARK = Benchmark(
         score_inputs=records.score_inputs,
         value_fields=records.VALUE_FIELDS,
     ),
-    leaderboard=LeaderboardSpec(
-        views=leaderboard.VIEWS,
-        figure=leaderboard.figure,
-        options={"mode": "strict"},
-        side_scorings={"official": {"mode": "official"}},
+    metrics=MetricSpec(
+        score=score,
+        result_keys=result_keys(TASKS, YES_NO_TASKS),
+        headline=("overall",),
+        modes=MODES,
+        outcomes=score_outcomes,
+        echoed_options=("mode", "matcher"),
     ),
-    report_plot=report.plot,
-    report_tables=report.tables,
-    exports=exports.EXPORTS,
+    present=Presenters(
+        leaderboard=LeaderboardSpec(
+            views=leaderboard.VIEWS,
+            figure=leaderboard.figure,
+            options={"mode": "strict"},
+            side_scorings={"official": {"mode": "official"}},
+        ),
+        report_plot=report.plot,
+        report_tables=report.tables,
+        exports=exports.EXPORTS,
+    ),
     probes=probes.PROBES,
-    outcomes=score_outcomes,
-    echoed_options=("mode", "matcher"),
 )
 """The registered EmoReAlM benchmark; ranked in strict mode, the official mode stored beside it."""

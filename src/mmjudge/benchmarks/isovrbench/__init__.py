@@ -7,7 +7,7 @@ sample), :mod:`.queries` (clips to judge, pair records), :mod:`.records` (predic
 :mod:`.report` and :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
 from mmjudge.benchmarks.isovrbench import (
     build,
     exports,
@@ -47,9 +47,6 @@ BENCHMARK = Benchmark(
     title="IsoVRBench",
     package=__name__,
     citation="Li et al. 2026, IsoVRBench: Video Reward Modeling Without Human Feedback",
-    score=score,
-    result_keys=result_keys(INTERVENTIONS, DIMENSIONS),
-    headline=("average",),
     data=DataSpec(reference_config="all", build_tables=build.build_tables, write_raw=sample.write_raw),
     records=RecordSpec(
         unit="pairs",
@@ -62,16 +59,23 @@ BENCHMARK = Benchmark(
         value_fields=records.VALUE_FIELDS,
         noun="pair",
     ),
-    leaderboard=LeaderboardSpec(
-        views=leaderboard.VIEWS, figure=leaderboard.figure, view_label=leaderboard.VIEW_LABEL
+    metrics=MetricSpec(
+        score=score,
+        result_keys=result_keys(INTERVENTIONS, DIMENSIONS),
+        headline=("average",),
+        outcomes=score_outcomes,
+        paired=("average", "decided_average"),
+        echoed_options=("tie_tolerance",),
     ),
-    report_plot=report.plot,
-    report_tables=report.tables,
-    sweep_series=report.sweep_series,
-    exports=exports.EXPORTS,
+    present=Presenters(
+        leaderboard=LeaderboardSpec(
+            views=leaderboard.VIEWS, figure=leaderboard.figure, view_label=leaderboard.VIEW_LABEL
+        ),
+        report_plot=report.plot,
+        report_tables=report.tables,
+        sweep_series=report.sweep_series,
+        exports=exports.EXPORTS,
+    ),
     probes=probes.PROBES,
-    outcomes=score_outcomes,
-    paired=("average", "decided_average"),
-    echoed_options=("tie_tolerance",),
 )
 """The registered IsoVRBench benchmark."""

@@ -6,7 +6,7 @@ AdMIRe rebuild -> dataset folder), :mod:`.sample`, :mod:`.prompts` (the judge pr
 :mod:`.queries` (grid cells), :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, RecordSpec
+from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
 from mmjudge.benchmarks.mist import (
     build,
     exports,
@@ -55,10 +55,6 @@ BENCHMARK = Benchmark(
     short_title="MIST",
     package=__name__,
     citation="Omar, Jabarin, Ibraheem, Peled-Cohen 2026, MIST (arXiv 2609.37863)",
-    score=score,
-    result_keys=RESULT_KEYS,
-    headline=leaderboard.HEADLINE,
-    modes=MODES,
     data=DataSpec(reference_config="items", build_tables=build.build_tables, write_raw=sample.write_raw),
     records=RecordSpec(
         unit="grid cells",
@@ -72,16 +68,24 @@ BENCHMARK = Benchmark(
         key_fields=records.KEY_FIELDS,
         record_id=records.record_id,
     ),
-    leaderboard=LeaderboardSpec(
-        views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"},
-        degenerate=leaderboard.degenerate,
+    metrics=MetricSpec(
+        score=score,
+        result_keys=RESULT_KEYS,
+        headline=leaderboard.HEADLINE,
+        modes=MODES,
+        outcomes=score_outcomes,
+        echoed_options=("mode",),
     ),
-    report_plot=report.plot,
-    report_tables=report.tables,
-    exports=exports.EXPORTS,
+    present=Presenters(
+        leaderboard=LeaderboardSpec(
+            views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"},
+            degenerate=leaderboard.degenerate,
+        ),
+        report_plot=report.plot,
+        report_tables=report.tables,
+        exports=exports.EXPORTS,
+    ),
     probes=probes.PROBES,
-    outcomes=score_outcomes,
-    echoed_options=("mode",),
 )
 """The registered MIST benchmark; the leaderboard ranks it in strict mode (a missing label counts as
 changed, so marking the labels that moved ``no_judgment`` cannot lower a change rate)."""

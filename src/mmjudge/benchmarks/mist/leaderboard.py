@@ -1,7 +1,7 @@
 """MIST on the leaderboard: change rates, direction, agreement and alt-tests; Table 6's two axes as a figure.
 
 The headline (the rows' ranking) is the change rate text-only -> misleading image in the explicit arm,
-Table 6's first column, the same key the report leads with (``BENCHMARK.headline``). The figure plots
+Table 6's first column, the same key the report leads with (``BENCHMARK.metrics.headline``). The figure plots
 that change rate against the direction (explicit arm): each row its own marker, numbered with its table
 rank and named in the legend (the table's order), verified rows with their intervals; chance at 50%.
 """
