@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from mmjudge._configs import config_dataclass
@@ -173,6 +173,18 @@ def missing_media(x: JudgeInput) -> str | None:
     return None
 
 
+def with_media(judge_fn: Callable[[Sequence[JudgeInput]], list[Verdict]], inputs: Sequence[JudgeInput]) -> list[Verdict]:
+    """``judge_fn`` on the inputs that have the media their query needs (:func:`missing_media`), timed (each
+    verdict's ``latency_s`` is the call's time over its inputs); the others fail alone, never judged blind.
+    One verdict per input, in order."""
+    from mmjudge.judges._chat import timed_verdicts
+
+    missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
+    ready = [x for x in inputs if x.query.item_id not in missing]
+    verdicts = {v.item_id: v for v in timed_verdicts(judge_fn, ready)} if ready else {}
+    return [verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id]) for x in inputs]
+
+
 def free_text_verdict(query: ChoiceQuery, text: str, diagnostics: Diagnostics | None = None) -> Verdict:
     """A free-text reply to a choice as its benchmark scores it: the text itself where the benchmark reads it
     (:attr:`~mmjudge.queries.ChoiceQuery.keeps_text`; the parsed label in ``extra["parsed"]``), else the
@@ -234,4 +246,5 @@ __all__: Sequence[str] = [
     "make_judge",
     "missing_media",
     "with_frames",
+    "with_media",
 ]

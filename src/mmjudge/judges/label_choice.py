@@ -32,7 +32,7 @@ from typing import Any, ClassVar, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
-from mmjudge.judges._base import Judge, missing_media
+from mmjudge.judges._base import Judge, with_media
 from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
 from mmjudge.judges._registry import register_judge
@@ -170,13 +170,7 @@ class LabelChoiceJudge(Judge):
         """Choose one label per input (see the module docstring); inputs without their media fail alone."""
         if self.model is None:
             raise RuntimeError("label_choice: call load(device) before judge_batch")
-        missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
-        ready = [x for x in inputs if x.query.item_id not in missing]
-        verdicts = {v.item_id: v for v in _chat.timed_verdicts(self._choose, ready)} if ready else {}
-        return [
-            verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id])
-            for x in inputs
-        ]
+        return with_media(self._choose, inputs)
 
     def _choose(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         prompts = [build_prompt(x.query, seed=self.config.seed) for x in inputs]

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
-from mmjudge.judges._base import Judge, free_text_verdict, missing_media
+from mmjudge.judges._base import Judge, free_text_verdict, with_media
 from mmjudge.judges._config import check_option, fingerprint
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
@@ -156,13 +156,7 @@ class PairwiseDescribeJudge(Judge):
         """
         if self.vlm is None:
             raise RuntimeError("pairwise_describe: call load(device) before judge_batch")
-        missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
-        ready = [x for x in inputs if x.query.item_id not in missing]
-        verdicts = {v.item_id: v for v in _chat.timed_verdicts(self._answer, ready)} if ready else {}
-        return [
-            verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id])
-            for x in inputs
-        ]
+        return with_media(self._answer, inputs)
 
     def _answer(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         assert self.vlm is not None
