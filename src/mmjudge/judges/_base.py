@@ -63,11 +63,22 @@ class Judge(abc.ABC):
     profile: ClassVar[VisionProfile | None] = None
     """The preprocessing profile of the judge's reference inference code (:mod:`mmjudge.judges.profiles`);
     ``None`` for judges without one (the weight-free baselines)."""
+    own_prompts: ClassVar[str | None] = None
+    """Why the judge takes no ``prompt_template`` (it asks each query's own prompt); ``None``: it takes one."""
+    records_option_defaults: ClassVar[bool] = False
+    """Write the option defaults into ``config.options`` (so results.json and the prediction header name
+    them, and the fingerprint covers them)."""
 
     def __init__(self, config: JudgeConfig) -> None:
         self.config = config
         self.options: Any = validate_options(self.Options, config.options, source=f"{config.judge} options")
-        self.fingerprint = fingerprint(config, self.version)
+        if self.own_prompts is not None and config.prompt_template is not None:
+            raise ConfigError(
+                f"{config.judge} {self.own_prompts} and takes no `prompt_template`; remove it from the config"
+            )
+        if self.records_option_defaults:
+            self.config = dataclasses.replace(config, options=dataclasses.asdict(self.options))
+        self.fingerprint = fingerprint(self.config, self.version)
 
     @classmethod
     def answers_kind(cls, kind: type) -> bool:

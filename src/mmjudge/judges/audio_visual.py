@@ -113,13 +113,10 @@ class AudioVisualJudge(Judge):
     profile = QWEN_OMNI_UTILS
     Options: ClassVar[type] = AudioVisualOptions
     default_frames: ClassVar[int | None] = None
+    own_prompts = "asks each query's own prompt (the benchmark's protocol)"
 
     def __init__(self, config: Any) -> None:
         super().__init__(config)
-        if config.prompt_template is not None:
-            raise ConfigError(
-                "audio_visual uses the benchmarks' prompts; remove `prompt_template` from the config"
-            )
         self.model: Any = None
         self.processor: Any = None
 

@@ -24,7 +24,6 @@ constraint (the kept reasoning is re-tokenised from its text). Audio is not used
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
@@ -33,7 +32,7 @@ from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge, with_media
-from mmjudge.judges._config import check_option, fingerprint
+from mmjudge.judges._config import check_option
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
@@ -107,17 +106,11 @@ class LabelChoiceJudge(Judge):
     profile = QWEN_VL_UTILS
     Options: ClassVar[type] = LabelChoiceOptions
     default_frames: ClassVar[int | None] = 8
+    own_prompts = "asks each query's own prompt (the benchmark's protocol, e.g. the MIST grid)"
+    records_option_defaults = True
 
     def __init__(self, config: Any) -> None:
         super().__init__(config)
-        if config.prompt_template is not None:
-            raise ConfigError(
-                "label_choice asks each query's own prompt (the benchmark's protocol, e.g. the MIST grid) "
-                "and takes no `prompt_template`; remove it from the config"
-            )
-        # option defaults written into the config: results.json and the prediction header name them
-        self.config = dataclasses.replace(config, options=dataclasses.asdict(self.options))
-        self.fingerprint = fingerprint(self.config, self.version)
         self.model: Any = None
         self.processor: Any = None
         self._tries: dict[tuple[str, ...], LabelTrie] = {}

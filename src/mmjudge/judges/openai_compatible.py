@@ -115,13 +115,12 @@ class OpenAICompatibleJudge(Judge):
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = OpenAICompatibleOptions
     default_frames: ClassVar[int | None] = 8
+    own_prompts = "asks each query's own prompt (fixed per query kind)"
 
     def __init__(self, config: Any) -> None:
         super().__init__(config)
         if not config.model:
             raise ConfigError("openai_compatible needs `model:` (the model name the endpoint serves)")
-        if config.prompt_template is not None:
-            raise ConfigError("openai_compatible has fixed prompts; remove `prompt_template` from the config")
         self._client: ChatClient | None = None
         self._secret: str | None = None
 

@@ -16,7 +16,6 @@ the strategy, the description and the reasoning are kept in ``diagnostics.extra`
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -25,7 +24,7 @@ from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import Judge, free_text_verdict, with_media
-from mmjudge.judges._config import check_option, fingerprint
+from mmjudge.judges._config import check_option
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
 from mmjudge.judges.profiles import QWEN_VL_UTILS
@@ -110,16 +109,11 @@ class PairwiseDescribeJudge(Judge):
     profile = QWEN_VL_UTILS
     Options: ClassVar[type] = PairwiseDescribeOptions
     default_frames: ClassVar[int | None] = 8
+    own_prompts = "builds its prompts per strategy (the EmoPrefer protocol)"
+    records_option_defaults = True
 
     def __init__(self, config: Any) -> None:
         super().__init__(config)
-        if config.prompt_template is not None:
-            raise ConfigError(
-                "pairwise_describe builds its prompts per strategy and takes no `prompt_template`"
-            )
-        # option defaults written into the config: results.json and the prediction header name them
-        self.config = dataclasses.replace(config, options=dataclasses.asdict(self.options))
-        self.fingerprint = fingerprint(self.config, self.version)
         self.vlm: _LM | None = None
         self.text_lm: _LM | None = None
 
