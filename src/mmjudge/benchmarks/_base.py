@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
 from mmjudge.benchmarks._exports import ExportSpec
@@ -38,6 +39,7 @@ __all__ = [
     "LeaderboardSpec",
     "MetricSpec",
     "Presenters",
+    "QuerySource",
     "RecordSpec",
     "ResultKey",
     "View",
@@ -158,6 +160,33 @@ class LeaderboardSpec:
     the row is degenerate (shown, the row not ranked), or ``None``. E.g. MIST: a judge that never changes
     a label has the best change rate and no direction."""
 
+    @classmethod
+    def from_module(cls, module: ModuleType) -> LeaderboardSpec:
+        """The spec a benchmark's ``leaderboard`` module declares by name: ``VIEWS`` and ``figure``, and where
+        they differ from the defaults ``OPTIONS``, ``SIDE_SCORINGS``, ``VIEW_LABEL`` and ``degenerate``."""
+        return cls(
+            views=_hook(module, "VIEWS"),
+            figure=_hook(module, "figure"),
+            **_optional_hooks(module, options="OPTIONS", side_scorings="SIDE_SCORINGS", view_label="VIEW_LABEL",
+                              degenerate="degenerate"),
+        )  # fmt: skip
+
+
+def _hook(module: ModuleType, name: str) -> Any:
+    """``module.name``, a name a benchmark module must define (see ``from_module(s)``)."""
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise TypeError(
+            f"benchmark module {module.__name__} defines no {name!r}; a benchmark package's "
+            f"{module.__name__.rsplit('.', 1)[-1]} module must (see mmjudge.benchmarks.Benchmark)"
+        ) from None
+
+
+def _optional_hooks(module: ModuleType, **fields: str) -> dict[str, Any]:
+    """The fields whose hook names ``module`` defines (field -> hook name), with their values."""
+    return {f: getattr(module, name) for f, name in fields.items() if hasattr(module, name)}
+
 
 @dataclass(frozen=True)
 class DataSpec:
@@ -174,6 +203,51 @@ class DataSpec:
     sample_swap: bool = False
     """The demo also judges every item in swapped order (``RunOptions.swap``)."""
 
+    @classmethod
+    def from_modules(
+        cls, build: ModuleType, sample: ModuleType, *, reference_config: str, sample_media_root: str | None = None,
+        sample_swap: bool = False,
+    ) -> DataSpec:  # fmt: skip
+        """The spec wired from a benchmark's ``build`` module (``build_tables``) and ``sample`` module
+        (``write_raw``)."""
+        return cls(
+            reference_config=reference_config,
+            build_tables=_hook(build, "build_tables"),
+            write_raw=_hook(sample, "write_raw"),
+            sample_media_root=sample_media_root,
+            sample_swap=sample_swap,
+        )
+
+
+@dataclass(frozen=True)
+class QuerySource:
+    """Where a benchmark's queries come from and how they are asked: what :attr:`RecordSpec.build_queries`
+    reads besides the reference rows."""
+
+    data_dir: Path
+    """The built dataset folder."""
+    media_root: Path | None = None
+    """Where gated media live (``None``: paths are relative to :attr:`data_dir`)."""
+    swap: bool = False
+    """Also ask every ordered item in swapped order (a benchmark without order ignores it)."""
+    kind: type | None = None
+    """The kind of query to build, one of the benchmark's :attr:`RecordSpec.query_kinds` (``None``: its first)."""
+
+    @property
+    def media_dir(self) -> Path:
+        """The folder media paths are relative to: :attr:`media_root`, else :attr:`data_dir`."""
+        return self.media_root if self.media_root is not None else self.data_dir
+
+    def media(self, relpath: str | None) -> Path | None:
+        """``relpath`` resolved under :attr:`media_dir` (:func:`mmjudge.data.resolve_media`); ``None`` when empty.
+
+        >>> QuerySource(Path("folder")).media(None) is None
+        True
+        """
+        from mmjudge.data.media_paths import resolve_media  # mmjudge.data loads pyarrow: not at CLI start-up
+
+        return resolve_media(relpath, self.media_dir) if relpath else None
+
 
 @dataclass(frozen=True)
 class RecordSpec:
@@ -187,9 +261,9 @@ class RecordSpec:
     media: frozenset[str]
     """The media (:data:`mmjudge.queries.MEDIA`) a judge must read to answer faithfully; ``video`` in it says
     that frame settings apply."""
-    build_queries: Callable[..., list[Query]]
-    """``build_queries(data_dir, rows, *, media_root, swap, kind) -> queries`` of ``kind`` (one of
-    :attr:`query_kinds`) for the given reference rows."""
+    build_queries: Callable[[Sequence[Row], QuerySource], list[Query]]
+    """``build_queries(rows, source) -> queries`` of ``source.kind`` (always set: see :meth:`queries`) for the
+    given reference rows."""
     records_from_verdicts: Callable[[Sequence[Query], Sequence[Verdict], Sequence[Row]], list[dict[str, Any]]]
     """Prediction records, in canonical order, from the queries' verdicts."""
     expected_ids: Callable[[Sequence[Row], Sequence[Record]], list[str]]
@@ -208,6 +282,40 @@ class RecordSpec:
     """What one record is called in an id mismatch message (``"pair"``, ``"cell"``)."""
     missing_groups: Callable[[Sequence[str]], list[tuple[str, list[str]]]] | None = None
     """Split missing ids into labelled groups for the message (default: one group named by :attr:`unit`)."""
+
+    @classmethod
+    def from_modules(
+        cls, queries: ModuleType, records: ModuleType, *, unit: str, query_kinds: tuple[type, ...],
+        media: frozenset[str], noun: str = "cell",
+    ) -> RecordSpec:  # fmt: skip
+        """The spec wired from a benchmark's ``queries`` module (``build_queries``, ``records_from_verdicts``)
+        and ``records`` module (``expected_ids``, ``score_inputs``, ``VALUE_FIELDS``, and where it has them
+        ``KEY_FIELDS``, ``record_id``, ``check_record``, ``missing_groups``): the fields of the same names."""
+        return cls(
+            unit=unit,
+            query_kinds=query_kinds,
+            media=media,
+            noun=noun,
+            build_queries=_hook(queries, "build_queries"),
+            records_from_verdicts=_hook(queries, "records_from_verdicts"),
+            expected_ids=_hook(records, "expected_ids"),
+            score_inputs=_hook(records, "score_inputs"),
+            value_fields=_hook(records, "VALUE_FIELDS"),
+            **_optional_hooks(records, key_fields="KEY_FIELDS", record_id="record_id", check_record="check_record",
+                              missing_groups="missing_groups"),
+        )  # fmt: skip
+
+    def queries(self, rows: Sequence[Row], source: QuerySource) -> list[Query]:
+        """The queries of ``source.kind`` (``None``: the first of :attr:`query_kinds`) for ``rows``.
+
+        Raises:
+            ValueError: ``source.kind`` is not one the benchmark asks.
+        """
+        kind = source.kind or self.query_kinds[0]
+        if kind not in self.query_kinds:
+            asked = ", ".join(k.__name__ for k in self.query_kinds)
+            raise ValueError(f"this benchmark asks {asked} queries, not {kind.__name__}; pick a judge that answers one")
+        return self.build_queries(rows, replace(source, kind=kind))
 
 
 @dataclass(frozen=True)
@@ -275,6 +383,19 @@ class Presenters:
     exports: ExportSpec = field(default_factory=ExportSpec)
     """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
 
+    @classmethod
+    def from_modules(cls, leaderboard: ModuleType, report: ModuleType, exports: ModuleType) -> Presenters:
+        """The presenters a benchmark's modules declare by name: the ``leaderboard`` module's spec
+        (:meth:`LeaderboardSpec.from_module`), the ``report`` module's ``plot``, ``tables`` and (optional)
+        ``sweep_series``, the ``exports`` module's ``EXPORTS``."""
+        return cls(
+            leaderboard=LeaderboardSpec.from_module(leaderboard),
+            report_plot=_hook(report, "plot"),
+            report_tables=_hook(report, "tables"),
+            exports=_hook(exports, "EXPORTS"),
+            **_optional_hooks(report, sweep_series="sweep_series"),
+        )
+
 
 @dataclass(frozen=True)
 class Benchmark:
@@ -282,7 +403,8 @@ class Benchmark:
 
     The core is what the benchmark *is*: its data, the queries it asks and the records they make, and how
     it scores; :attr:`present` says how its results are shown, :attr:`probes` how a judge's robustness on
-    it is measured.
+    it is measured. A package split into modules wires :attr:`records` and :attr:`present` from them by
+    name (:meth:`DataSpec.from_modules`, :meth:`RecordSpec.from_modules`, :meth:`Presenters.from_modules`).
     """
 
     id: str

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from mmjudge.benchmarks import Benchmark, LmmsTask, get_benchmark
+from mmjudge.benchmarks import Benchmark, LmmsTask, QuerySource, get_benchmark
 from mmjudge.errors import ConfigError
 from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict
 
@@ -118,8 +118,8 @@ class TaskRuntime:
         # gated media live outside the folder (the benchmark's sample keeps them apart too)
         gated = self.spec.data.sample_media_root is not None
         root = (os.environ.get(MEDIA_ENV) or None) if gated else None
-        kind = self.spec.records.query_kinds[0]
-        queries = self.spec.records.build_queries(self.folder, rows, media_root=root, swap=self.task.swap, kind=kind)
+        source = QuerySource(self.folder, media_root=Path(root) if root else None, swap=self.task.swap)
+        queries = self.spec.records.queries(rows, source)
         return [q for q in queries if all(str(getattr(q, k, None)) == v for k, v in self.task.select.items())]
 
     @functools.cached_property

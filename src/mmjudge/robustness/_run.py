@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, get_benchmark
+from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, QuerySource, get_benchmark
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
 from mmjudge.queries import Query, Verdict
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
@@ -99,7 +99,7 @@ def run_robustness(
     probes = _selected(spec, options)
     run = dataclasses.replace(options.run, frames=(), swap=False)
     rows = _rows(benchmark, data_dir, run)
-    queries = spec.records.build_queries(data_dir, rows, media_root=run.media_root, swap=False, kind=kind)
+    queries = spec.records.queries(rows, QuerySource(Path(data_dir), media_root=run.media_root, kind=kind))
     base = run_queries(benchmark, base_judge, queries, rows, out_dir, run)
     # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
     # holds the verdicts, so it alone measures.
@@ -179,7 +179,8 @@ def _one_probe(
         return entry
     cost = {"items": 0, "judged": 0, "cached": 0}
     if probe.swap:  # both orders: the forward queries are cache hits, the reversed ones this probe's cost
-        queries = spec.records.build_queries(ctx.data_dir, rows, media_root=run.media_root, swap=True, kind=ctx.kind)
+        source = QuerySource(ctx.data_dir, media_root=run.media_root, swap=True, kind=ctx.kind)
+        queries = spec.records.queries(rows, source)
         result = run_queries(spec.id, judge, queries, rows, out_dir, run)
         verdicts, cost = _by_id(result), _cost(result)
         scores = _scores(spec, queries, verdicts, rows) if ctx.is_main else {}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks import get_benchmark
+from mmjudge.benchmarks import QuerySource, get_benchmark
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, is_transient, load_config, make_judge, with_frames
 from mmjudge.queries import Query, Verdict
 from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, media_paths
@@ -138,8 +138,8 @@ def load_queries(
 
     spec = get_benchmark(benchmark)
     rows = load_reference_rows(benchmark, data_dir, limit=options.limit)
-    queries = spec.records.build_queries(data_dir, rows, media_root=options.media_root, swap=options.swap,
-                                         kind=kind or spec.records.query_kinds[0])  # fmt: skip
+    source = QuerySource(Path(data_dir), media_root=options.media_root, swap=options.swap, kind=kind)
+    queries = spec.records.queries(rows, source)
     return queries, rows
 
 

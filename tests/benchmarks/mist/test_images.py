@@ -11,6 +11,7 @@ import pytest
 import yaml
 from PIL import Image
 
+from mmjudge.benchmarks import QuerySource
 from mmjudge.benchmarks.mist import sample
 from mmjudge.benchmarks.mist.build import IMAGE_COLUMNS, build_tables
 from mmjudge.benchmarks.mist.queries import build_queries
@@ -75,8 +76,8 @@ def test_load_dataset_gives_pil_images_and_load_rows_gives_bytes_and_path(folder
 
 def test_judge_items_are_the_same_with_the_same_pixels_as_from_plain_paths(folders) -> None:
     folder, plain = folders
-    new = build_queries(folder, load_rows(folder, "items"))
-    old = build_queries(plain, load_rows(plain, "items"))
+    new = build_queries(load_rows(folder, "items"), QuerySource(folder))
+    old = build_queries(load_rows(plain, "items"), QuerySource(plain))
     assert len(new) == len(old) == 20 * sample.SIZES["small"]
     for a, b in zip(new, old, strict=True):
         assert dataclasses.replace(a, image=None) == dataclasses.replace(b, image=None)
@@ -96,8 +97,8 @@ def test_the_folder_hash_changes_with_the_storage_but_record_ids_and_other_colum
     assert rest == [
         {k: v for k, v in row.items() if k not in IMAGE_COLUMNS} for row in load_rows(plain, "items")
     ]
-    ids = [i.item_id for i in build_queries(folder, load_rows(folder, "items"))]
-    assert ids == [i.item_id for i in build_queries(plain, load_rows(plain, "items"))]
+    ids = [i.item_id for i in build_queries(load_rows(folder, "items"), QuerySource(folder))]
+    assert ids == [i.item_id for i in build_queries(load_rows(plain, "items"), QuerySource(plain))]
 
 
 def test_a_missing_image_keeps_its_path_with_no_bytes(raw, tmp_path) -> None:

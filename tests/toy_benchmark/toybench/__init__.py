@@ -28,6 +28,7 @@ from mmjudge.benchmarks import (
     LeaderboardSpec,
     MetricSpec,
     Presenters,
+    QuerySource,
     RecordSpec,
     ResultKey,
     View,
@@ -124,11 +125,10 @@ class ToyQuestion(ChoiceQuery):
         return letter if letter in self.labels else None
 
 
-def build_queries(data_dir: Any, rows: Sequence[Mapping[str, Any]], *, media_root: Any = None, swap: bool = False,
-                  kind: type = ChoiceQuery) -> list[Query]:  # fmt: skip
+def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
     """A question per row, or, for a judge that rates clips, the clip under each choice's caption."""
-    clips = {str(r["id"]): Path(media_root or data_dir) / str(r["video_path"]) for r in rows}
-    if issubclass(kind, ChoiceQuery):
+    clips = {str(r["id"]): source.media_dir / str(r["video_path"]) for r in rows}
+    if source.kind is ChoiceQuery:
         return [ToyQuestion(i, clip, "Which colour is this clip?", CHOICES) for i, clip in clips.items()]
     return [ScoreQuery(f"{i}::{letter}", clip, f"a {name} clip") for i, clip in clips.items()
             for letter, (name, _) in COLOURS.items()]  # fmt: skip

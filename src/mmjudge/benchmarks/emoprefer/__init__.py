@@ -6,17 +6,8 @@ Modules: :mod:`.scoring` (the official rules: parser, 2-/3-class WAF and accurac
 :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
-from mmjudge.benchmarks.emoprefer import (
-    build,
-    exports,
-    leaderboard,
-    probes,
-    queries,
-    records,
-    report,
-    sample,
-)
+from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks.emoprefer import build, exports, leaderboard, probes, queries, records, report, sample
 from mmjudge.benchmarks.emoprefer.queries import EmoPreferPair
 from mmjudge.benchmarks.emoprefer.scoring import (
     LABELS,
@@ -70,27 +61,11 @@ BENCHMARK = Benchmark(
     short_title="EmoPrefer",
     package=__name__,
     citation="EmoPrefer: Can Large Language Models Understand Human Emotion Preferences? (ICLR 2026, arXiv 2507.04278)",
-    data=DataSpec(
-        reference_config="pairs",
-        build_tables=build.build_tables,
-        write_raw=sample.write_raw,
-        sample_media_root="raw/emoprefer/MER2025",
-        sample_swap=True,
+    data=DataSpec.from_modules(
+        build, sample, reference_config="pairs", sample_media_root="raw/emoprefer/MER2025", sample_swap=True
     ),
-    records=RecordSpec(
-        unit="pairs",
-        query_kinds=(PairQuery,),
-        media=frozenset({"video"}),
-        build_queries=queries.build_queries,
-        records_from_verdicts=queries.records_from_verdicts,
-        expected_ids=records.expected_ids,
-        score_inputs=records.score_inputs,
-        value_fields=records.VALUE_FIELDS,
-        key_fields=records.KEY_FIELDS,
-        record_id=records.record_id,
-        check_record=records.check_record,
-        noun="pair",
-        missing_groups=records.missing_groups,
+    records=RecordSpec.from_modules(
+        queries, records, unit="pairs", query_kinds=(PairQuery,), media=frozenset({"video"}), noun="pair"
     ),
     metrics=MetricSpec(
         score=score,
@@ -99,12 +74,7 @@ BENCHMARK = Benchmark(
         outcomes=score_outcomes,
         echoed_options=(),
     ),
-    present=Presenters(
-        leaderboard=LeaderboardSpec(views=leaderboard.VIEWS, figure=leaderboard.figure),
-        report_plot=report.plot,
-        report_tables=report.tables,
-        exports=exports.EXPORTS,
-    ),
+    present=Presenters.from_modules(leaderboard, report, exports),
     probes=probes.PROBES,
 )
 """The registered EmoPrefer benchmark."""

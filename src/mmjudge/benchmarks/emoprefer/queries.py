@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from mmjudge.benchmarks._base import QuerySource
 from mmjudge.benchmarks.emoprefer import prompts
 from mmjudge.benchmarks.emoprefer.scoring import parse_response
-from mmjudge.data.media_paths import resolve_media
 from mmjudge.queries import LabelPrompt, PairQuery, Query, Verdict
 
 __all__ = ["EmoPreferPair", "build_queries", "records_from_verdicts"]
@@ -67,34 +67,22 @@ class EmoPreferPair(PairQuery):
         return parse_response(text)
 
 
-def build_queries(
-    data_dir: str | Path,
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    media_root: str | Path | None = None,
-    swap: bool = False,
-    kind: type = PairQuery,
-) -> list[Query]:
+def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
     """Every pair of ``rows`` (forward), then, with ``swap``, every pair with a1/a2 swapped."""
-    root = Path(media_root) if media_root is not None else Path(data_dir)
-    queries: list[Query] = [_pair(r, root, "forward") for r in rows]
-    if swap:
-        queries += [_pair(r, root, "reversed") for r in rows]
+    queries: list[Query] = [_pair(r, source, "forward") for r in rows]
+    if source.swap:
+        queries += [_pair(r, source, "reversed") for r in rows]
     return queries
 
 
-def _resolve(relpath: str | None, root: Path) -> Path | None:
-    return resolve_media(relpath, root) if relpath else None
-
-
-def _pair(row: Mapping[str, Any], root: Path, order: str) -> EmoPreferPair:
+def _pair(row: Mapping[str, Any], source: QuerySource, order: str) -> EmoPreferPair:
     a1, a2 = (row["a1"], row["a2"]) if order == "forward" else (row["a2"], row["a1"])
     name = str(row["name"])
     return EmoPreferPair(
         item_id=name if order == "forward" else f"{name}::reversed",
         name=name,
-        video=_resolve(row.get("video_path"), root),
-        audio=_resolve(row.get("audio_path"), root),
+        video=source.media(row.get("video_path")),
+        audio=source.media(row.get("audio_path")),
         a1=str(a1),
         a2=str(a2),
         order=order,

@@ -5,17 +5,8 @@ unweighted overall mean; ``official`` and ``strict`` modes), :mod:`.keys`, :mod:
 :mod:`.sample`, :mod:`.prompts`, :mod:`.queries`, :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
-from mmjudge.benchmarks.emorealm import (
-    build,
-    exports,
-    leaderboard,
-    probes,
-    queries,
-    records,
-    report,
-    sample,
-)
+from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks.emorealm import build, exports, leaderboard, probes, queries, records, report, sample
 from mmjudge.benchmarks.emorealm.keys import result_keys
 from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.scoring import (
@@ -51,21 +42,9 @@ BENCHMARK = Benchmark(
     title="EmoReAlM",
     package=__name__,
     citation="Chaubey et al. 2026, AVERE (arXiv 2602.07054)",
-    data=DataSpec(
-        reference_config="all",
-        build_tables=build.build_tables,
-        write_raw=sample.write_raw,
-        sample_media_root="raw/emorealm/DFEW",
-    ),
-    records=RecordSpec(
-        unit="questions",
-        query_kinds=(ChoiceQuery,),
-        media=frozenset({"video"}),
-        build_queries=queries.build_queries,
-        records_from_verdicts=queries.records_from_verdicts,
-        expected_ids=records.expected_ids,
-        score_inputs=records.score_inputs,
-        value_fields=records.VALUE_FIELDS,
+    data=DataSpec.from_modules(build, sample, reference_config="all", sample_media_root="raw/emorealm/DFEW"),
+    records=RecordSpec.from_modules(
+        queries, records, unit="questions", query_kinds=(ChoiceQuery,), media=frozenset({"video"})
     ),
     metrics=MetricSpec(
         score=score,
@@ -75,17 +54,7 @@ BENCHMARK = Benchmark(
         outcomes=score_outcomes,
         echoed_options=("mode", "matcher"),
     ),
-    present=Presenters(
-        leaderboard=LeaderboardSpec(
-            views=leaderboard.VIEWS,
-            figure=leaderboard.figure,
-            options={"mode": "strict"},
-            side_scorings={"official": {"mode": "official"}},
-        ),
-        report_plot=report.plot,
-        report_tables=report.tables,
-        exports=exports.EXPORTS,
-    ),
+    present=Presenters.from_modules(leaderboard, report, exports),
     probes=probes.PROBES,
 )
 """The registered EmoReAlM benchmark; ranked in strict mode, the official mode stored beside it."""

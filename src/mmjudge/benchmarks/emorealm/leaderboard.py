@@ -15,7 +15,12 @@ from mmjudge.benchmarks._base import BoardRow, Column, View
 from mmjudge.benchmarks._figures import board_figure, row_label, row_value, split_rows, whisker
 from mmjudge.benchmarks.emorealm.scoring import TASKS, YES_NO_TASKS
 
-__all__ = ["VIEWS", "figure"]
+__all__ = ["OPTIONS", "SIDE_SCORINGS", "VIEWS", "figure"]
+
+OPTIONS: dict[str, str] = {"mode": "strict"}
+"""The ranked scoring: strict mode (an answer the strict matcher cannot read counts wrong)."""
+SIDE_SCORINGS: dict[str, dict[str, str]] = {"official": {"mode": "official"}}
+"""The official mode, stored beside the ranked scoring."""
 
 VIEWS: tuple[View, ...] = (
     View(

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from mmjudge.benchmarks._base import QuerySource
 from mmjudge.benchmarks.emorealm.match import explicit_answer
 from mmjudge.benchmarks.emorealm.prompts import answer_question, question_prompt
-from mmjudge.data.media_paths import resolve_media
 from mmjudge.queries import ChoiceQuery, LabelPrompt, Query, Verdict, choice_letters
 
 __all__ = ["EmoRealmQuestion", "build_queries", "records_from_verdicts"]
@@ -59,21 +59,13 @@ class EmoRealmQuestion(ChoiceQuery):
         return explicit_answer(text, self.choices)
 
 
-def build_queries(
-    data_dir: str | Path,
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    media_root: str | Path | None = None,
-    swap: bool = False,
-    kind: type = ChoiceQuery,
-) -> list[Query]:
-    """One query per question of ``rows``; media are resolved against ``media_root`` (DFEW)."""
-    root = Path(media_root) if media_root is not None else Path(data_dir)
+def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
+    """One query per question of ``rows``; media are resolved against the media root (DFEW)."""
     return [
         EmoRealmQuestion(
             item_id=str(r["id"]),
-            video=resolve_media(r["video_path"], root) if r.get("video_path") else None,
-            audio=resolve_media(r["audio_path"], root) if r.get("audio_path") else None,
+            video=source.media(r.get("video_path")),
+            audio=source.media(r.get("audio_path")),
             question=str(r["question"]),
             choices=tuple(r["choices"]),
             task=str(r["task"]),

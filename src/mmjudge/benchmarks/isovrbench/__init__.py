@@ -7,7 +7,7 @@ sample), :mod:`.queries` (clips to judge, pair records), :mod:`.records` (predic
 :mod:`.report` and :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
 from mmjudge.benchmarks.isovrbench import (
     build,
     exports,
@@ -47,17 +47,9 @@ BENCHMARK = Benchmark(
     title="IsoVRBench",
     package=__name__,
     citation="Li et al. 2026, IsoVRBench: Video Reward Modeling Without Human Feedback",
-    data=DataSpec(reference_config="all", build_tables=build.build_tables, write_raw=sample.write_raw),
-    records=RecordSpec(
-        unit="pairs",
-        query_kinds=(ScoreQuery,),
-        media=frozenset({"video"}),
-        build_queries=queries.build_queries,
-        records_from_verdicts=queries.records_from_verdicts,
-        expected_ids=records.expected_ids,
-        score_inputs=records.score_inputs,
-        value_fields=records.VALUE_FIELDS,
-        noun="pair",
+    data=DataSpec.from_modules(build, sample, reference_config="all"),
+    records=RecordSpec.from_modules(
+        queries, records, unit="pairs", query_kinds=(ScoreQuery,), media=frozenset({"video"}), noun="pair"
     ),
     metrics=MetricSpec(
         score=score,
@@ -67,15 +59,7 @@ BENCHMARK = Benchmark(
         paired=("average", "decided_average"),
         echoed_options=("tie_tolerance",),
     ),
-    present=Presenters(
-        leaderboard=LeaderboardSpec(
-            views=leaderboard.VIEWS, figure=leaderboard.figure, view_label=leaderboard.VIEW_LABEL
-        ),
-        report_plot=report.plot,
-        report_tables=report.tables,
-        sweep_series=report.sweep_series,
-        exports=exports.EXPORTS,
-    ),
+    present=Presenters.from_modules(leaderboard, report, exports),
     probes=probes.PROBES,
 )
 """The registered IsoVRBench benchmark."""

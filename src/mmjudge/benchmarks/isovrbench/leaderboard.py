@@ -39,6 +39,7 @@ VIEWS: tuple[View, ...] = (
 )
 """Ties and no-judgment counted wrong (the paper's rule), or accuracy over decided pairs."""
 VIEW_LABEL = "view (ties counted wrong, or accuracy over decided pairs)"
+"""Label of the view switch."""
 
 
 def figure(rows: Sequence[BoardRow]) -> Any:

@@ -10,10 +10,9 @@ head of the pair's quality dimension (:data:`DIMENSION_HEADS`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from mmjudge.data.media_paths import resolve_media
+from mmjudge.benchmarks._base import QuerySource
 from mmjudge.queries import Query, ScoreQuery, Verdict
 
 __all__ = ["DIMENSION_HEADS", "build_queries", "clip_score", "records_from_verdicts"]
@@ -22,22 +21,14 @@ DIMENSION_HEADS: dict[str, str] = {"motion": "MQ", "text": "TA", "visual": "VQ",
 """Which per-dimension score an IsoVRBench pair of each dimension uses (VideoReward heads)."""
 
 
-def build_queries(
-    data_dir: str | Path,
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    media_root: str | Path | None = None,
-    swap: bool = False,
-    kind: type = ScoreQuery,
-) -> list[Query]:
+def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
     """The unique clips of the pairs ``rows`` to rate, in the order of the folder's ``clips`` config."""
     from mmjudge.data.rows import load_rows
 
-    root = Path(media_root) if media_root is not None else Path(data_dir)
     used = {str(r[k]) for r in rows for k in ("clip_id_chosen", "clip_id_rejected")}
-    clips = load_rows(data_dir, "clips")
+    clips = load_rows(source.data_dir, "clips")
     return [
-        ScoreQuery(item_id=str(c["clip_id"]), video=resolve_media(c["video_path"], root), prompt=str(c["prompt"]))
+        ScoreQuery(item_id=str(c["clip_id"]), video=source.media(c["video_path"]), prompt=str(c["prompt"]))
         for c in clips
         if str(c["clip_id"]) in used
     ]

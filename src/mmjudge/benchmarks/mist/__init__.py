@@ -6,17 +6,8 @@ AdMIRe rebuild -> dataset folder), :mod:`.sample`, :mod:`.prompts` (the judge pr
 :mod:`.queries` (grid cells), :mod:`.records`, :mod:`.report` and :mod:`.leaderboard`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, LeaderboardSpec, MetricSpec, Presenters, RecordSpec
-from mmjudge.benchmarks.mist import (
-    build,
-    exports,
-    leaderboard,
-    probes,
-    queries,
-    records,
-    report,
-    sample,
-)
+from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks.mist import build, exports, leaderboard, probes, queries, records, report, sample
 from mmjudge.benchmarks.mist.keys import RESULT_KEYS
 from mmjudge.benchmarks.mist.queries import MistCell
 from mmjudge.benchmarks.mist.records import CELLS, STRATEGIES
@@ -55,18 +46,9 @@ BENCHMARK = Benchmark(
     short_title="MIST",
     package=__name__,
     citation="Omar, Jabarin, Ibraheem, Peled-Cohen 2026, MIST (arXiv 2609.37863)",
-    data=DataSpec(reference_config="items", build_tables=build.build_tables, write_raw=sample.write_raw),
-    records=RecordSpec(
-        unit="grid cells",
-        query_kinds=(ChoiceQuery,),
-        media=frozenset({"image"}),
-        build_queries=queries.build_queries,
-        records_from_verdicts=queries.records_from_verdicts,
-        expected_ids=records.expected_ids,
-        score_inputs=records.score_inputs,
-        value_fields=records.VALUE_FIELDS,
-        key_fields=records.KEY_FIELDS,
-        record_id=records.record_id,
+    data=DataSpec.from_modules(build, sample, reference_config="items"),
+    records=RecordSpec.from_modules(
+        queries, records, unit="grid cells", query_kinds=(ChoiceQuery,), media=frozenset({"image"})
     ),
     metrics=MetricSpec(
         score=score,
@@ -76,15 +58,7 @@ BENCHMARK = Benchmark(
         outcomes=score_outcomes,
         echoed_options=("mode",),
     ),
-    present=Presenters(
-        leaderboard=LeaderboardSpec(
-            views=leaderboard.VIEWS, figure=leaderboard.figure, options={"mode": "strict"},
-            degenerate=leaderboard.degenerate,
-        ),
-        report_plot=report.plot,
-        report_tables=report.tables,
-        exports=exports.EXPORTS,
-    ),
+    present=Presenters.from_modules(leaderboard, report, exports),
     probes=probes.PROBES,
 )
 """The registered MIST benchmark; the leaderboard ranks it in strict mode (a missing label counts as

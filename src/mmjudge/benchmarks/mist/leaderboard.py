@@ -23,7 +23,11 @@ from mmjudge.benchmarks._figures import (
     whisker,
 )
 
-__all__ = ["HEADLINE", "VIEWS", "degenerate", "figure"]
+__all__ = ["HEADLINE", "OPTIONS", "VIEWS", "degenerate", "figure"]
+
+OPTIONS: dict[str, str] = {"mode": "strict"}
+"""The ranked scoring: strict mode (a missing label counts as changed, so marking the labels that moved
+``no_judgment`` cannot lower a change rate)."""
 
 HEADLINE: tuple[str, ...] = (
     "change_rate/none_to_misleading/explicit",

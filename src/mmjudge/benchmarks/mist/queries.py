@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmjudge.benchmarks._base import QuerySource
 from mmjudge.benchmarks.mist._inputs import LABELS
 from mmjudge.benchmarks.mist.prompts import ANSWER_PREFIX, STRATEGIES, mist_prompt, parse_final_label
 from mmjudge.benchmarks.mist.records import CELLS
@@ -70,20 +71,12 @@ class MistCell(ChoiceQuery):
         return parse_final_label(text)
 
 
-def build_queries(
-    data_dir: str | Path,
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    media_root: str | Path | None = None,
-    swap: bool = False,
-    kind: type = ChoiceQuery,
-    strategies: Sequence[str] = STRATEGIES,
-) -> list[Query]:
-    """The 20 cells of every item in ``rows`` (images live in the folder: ``media_root`` is not used)."""
-    return [cell for r in rows for cell in _cells(r, Path(data_dir), strategies)]
+def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
+    """The 20 cells of every item in ``rows`` (images live in the folder: the media root is not used)."""
+    return [cell for r in rows for cell in _cells(r, source.data_dir)]
 
 
-def _cells(row: Mapping[str, Any], data_dir: Path, strategies: Sequence[str]) -> list[MistCell]:
+def _cells(row: Mapping[str, Any], data_dir: Path) -> list[MistCell]:
     # a built folder stores images as {"bytes", "path"} (older folders: path strings); judges read the file
     paths = {
         "none": None,
@@ -102,7 +95,7 @@ def _cells(row: Mapping[str, Any], data_dir: Path, strategies: Sequence[str]) ->
             arm=arm,
             image_condition=condition,
         )
-        for strategy in strategies
+        for strategy in STRATEGIES
         for condition, arm in CELLS
     ]
 
