@@ -241,3 +241,15 @@ class Verdict:
         True
         """
         return cls(item_id=item_id, value=None, no_judgment=True, error=error, transient=transient)
+
+    def record(self, value_field: str, **fields: Any) -> dict[str, Any]:
+        """The verdict as a prediction record: ``id``, the benchmark's key ``fields``, the value under
+        ``value_field``, ``no_judgment``, and ``error`` when there is one (in this order).
+
+        >>> Verdict.failed("c1", "MediaError: unreadable").record("label", arm="explicit")
+        {'id': 'c1', 'arm': 'explicit', 'label': None, 'no_judgment': True, 'error': 'MediaError: unreadable'}
+        """
+        record: dict[str, Any] = {"id": self.item_id, **fields, value_field: self.value, "no_judgment": self.no_judgment}
+        if self.error:
+            record["error"] = self.error
+        return record

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mmjudge.benchmarks._base import QuerySource
 from mmjudge.benchmarks.emoprefer import prompts
@@ -94,13 +94,5 @@ def records_from_verdicts(
 ) -> list[dict[str, Any]]:
     """One record per pair and order, in query order."""
     by_id = {v.item_id: v for v in verdicts}
-    out = []
-    for item in queries:
-        assert isinstance(item, EmoPreferPair)
-        verdict = by_id[item.item_id]
-        record: dict[str, Any] = {"id": item.item_id, "name": item.name, "order": item.order}
-        record.update(prediction=verdict.value, no_judgment=verdict.no_judgment)
-        if verdict.error:
-            record["error"] = verdict.error
-        out.append(record)
-    return out
+    pairs = cast("Sequence[EmoPreferPair]", queries)
+    return [by_id[pair.item_id].record("prediction", name=pair.name, order=pair.order) for pair in pairs]

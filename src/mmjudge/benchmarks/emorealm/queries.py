@@ -79,11 +79,4 @@ def records_from_verdicts(
 ) -> list[dict[str, Any]]:
     """One record per question, in query order: the raw response as ``prediction``."""
     by_id = {v.item_id: v for v in verdicts}
-    out = []
-    for item in queries:
-        verdict = by_id[item.item_id]
-        record: dict[str, Any] = {"id": item.item_id, "prediction": verdict.value, "no_judgment": verdict.no_judgment}
-        if verdict.error:
-            record["error"] = verdict.error
-        out.append(record)
-    return out
+    return [by_id[item.item_id].record("prediction") for item in queries]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mmjudge.benchmarks._base import QuerySource
 from mmjudge.benchmarks.mist._inputs import LABELS
@@ -105,20 +105,10 @@ def records_from_verdicts(
 ) -> list[dict[str, Any]]:
     """One record per cell, in query order."""
     by_id = {v.item_id: v for v in verdicts}
-    out = []
-    for item in queries:
-        assert isinstance(item, MistCell)
-        verdict = by_id[item.item_id]
-        record: dict[str, Any] = {
-            "id": item.item_id,
-            "item_id": item.mist_item,
-            "prompt_strategy": item.prompt_strategy,
-            "arm": item.arm,
-            "image_condition": item.image_condition,
-            "label": verdict.value,
-            "no_judgment": verdict.no_judgment,
-        }
-        if verdict.error:
-            record["error"] = verdict.error
-        out.append(record)
-    return out
+    return [
+        by_id[cell.item_id].record(
+            "label", item_id=cell.mist_item, prompt_strategy=cell.prompt_strategy, arm=cell.arm,
+            image_condition=cell.image_condition,
+        )
+        for cell in cast("Sequence[MistCell]", queries)
+    ]  # fmt: skip
