@@ -29,7 +29,18 @@ def test_round_trip_keeps_records_in_order(tmp_path):
     parsed = read_predictions(path, benchmark="isovrbench")
     assert parsed.header.fingerprint == "ab"
     assert [r["id"] for r in parsed.records] == [f"p{i}" for i in range(5)]
-    assert not (tmp_path / "p.jsonl.tmp").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl"]  # no temporary file left
+
+
+def test_a_record_that_does_not_serialise_leaves_the_earlier_file_and_no_temporary(tmp_path):
+    header = PredictionHeader("isovrbench", "j")
+    good = [{"id": "p0", "score_chosen": 1.0, "score_rejected": 0.5}]
+    path = write_predictions(tmp_path / "p.jsonl", header, good)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="Out of range float"):
+        write_predictions(path, header, [*good, {"id": "p1", "score_chosen": float("nan"), "score_rejected": 0.5}])
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl"]
 
 
 def test_no_judgment_allows_null_values_but_not_missing_keys():

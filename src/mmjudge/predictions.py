@@ -21,9 +21,9 @@ of 10 million ``{}`` lines is refused at line 22 instead of after minutes and gi
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import math
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from mmjudge._atomic import write_atomic
 from mmjudge._configs import config_dataclass, validated
 from mmjudge._text import describe_char
 from mmjudge.benchmarks import RecordSpec, benchmark_ids, get_benchmark
@@ -180,7 +181,8 @@ class PredictionFile:
 def write_predictions(
     path: str | Path, header: PredictionHeader, records: Iterable[Mapping[str, Any]]
 ) -> Path:
-    """Write a prediction file atomically (temp file, fsync, rename).
+    """Write a prediction file atomically (:func:`mmjudge._atomic.write_atomic`: a record that does not
+    serialise leaves an earlier file as it was).
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "predictions.jsonl"
@@ -188,17 +190,9 @@ def write_predictions(
     >>> p.read_text().splitlines()[1]
     '{"record": "prediction", "id": "q1", "prediction": "A", "no_judgment": false}'
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(json.dumps(header.to_record(), sort_keys=False, allow_nan=False) + "\n")
-        for record in records:
-            handle.write(json.dumps(_prediction_record(record), allow_nan=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    return path
+    head = json.dumps(header.to_record(), sort_keys=False, allow_nan=False) + "\n"
+    lines = (json.dumps(_prediction_record(record), allow_nan=False) + "\n" for record in records)
+    return write_atomic(path, itertools.chain((head,), lines))
 
 
 def _prediction_record(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge._atomic import write_atomic
 from mmjudge.data.rows import dataset_hash
 from mmjudge.data.source import DataSource, recorded_data
 from mmjudge.errors import MissingFileError, SchemaError
@@ -113,13 +114,7 @@ def write_results(
     if estimates is None:
         estimates = estimates_of(benchmark, scores)
     results = Results(benchmark, judge, dict(scores), dict(provenance), run, estimates=dict(estimates))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    text = json.dumps(results.to_record(), indent=2, default=_plain, allow_nan=False)
-    tmp.write_text(text + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, json.dumps(results.to_record(), indent=2, default=_plain, allow_nan=False) + "\n")
 
 
 def read_results(path: str | Path) -> Results:

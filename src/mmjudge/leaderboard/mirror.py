@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from mmjudge._atomic import write_atomic
 from mmjudge.leaderboard.store import Store, StoredSubmission, all_requests, visible_submissions
 
 __all__ = ["MIRROR_FILES", "PUBLIC_REQUEST_FIELDS", "default_mirror_folder", "export_public_tables", "start_mirror"]
@@ -76,12 +76,8 @@ def _public_submission(sub: StoredSubmission, private_labels: bool) -> dict[str,
 
 
 def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
-    partial = path.with_name(f".{path.name}.partial")
-    with partial.open("w", encoding="utf-8") as out:
-        for record in records:
-            out.write(json.dumps(_finite(record), ensure_ascii=False, allow_nan=False) + "\n")
-    os.replace(partial, path)  # a push never sees half a file
-    return path
+    # a push never sees half a file
+    return write_atomic(path, (json.dumps(_finite(r), ensure_ascii=False, allow_nan=False) + "\n" for r in records))
 
 
 def _finite(value: Any) -> Any:

@@ -15,11 +15,11 @@ sha256 and seconds taken. Files are written to a temporary name and renamed into
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mmjudge._atomic import write_atomic
 from mmjudge.benchmarks.isovrbench.generate._builders import Job
 from mmjudge.benchmarks.isovrbench.generate._config import GenerateConfig
 from mmjudge.benchmarks.isovrbench.generate._store import file_sha256
@@ -92,22 +92,12 @@ def _record(records: Mapping[str, Mapping[str, Any]], job: Job) -> Mapping[str, 
 
 def write_jsonl(path: Path, rows: Sequence[Mapping[str, Any]]) -> Path:
     """Write JSON Lines atomically (temporary file, fsync, rename)."""
-    return _atomic(path, "".join(json.dumps(dict(r), ensure_ascii=False) + "\n" for r in rows))
+    return write_atomic(path, (json.dumps(dict(r), ensure_ascii=False) + "\n" for r in rows))
 
 
 def write_json(path: Path, data: Mapping[str, Any]) -> Path:
     """Write one JSON document atomically."""
-    return _atomic(path, json.dumps(dict(data), indent=2, ensure_ascii=False, default=str) + "\n")
-
-
-def _atomic(path: Path, text: str) -> Path:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    return path
+    return write_atomic(path, json.dumps(dict(data), indent=2, ensure_ascii=False, default=str) + "\n")
 
 
 def write_outputs(
