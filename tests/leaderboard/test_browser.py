@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser_helpers import STEP_MS, chromium
 
 from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard.reported import seed_reported
@@ -31,30 +31,18 @@ from .conftest import prediction_bytes, prediction_lines, served
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-STEP_MS = 60_000  # the CI machine may be busy
 MODEL = "org/<b>browser</b>-judge"
 LOAD_S = 4.0  # how late the slowed page-load answer of a table comes
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing on CI: .ci/run must install Debian's chromium")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import expect, sync_playwright
+    with chromium() as launched:
+        from playwright.sync_api import expect
 
-    # every wait on the page waits as long as a step may take (the assertion default is 5 s)
-    expect.set_options(timeout=STEP_MS)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        # every wait on the page waits as long as a step may take (the assertion default is 5 s)
+        expect.set_options(timeout=STEP_MS)
+        yield launched
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,6 @@ waits on what the app shows (the progress line, the status message), and the app
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 from collections.abc import Iterator
@@ -15,32 +14,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser_helpers import STEP_MS, chromium
 
 from mmjudge.benchmarks.isovrbench.human_study import AnswerStore, Study
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-STEP_MS = 60_000
-
-
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing on CI: .ci/run must install Debian's chromium")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     pytest.importorskip("gradio")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @contextmanager
