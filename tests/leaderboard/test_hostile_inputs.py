@@ -517,3 +517,19 @@ def test_hostile_media_path_in_a_build(tmp_path, change, extra, prepare, pattern
 def test_nul_byte_in_a_media_path_is_a_clear_error(tmp_path, relpath) -> None:
     with pytest.raises(SchemaError, match="contains a NUL byte"):
         resolve_media(relpath, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [("daily_limit", -1, "daily_limit must be 0 or more, got -1"),
+     ("max_bytes", 0, "max_bytes must be a positive integer, got 0"),
+     ("max_attempts", 0, "max_attempts must be a positive integer, got 0"),
+     ("ladder_margin", 0.0, "ladder_margin must be a positive number of headline points, got 0.0")],
+)  # fmt: skip
+def test_settings_refuse_values_out_of_range_and_say_the_range(field: str, value: float, message: str) -> None:
+    from mmjudge._configs import validated
+    from mmjudge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        validated(Settings, {field: value}, "leaderboard settings")  # as open_leaderboard builds them
+    assert validated(Settings, {"daily_limit": 0}, "").daily_limit == 0  # no uploads at all is a valid policy

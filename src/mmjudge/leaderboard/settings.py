@@ -73,8 +73,10 @@ class Settings:
     def __post_init__(self) -> None:
         if not self.ladder_margin > 0:
             raise ConfigError(f"ladder_margin must be a positive number of headline points, got {self.ladder_margin!r}")
-        for name in ("daily_limit", "max_bytes", "max_attempts"):
-            if getattr(self, name) < (0 if name == "daily_limit" else 1):
+        if self.daily_limit < 0:
+            raise ConfigError(f"daily_limit must be 0 or more, got {self.daily_limit!r}")
+        for name in ("max_bytes", "max_attempts"):
+            if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
 
 
