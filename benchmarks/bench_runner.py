@@ -20,7 +20,10 @@ Measured:
   decode workers, for a per-item cost equal to the single-core decode time of 8 frames (so one decoder
   alone could keep the judge at most ~50% busy);
 - the sweep over 5 frame counts against a single count, with a zero-cost judge (decode-bound: the
-  judge cost of a sweep is 5 judge calls per clip by definition, the decode cost is what is shared).
+  judge cost of a sweep is 5 judge calls per clip by definition, the decode cost is what is shared);
+- a real model judge: ``vlm_digit`` on a tiny random Qwen2-VL (``tests/judges/tiny_models.py``: one layer,
+  so the processor, not the model, dominates, as on a GPU rank) with its processor call made in the
+  judging process (``model_inputs`` switched off) and in the decode workers (the runner's default).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _results import append_results
 
 from mmjudge.judges import Judge, JudgeConfig, MediaRequest, ScoreQuery, Verdict
+from mmjudge.judges.vlm_digit import VlmDigitJudge
 from mmjudge.media.encode import write_video
 from mmjudge.media.synthetic import moving_texture_clip
 from mmjudge.runner.decode import decode_query
@@ -104,6 +108,43 @@ def run(
     }
 
 
+class JudgeSideVlmDigit(VlmDigitJudge):
+    """``vlm_digit`` with its processor call made in the judging process (the runner before this change)."""
+
+    def model_inputs(self, x: Any) -> Any:
+        return None
+
+
+def run_vlm(
+    items: list[ScoreQuery], model: Path, workers: int, in_workers: bool, max_pixels: int | None = None
+) -> dict[str, float]:
+    """The full runner with ``vlm_digit`` (8 frames as images) on the tiny model."""
+    import mmjudge.runner.runner as runner
+
+    runner.load_queries = lambda *args, **kwargs: (items, [])  # type: ignore[assignment]
+    with tempfile.TemporaryDirectory() as out:
+        options = runner.RunOptions(decode_workers=workers, progress=False, batch_size=4)
+        name = "vlm_digit" if in_workers else "bench_vlm_digit_judge_side"
+        config = JudgeConfig(judge=name, model=str(model), local_files_only=True, dtype="float32", frames=8,
+                             max_pixels=max_pixels)  # fmt: skip
+        result = runner.run_judge("isovrbench", config, out, out, options)
+    stats = result.stats
+    assert stats.errored == 0, stats.first_errors
+    return {"loop_s": stats.loop_s, "judge_s": stats.judge_s, "busy": stats.judge_s / stats.loop_s,
+            "clips_per_s": len(items) / stats.loop_s, "decode_ms": 1000 * stats.decode_s / len(items)}  # fmt: skip
+
+
+def tiny_qwen2_vl() -> Path:
+    """A tiny random Qwen2-VL under the benchmark cache (built by the test helper on first use)."""
+    folder = CACHE / "tiny-qwen2-vl"
+    if not (folder / "config.json").exists():
+        sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "judges"))
+        from tiny_models import build_qwen2_vl
+
+        build_qwen2_vl(folder)
+    return folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -150,6 +191,20 @@ def main() -> None:
             200_704,
         ),
     ]
+    JUDGES.register("bench_vlm_digit_judge_side")(JudgeSideVlmDigit)
+    model = tiny_qwen2_vl()
+    judge_ms = []
+    vlm_cases = [(f"{size}, processor in the {where}", in_workers, pixels)
+                 for size, pixels in (("full size", None), ("max_pixels 200704", 200_704))
+                 for where, in_workers in (("judge process", False), ("decode workers", True))]  # fmt: skip
+    for name, in_workers, pixels in vlm_cases:
+        measured = run_vlm(items, model, args.workers, in_workers, pixels)
+        judge_ms.append(1000 * measured["judge_s"] / len(items))
+        rows.append({"case": f"vlm_digit tiny Qwen2-VL, 8 frames, {args.workers} workers, {name}",
+                     "items": len(items), "loop s": measured["loop_s"], "judge busy %": 100 * measured["busy"],
+                     "clips/s": measured["clips_per_s"], "x ceiling (1 core, 8 frames)": measured["clips_per_s"] * single_s,
+                     "decode+prepare ms/clip": measured["decode_ms"]})  # fmt: skip
+        print(rows[-1], flush=True)
     for name, frames, workers, judge_cost, max_pixels in [(*c, None) for c in cases] + resized:
         measured = run(items, frames, workers, judge_cost, max_pixels)
         rows.append(
@@ -164,6 +219,7 @@ def main() -> None:
             }
         )
         print(rows[-1], flush=True)
+    vlm_rows, rows = rows[:4], rows[4:] + rows[:4]
     loop = [float(row["loop s"]) for row in rows]  # type: ignore[arg-type]
     sweep_ratio, sweep_vs_48, sweep_ratio_inline = loop[3] / loop[2], loop[3] / loop[4], loop[6] / loop[5]
     resized_ratio = loop[8] / loop[7]
@@ -177,7 +233,14 @@ def main() -> None:
         f"(target < 1.5x); with max_pixels 200704 (VideoReward's frame budget) {resized_ratio:.2f}x. "
         "Target: judge busy >= 90% with workers. `decode+prepare` is the time a worker (or the runner "
         "without workers) spends per clip decoding and laying out every request's frames. "
-        "The machine's cores are shared with other jobs; the loop time includes starting the pool."
+        "The machine's cores are shared with other jobs; the loop time includes starting the pool. "
+        "vlm_digit on a one-layer Qwen2-VL (8 frames as images), processor in the judging process -> in the "
+        f"decode workers: full size, judge busy {float(vlm_rows[0]['judge busy %']):.1f}% -> "
+        f"{float(vlm_rows[1]['judge busy %']):.1f}%, time inside judge_batch {judge_ms[0]:.0f} -> "
+        f"{judge_ms[1]:.0f} ms/clip; max_pixels 200704, busy {float(vlm_rows[2]['judge busy %']):.1f}% -> "
+        f"{float(vlm_rows[3]['judge busy %']):.1f}%, judge_batch {judge_ms[2]:.0f} -> {judge_ms[3]:.0f} ms/clip "
+        "(decode+prepare includes the processor call when the workers make it; on 2 cores the workers and "
+        "the judge share the cores, so the loop time is no measure of a GPU rank's gain)."
     )
     print(notes)
     if not args.no_append:

@@ -10,6 +10,10 @@ loaded back through a backend's real loading path with ``local_files_only=True``
 - ``tiny_omni_thinker`` (Qwen2.5-Omni thinker, with audio),
 - ``tiny_clip`` (CLIP, 32-px images).
 
+``tiny_family(key)`` builds the other vision-language families of :mod:`tiny_families` (Gemma-3, Mistral-3,
+Idefics2/3, SmolVLM, InternVL, LLaVA-OneVision, LLaVA-NeXT-Video, Video-LLaVA, Qwen3.5) the same way, each
+once per session.
+
 Tests must not modify the folders (copy one with ``shutil.copytree`` first). Helpers are imported as
 ``from tiny_models import ...``: this file puts ``tests/judges`` on ``sys.path`` (pytest runs in
 importlib mode, which adds no test folder).
@@ -64,3 +68,21 @@ def tiny_omni_thinker(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Folder of a tiny random CLIP (projection 16)."""
     return _build(tmp_path_factory, "clip")
+
+
+@pytest.fixture(scope="session")
+def tiny_family(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``tiny_family(key) -> Path``: the folder of a tiny random checkpoint of family ``key``
+    (a key of ``tiny_families.FAMILY_BUILDERS``), built on first request and reused for the session."""
+    pytest.importorskip("transformers")
+    pytest.importorskip("tokenizers")
+    from tiny_families import FAMILY_BUILDERS
+
+    built: dict[str, Path] = {}
+
+    def folder(key: str) -> Path:
+        if key not in built:
+            built[key] = FAMILY_BUILDERS[key](tmp_path_factory.mktemp(f"tiny-{key}"), seed=0)
+        return built[key]
+
+    return folder

@@ -253,24 +253,25 @@ VLM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("family", ["tiny_qwen2_vl", "tiny_qwen3_vl"])
+@pytest.mark.parametrize("family", ["tiny_qwen2_vl", "tiny_qwen3_vl", "qwen3_5"])
 @pytest.mark.parametrize("as_video", [False, True], ids=["images", "video"])
 def test_vlm_digit_inputs_equal_qwen_vl_utils_and_the_processor(
     family: str, as_video: bool, request: pytest.FixtureRequest
 ) -> None:
     patch = 14 if family == "tiny_qwen2_vl" else 16
-    judge = _judge(request.getfixturevalue(family), as_video=as_video)
+    folder = request.getfixturevalue("tiny_family")(family) if family == "qwen3_5" else request.getfixturevalue(family)
+    judge = _judge(folder, as_video=as_video)
     base = judge.config
     for path, frames in VLM_CASES:
         judge.config = dataclasses.replace(base, frames=frames)
         judge_input = _input(path, judge)
         ours = judge.encode([judge_input])
         rendered, reference = _reference_batch(judge, path, frames, as_video, patch)
-        assert judge.prompt_text(judge_input.query, len(judge_input.frame_indices)) == rendered
+        assert judge.prompt_text(judge_input.query, judge.media(judge_input)) == rendered
         _assert_same(ours, reference)
 
 
-def test_a_video_of_too_few_frames_is_refused_like_qwen_vl_utils(tmp_path: Path) -> None:
+def test_a_video_of_too_few_frames_is_refused_like_qwen_vl_utils(tmp_path: Path, tiny_qwen2_vl: Path) -> None:
     """qwen-vl-utils raises for 1 requested frame (rounded to 0) and for a 1-frame clip; so does the profile,
     and the runner records it as that item's decode failure."""
     from mmjudge.media.encode import write_video
@@ -281,9 +282,10 @@ def test_a_video_of_too_few_frames_is_refused_like_qwen_vl_utils(tmp_path: Path)
     with pytest.raises(MediaError, match="between 2 and 81"):
         QWEN_VL_UTILS.frame_indices(81, 16.0, num=1)
     clip = write_video(tmp_path / "one.mp4", moving_texture_clip(1, 32, 48, seed=1), fps=8)
-    request = make_judge(JudgeConfig(judge="vlm_digit", options={"as_video": True})).media_request(
-        ScoreQuery("c", clip, "p")
+    config = JudgeConfig(
+        judge="vlm_digit", model=str(tiny_qwen2_vl), local_files_only=True, options={"as_video": True}
     )
+    request = make_judge(config).media_request(ScoreQuery("c", clip, "p"))
     decoded = decode_query(ScoreQuery("c", clip, "p"), [request])
     assert decoded.inputs is None and "MediaError" in str(decoded.error) and "1 frames" in str(decoded.error)
 

@@ -61,13 +61,14 @@ def _reference_scores(judge: VlmDigitJudge, inputs: list[JudgeInput]) -> tuple[l
     return scores, masses
 
 
-def test_default_request_is_eight_uniform_frames_at_full_size() -> None:
-    request = VlmDigitJudge(JudgeConfig(judge="vlm_digit", max_pixels=50_000)).media_request(
+def test_default_request_is_eight_uniform_frames_at_full_size(tiny_qwen2_vl: Path) -> None:
+    model = {"model": str(tiny_qwen2_vl), "local_files_only": True}
+    request = VlmDigitJudge(JudgeConfig(judge="vlm_digit", max_pixels=50_000, **model)).media_request(
         ScoreQuery("c", Path("c.mp4"), "p")
     )
     assert request.num_frames == 8 and request.max_pixels is None  # the judge resizes with the model's factor
     assert frame_indices(81, 16.0, request) == [int(i) for i in np.round(np.linspace(0, 80, 8))]
-    sweep = VlmDigitJudge(JudgeConfig(judge="vlm_digit", frames=16)).media_request(
+    sweep = VlmDigitJudge(JudgeConfig(judge="vlm_digit", frames=16, **model)).media_request(
         ScoreQuery("c", Path("c"), "p")
     )
     assert sweep.num_frames == 16

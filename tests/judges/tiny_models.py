@@ -30,7 +30,7 @@ Import this module as ``from tiny_models import ...`` (pytest's importlib mode w
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +125,7 @@ def build_tokenizer(
     *,
     append_eos: bool = False,
     reward_markers: bool = True,
+    extra_special_tokens: Sequence[str] = (),
 ) -> Any:
     """A byte-level BPE tokenizer with the Qwen special tokens, trained on a small generated corpus.
 
@@ -132,7 +133,8 @@ def build_tokenizer(
     as Qwen2.5-Omni's processor expects; the Qwen-VL processors fall back to ``<|image_pad|>`` /
     ``<|video_pad|>`` when the attributes are absent. ``append_eos`` ends every encoded text with
     ``<|im_end|>`` (CLIP pools its text embedding at the end-of-text token). ``reward_markers=False``
-    leaves out VideoAlign's three markers (as in a stock Qwen2-VL tokenizer).
+    leaves out VideoAlign's three markers (as in a stock Qwen2-VL tokenizer). ``extra_special_tokens``
+    (another family's chat and vision tokens) get the ids after :data:`SPECIAL_TOKENS`, inside ``vocab_size``.
 
     >>> tok = build_tokenizer()
     >>> [tok.convert_ids_to_tokens(i) for i in tok("<|im_start|>7 <|VQ_reward|>")["input_ids"]]
@@ -151,7 +153,8 @@ def build_tokenizer(
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
-        special_tokens=[t for t in SPECIAL_TOKENS if reward_markers or t not in REWARD_MARKERS],
+        special_tokens=[t for t in SPECIAL_TOKENS if reward_markers or t not in REWARD_MARKERS]
+        + [t for t in extra_special_tokens if t not in SPECIAL_TOKENS],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )

@@ -137,6 +137,17 @@ class Judge(abc.ABC):
             return MediaRequest(num_frames=num, target_fps=cfg.fps, profile=self.profile)
         return MediaRequest(num_frames=num, target_fps=cfg.fps, max_pixels=cfg.max_pixels)
 
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """The model inputs of one decoded query (its processor's output), or ``None`` when the judge has
+        nothing to prepare or ``x`` lacks its media. The runner's decode workers call it ahead of the judge
+        (``--decode-workers`` > 0), so the judging process only moves tensors; :meth:`judge_batch` uses
+        ``x.model_inputs`` when set and makes them itself otherwise."""
+        return None
+
+    def check_model(self) -> None:  # noqa: B027 - optional hook
+        """Check the configured model before the run (its family, options that cannot work with it); the
+        runner calls it before anything is decoded or written. Weight-free judges have nothing to check."""
+
     def load(self, device: str) -> None:  # noqa: B027 - optional hook
         """Load weights onto ``device`` (``"cpu"``, ``"cuda:0"``, ...); weight-free judges do nothing."""
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.judges.profiles import QWEN_VL_UTILS, VisionProfile
+from mmjudge.judges.families import ModelFamily
 
 __all__ = [
     "Encoded",
@@ -27,7 +27,9 @@ __all__ = [
     "encode_chat",
     "encode_text",
     "generate_texts",
+    "media_groups",
     "next_logprobs",
+    "row_logprobs",
     "timed_verdicts",
     "user_content",
 ]
@@ -59,45 +61,31 @@ def encode_chat(
     processor: Any,
     text: str,
     *,
+    family: ModelFamily | None = None,
     images: Sequence[Any] = (),
     frames: np.ndarray | None = None,
     frame_indices: Sequence[int] = (),
     fps: float | None = None,
-    frames_as: str = "video",
+    frames_as_video: bool = True,
     max_pixels: int | None = None,
     total_frames: int | None = None,
     frame_size: tuple[int, int] | None = None,
-    profile: VisionProfile = QWEN_VL_UTILS,
 ) -> Encoded:
-    """Encode one user turn (with its images or video frames) plus the generation prompt.
+    """Encode one user turn (with its images or video frames) plus the generation prompt, as ``family``
+    takes it (:func:`mmjudge.judges._family.processor_inputs`; ``None``: a Qwen-VL family).
 
-    Media are resized once by the judge's preprocessing ``profile`` at the model's factor (images as
-    qwen-vl-utils' ``fetch_image``, a video as its ``fetch_video``; ``max_pixels`` per frame from the
-    config) and given to the processor with ``do_resize=False``, as ``vlm_digit`` does. ``frames``
-    (``uint8 (T, H, W, 3)``) go in as one video (``do_sample_frames=False`` with qwen-vl-utils' metadata:
-    the clip's fps, the sampled indices, ``total_frames``) or, with ``frames_as="images"``, as T images.
+    ``frames`` (``uint8 (T, H, W, 3)``) go in as one video (with the sampled indices as metadata) or, with
+    ``frames_as_video=False``, as T images after the query's own images.
     """
-    from mmjudge.judges._vision_batch import model_factor, video_metadata
+    from mmjudge.judges._family import Media, processor_inputs
+    from mmjudge.judges.families import family_of
 
-    arrays = [np.asarray(image.convert("RGB") if hasattr(image, "convert") else image) for image in images]
-    as_video = frames is not None and frames_as == "video"
-    if frames is not None and not as_video:
-        arrays += list(frames)
-    if arrays:
-        factor = model_factor(processor, video=False)
-        arrays = [profile.fit_image(a, factor, max_pixels=max_pixels) for a in arrays]
-    content = user_content(text, images=len(arrays), video=as_video)
-    prompt = _template(processor, [{"role": "user", "content": content}])
-    kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt", "do_resize": False}
-    if arrays:
-        kwargs["images"] = [arrays]
-    if as_video:
-        assert frames is not None
-        factor = model_factor(processor, video=True)
-        video = profile.fit_video(frames, factor, source_size=frame_size, max_pixels=max_pixels)
-        meta = video_metadata(frame_indices, fps, len(frames), total_frames)
-        kwargs.update(videos=[video], video_metadata=[meta], do_sample_frames=False)
-    return dict(processor(**kwargs))
+    family = family or family_of("qwen2_vl")
+    as_video = frames is not None and frames_as_video
+    pictures = [*images, *(list(frames) if frames is not None and not as_video else [])]
+    media = Media(pictures, frames if as_video else None, frame_indices, fps, total_frames, frame_size)
+    prompt = _template(processor, [{"role": "user", "content": media.content(text)}])
+    return processor_inputs(processor, family, [prompt], [media], max_pixels=max_pixels)
 
 
 def timed_verdicts(judge_fn: Callable[[Sequence[Any]], list[Any]], inputs: Sequence[Any]) -> list[Any]:
@@ -142,8 +130,42 @@ def collate(rows: Sequence[tuple[Mapping[str, Any], Sequence[int]]], pad_id: int
     return batch
 
 
+def media_groups(encodings: Sequence[Mapping[str, Any]]) -> list[list[int]]:
+    """Positions of ``encodings`` whose media tensors can share a batch (equal shapes past the first axis).
+
+    Processors pad images to a common size only within one call: Idefics pads each prompt's images to
+    its own largest, LLaVA-OneVision gives each image as many tiles as its aspect ratio needs. Rows of
+    prompts encoded on their own are batched with the rows whose media tensors have the same trailing
+    shape; every group is judged on its own (left padding makes the answers independent of the grouping).
+
+    >>> import torch
+    >>> media_groups([{"pixel_values": torch.zeros(1, 3, 8, 8)}, {"pixel_values": torch.zeros(2, 3, 4, 4)},
+    ...               {"pixel_values": torch.zeros(5, 3, 8, 8)}])
+    [[0, 2], [1]]
+    """
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for position, enc in enumerate(encodings):
+        signature = tuple(
+            (key, tuple(value.shape[1:]))
+            for key, value in sorted(enc.items())
+            if key not in _SEQUENCE_KEYS and hasattr(value, "shape")
+        )
+        groups.setdefault(signature, []).append(position)
+    return list(groups.values())
+
+
 def _model_dtype(model: Any) -> Any:
     return getattr(model, "dtype", None)
+
+
+def row_logprobs(model: Any, rows: Sequence[tuple[Mapping[str, Any], Sequence[int]]], pad_id: int) -> np.ndarray:
+    """``(rows, vocab)`` log-probs after each ``encoding + extra ids`` row, batched by :func:`media_groups`."""
+    out: list[np.ndarray | None] = [None] * len(rows)
+    for group in media_groups([enc for enc, _ in rows]):
+        for position, values in zip(group, next_logprobs(model, collate([rows[i] for i in group], pad_id)),
+                                    strict=True):  # fmt: skip
+            out[position] = values
+    return np.stack([v for v in out if v is not None])
 
 
 def next_logprobs(model: Any, batch: Mapping[str, Any]) -> np.ndarray:
@@ -164,13 +186,19 @@ def next_logprobs(model: Any, batch: Mapping[str, Any]) -> np.ndarray:
 def generate_texts(
     model: Any, tokenizer: Any, encodings: Sequence[Encoded], max_new_tokens: int, pad_id: int
 ) -> list[str]:
-    """Greedy free generation for each encoding (one batch); the new text, special tokens dropped."""
+    """Greedy free generation for each encoding (one batch per :func:`media_groups` group); the new text,
+    special tokens dropped."""
     import torch
 
     from mmjudge.judges._hf import to_device
 
-    batch = to_device(collate([(e, ()) for e in encodings], pad_id), model.device, _model_dtype(model))
-    with torch.inference_mode():
-        out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=pad_id)
-    new = out[:, batch["input_ids"].shape[1] :]
-    return [str(t) for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
+    texts = [""] * len(encodings)
+    for group in media_groups(encodings):
+        rows = [(encodings[i], ()) for i in group]
+        batch = to_device(collate(rows, pad_id), model.device, _model_dtype(model))
+        with torch.inference_mode():
+            out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=pad_id)
+        new = out[:, batch["input_ids"].shape[1] :]
+        for i, text in zip(group, tokenizer.batch_decode(new, skip_special_tokens=True), strict=True):
+            texts[i] = str(text)
+    return texts

@@ -76,3 +76,6 @@ class JudgeInput:
     """Number of frames in the whole clip (the references' ``total_num_frames``)."""
     frame_size: tuple[int, int] | None = None
     """The clip's own ``(height, width)``, before any resize (``None``: the size of ``frames``)."""
+    model_inputs: Any = None
+    """The judge's model inputs for this query (its processor's output), made ahead in a decode worker by
+    :meth:`mmjudge.judges.Judge.model_inputs`; ``None``: the judge makes them itself."""

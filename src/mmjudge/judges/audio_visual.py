@@ -170,7 +170,7 @@ class AudioVisualJudge(Judge):
         groups: dict[bool, list[tuple[int, dict[str, Any]]]] = {}
         for position, judge_input in enumerate(inputs):
             try:
-                encoded, interleaved = self.encode(judge_input)
+                encoded, interleaved = judge_input.model_inputs or self.encode(judge_input)
             except MediaError as exc:
                 verdicts[position] = Verdict.failed(judge_input.query.item_id, f"MediaError: {exc}")
                 continue
@@ -182,6 +182,11 @@ class AudioVisualJudge(Judge):
             for (position, _), text in zip(members, texts, strict=True):
                 verdicts[position] = self._verdict(inputs[position], text, interleaved, latency)
         return [verdicts[i] for i in range(len(inputs))]
+
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """:meth:`encode` of ``x`` (made in a decode worker; a query with neither frames nor audio fails there
+        as here, with a ``MediaError``)."""
+        return self.encode(x)
 
     def messages(self, judge_input: JudgeInput, *, video: bool, audio_part: bool) -> list[dict[str, Any]]:
         """The chat: the system prompt, then the user turn (audio part, video part, prompt text)."""

@@ -31,17 +31,18 @@ from typing import Any, ClassVar, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges import _chat
-from mmjudge.judges._base import Judge, with_media
+from mmjudge.judges._base import missing_media, with_media
 from mmjudge.judges._config import check_option
 from mmjudge.judges._constrained import METHODS, Choice, LabelTrie, choose
+from mmjudge.judges._family import FamilyJudge, wants_video
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
-from mmjudge.judges.profiles import QWEN_VL_UTILS
+from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import ChoiceQuery, Diagnostics, LabelPrompt, Query, Verdict
 
 __all__ = ["LabelChoiceJudge", "LabelChoiceOptions", "Prompt", "build_prompt"]
 
-_FRAMES_AS = ("video", "images")
+_FRAMES_AS = ("auto", "video", "images")
 _OWN_JSON = re.compile(r"""\{?\s*["']?final[_\s-]?label""", re.IGNORECASE)
 
 
@@ -53,8 +54,9 @@ class LabelChoiceOptions:
     """``greedy_trie`` (constrained greedy decoding) or ``loglik`` (full-sequence log-likelihood)."""
     max_reasoning_tokens: int = 256
     """CoT prompts: most tokens of free reasoning before the constrained label."""
-    frames_as: str = "video"
-    """A query's clip: the sampled frames as one ``video`` or as separate ``images``."""
+    frames_as: str = "auto"
+    """A query's clip: the sampled frames as one ``video`` or as separate ``images``; ``auto``: a video where
+    the model family's processor takes one (:attr:`mmjudge.judges.families.ModelFamily.video`), else images."""
 
     def __post_init__(self) -> None:
         check_option("label_choice", "method", self.method, METHODS)
@@ -97,13 +99,12 @@ def _answer_text(reasoning: str, prompt: Prompt) -> str:
 
 
 @register_judge("label_choice")
-class LabelChoiceJudge(Judge):
+class LabelChoiceJudge(FamilyJudge):
     """Constrained label choice with a transformers image-text-to-text model."""
 
     answers: ClassVar[frozenset[type]] = frozenset({ChoiceQuery})
     reads: ClassVar[frozenset[str]] = frozenset({"video", "image"})
-    version: ClassVar[str] = "2"
-    profile = QWEN_VL_UTILS
+    version: ClassVar[str] = "3"
     Options: ClassVar[type] = LabelChoiceOptions
     default_frames: ClassVar[int | None] = 8
     own_prompts = "asks each query's own prompt (the benchmark's protocol, e.g. the MIST grid)"
@@ -115,16 +116,13 @@ class LabelChoiceJudge(Judge):
         self.processor: Any = None
         self._tries: dict[tuple[str, ...], LabelTrie] = {}
 
-    @property
-    def frames_as_video(self) -> bool:
-        """``options.frames_as == "video"``."""
-        return bool(self.options.frames_as == "video")
+    def wants_video(self, family: ModelFamily) -> bool:
+        """``options.frames_as``: ``video``, ``images``, or ``auto`` (a video where the family takes one)."""
+        return wants_video(self.options.frames_as, family)
 
     def load(self, device: str) -> None:
         """Load the model and processor (``config.model``) onto ``device``."""
-        from mmjudge.judges._hf import load_model_and_processor
-
-        self.model, self.processor = load_model_and_processor(self.config, device)
+        self.model, self.processor = self.load_model(device)
 
     @property
     def tokenizer(self) -> Any:
@@ -149,15 +147,22 @@ class LabelChoiceJudge(Judge):
         return _chat.encode_chat(
             self.processor,
             prompt.text,
+            family=self.family,
             images=images,
             frames=x.frames,
             frame_indices=x.frame_indices,
             fps=x.fps,
-            frames_as=self.options.frames_as,
+            frames_as_video=self.frames_as_video,
             max_pixels=self.config.max_pixels,
             total_frames=x.total_frames,
             frame_size=x.frame_size,
         )
+
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """The query's encoded prompt with its media (made in a decode worker); ``None`` without its media."""
+        if missing_media(x) is not None:
+            return None
+        return self._encode(x, build_prompt(x.query, seed=self.config.seed))
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Choose one label per input (see the module docstring); inputs without their media fail alone."""
@@ -167,7 +172,7 @@ class LabelChoiceJudge(Judge):
 
     def _choose(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         prompts = [build_prompt(x.query, seed=self.config.seed) for x in inputs]
-        encodings = [self._encode(x, p) for x, p in zip(inputs, prompts, strict=True)]
+        encodings = [x.model_inputs or self._encode(x, p) for x, p in zip(inputs, prompts, strict=True)]
         reasoning = self._reason(encodings, prompts)
         prefixes = [
             self.tokenizer.encode(_answer_text(r, p), add_special_tokens=False) if _answer_text(r, p) else []
@@ -175,10 +180,8 @@ class LabelChoiceJudge(Judge):
         ]
 
         def logprobs(rows: Sequence[tuple[int, tuple[int, ...]]]) -> Any:
-            batch = _chat.collate(
-                [(encodings[i], [*prefixes[i], *prefix]) for i, prefix in rows], self.pad_id
-            )
-            return _chat.next_logprobs(self.model, batch)
+            return _chat.row_logprobs(self.model, [(encodings[i], [*prefixes[i], *prefix]) for i, prefix in rows],
+                                      self.pad_id)  # fmt: skip
 
         choices = choose(self.options.method, [self.trie(p.labels) for p in prompts], logprobs)
         return [

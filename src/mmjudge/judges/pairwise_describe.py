@@ -23,11 +23,12 @@ from typing import Any, ClassVar, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
-from mmjudge.judges._base import Judge, free_text_verdict, with_media
+from mmjudge.judges._base import free_text_verdict, missing_media, with_media
 from mmjudge.judges._config import check_option
+from mmjudge.judges._family import FamilyJudge, wants_video
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
-from mmjudge.judges.profiles import QWEN_VL_UTILS
+from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import Diagnostics, PairQuery, Verdict
 
 __all__ = ["STRATEGIES", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
@@ -52,8 +53,9 @@ class PairwiseDescribeOptions:
     """S2-S4: most new tokens of the clip description."""
     max_reasoning_tokens: int = 512
     """S4: most new tokens of the reasoning."""
-    frames_as: str = "video"
-    """The sampled frames as one ``video`` or as separate ``images``."""
+    frames_as: str = "auto"
+    """The sampled frames as one ``video`` or as separate ``images``; ``auto``: a video where the model
+    family's processor takes one, else images."""
 
     def __post_init__(self) -> None:
         check_option("pairwise_describe", "strategy", self.strategy, STRATEGIES)
@@ -62,10 +64,7 @@ class PairwiseDescribeOptions:
                 f"pairwise_describe strategy {self.strategy} compares with an external text LLM: "
                 "set `options.text_model` to its Hub id or local folder"
             )
-        if self.frames_as not in ("video", "images"):
-            raise ConfigError(
-                f"pairwise_describe option `frames_as` must be 'video' or 'images', got {self.frames_as!r}"
-            )
+        check_option("pairwise_describe", "frames_as", self.frames_as, ("auto", "video", "images"))
         for name in ("max_answer_tokens", "max_description_tokens", "max_reasoning_tokens"):
             if getattr(self, name) < 1:
                 raise ConfigError(
@@ -81,6 +80,8 @@ class _LM:
     tokenizer: Any
     encoder: Any
     """Processor (VLM) or tokenizer (text LLM) given to :mod:`mmjudge.judges._chat`."""
+    family: ModelFamily | None
+    """The VLM's family (``None``: a text LLM)."""
 
     @property
     def pad_id(self) -> int:
@@ -95,18 +96,17 @@ class _LM:
         if self.encoder is self.tokenizer:
             encodings = [_chat.encode_text(self.tokenizer, t) for t in texts]
         else:
-            encodings = [_chat.encode_chat(self.encoder, t) for t in texts]
+            encodings = [_chat.encode_chat(self.encoder, t, family=self.family) for t in texts]
         return self.generate(encodings, max_new_tokens)
 
 
 @register_judge("pairwise_describe")
-class PairwiseDescribeJudge(Judge):
+class PairwiseDescribeJudge(FamilyJudge):
     """EmoPrefer S1-S4 with a transformers VLM (and, for S3/S4, a text LLM)."""
 
     answers: ClassVar[frozenset[type]] = frozenset({PairQuery})
     reads: ClassVar[frozenset[str]] = frozenset({"video"})
-    version: ClassVar[str] = "2"
-    profile = QWEN_VL_UTILS
+    version: ClassVar[str] = "3"
     Options: ClassVar[type] = PairwiseDescribeOptions
     default_frames: ClassVar[int | None] = 8
     own_prompts = "builds its prompts per strategy (the EmoPrefer protocol)"
@@ -117,17 +117,16 @@ class PairwiseDescribeJudge(Judge):
         self.vlm: _LM | None = None
         self.text_lm: _LM | None = None
 
-    @property
-    def frames_as_video(self) -> bool:
-        """``options.frames_as == "video"`` (the clip's frames, config ``frames`` or ``fps``, default 8)."""
-        return bool(self.options.frames_as == "video")
+    def wants_video(self, family: ModelFamily) -> bool:
+        """``options.frames_as``: ``video``, ``images``, or ``auto`` (a video where the family takes one)."""
+        return wants_video(self.options.frames_as, family)
 
     def load(self, device: str) -> None:
         """Load the VLM (``config.model``) and, for S3/S4, the text LLM onto ``device``."""
-        from mmjudge.judges._hf import load_model_and_processor, load_pretrained
+        from mmjudge.judges._hf import load_pretrained
 
-        model, processor = load_model_and_processor(self.config, device)
-        self.vlm = _LM(model, getattr(processor, "tokenizer", processor), processor)
+        model, processor = self.load_model(device)
+        self.vlm = _LM(model, getattr(processor, "tokenizer", processor), processor, self.family)
         if self.options.strategy in ("S3", "S4"):
             common = {
                 "revision": self.options.text_model_revision,
@@ -141,7 +140,7 @@ class PairwiseDescribeJudge(Judge):
                 device=device,
                 **common,
             )
-            self.text_lm = _LM(text_model, tokenizer, tokenizer)
+            self.text_lm = _LM(text_model, tokenizer, tokenizer, None)
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Answer each pair with the configured strategy (one generation batch per step).
@@ -152,20 +151,34 @@ class PairwiseDescribeJudge(Judge):
             raise RuntimeError("pairwise_describe: call load(device) before judge_batch")
         return with_media(self._answer, inputs)
 
+    def _first_prompt(self, query: PairQuery) -> str:
+        """The prompt shown with the clip: the choice (S1) or the description request (S2-S4)."""
+        if self.options.strategy == "S1":
+            return query.free_prompt(seed=self.config.seed)
+        return query.describe_prompt()
+
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """The clip's encoded first prompt (made in a decode worker); ``None`` without its frames."""
+        if missing_media(x) is not None:
+            return None
+        return self._encode(x, self._first_prompt(cast(PairQuery, x.query)))
+
     def _answer(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         assert self.vlm is not None
         items = [cast(PairQuery, x.query) for x in inputs]  # the runner asks only the kinds it answers
         strategy = self.options.strategy
         extra: list[dict[str, Any]] = [{"strategy": strategy} for _ in inputs]
+        first = [
+            x.model_inputs or self._encode(x, self._first_prompt(i))
+            for x, i in zip(inputs, items, strict=True)
+        ]
         if strategy == "S1":
-            answers = self.vlm.generate(
-                [self._encode(x, i.free_prompt(seed=self.config.seed)) for x, i in zip(inputs, items, strict=True)],
-                self.options.max_answer_tokens,
-            )
+            answers = self.vlm.generate(first, self.options.max_answer_tokens)
         else:
-            answers = self._describe_then_compare(inputs, items, extra)
+            answers = self._describe_then_compare(first, items, extra)
         return [
-            free_text_verdict(i, a, Diagnostics(extra=e)) for i, a, e in zip(items, answers, extra, strict=True)
+            free_text_verdict(i, a, Diagnostics(extra=e))
+            for i, a, e in zip(items, answers, extra, strict=True)
         ]
 
     def _encode(self, x: JudgeInput, text: str) -> _chat.Encoded:
@@ -173,24 +186,22 @@ class PairwiseDescribeJudge(Judge):
         return _chat.encode_chat(
             self.vlm.encoder,
             text,
+            family=self.vlm.family,
             frames=x.frames,
             frame_indices=x.frame_indices,
             fps=x.fps,
-            frames_as=self.options.frames_as,
+            frames_as_video=self.frames_as_video,
             max_pixels=self.config.max_pixels,
             total_frames=x.total_frames,
             frame_size=x.frame_size,
         )
 
     def _describe_then_compare(
-        self, inputs: Sequence[JudgeInput], items: list[PairQuery], extra: list[dict[str, Any]]
+        self, encodings: list[_chat.Encoded], items: list[PairQuery], extra: list[dict[str, Any]]
     ) -> list[str]:
         assert self.vlm is not None
         opts = self.options
-        descriptions = self.vlm.generate(
-            [self._encode(x, i.describe_prompt()) for x, i in zip(inputs, items, strict=True)],
-            opts.max_description_tokens,
-        )
+        descriptions = self.vlm.generate(encodings, opts.max_description_tokens)
         judge_lm = self.vlm if opts.strategy == "S2" else self.text_lm
         assert judge_lm is not None
         reason = opts.strategy == "S4"
@@ -205,4 +216,3 @@ class PairwiseDescribeJudge(Judge):
         return judge_lm.ask(
             [i.extract_prompt(r) for r, i in zip(replies, items, strict=True)], opts.max_answer_tokens
         )
-

@@ -28,19 +28,18 @@ qwen-vl-utils + the processor, ``tests/judges/test_qwen_vl_parity.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-import numpy as np
-
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
-from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._family import FamilyJudge, Media, processor_inputs
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
-from mmjudge.judges.profiles import QWEN_VL_UTILS
+from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = ["DEFAULT_PROMPT", "VlmDigitJudge", "VlmDigitOptions"]
@@ -76,7 +75,7 @@ class VlmDigitOptions:
 
 
 @register_judge("vlm_digit")
-class VlmDigitJudge(Judge):
+class VlmDigitJudge(FamilyJudge):
     """Expected-digit VLM judge for IsoVRBench clips."""
 
     answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
@@ -84,7 +83,6 @@ class VlmDigitJudge(Judge):
     version: ClassVar[str] = "2"
     Options: ClassVar[type] = VlmDigitOptions
     default_frames: ClassVar[int | None] = 8
-    profile = QWEN_VL_UTILS
 
     def __init__(self, config: JudgeConfig) -> None:
         super().__init__(config)
@@ -98,92 +96,117 @@ class VlmDigitJudge(Judge):
         self.processor: Any = None
         self.digit_ids: list[int] = []
 
+    @property
+    def loads_as(self) -> str:
+        """``options.model_class``."""
+        return str(self.options.model_class)
+
+    def wants_video(self, family: ModelFamily) -> bool:
+        """``options.as_video`` (refused before the run for a family whose processor takes no video)."""
+        return bool(self.options.as_video)
+
     def media_request(self, query: Query) -> MediaRequest:
-        """Full-size frames (the judge resizes them with the model's factor): ``frames`` uniform images, or
-        a video sampled by qwen-vl-utils' rule."""
+        """Full-size frames (the judge or the processor sizes them): ``frames`` uniform images, or a video
+        sampled by the family's rule."""
         request = self.frames_request(as_video=self.options.as_video)
         return MediaRequest(
-            num_frames=request.num_frames, target_fps=request.target_fps, profile=request.profile
-        )
+            num_frames=request.num_frames, target_fps=request.target_fps, profile=request.profile,
+            policy=request.policy,
+        )  # fmt: skip
 
     def load(self, device: str) -> None:
         """Load the model onto ``device`` and its processor; find the ten digit tokens."""
         from mmjudge.judges._digits import digit_token_ids
-        from mmjudge.judges._hf import load_model_and_processor
 
-        self.model, self.processor = load_model_and_processor(self.config, device, self.options.model_class)
+        self.model, self.processor = self.load_model(device)
         self.digit_ids = digit_token_ids(self.processor.tokenizer)
 
-    def prompt_text(self, query: ScoreQuery, num_frames: int) -> str:
-        """The chat-formatted text for ``query`` with ``num_frames`` frames (placeholders unexpanded)."""
-        visual = [{"type": "video"}] if self.options.as_video else [{"type": "image"}] * num_frames
+    def prompt_text(self, query: ScoreQuery, media: Media) -> str:
+        """The chat-formatted text for ``query`` with its media (placeholders unexpanded)."""
         text = self.template.replace("{prompt}", query.prompt)
-        messages = [{"role": "user", "content": [*visual, {"type": "text", "text": text}]}]
+        messages = [{"role": "user", "content": media.content(text)}]
         rendered: str = self.processor.apply_chat_template(
             messages, tokenize=False, add_generation_prompt=True
         )
         return rendered
 
+    def media(self, one: JudgeInput) -> Media:
+        """The clip's frames as one video or as images."""
+        if one.frames is None or len(one.frames) == 0:
+            raise ConfigError(
+                f"vlm_digit rates clips from their frames; {one.query.item_id!r} came without any"
+            )
+        if self.options.as_video:
+            return Media(video=one.frames, frame_indices=one.frame_indices, fps=one.fps,
+                         total_frames=one.total_frames)  # fmt: skip
+        return Media(images=list(one.frames))
+
     def encode(self, inputs: Sequence[JudgeInput]) -> Any:
-        """The processor batch for ``inputs`` (frames resized once, ``do_resize=False``)."""
-        from PIL import Image
-
-        from mmjudge.judges._vision_batch import model_factor, processor_batch, video_metadata
-
-        texts: list[str] = []
-        images: list[Any] = []
-        videos: list[Any] = []
-        metadata: list[dict[str, Any]] = []
-        factor = model_factor(self.processor, video=self.options.as_video)
-        low, high = self.options.min_pixels, self.config.max_pixels
-        for one in inputs:
-            if one.frames is None or len(one.frames) == 0:
-                raise ConfigError(f"vlm_digit rates clips from their frames; {one.query.item_id!r} came without any")
-            if self.options.as_video:
-                frames = self.profile.fit_video(
-                    one.frames,
-                    factor,
-                    min_pixels=low,
-                    max_pixels=high,
-                    total_pixels=self.options.total_pixels,
-                )
-            else:
-                frames = np.stack(
-                    [self.profile.fit_image(f, factor, min_pixels=low, max_pixels=high) for f in one.frames]
-                )
-            texts.append(self.prompt_text(cast(ScoreQuery, one.query), len(frames)))  # the kind it answers
-            if self.options.as_video:
-                videos.append(frames)
-                metadata.append(video_metadata(one.frame_indices, one.fps, len(frames), one.total_frames))
-            else:
-                images.extend(Image.fromarray(frame) for frame in frames)
-        return processor_batch(
+        """The processor batch for ``inputs``, as the model's family takes it
+        (:func:`mmjudge.judges._family.processor_inputs`)."""
+        media = [self.media(one) for one in inputs]
+        texts = [
+            self.prompt_text(cast(ScoreQuery, one.query), m) for one, m in zip(inputs, media, strict=True)
+        ]
+        return processor_inputs(
             self.processor,
+            self.family,
             texts,
-            images=images or None,
-            videos=videos or None,
-            metadata=metadata or None,
+            media,
+            max_pixels=self.config.max_pixels,
+            min_pixels=self.options.min_pixels,
+            total_pixels=self.options.total_pixels,
             padding_side=self.options.padding_side,
         )
 
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """One clip's processor batch (:meth:`encode` of ``[x]``), made in a decode worker; ``None`` without
+        frames or under right padding (the batch is then encoded whole)."""
+        if x.frames is None or len(x.frames) == 0 or self.options.padding_side != "left":
+            return None
+        return self.encode([x])
+
+    def batches(self, inputs: Sequence[JudgeInput]) -> list[tuple[list[int], Any]]:
+        """``(positions, processor batch)`` pairs covering ``inputs``: one :meth:`encode` call, or, when every
+        input's model inputs were made ahead, those inputs left-padded together per
+        :func:`~mmjudge.judges._chat.media_groups` group."""
+        from mmjudge.judges._chat import collate, media_groups
+
+        made = [x.model_inputs for x in inputs]
+        if any(m is None for m in made):
+            return [(list(range(len(inputs))), self.encode(inputs))]
+        tokenizer = self.processor.tokenizer
+        pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id)
+        return [(group, collate([(made[i], ()) for i in group], pad)) for group in media_groups(made)]
+
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Expected-digit scores (0-100) of a batch of clips."""
+        if self.model is None:
+            raise RuntimeError("vlm_digit: call load(device) before judge_batch")
+        started = time.perf_counter()
+        verdicts: dict[int, Verdict] = {}
+        for positions, batch in self.batches(inputs):
+            for position, verdict in zip(
+                positions, self._score([inputs[i] for i in positions], batch), strict=True
+            ):
+                verdicts[position] = verdict
+        share = (time.perf_counter() - started) / len(inputs)
+        return [dataclasses.replace(v, diagnostics=dataclasses.replace(v.diagnostics, latency_s=share))
+                for _, v in sorted(verdicts.items())]  # fmt: skip
+
+    def _score(self, inputs: Sequence[JudgeInput], encoded: Any) -> list[Verdict]:
         import torch
 
         from mmjudge.judges._digits import expected_digit, next_token_logits
         from mmjudge.judges._hf import to_device
 
-        if self.model is None:
-            raise RuntimeError("vlm_digit: call load(device) before judge_batch")
-        started = time.perf_counter()
-        batch = to_device(self.encode(inputs), self.model.device)
+        batch = to_device(encoded, self.model.device)
         mask = batch["attention_mask"]
         left = bool(mask[:, -1].all())
         with torch.inference_mode():
             logits = self.model(**batch, logits_to_keep=1 if left else 0).logits
         last = logits[:, -1] if left else next_token_logits(logits, mask)
         digits = expected_digit(last, self.digit_ids)
-        share = (time.perf_counter() - started) / len(inputs)
         tokens = mask.sum(dim=-1).tolist()
         return [
             Verdict(
@@ -192,7 +215,6 @@ class VlmDigitJudge(Judge):
                 diagnostics=Diagnostics(
                     raw_text=str(digits.argmax[i]),
                     valid_mass=float(digits.valid_mass[i]),
-                    latency_s=share,
                     extra={
                         "expected_digit": float(digits.expected[i]),
                         "digit_probs": [round(p, 6) for p in digits.probs[i]],

@@ -25,7 +25,11 @@ import numpy as np
 
 from mmjudge.errors import ConfigError, MediaError
 
-POLICIES = ("linspace", "segment_centers")
+POLICIES = ("linspace", "segment_centers", "arange", "arange_centred", "smolvlm")
+PROCESSOR_POLICIES = ("arange", "arange_centred", "smolvlm")
+"""Policies that are a transformers video processor's own ``sample_frames`` (count and indices together)."""
+SMOLVLM_FPS = 1.0
+"""SmolVLM2's sampling rate (``video_sampling.fps`` of its released processor config)."""
 FRAME_RULES = ("plain", "qwen_vl_utils", "videoalign")
 FPS_MAX_FRAMES = 768
 """The references' default ``max_frames`` at a rate: ``min(768, total)`` when none is given."""
@@ -95,7 +99,8 @@ def sample_indices(
         fps: the clip's frame rate (used with ``target_fps``).
         num: number of frames wanted.
         target_fps: sampling rate in frames per second of video time.
-        policy: ``"linspace"`` or ``"segment_centers"``.
+        policy: ``"linspace"`` or ``"segment_centers"``, or a processor's own rule
+            (:func:`processor_indices`, which then decides the count too).
         min_frames: lower bound on ``n`` for a rate (and, in ``"plain"``, for ``num`` too).
         max_frames: upper bound on ``n``; ``None`` means ``total`` in ``"plain"`` and
             ``min(768, total)`` in the reference rules (a given value is used as is there, as the
@@ -115,6 +120,8 @@ def sample_indices(
     >>> sample_indices(10, 16, num=4, policy="segment_centers")
     [1, 3, 6, 8]
     """
+    if policy in PROCESSOR_POLICIES:
+        return processor_indices(policy, total, fps, num=num, target_fps=target_fps)
     n = frame_count(
         total,
         fps,
@@ -130,6 +137,63 @@ def sample_indices(
     if policy == "segment_centers":
         return [((2 * k + 1) * total) // (2 * n) for k in range(n)]
     raise ConfigError(f"unknown sampling policy {policy!r}; known policies: {list(POLICIES)}")
+
+
+def processor_indices(
+    policy: str, total: int, fps: float, *, num: int | None = None, target_fps: float | None = None
+) -> list[int]:
+    """The frames a transformers video processor's ``sample_frames`` picks (count and indices).
+
+    - ``"arange"``: ``default_sample_indices_fn`` (LLaVA-OneVision, LLaVA-NeXT-Video, Video-LLaVA):
+      ``n = num`` or ``max(1, int(total / fps * target_fps))``, indices ``k * total // n``.
+    - ``"arange_centred"``: InternVL's ``sample_frames`` with ``initial_shift=True``: float32
+      ``arange(total / n / 2, total, total / n)`` truncated to integers (``torch.arange(...).int()``).
+    - ``"smolvlm"``: SmolVLM's ``sample_frames``: ``min(round(rate * duration), num)`` frames (at least 1;
+      ``rate`` = ``target_fps`` or :data:`SMOLVLM_FPS`), one second skipped at both ends when the clip is
+      longer than ``2 + num / rate`` seconds, ``np.linspace(start, end, n, dtype=int)``, duplicates dropped.
+
+    Asking for more frames than the clip has is a :class:`~mmjudge.errors.MediaError` in the first two,
+    as the processors raise.
+
+    >>> processor_indices("arange", 81, 16.0, num=8)
+    [0, 10, 20, 30, 40, 50, 60, 70]
+    >>> processor_indices("arange_centred", 81, 16.0, num=8)
+    [5, 15, 25, 35, 45, 55, 65, 75]
+    >>> processor_indices("smolvlm", 81, 16.0, num=8)
+    [0, 20, 40, 60, 80]
+    """
+    if policy == "smolvlm":
+        return _smolvlm_indices(total, fps, num, target_fps)
+    if num is None:
+        if target_fps is None or not fps:
+            raise ConfigError("expected a frame count or a sampling rate with the clip's fps, got neither")
+        num = max(1, int(total / fps * target_fps))
+    if num < 1 or num > total:
+        raise MediaError(
+            f"{policy} sampling of {num} frames from a clip of {total} frames: the model's processor refuses "
+            "more frames than the clip has; ask for fewer frames"
+        )
+    if policy == "arange":
+        return [int(i) for i in np.arange(num, dtype=np.int64) * total // num]
+    if policy == "arange_centred":
+        step = total / num
+        values = (step / 2 + np.arange(math.ceil((total - step / 2) / step)) * step).astype(np.float32)
+        return [int(v) for v in np.trunc(values)]
+    raise ConfigError(f"unknown sampling policy {policy!r}; known policies: {list(POLICIES)}")
+
+
+def _smolvlm_indices(total: int, fps: float, num: int | None, target_fps: float | None) -> list[int]:
+    rate = SMOLVLM_FPS if target_fps is None else float(target_fps)
+    most = 64 if num is None else num  # SmolVLM2's video_sampling.max_frames
+    duration = total / fps
+    wanted = max(1, min(int(round(rate * duration)), most))
+    start, end = 0, total - 1
+    if duration - 2 > most * rate:  # skip_secs=1 at both ends
+        start, end = int(fps), int(total - fps)
+    start, end = max(0, start), min(end, total - 1)
+    if start >= end:
+        start, end = 0, total - 1
+    return [int(i) for i in np.unique(np.linspace(start, end, wanted, dtype=int))]
 
 
 def frame_count(

@@ -35,7 +35,14 @@ import numpy as np
 
 from mmjudge.errors import ConfigError, SchemaError, UnknownNameError, summarize
 from mmjudge.media._common import VideoInfo, check_file
-from mmjudge.media._sampling import FRAME_RULES, POLICIES, frame_count, linspace_indices, sample_indices
+from mmjudge.media._sampling import (
+    FRAME_RULES,
+    POLICIES,
+    frame_count,
+    linspace_indices,
+    processor_indices,
+    sample_indices,
+)
 
 __all__ = [
     "BACKENDS",
@@ -45,6 +52,7 @@ __all__ = [
     "VideoInfo",
     "frame_count",
     "linspace_indices",
+    "processor_indices",
     "read_all",
     "read_frames",
     "resolve_backend",

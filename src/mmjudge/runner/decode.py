@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +40,8 @@ from mmjudge.queries import Query
 
 logger = logging.getLogger(__name__)
 
+ModelInputs = Callable[[JudgeInput], Any]
+"""A judge's :meth:`~mmjudge.judges.Judge.model_inputs`: one decoded query -> its model inputs (or ``None``)."""
 _PR_SET_PDEATHSIG = 1
 _SHM = "/dev/shm"
 _PREFIX = "mmjudge-frames-"
@@ -64,12 +66,16 @@ class Decoded:
     """Per request: (index into ``frames``, positions of its frames in that stack), or ``None``."""
     shared: _SharedFrames | None = None
     """Each request's frames, contiguous, in a shared-memory file (set by :meth:`share`)."""
+    model_inputs: list[Any] = field(default_factory=list)
+    """Per request: the judge's model inputs made in the worker (empty, or ``None`` entries: none made)."""
 
     def input(self, position: int) -> JudgeInput:
         """The judge input of request ``position``, with its frames."""
         if self.inputs is None:
             raise RuntimeError(f"{self.query.item_id}: decoding failed ({self.error})")
         judge_input = self.inputs[position]
+        if self.model_inputs and self.model_inputs[position] is not None:
+            judge_input = dataclasses.replace(judge_input, model_inputs=self.model_inputs[position])
         if self.shared is not None:
             frames = self.shared.view(position)
             return judge_input if frames is None else dataclasses.replace(judge_input, frames=frames)
@@ -158,16 +164,21 @@ def decode_query(
     backend: str | None = None,
     threads: int = 1,
     share: bool = False,
+    model_inputs: Sequence[ModelInputs | None] | None = None,
 ) -> Decoded:
     """Decode what ``requests`` ask of ``query``, reading each file once.
 
-    Failures (a missing or damaged file, an index out of range) come back as ``error``, never raised.
-    ``share`` puts the frames in shared memory (for a worker process).
+    Failures (a missing or damaged file, an index out of range, a processor that refuses the media) come
+    back as ``error``, never raised. ``share`` puts the frames in shared memory (for a worker process).
+    ``model_inputs`` (one per request): the judges' processor calls, made here on the decoded media.
     """
     started = time.perf_counter()
     decoded = Decoded(query, [JudgeInput(query=query) for _ in requests], None, 0.0)
     try:
         _decode(decoded, requests, backend, threads)
+        if model_inputs:
+            decoded.model_inputs = [None if make is None else make(decoded.input(i))
+                                    for i, make in enumerate(model_inputs)]  # fmt: skip
         if share:
             decoded.share()
     except Exception as exc:  # a per-query failure is recorded, the run goes on
@@ -275,6 +286,20 @@ def _add_frames(
         judge_input.frame_size = (info.height, info.width)
 
 
+_WORKER_MODEL_INPUTS: Sequence[ModelInputs | None] | None = None
+"""The judges' model-input functions in a decode worker (inherited through fork, never pickled)."""
+
+
+def _decode_in_worker(query: Query, requests: Sequence[MediaRequest], backend: str | None) -> Decoded:
+    return decode_query(query, requests, backend=backend, share=True, model_inputs=_WORKER_MODEL_INPUTS)
+
+
+def _start_worker(parent: int, model_inputs: Sequence[ModelInputs | None] | None) -> None:
+    global _WORKER_MODEL_INPUTS
+    _WORKER_MODEL_INPUTS = model_inputs
+    _die_with_parent(parent)
+
+
 def _die_with_parent(parent: int) -> None:
     """Make a decode worker exit when the runner dies (a killed run must not leave workers behind)."""
     if sys.platform.startswith("linux"):
@@ -294,21 +319,33 @@ class Prefetcher:
         workers: decode processes; 0 decodes in the calling process when a result is asked for.
         depth: queries decoded ahead per worker.
         backend: video backend (see :func:`mmjudge.media.video.resolve_backend`).
+        model_inputs: per request, the judge's :meth:`~mmjudge.judges.Judge.model_inputs`: with workers
+            started by fork, each worker also runs the judge's processor on what it decoded, so the judging
+            process only moves tensors (the loaded judge is inherited, never pickled). Without workers, or
+            where processes are spawned, the judge makes its inputs itself.
     """
 
-    def __init__(self, workers: int = 0, *, depth: int = 2, backend: str | None = None) -> None:
+    def __init__(
+        self,
+        workers: int = 0,
+        *,
+        depth: int = 2,
+        backend: str | None = None,
+        model_inputs: Sequence[ModelInputs | None] | None = None,
+    ) -> None:
         self.workers = workers
         self.depth = max(1, depth)
         self.backend = backend
         self._pool: ProcessPoolExecutor | None = None
         if workers > 0:
             # fork, as torch's DataLoader workers: no re-import of the caller's __main__ (spawn would run
-            # an unguarded launcher script again) and no start-up cost; the workers only decode.
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            # an unguarded launcher script again), no start-up cost, and the loaded judge is inherited.
+            forks = "fork" in multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if forks else "spawn")
             self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
-            )
+                max_workers=workers, mp_context=context, initializer=_start_worker,
+                initargs=(os.getpid(), model_inputs if forks else None),
+            )  # fmt: skip
 
     def map(self, jobs: Iterable[tuple[Query, Sequence[MediaRequest]]]) -> Iterator[Decoded]:
         """Decoded queries in the order of ``jobs``."""
@@ -320,9 +357,7 @@ class Prefetcher:
         iterator = iter(jobs)
         limit = self.workers * self.depth
         for query, requests in iterator:
-            pending.append(
-                self._pool.submit(decode_query, query, list(requests), backend=self.backend, share=True)
-            )
+            pending.append(self._pool.submit(_decode_in_worker, query, list(requests), self.backend))
             if len(pending) >= limit:
                 yield pending.popleft().result()
         while pending:
