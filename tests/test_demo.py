@@ -74,3 +74,21 @@ def test_the_full_demo_writes_a_report_per_benchmark(
     assert main(["demo", "--out", str(out)]) == 0, capsys.readouterr().out
     for benchmark in ("isovrbench", "mist", "emoprefer", "emorealm"):
         assert list((out / benchmark).glob("*/report.md")), benchmark
+
+
+def test_a_baseline_whose_items_fail_with_an_error_fails_the_demo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mmjudge.benchmarks import write_sample_data
+
+    monkeypatch.setattr(demo, "BASELINES", ("sharpness",))
+    out = tmp_path / "demo-output"
+    write_sample_data(out / "sample-data", size="small", benchmarks=["isovrbench"])  # the demo reuses it
+    for clip in (out / "sample-data" / "isovrbench").rglob("*.mp4"):
+        clip.write_bytes(b"\x00\x00\x00 not an mp4 at all")
+    assert main(["demo", "--out", str(out), "--benchmark", "isovrbench"]) == 3
+    captured = capsys.readouterr()
+    assert "1 of 1 runs had items that failed with an error" in captured.err
+    row = next(line for line in captured.out.splitlines() if line.startswith("| isovrbench | sharpness | "))
+    assert "items failed with an error; first errors: " in row and "MediaError: " in row
+    assert (out / "isovrbench" / "sharpness" / "report.md").is_file()  # written all the same

@@ -224,23 +224,37 @@ class Verdict:
     value: VerdictValue
     """The verdict; ``None`` with ``no_judgment``."""
     no_judgment: bool = False
-    """True when the judge could not answer (unreadable media, model error, unparseable reply)."""
+    """True when the verdict holds no judgment: the judging failed with an error (:attr:`errored`), or
+    the judge answered without a label the benchmark can read (an answer the benchmark scores as its
+    paper does)."""
     error: str | None = None
-    """The error message behind a ``no_judgment``."""
+    """The error message behind a ``no_judgment`` (what failed, or the reply that held no label)."""
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     """Raw text, valid-answer mass, latency."""
     transient: bool = False
     """The failure says nothing about the query (connection, timeout, 5xx, out of memory): the verdict
     is used for this run but not cached, so a rerun into the same output folder judges the query again."""
+    errored: bool = False
+    """The judging failed with an error (unreadable or missing media, the model raised, a request failed):
+    set by :meth:`failed`, implies ``no_judgment``. ``False`` for a ``no_judgment`` answer, a reply without
+    a label the benchmark can read. ``mmjudge eval`` exits non-zero on errored verdicts (beyond
+    ``--max-failed-share``); a no-judgment answer alone never fails a run."""
+
+    def __post_init__(self) -> None:
+        if self.errored and not self.no_judgment:
+            raise ValueError(
+                f"verdict {self.item_id!r}: errored=True needs no_judgment=True (an error holds no judgment)"
+            )
 
     @classmethod
     def failed(cls, item_id: str, error: str, *, transient: bool = False) -> Verdict:
-        """A ``no_judgment`` verdict carrying ``error``.
+        """An errored ``no_judgment`` verdict carrying ``error`` (the judging failed; not an answer).
 
-        >>> Verdict.failed("c1", "MediaError: unreadable").no_judgment
-        True
+        >>> v = Verdict.failed("c1", "MediaError: unreadable")
+        >>> v.no_judgment, v.errored
+        (True, True)
         """
-        return cls(item_id=item_id, value=None, no_judgment=True, error=error, transient=transient)
+        return cls(item_id, None, no_judgment=True, error=error, transient=transient, errored=True)
 
     def record(self, value_field: str, **fields: Any) -> dict[str, Any]:
         """The verdict as a prediction record: ``id``, the benchmark's key ``fields``, the value under

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mmjudge.judges import Diagnostics, MediaRequest, ScoreQuery, Verdict
 from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, verdict_from_dict, verdict_to_dict
 
@@ -115,3 +117,24 @@ def test_a_model_that_runs_out_of_memory_gives_a_transient_verdict() -> None:
     item = ScoreQuery("c1", Path("c1.mp4"), "a cat")
     (verdict,) = _call_judge(Exploding(), [JudgeInput(item)])  # type: ignore[arg-type]
     assert verdict.no_judgment and verdict.transient
+
+
+def test_errors_and_no_label_answers_stay_apart_through_the_cache_and_in_older_lines(tmp_path: Path) -> None:
+    """A verdict that failed with an error stays errored after the cache round trip; a reply without a label
+    stays an answer. A line written before verdicts carried the flag: a no-label reply is an answer,
+    any other ``no_judgment`` came from ``Verdict.failed``."""
+    errored = Verdict.failed("c1", "MediaError: 'c1' has no video frames (clip c1.mp4)")
+    unlabelled = Verdict("c2", None, no_judgment=True, error="no FF/WF/FL/LL label in the reply 'hmm'")
+    cache = VerdictCache(tmp_path, rank=0)
+    cache.put_many([("k1", errored), ("k2", unlabelled), ("k3", Verdict("c3", "FF"))])
+    with (tmp_path / "rank0.jsonl").open("a") as handle:
+        for key, error in (("old1", "MediaError: moov atom not found"), ("old2", unlabelled.error)):
+            line = {"key": key, "verdict": {"item_id": key, "value": None, "no_judgment": True, "error": error}}
+            handle.write(json.dumps(line) + "\n")
+    reopened = VerdictCache(tmp_path, rank=0)
+    assert reopened.get("k1") == errored and reopened.get("k1").errored
+    assert reopened.get("k2") == unlabelled and not reopened.get("k2").errored
+    assert not reopened.get("k3").errored
+    assert reopened.get("old1").errored and not reopened.get("old2").errored
+    with pytest.raises(ValueError, match="errored=True needs no_judgment=True"):
+        Verdict("c4", "FF", errored=True)

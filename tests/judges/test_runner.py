@@ -24,7 +24,7 @@ from mmjudge.benchmarks.mist import MistCell
 from mmjudge.judges import Diagnostics, Judge, JudgeInput, MediaRequest, ScoreQuery, Verdict
 from mmjudge.queries import KINDS
 from mmjudge.registry import Registry
-from mmjudge.runner import RunOptions, evaluate_judge, run_judge
+from mmjudge.runner import ItemErrors, RunOptions, evaluate_judge, run_judge
 
 STUB = "counting_stub"
 PYTHON = sys.executable
@@ -206,7 +206,19 @@ def test_a_model_error_fails_only_its_item(emoprefer_data: Path, tmp_path: Path,
     verdicts = result.verdicts[None]
     assert [v.item_id for v in verdicts if v.no_judgment] == ["sample_00000001"]
     assert [v.error for v in verdicts if v.no_judgment] == ["RuntimeError: stub model error"]
-    assert result.stats.judged == 6 and result.stats.failed == 1
+    assert result.stats.judged == 6 and result.stats.failed == 1 and result.stats.errored == 1
+
+
+def test_errored_items_are_counted_per_frame_count_and_in_results(
+    emoprefer_data: Path, tmp_path: Path, stub_registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MMJUDGE_TEST_FAIL_IDS", "sample_00000001")
+    options = RunOptions(media_root=media_root(emoprefer_data), frames=(2, 4), progress=False)
+    outputs = evaluate_judge("emoprefer", STUB, emoprefer_data / "emoprefer", tmp_path / "out", options)
+    first = ("RuntimeError: stub model error",)
+    assert [o.errors for o in outputs] == [ItemErrors(1, 6, first, "frames=2"), ItemErrors(1, 6, first, "frames=4")]
+    run = json.loads(outputs[0].results.read_text())["run"]
+    assert (run["failed"], run["errored"], run["first_errors"]) == (2, 2, list(first))
 
 
 def test_a_sweep_decodes_each_clip_once(emoprefer_data: Path, tmp_path: Path, stub_registry: Registry,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -29,6 +31,57 @@ def test_weight_free_request_runs_mmjudge_eval(board_factory, monkeypatch) -> No
     assert set(rows) == {"isovrbench"}
     assert rows["isovrbench"].model == "org/coin" and rows["isovrbench"].header["judge"] == "random"
     assert 0.0 <= rows["isovrbench"].results["average"] <= 100.0
+
+
+def test_a_request_whose_clips_do_not_decode_fails_naming_the_count_and_first_error(
+    board_factory, data_root: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """``mmjudge eval`` exits 3 when items failed with an error; the worker stores no row and says why."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    broken = tmp_path / "data"
+    shutil.copytree(data_root / "isovrbench", broken / "isovrbench")
+    for clip in (broken / "isovrbench").rglob("*.mp4"):
+        clip.write_bytes(b"\x00\x00\x00 not an mp4 at all")
+    board = board_factory(data_root=broken)
+    request = _run_request(board, q.validate_request("org/sharp", "v1", "sharpness", "frames: 4", ["isovrbench"]))
+    assert request.status == "FAILED"
+    assert re.search(r"exited with status 3: (\d+) of \1 items failed with an error; first error: MediaError",
+                     request.log_tail), request.log_tail[-2000:]  # fmt: skip
+    assert board.store.submissions() == []
+
+
+@pytest.mark.parametrize(("errored", "status"), [(2, "FAILED"), (0, "FINISHED")])
+def test_the_worker_stores_no_run_whose_results_record_errored_items(
+    board_factory, reference, errored: int, status: str
+) -> None:
+    """Whatever runner the worker calls: a ``results.json`` recording items that failed with an error
+    fails the request; no-judgment answers alone (the fake file holds some) are stored as usual."""
+    from mmjudge.leaderboard.worker import EvalJob
+    from mmjudge.results import write_results
+
+    from .conftest import prediction_bytes
+
+    def fake_eval(job: EvalJob) -> Path:
+        job.out_dir.mkdir(parents=True)
+        path = job.out_dir / "predictions.jsonl"
+        path.write_bytes(prediction_bytes(job.benchmark, reference[job.benchmark]))
+        first = ["MediaError: 'a000/anchor' has no video frames"] if errored else []
+        run = {"items": 16, "failed": 3, "errored": errored, "first_errors": first}
+        write_results(job.out_dir / "results.json", job.benchmark, "j", {}, {}, run)
+        return path
+
+    board = board_factory()
+    request_id = q.enqueue(board.store, q.validate_request("org/coin", "v1", "random", "seed: 3", ["isovrbench"]),
+                           "alice")  # fmt: skip
+    assert process_one(board, worker="w", eval_fn=fake_eval, lease_s=30.0) is not None
+    request = q.get_request(board.store, request_id)
+    assert request.status == status, request.log_tail
+    if errored:
+        assert ("isovrbench: 2 of 16 items failed with an error; first error: MediaError: 'a000/anchor' has no "
+                "video frames; nothing stored") in request.log_tail  # fmt: skip
+        assert board.store.submissions() == []
+    else:
+        assert [s.benchmark for s in board.store.submissions()] == ["isovrbench"]
 
 
 @pytest.mark.slow

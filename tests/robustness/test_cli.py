@@ -45,3 +45,23 @@ def test_bad_options_are_refused_with_the_fix(
 ) -> None:
     assert main(_argv(sample_data, tmp_path / "out", *extra)) != 0
     assert message in capsys.readouterr().err
+
+
+def test_items_that_fail_with_an_error_exit_3_unless_the_share_allows_them(
+    sample_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    data = tmp_path / "data" / "isovrbench"
+    shutil.copytree(sample_data / "isovrbench", data)
+    for clip in data.rglob("*.mp4"):
+        clip.write_bytes(b"\x00\x00\x00 not an mp4 at all")
+    argv = ["robustness", "--benchmark", "isovrbench", "--judge", "sharpness", "--data", str(data), "--out",
+            str(tmp_path / "out"), "--probe", "repeat", "--limit", "2", "--decode-workers", "0", "--no-progress"]  # fmt: skip
+    assert main(argv) == 3
+    err = capsys.readouterr().err
+    assert "error: benchmark items: " in err and "items failed with an error; first errors: " in err
+    assert "MediaError: " in err and str(tmp_path / "out" / "cache") in err
+    assert (tmp_path / "out" / "robustness.json").is_file()
+    assert main([*argv, "--max-failed-share", "1"]) == 0
+    assert "warning: benchmark items: " in capsys.readouterr().err

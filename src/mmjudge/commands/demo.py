@@ -7,7 +7,8 @@ each benchmark whose queries it answers with :func:`mmjudge.runner.evaluate_judg
 (every probe of the benchmark, 2 repeats) into the same folder (``robustness.json``, ``robustness.md``,
 ``robustness_summary.json``; the eval's cache answers the benchmark's own queries), plus ``OUT/summary.md``. The
 sample data are synthetic and the baselines are floors: the numbers exercise the pipeline and say
-nothing about any model.
+nothing about any model. The baselines must judge every item: a run with an item that failed with an
+error (unreadable media, say) is a failed row, and the demo exits with status 3 (1 when a run raised).
 """
 
 from __future__ import annotations
@@ -15,9 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from mmjudge.commands._failures import EXIT_ERRORED
+
+if TYPE_CHECKING:
+    from mmjudge.runner import ItemErrors
 
 NAME = "demo"
 HELP = "run every weight-free baseline judge on the synthetic sample of every benchmark and write reports"
@@ -71,8 +78,13 @@ def run(args: argparse.Namespace) -> int:
     (args.out / "summary.md").write_text(f"# mmjudge demo\n\n{_INTRO}\n\n{summary}\n", encoding="utf-8")
     print(summary)
     print(f"reports: {args.out}/<benchmark>/<judge>/report.md; this table: {args.out / 'summary.md'}")
-    failed = [r for r in rows if r["error"]]
-    return 1 if failed else 0
+    errored = [r for r in rows if r.get("errored")]
+    if errored:
+        print(f"mmjudge demo: error: {len(errored)} of {len(rows)} runs had items that failed with an error "
+              "(see the table); a baseline must judge every item of the sample", file=sys.stderr)  # fmt: skip
+    if any(r["error"] and not r.get("errored") for r in rows):
+        return 1
+    return EXIT_ERRORED if errored else 0
 
 
 def _quiet() -> None:
@@ -140,17 +152,25 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         logging.getLogger(__name__).error("%s on %s failed: %s", name, benchmark, exc)
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
-    row["robustness"] = _robustness(benchmark, name, data, out, options)
+    row["robustness"], probe_errors = _robustness(benchmark, name, data, out, options)
     # the same "value [low, high]" text as report.md and the terminal table
     row["scores"] = {key: value_text(output.scores, key) for key in get_benchmark(benchmark).metrics.headline}
     row["report"] = str(output.report)
     run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
     row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"
+    errored = [e for e in (output.errors, *probe_errors) if e.errored]
+    if errored:  # the baselines must judge every item of the synthetic sample
+        logging.getLogger(__name__).error("%s on %s: %s", name, benchmark, errored[0].describe())
+        more = f" (and in {len(errored) - 1} more runs)" if len(errored) > 1 else ""
+        row["error"], row["errored"] = errored[0].describe() + more, True
     return row
 
 
-def _robustness(benchmark: str, name: str, data: Path, out: Path, options: Any) -> str:
-    """``mmjudge robustness`` into the run's folder (its cache answers the benchmark's items), 2 repeats."""
+def _robustness(
+    benchmark: str, name: str, data: Path, out: Path, options: Any
+) -> tuple[str, tuple[ItemErrors, ...]]:
+    """``mmjudge robustness`` into the run's folder (its cache answers the benchmark's items), 2 repeats:
+    the report's path and the items of each probe run that failed with an error."""
     import dataclasses
 
     from mmjudge.robustness import RobustnessOptions, robustness_report
@@ -163,7 +183,7 @@ def _robustness(benchmark: str, name: str, data: Path, out: Path, options: Any) 
         out / benchmark / name,
         RobustnessOptions(run=run, repeats=2),
     )
-    return str(written.markdown) if written is not None else ""
+    return (str(written.markdown), written.errors) if written is not None else ("", ())
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:

@@ -3,7 +3,9 @@
 Works on one process and under ``torchrun --nproc_per_node N -m mmjudge eval ...`` or
 ``accelerate launch --multi_gpu --num_processes N -m mmjudge eval ...`` (gloo ranks on CPU). Bad input
 (unknown judge, bad config, a folder that is not a built benchmark) is refused before anything is
-written; the output folder then gets at most ``eval.log``.
+written; the output folder then gets at most ``eval.log``. Items that failed with an error (unreadable
+or missing media, the model raised) are written as ``no_judgment`` like any other; then the command
+names them and exits with status 3 unless their share is within ``--max-failed-share`` (default 0).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mmjudge.commands._failures import HELP_EPILOG, add_max_failed_share, check_max_failed_share, errored_exit
 from mmjudge.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -26,9 +29,11 @@ LOG_NAME = "eval.log"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Options: benchmark, judge, data, output, frames, decode workers, swap, limit, batch size."""
+    """Options: benchmark, judge, data, output, frames, decode workers, swap, limit, batch size, and the
+    share of items that may fail with an error."""
     from mmjudge.benchmarks import benchmark_ids
 
+    parser.epilog = HELP_EPILOG
     parser.add_argument("--benchmark", required=True, choices=benchmark_ids(), help="benchmark id")
     parser.add_argument("--judge", required=True, help="registered judge name or path to a judge config.yaml")
     parser.add_argument(
@@ -52,6 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, help="only the first N pairs / items / questions")
     parser.add_argument("--batch-size", type=int, help="items per judge call (default: the config's)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_max_failed_share(parser)
 
 
 def frame_counts(text: str) -> tuple[int, ...]:
@@ -83,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None and value < (0 if name == "decode_workers" else 1):
             raise ConfigError(f"--{name.replace('_', '-')} must be a positive integer, got {value}")
+    check_max_failed_share(args.max_failed_share)
     options = RunOptions(
         frames=args.frames,
         decode_workers=args.decode_workers,
@@ -105,9 +112,11 @@ def run(args: argparse.Namespace) -> int:
     for output in outputs:
         label = f"frames={output.frames}: " if output.frames is not None else ""
         print(f"{label}{output.predictions}\n{label}{output.results}\n{label}{output.report}")
-    if outputs:
-        _summary(args.benchmark, args.out, outputs)
-    return 0
+    if not outputs:  # not the main rank
+        return 0
+    _summary(args.benchmark, args.out, outputs)
+    where = f"log: {args.out / LOG_NAME}; each item's error is in its record in predictions.jsonl (`error`)"
+    return errored_exit(NAME, [o.errors for o in outputs], args.max_failed_share, where)
 
 
 def _summary(benchmark: str, out: Path, outputs: Sequence[EvalOutput]) -> None:

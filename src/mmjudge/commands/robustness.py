@@ -10,8 +10,10 @@ own items, and only the probes' new items are judged.
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 
+from mmjudge.commands._failures import HELP_EPILOG, add_max_failed_share, check_max_failed_share, errored_exit
 from mmjudge.errors import ConfigError
 
 NAME = "robustness"
@@ -36,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from mmjudge.commands.eval import frame_counts
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = _EPILOG
+    parser.epilog = f"{_EPILOG}\n{textwrap.fill(HELP_EPILOG + ' Each probe run counts on its own.', 100)}"
     parser.add_argument("--benchmark", required=True, choices=benchmark_ids(), help="benchmark id")
     parser.add_argument("--judge", required=True, help="registered judge name or path to a judge config.yaml")
     parser.add_argument(
@@ -63,6 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, help="only the first N pairs / items / questions")
     parser.add_argument("--batch-size", type=int, help="items per judge call (default: the config's)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    add_max_failed_share(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"--{name.replace('_', '-')} must be a positive integer, got {value}")
     if args.repeats == 1:
         raise ConfigError("--repeats 1 compares nothing: pass --repeats N with N >= 2, or leave it out")
+    check_max_failed_share(args.max_failed_share)
     run_options = RunOptions(
         decode_workers=args.decode_workers, limit=args.limit, batch_size=args.batch_size,
         media_root=args.media_root, progress=not args.no_progress,
@@ -106,4 +110,5 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
         print(f"{probe['name']}: {state}")
     print(f"{output.json}\n{output.markdown}\n{output.summary}")
-    return 0
+    where = f"each item's verdict and error are in the verdict cache {args.out / 'cache'}"
+    return errored_exit(NAME, output.errors, args.max_failed_share, where)

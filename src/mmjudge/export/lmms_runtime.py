@@ -180,7 +180,9 @@ class TaskRuntime:
         if isinstance(query, ScoreQuery):
             rating = clip_rating(reply)
             if rating is None:
-                return Verdict.failed(query.item_id, f"no digit 0-9 in the reply {reply[:80]!r}")
+                # an answer without a rating (scored as no judgment), not a failure of the run
+                error = f"no digit 0-9 in the reply {reply[:80]!r}"
+                return Verdict(query.item_id, None, no_judgment=True, error=error)
             return Verdict(query.item_id, rating)
         from mmjudge.judges import free_text_verdict
 

@@ -9,6 +9,10 @@ the lease and copies the log tail into the store, so a request that kills its wo
 its last log when it ends FAILED after the attempt cap. Log tails are public (the queue tab shows
 them): server paths, internal URLs and secret values are removed before they are stored.
 
+A run with items that failed with an error (unreadable media, the model raised; ``run.errored`` in the
+``results.json`` beside the predictions) is never stored: the request fails with how many items failed
+and the first error. A ``no_judgment`` answer (a reply without a readable label) is scored as usual.
+
 The run goes through a seam, :data:`EvalFn` (``(job) -> predictions.jsonl path``), so tests substitute a
 fake runner; the default, :func:`subprocess_eval`, runs ``mmjudge eval`` in a child process (through
 ``accelerate launch`` over the machine's GPUs when it has several, :mod:`mmjudge.leaderboard.launch`)
@@ -49,6 +53,7 @@ __all__ = [
     "EvalFn",
     "EvalJob",
     "default_work_dir",
+    "errored_items",
     "process_one",
     "public_log",
     "run_worker",
@@ -105,8 +110,26 @@ def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None, gpus: int =
             command, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s, check=False
         ).returncode
     if code != 0:
-        raise MmjudgeError(f"`mmjudge eval --benchmark {job.benchmark}` exited with status {code}")
+        errored = errored_items(job.out_dir / "results.json")
+        why = f": {errored}" if errored else ""
+        raise MmjudgeError(f"`mmjudge eval --benchmark {job.benchmark}` exited with status {code}{why}")
     return job.out_dir / "predictions.jsonl"
+
+
+def errored_items(results: Path) -> str | None:
+    """Why a run must not become a row: the items its ``results.json`` says failed with an error, with the
+    first error (``None``: none did, or the file is missing or records no count, as a fake runner's)."""
+    from mmjudge.results import read_results
+
+    if not results.is_file():
+        return None
+    run = read_results(results).run
+    count = int(run.get("errored") or 0)
+    if count == 0:
+        return None
+    first = list(run.get("first_errors") or [])
+    shown = f"; first error: {first[0]}" if first else ""
+    return f"{count} of {run.get('items')} items failed with an error{shown}"
 
 
 def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalFn = subprocess_eval,
@@ -181,6 +204,9 @@ def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_f
             continue
         job = EvalJob(benchmark, config_path, root / benchmark, tmp / benchmark, log_path)
         predictions = eval_fn(job)
+        errored = errored_items(predictions.parent / "results.json")
+        if errored:  # never a row from a run whose items failed with an error
+            raise MmjudgeError(f"{benchmark}: {errored}; nothing stored (a row must judge every item)")
         meta = SubmissionMeta(judge=name, model=request.model, revision=request.revision, weights="open")
         row = board.submit(
             predictions.read_bytes(), meta, request.submitter, daily_limit=None, source="predictions.jsonl",

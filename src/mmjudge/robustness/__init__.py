@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from mmjudge.judges import JudgeConfig
 from mmjudge.robustness._markdown import write_markdown
 from mmjudge.robustness._repeat import measure_repeats
-from mmjudge.robustness._run import RobustnessOptions, run_robustness
+from mmjudge.robustness._run import RobustnessOptions, judge_robustness, run_robustness
 from mmjudge.robustness._schema import (
     SCHEMA,
     SCHEMA_VERSION,
@@ -25,6 +25,7 @@ from mmjudge.robustness._schema import (
     validate_report,
     write_report_json,
 )
+from mmjudge.runner import ItemErrors
 
 __all__ = [
     "SCHEMA",
@@ -53,6 +54,8 @@ class RobustnessOutput(NamedTuple):
     """``robustness.md``."""
     summary: Path
     """``robustness_summary.json``: ``{"benchmark", "judge", "schema_version", "summary"}``."""
+    errors: tuple[ItemErrors, ...] = ()
+    """Per judged setting (the benchmark's items, each probe's runs), the items that failed with an error."""
 
 
 def robustness_report(
@@ -63,7 +66,7 @@ def robustness_report(
     options: RobustnessOptions | None = None,
 ) -> RobustnessOutput | None:
     """Run the probes and write the three files into ``out_dir`` (``None`` on ranks other than the main one)."""
-    report = run_robustness(benchmark, judge, data_dir, out_dir, options or RobustnessOptions())
+    report, errors = judge_robustness(benchmark, judge, data_dir, out_dir, options or RobustnessOptions())
     if "schema_version" not in report:
         return None
     out = Path(out_dir)
@@ -75,4 +78,4 @@ def robustness_report(
     summary["summary"] = report["summary"]
     summary_path = out / "robustness_summary.json"
     summary_path.write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", encoding="utf-8")
-    return RobustnessOutput(report, json_path, markdown, summary_path)
+    return RobustnessOutput(report, json_path, markdown, summary_path, tuple(errors))

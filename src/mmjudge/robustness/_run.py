@@ -16,15 +16,24 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, QuerySource, get_benchmark
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
 from mmjudge.queries import Query, Verdict
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
-from mmjudge.runner import RunOptions, RunResult, prepare_judge, resolve_config, run_queries, sharing_weights
+from mmjudge.runner import (
+    ItemErrors,
+    RunOptions,
+    RunResult,
+    prepare_judge,
+    resolve_config,
+    run_queries,
+    setting_errors,
+    sharing_weights,
+)
 
-__all__ = ["RobustnessOptions", "run_robustness"]
+__all__ = ["Judged", "RobustnessOptions", "judge_robustness", "run_robustness"]
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +55,25 @@ class RobustnessOptions:
 
 
 _DEFAULT = RobustnessOptions()
+
+
+class Judged(NamedTuple):
+    """A robustness run's report and the items of each of its runs that failed with an error."""
+
+    report: dict[str, Any]
+    """The ``robustness.json`` object (``{"probes": []}`` on ranks other than the main one)."""
+    errors: list[ItemErrors]
+    """One entry per judged setting (the benchmark's items, each probe's run; main rank)."""
+
+
+def _judge(
+    errors: list[ItemErrors], label: str, benchmark: str, judge: Judge, queries: list[Query],
+    rows: list[dict[str, Any]], out_dir: str | Path, run: RunOptions,
+) -> RunResult:  # fmt: skip
+    """:func:`run_queries`, noting which of its verdicts failed with an error under ``label``."""
+    result = run_queries(benchmark, judge, queries, rows, out_dir, run)
+    errors.extend(setting_errors(result, label))
+    return result
 
 
 def _cost(result: RunResult) -> dict[str, int]:
@@ -92,6 +120,18 @@ def run_robustness(
     Returns:
         The ``robustness.json`` object (see :mod:`mmjudge.robustness._schema`).
     """
+    return judge_robustness(benchmark, judge, data_dir, out_dir, options).report
+
+
+def judge_robustness(
+    benchmark: str,
+    judge: str | Path | JudgeConfig,
+    data_dir: str | Path,
+    out_dir: str | Path,
+    options: RobustnessOptions = _DEFAULT,
+) -> Judged:
+    """:func:`run_robustness`, with the items of each run that failed with an error."""
+    errors: list[ItemErrors] = []
     spec = get_benchmark(benchmark)
     config = resolve_config(judge)
     base_judge = prepare_judge(benchmark, config)
@@ -100,20 +140,23 @@ def run_robustness(
     run = dataclasses.replace(options.run, frames=(), swap=False)
     rows = _rows(benchmark, data_dir, run)
     queries = spec.records.queries(rows, QuerySource(Path(data_dir), media_root=run.media_root, kind=kind))
-    base = run_queries(benchmark, base_judge, queries, rows, out_dir, run)
+    base = _judge(errors, "benchmark items", benchmark, base_judge, queries, rows, out_dir, run)
     # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
     # holds the verdicts, so it alone measures.
     verdicts = _by_id(base)
     scores = _scores(spec, queries, verdicts, rows) if base.is_main else {}
     traits = _traits(base_judge, queries)
-    context = _Context(spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, queries, kind, base.is_main)
+    context = _Context(
+        spec, base_judge, Path(data_dir), Path(out_dir), run, options, rows, queries, kind, base.is_main,
+        errors,
+    )  # fmt: skip
     report: dict[str, Any] = {"probes": []}
     for probe in probes:
         report["probes"].append(_one_probe(probe, context, traits, verdicts, scores))
     if not options.probes or "repeat" in options.probes:  # listed as skipped without --repeats
         report["probes"].append(_repeat(context, verdicts))
     if not base.is_main:
-        return {"probes": []}
+        return Judged({"probes": []}, errors)
     from mmjudge._version import __version__
     from mmjudge.data.rows import dataset_hash
     from mmjudge.report import headline
@@ -124,7 +167,7 @@ def run_robustness(
         dataset={"folder": Path(data_dir).resolve().name, "hash": dataset_hash(data_dir)}, seed=options.seed,
         base=_cost(base), headline=headline(benchmark, scores), summary=summary_of(report["probes"]),
     )  # fmt: skip
-    return report
+    return Judged(report, errors)
 
 
 def _rows(benchmark: str, data_dir: str | Path, run: RunOptions) -> list[dict[str, Any]]:
@@ -164,14 +207,19 @@ class _Context:
     queries: list[Query]
     kind: type
     is_main: bool
+    errors: list[ItemErrors]
+    """Where each run notes its errored items."""
+
+    def judged(self, label: str, judge: Judge, queries: list[Query], run: RunOptions | None = None) -> RunResult:
+        """:func:`run_queries` into the run's folder, noting its errored items under ``label``."""
+        out, rows = self.out_dir, self.rows
+        return _judge(self.errors, label, self.spec.id, judge, queries, rows, out, run or self.run)
 
 
 def _one_probe(
     probe: Probe, ctx: _Context, traits: JudgeTraits, verdicts: dict[str, Verdict], scores: dict[str, Any]
 ) -> dict[str, Any]:
-    spec, judge, rows, queries, run, options, out_dir = (
-        ctx.spec, ctx.judge, ctx.rows, ctx.queries, ctx.run, ctx.options, ctx.out_dir
-    )  # fmt: skip
+    spec, judge, rows, queries, run, options = ctx.spec, ctx.judge, ctx.rows, ctx.queries, ctx.run, ctx.options
     entry = _entry(probe.name, probe.title, probe.description)
     reason = probe.applies(traits) if probe.applies else ""
     if reason:
@@ -181,7 +229,7 @@ def _one_probe(
     if probe.swap:  # both orders: the forward queries are cache hits, the reversed ones this probe's cost
         source = QuerySource(ctx.data_dir, media_root=run.media_root, swap=True, kind=ctx.kind)
         queries = spec.records.queries(rows, source)
-        result = run_queries(spec.id, judge, queries, rows, out_dir, run)
+        result = ctx.judged(probe.name, judge, queries)
         verdicts, cost = _by_id(result), _cost(result)
         scores = _scores(spec, queries, verdicts, rows) if ctx.is_main else {}
     sweep: dict[int, dict[str, Verdict]] = {}
@@ -189,23 +237,23 @@ def _one_probe(
         counts = tuple(options.frames or probe.frames)
         if len(counts) == 1:  # one count: the runner expects it in the config
             one = sharing_weights(judge, with_frames(judge.config, counts[0]))
-            result = run_queries(spec.id, one, queries, rows, out_dir, run)
+            result = ctx.judged(f"{probe.name} frames={counts[0]}", one, queries)
             sweep = {counts[0]: _by_id(result)}
         else:
-            result = run_queries(spec.id, judge, queries, rows, out_dir, dataclasses.replace(run, frames=counts))
+            result = ctx.judged(probe.name, judge, queries, dataclasses.replace(run, frames=counts))
             sweep = {int(n): _by_id(result, n) for n in counts}
         cost = _cost(result)
     fps_sweep: dict[float, dict[str, Verdict]] = {}
     if probe.fps and traits.own_sampling:  # a judge sampling at its own rate: its rate varied too
         for rate in probe.fps:
             one = sharing_weights(judge, dataclasses.replace(judge.config, fps=rate))
-            result = run_queries(spec.id, one, queries, rows, out_dir, run)
+            result = ctx.judged(f"{probe.name} fps={rate:g}", one, queries)
             fps_sweep[rate] = _by_id(result)
             cost = {k: cost[k] + v for k, v in _cost(result).items()}
     variants = probe.variants(rows, queries) if probe.variants else []
     variant_verdicts: dict[str, Verdict] = {}
     if variants:
-        result = run_queries(spec.id, judge, [v.query for v in variants], rows, out_dir, run)
+        result = ctx.judged(probe.name, judge, [v.query for v in variants])
         variant_verdicts = _by_id(result)
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:
@@ -240,7 +288,8 @@ def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
     runs = [verdicts]
     cost = {"items": 0, "judged": 0, "cached": 0}
     for r in range(1, options.repeats):
-        result = run_queries(spec.id, _reseeded(judge, judge.config.seed + r), queries, rows, ctx.out_dir, ctx.run)
+        seed = judge.config.seed + r
+        result = ctx.judged(f"repeat seed={seed}", _reseeded(judge, seed), queries)
         runs.append(_by_id(result))
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:

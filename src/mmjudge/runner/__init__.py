@@ -3,9 +3,11 @@
 :func:`run_judge` judges every query of a built benchmark folder (the benchmark builds queries of the
 first kind it asks that the judge answers); :func:`evaluate_judge` also scores and writes ``predictions.jsonl``,
 ``results.json`` and ``report.md``. Modules: :mod:`.runner` (sharded, cached judging), :mod:`.decode`
-(the decode pool), :mod:`.cache` (the verdict cache), :mod:`.dist` (ranks), :mod:`.outputs` (files).
+(the decode pool), :mod:`.cache` (the verdict cache), :mod:`.dist` (ranks), :mod:`.outputs` (files),
+:mod:`.failures` (items that failed with an error).
 """
 
+from mmjudge.runner.failures import FIRST_ERRORS, ItemErrors, item_errors
 from mmjudge.runner.outputs import EvalOutput, evaluate_judge, provenance
 from mmjudge.runner.runner import (
     RunOptions,
@@ -16,25 +18,30 @@ from mmjudge.runner.runner import (
     resolve_config,
     run_judge,
     run_queries,
+    setting_errors,
     sharing_weights,
 )
 from mmjudge.runner.sweep import SWEEP_FILES, SweepFiles, SweepRun, write_sweep
 
 __all__ = [
+    "FIRST_ERRORS",
     "SWEEP_FILES",
     "EvalOutput",
+    "ItemErrors",
     "RunOptions",
     "RunResult",
     "RunStats",
     "SweepFiles",
     "SweepRun",
     "evaluate_judge",
+    "item_errors",
     "load_queries",
     "prepare_judge",
     "provenance",
     "resolve_config",
     "run_judge",
     "run_queries",
+    "setting_errors",
     "sharing_weights",
     "write_sweep",
 ]

@@ -11,6 +11,11 @@ Transient failures (``Verdict.transient``: connection, timeout, 5xx, out of memo
 for the run but never written, and a line written before verdicts carried the flag whose error reads
 as transient (:func:`mmjudge.judges._failures.looks_transient`) is not loaded: a rerun into the same
 folder judges those queries again. Deterministic failures (unreadable media) stay cached.
+
+A line keeps whether its verdict failed with an error (``Verdict.errored``) or is an answer without a
+label; a line written before verdicts carried the flag is read as errored when it is a ``no_judgment``
+whose error is not the no-label message of :func:`mmjudge.judges.free_text_verdict` (the only
+``no_judgment`` answer mmjudge made then; every other one came from ``Verdict.failed``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -31,6 +37,8 @@ from mmjudge.queries import Diagnostics, Query, Verdict
 logger = logging.getLogger(__name__)
 
 _MEDIA_FIELDS = ("video", "audio", "image")
+_NO_LABEL = re.compile(r"no .+ label in the reply ['\"]", re.DOTALL)
+"""The error of a reply without a parseable label (``free_text_verdict``): an answer, not a failure."""
 
 
 def verdict_to_dict(verdict: Verdict) -> dict[str, Any]:
@@ -47,19 +55,36 @@ def verdict_to_dict(verdict: Verdict) -> dict[str, Any]:
         "error": verdict.error,
         "diagnostics": dataclasses.asdict(verdict.diagnostics),
         "transient": verdict.transient,
+        "errored": verdict.errored,
     }
 
 
 def verdict_from_dict(data: Mapping[str, Any]) -> Verdict:
-    """Rebuild a :class:`Verdict` from :func:`verdict_to_dict`'s output."""
+    """Rebuild a :class:`Verdict` from :func:`verdict_to_dict`'s output (or from an older line without
+    ``errored``).
+
+    >>> old = {"item_id": "c1", "no_judgment": True, "error": "MediaError: unreadable"}
+    >>> verdict_from_dict(old).errored
+    True
+    >>> verdict_from_dict({**old, "error": "no A/B label in the reply 'maybe'"}).errored
+    False
+    """
+    no_judgment = bool(data.get("no_judgment", False))
+    error = data.get("error")
     return Verdict(
         item_id=str(data["item_id"]),
         value=data.get("value"),
-        no_judgment=bool(data.get("no_judgment", False)),
-        error=data.get("error"),
+        no_judgment=no_judgment,
+        error=error,
         diagnostics=Diagnostics(**(data.get("diagnostics") or {})),
         transient=bool(data.get("transient", False)),
+        errored=bool(data["errored"]) if "errored" in data else _errored_before_the_flag(no_judgment, error),
     )
+
+
+def _errored_before_the_flag(no_judgment: bool, error: Any) -> bool:
+    """Whether an unflagged (older) cached ``no_judgment`` failed with an error rather than held no label."""
+    return no_judgment and not (isinstance(error, str) and _NO_LABEL.match(error))
 
 
 class MediaHasher:

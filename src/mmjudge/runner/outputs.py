@@ -17,6 +17,7 @@ from typing import Any
 from mmjudge.data.rows import dataset_hash
 from mmjudge.data.source import DataSource, location_of
 from mmjudge.judges import JudgeConfig, fingerprint
+from mmjudge.runner.failures import ItemErrors, item_errors
 from mmjudge.runner.runner import RunOptions, RunResult, run_judge
 from mmjudge.runner.sweep import SweepRun, write_sweep
 
@@ -41,6 +42,8 @@ class EvalOutput:
     """``report.md``."""
     scores: dict[str, Any]
     """The scores written to ``results.json``."""
+    errors: ItemErrors
+    """The verdicts of this frame setting that failed with an error (the files are written all the same)."""
 
 
 def provenance(
@@ -155,4 +158,5 @@ def _write_outputs(
         folder / "results.json", result.benchmark, config.display_name, scores, prov, run
     )
     report_path = write_report(folder, result.benchmark, scores, predictions, result.rows, prov, run)
-    return EvalOutput(count, folder, predictions_path, results_path, report_path, scores)
+    errors = item_errors(result.verdicts[count], "" if count is None else f"frames={count}")
+    return EvalOutput(count, folder, predictions_path, results_path, report_path, scores, errors)

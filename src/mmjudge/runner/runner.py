@@ -27,6 +27,7 @@ from mmjudge.queries import Query, Verdict
 from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, media_paths
 from mmjudge.runner.decode import Decoded, Prefetcher
 from mmjudge.runner.dist import Dist, dedupe_in_order, init_dist
+from mmjudge.runner.failures import ItemErrors, item_errors
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +65,12 @@ class RunStats:
     judged: int = 0
     """(query, frame setting) verdicts judged by this run, all ranks."""
     failed: int = 0
-    """No-judgment verdicts among all verdicts of the run."""
+    """No-judgment verdicts among all verdicts of the run (errored ones and answers without a label)."""
+    errored: int = 0
+    """Among them, verdicts that failed with an error (:attr:`Verdict.errored`: unreadable or missing media,
+    the model raised), as opposed to answers without a label; ``mmjudge eval`` exits non-zero on them."""
+    first_errors: list[str] = field(default_factory=list)
+    """The first distinct error messages of the errored verdicts (at most three), in query order."""
     transient: int = 0
     """Among them, transient failures (connection, timeout, 5xx, out of memory): not cached, so a rerun
     into the same output folder judges those queries again."""
@@ -123,9 +129,11 @@ def resolve_config(judge: str | Path | JudgeConfig) -> JudgeConfig:
 
 
 def prepare_judge(benchmark: str, config: JudgeConfig) -> Judge:
-    """Instantiate the backend and check it judges ``benchmark`` (unknown names list the registered ones)."""
+    """Instantiate the backend, check it judges ``benchmark`` (unknown names list the registered ones) and
+    check its model (a family without a profile, options that cannot work with it) before the run."""
     judge = make_judge(config)
     judge.check_benchmark(benchmark)
+    judge.check_model()
     return judge
 
 
@@ -234,6 +242,10 @@ def run_queries(
         result.verdicts = {n: [cache.get(keys[n][i.item_id]) for i in queries] for n in variants}
         stats.failed = sum(v.no_judgment for per in result.verdicts.values() for v in per)
         stats.transient = sum(v.transient for per in result.verdicts.values() for v in per)
+        errors = item_errors(v for per in result.verdicts.values() for v in per)
+        stats.errored, stats.first_errors = errors.errored, list(errors.messages)
+        for one in (e for e in setting_errors(result) if e.errored):
+            logger.warning("%s", one.describe())
         if stats.transient:
             logger.warning(
                 "%d of %d verdicts failed for a transient reason (connection, timeout, 5xx, out of memory); "
@@ -244,6 +256,17 @@ def run_queries(
     result.stats = stats
     dist.barrier()
     return result
+
+
+def setting_errors(result: RunResult, label: str = "") -> list[ItemErrors]:
+    """The errored verdicts of each frame setting of a run (main rank), ``label`` (a probe's name) first.
+
+    ``setting`` reads ``"<label> frames=<n>"`` in a sweep, else ``label``.
+    """
+    return [
+        item_errors(per, " ".join(filter(None, (label, f"frames={n}" if n is not None else ""))))
+        for n, per in result.verdicts.items()
+    ]
 
 
 def sharing_weights(base: Judge, config: JudgeConfig) -> Judge:
@@ -297,7 +320,8 @@ def _judge_queries(
     jobs = ((i, [v.media_request(i) for v in variants.values()]) for i in queries)
     bar = tqdm(total=len(queries), desc="judging", unit="query", disable=not (dist.is_main and options.progress))
     started = time.perf_counter()
-    with Prefetcher(options.decode_workers, backend=options.video_backend) as prefetcher:
+    made_ahead = [v.model_inputs for v in variants.values()]  # the judges' processor calls, in the workers
+    with Prefetcher(options.decode_workers, backend=options.video_backend, model_inputs=made_ahead) as prefetcher:
         for batch in _timed_batches(prefetcher.map(jobs), batch_size, stats):
             for position, (count, variant) in enumerate(variants.items()):
                 todo = [d for d in batch if keys[count][d.query.item_id] not in cache]
@@ -375,5 +399,6 @@ __all__ = [
     "resolve_config",
     "run_judge",
     "run_queries",
+    "setting_errors",
     "sharing_weights",
 ]
