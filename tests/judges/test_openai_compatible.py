@@ -45,6 +45,14 @@ def make(server: ChatServer, **options: object):
     return judge
 
 
+def mist_input(item_id: str = "i1::zero_shot::explicit::aligned") -> JudgeInput:
+    from PIL import Image
+
+    cell = MistCell(item_id, "i1", "It was a **hot potato**.", "hot potato", Path("img.png"), "zero_shot",
+                    "explicit", "aligned")  # fmt: skip
+    return JudgeInput(cell, image=Image.new("RGB", (8, 8), (255, 0, 0)))
+
+
 def clip_input(item_id: str = "c1", frames: int = 3) -> JudgeInput:
     rng = np.random.default_rng(0)
     video = rng.integers(0, 256, size=(frames, 24, 32, 3), dtype=np.uint8)
@@ -311,7 +319,7 @@ def test_a_down_endpoint_is_retried_on_resume_not_cached(
             "--media-root", str(sample_data / "raw/emorealm/DFEW"), "--out", str(out), "--decode-workers", "0",
             "--no-progress", "--limit", "3"]  # fmt: skip
     server.always = Canned(503)
-    assert main(argv) == 0
+    assert main(argv) == 3  # every item failed with an error (exit status 3), none cached
     down = read_predictions(out / "predictions.jsonl").records
     assert all(r["no_judgment"] for r in down) and "HTTP 503" in down[0]["error"]
     assert json.loads((out / "results.json").read_text())["run"]["transient"] == 3
@@ -329,3 +337,125 @@ def test_the_shipped_config_loads() -> None:
     judge = make_judge(load_config(root / "judges" / "openai_compatible" / "config.yaml"))
     assert judge.benchmarks == {"isovrbench", "mist", "emoprefer", "emorealm"}
     assert judge.options.top_logprobs == 20 and judge.options.temperature == 0.0
+
+
+# --- served by vLLM: images per request, reasoning replies cut off, guided choice -------------------------
+
+
+def test_too_many_images_for_the_server_is_a_clear_error_not_retried_not_cached(
+    server: ChatServer, secret: str
+) -> None:
+    server.max_images = 2  # vllm serve ... --limit-mm-per-prompt '{"image": 2}'
+    (verdict,) = make(server, max_retries=3).judge_batch([clip_input(frames=3)])
+    assert verdict.errored and verdict.value is None
+    assert "refuses 3 images in one request" in str(verdict.error)
+    assert "At most 2 image(s) may be provided in one request." in str(verdict.error)
+    assert "--limit-mm-per-prompt" in str(verdict.error) and "max_images_per_request" in str(verdict.error)
+    assert verdict.transient  # the server's flag or the config is at fault: a rerun asks again
+    assert len(server.requests) == 1  # a 400 is not retried
+    (mist,) = make(server).judge_batch([mist_input()])  # one image fits
+    assert mist.value == "WF"
+
+
+def test_a_config_asking_more_frames_than_the_server_takes_is_refused_before_the_run(
+    server: ChatServer, secret: str
+) -> None:
+    def config(**fields: object) -> JudgeConfig:
+        options = {"base_url": server.base_url, "api_key_env": KEY_ENV, "max_images_per_request": 4}
+        return JudgeConfig(judge="openai_compatible", model="m", options=options, **fields)
+
+    with pytest.raises(ConfigError, match=r"`frames: 8` sends 8 images per request.*--limit-mm-per-prompt"):
+        make_judge(config(frames=8))
+    with pytest.raises(ConfigError, match="--limit-mm-per-prompt"):
+        make_judge(config())  # the default 8 frames
+    assert make_judge(config(frames=4)).options.max_images_per_request == 4
+    judge = make_judge(config(fps=2.0))  # the count follows each clip's length: checked per request
+    judge.load("cpu")
+    (verdict,) = judge.judge_batch([clip_input(frames=5)])
+    assert verdict.errored and "5 images for one request" in str(verdict.error)
+    assert "--limit-mm-per-prompt" in str(verdict.error) and not server.requests  # nothing was sent
+    with pytest.raises(ConfigError, match="max_images_per_request"):
+        make_judge(JudgeConfig(judge="openai_compatible", model="m", options={"max_images_per_request": 0}))
+
+
+def test_a_reasoning_reply_cut_off_at_max_tokens_is_an_error_naming_the_limit(
+    server: ChatServer, secret: str
+) -> None:
+    server.reasoning = " ".join(["hmm"] * 40)  # 40 tokens of reasoning before the answer
+    verdicts = make(server, max_tokens=30).judge_batch([mist_input(), question_input()])
+    for verdict in verdicts:
+        # an error, not an answer; cached (not transient): greedy decoding repeats it
+        assert verdict.errored and verdict.value is None and not verdict.transient
+        assert "cut off at max_tokens=30 before an answer (finish_reason=length, content null" in str(
+            verdict.error
+        )
+        assert "reasoning in `reasoning_content`" in str(verdict.error)
+        assert "raise options.max_tokens" in str(verdict.error)
+    reply = server.requests[0]["json"]
+    assert reply["max_tokens"] == 30
+    label, answer = make(server, max_tokens=100).judge_batch([mist_input(), question_input()])
+    assert label.value == "WF" and answer.value == "(B)"  # with room for the reasoning, the answer arrives
+    server.reasoning_field = "reasoning"  # newer vLLM versions
+    (clip,) = make(server).judge_batch([clip_input()])
+    assert clip.errored and "cut off at digit_max_tokens=1" in str(clip.error)
+    assert "reads the first answer token" in str(clip.error)
+
+
+def test_content_null_with_finish_reason_stop_is_an_error(server: ChatServer, secret: str) -> None:
+    body = {"choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": None, "reasoning_content": "(B) it is"}}]}  # fmt: skip
+    server.script(Canned(200, body=json.dumps(body).encode()))
+    (verdict,) = make(server).judge_batch([question_input()])
+    assert verdict.errored and "holds no answer (finish_reason=stop, content null" in str(verdict.error)
+    assert "--reasoning-parser" in str(verdict.error)
+
+
+def test_a_reply_cut_off_before_a_label_is_an_error_not_a_no_judgment_answer(
+    server: ChatServer, secret: str
+) -> None:
+    server.reply = lambda payload: (
+        "Let me look at the image first. " + "The idiom " * 30 + '{"final_label": "LL"}'
+    )
+    (verdict,) = make(server, max_tokens=20).judge_batch([mist_input()])
+    assert verdict.errored and "cut off at max_tokens=20 before a label (finish_reason=length" in str(
+        verdict.error
+    )
+    server.reply = lambda payload: '{"final_label": "FL"} and more words than the budget holds'
+    (kept,) = make(server, max_tokens=4).judge_batch([mist_input()])
+    assert kept.value == "FL" and kept.diagnostics.extra["finish_reason"] == "length"  # a label was written
+
+
+def test_guided_choice_sends_the_labels_and_gets_exactly_one(server: ChatServer, secret: str) -> None:
+    label, answer = make(server, guided_choice=True).judge_batch([mist_input(), question_input()])
+    mist, emorealm = (r["json"] for r in server.requests)
+    if "final_label" not in prompt_text(mist):
+        mist, emorealm = emorealm, mist
+    assert mist["structured_outputs"] == {"choice": ["FF", "WF", "FL", "LL"]}
+    assert "structured_outputs" not in emorealm  # its official matcher reads the free reply
+    assert label.value == "WF" and label.diagnostics.raw_text == "WF" and not label.no_judgment
+    assert answer.value == "(B)"
+    server.requests.clear()
+    server.choice_field = "guided_choice"  # vLLM before 0.10.2
+    (old,) = make(server, guided_choice=True, guided_choice_field="guided_choice").judge_batch([mist_input()])
+    assert server.requests[0]["json"]["guided_choice"] == ["FF", "WF", "FL", "LL"] and old.value == "WF"
+    (ignored,) = make(server, guided_choice=True).judge_batch([mist_input()])  # the server ignores the field
+    assert ignored.errored and "the server ignored the guided choice" in str(ignored.error)
+    with pytest.raises(ConfigError, match="guided_choice_field"):
+        make_judge(
+            JudgeConfig(judge="openai_compatible", model="m", options={"guided_choice_field": "regex"})
+        )
+
+
+def test_the_card_s_vllm_config_loads_and_fits_its_image_limit(tmp_path: Path) -> None:
+    import re
+
+    card = (Path(__file__).resolve().parents[2] / "judges" / "openai_compatible" / "README.md").read_text()
+    section = card.split("## Serving with vLLM", 1)[1]
+    limit = int(re.search(r"--limit-mm-per-prompt '\{\"image\": (\d+)\}'", section).group(1))
+    block = re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1)
+    (tmp_path / "vllm.yaml").write_text(block, encoding="utf-8")
+    from mmjudge.judges import load_config
+
+    judge = make_judge(load_config(tmp_path / "vllm.yaml"))
+    assert judge.options.max_images_per_request == limit and judge.config.frames == limit
+    assert judge.options.guided_choice and judge.options.api_key_env == ""

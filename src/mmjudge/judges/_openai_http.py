@@ -5,7 +5,10 @@ retried with exponential backoff: HTTP 429 and 5xx replies, timeouts and connect
 ``Retry-After`` header (seconds or an HTTP date) sets the wait when present; every wait is capped by
 ``max_backoff_s``. Anything else (another 4xx, a reply that is not a JSON object) fails at once.
 A request that still fails after ``max_retries`` retries raises :class:`ApiError` with the last cause;
-the judge records it as ``no_judgment``.
+the judge records it as ``no_judgment``. An HTTP error keeps its status and the server's own error message
+(:attr:`ApiError.status`, :attr:`ApiError.detail`; vLLM's ``{"message": ...}`` and OpenAI's
+``{"error": {"message": ...}}`` bodies), so the judge can tell a refusal of too many images
+(:func:`refuses_image_count`) from other 400s.
 
 The API key is sent in the ``Authorization`` header only; it never appears in an error message.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -23,7 +27,15 @@ from typing import Any
 
 from mmjudge.errors import MmjudgeError
 
-__all__ = ["ApiError", "ChatClient", "backoff_delay", "retry_after_seconds"]
+__all__ = [
+    "ApiError",
+    "ChatClient",
+    "backoff_delay",
+    "image_limit_error",
+    "image_limit_flag",
+    "refuses_image_count",
+    "retry_after_seconds",
+]
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504}) | frozenset(range(505, 600))
 """HTTP statuses that are retried."""
@@ -36,13 +48,62 @@ class ApiError(MmjudgeError):
     timeouts, 429/5xx after the retries, an auth or not-found reply), so a later run should ask again.
     """
 
-    def __init__(self, message: str, *, transient: bool = False) -> None:
+    def __init__(
+        self, message: str, *, transient: bool = False, status: int | None = None, detail: str = ""
+    ) -> None:
         super().__init__(message)
         self.transient = transient
+        self.status = status
+        """HTTP status of the reply (``None``: no HTTP reply, or a reply that was not JSON)."""
+        self.detail = detail
+        """The server's error message (the body's ``message``), or the start of the body."""
 
 
 ENDPOINT_STATUSES = frozenset({401, 403, 404, 408})
 """Non-retried statuses that are about the endpoint or account, not the item (transient for the cache)."""
+
+_IMAGE_LIMIT = re.compile(
+    r"At most \d+ image\(s\) may be provided|limit[-_]mm[-_]per[-_]prompt|image items in the same prompt",
+    re.IGNORECASE,
+)
+
+
+def refuses_image_count(exc: ApiError) -> bool:
+    """Whether ``exc`` is a server's HTTP 400 for too many images in one request (vLLM's
+    ``--limit-mm-per-prompt``: "At most N image(s) may be provided in one request.", or, in newer
+    versions, "You set image=N (or defaulted to 1) in `--limit-mm-per-prompt`, but passed M image items ...").
+
+    >>> refuses_image_count(ApiError("x", status=400, detail="At most 2 image(s) may be provided in one ..."))
+    True
+    >>> refuses_image_count(ApiError("x", status=400, detail="maximum context length is 4096 tokens"))
+    False
+    """
+    return exc.status == 400 and bool(_IMAGE_LIMIT.search(exc.detail))
+
+
+def image_limit_flag(images: int) -> str:
+    """The ``vllm serve`` flag that lets ``images`` images into one request (vLLM 0.10 and later; older
+    versions write ``--limit-mm-per-prompt image=N``).
+
+    >>> print(image_limit_flag(8))
+    --limit-mm-per-prompt '{"image": 8}'
+    """
+    return f"--limit-mm-per-prompt '{{\"image\": {images}}}'"
+
+
+def image_limit_error(exc: ApiError, images: int) -> ApiError:
+    """The error for a server's refusal (:func:`refuses_image_count`) of ``images`` images in one request:
+    what to change, not retried, and transient for the cache (the item is not at fault, so a rerun asks again).
+    """
+    return ApiError(
+        f"the server refuses {images} images in one request (HTTP 400: {exc.detail[:200]!r}); that is the "
+        f"server's setting or the config's, not the item's: serve with a higher limit (vLLM: "
+        f"`{image_limit_flag(images)}`) or lower `frames`, and set `options.max_images_per_request` to the "
+        "server's limit so the config is checked before a run (not retried; not cached, a rerun asks again)",
+        transient=True,
+        status=exc.status,
+        detail=exc.detail,
+    )
 
 
 def backoff_delay(attempt: int, base_s: float, max_s: float) -> float:
@@ -132,11 +193,12 @@ class ChatClient:
             with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
                 raw = response.read()
         except urllib.error.HTTPError as exc:
-            detail = _snippet(exc.read())
-            message = f"HTTP {exc.code} from {self.url}: {detail}"
+            raw = exc.read()
+            message = f"HTTP {exc.code} from {self.url}: {_snippet(raw)}"
             if exc.code in RETRY_STATUSES:
                 raise _Retryable(message, retry_after_seconds(exc.headers.get("Retry-After"))) from exc
-            raise ApiError(message, transient=exc.code in ENDPOINT_STATUSES) from exc
+            transient = exc.code in ENDPOINT_STATUSES
+            raise ApiError(message, transient=transient, status=exc.code, detail=_error_message(raw)) from exc
         except TimeoutError as exc:
             raise _Retryable(f"timed out after {self.timeout_s} s waiting for {self.url}") from exc
         except urllib.error.URLError as exc:
@@ -162,6 +224,20 @@ def _decode(raw: bytes, url: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(f"malformed reply from {url}: expected a JSON object, got {type(data).__name__}")
     return data
+
+
+def _error_message(raw: bytes) -> str:
+    """The ``message`` of an error body (vLLM: top level; OpenAI: under ``error``), else the body's start."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if isinstance(data, dict):
+        inner = data.get("error")
+        for source in (inner, data) if isinstance(inner, dict) else (data,):
+            if isinstance(source.get("message"), str):
+                return str(source["message"])
+    return raw.decode("utf-8", errors="replace").strip()[:500]
 
 
 def _snippet(raw: bytes, limit: int = 200) -> str:

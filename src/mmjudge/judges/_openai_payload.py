@@ -1,7 +1,12 @@
 """Request bodies and reply parsing for the ``openai_compatible`` judge (no network here).
 
-- Frames and images travel as JPEG data URIs (:func:`jpeg_data_uri`, PIL's JPEG encoder) in
+- Frames and images travel as JPEG data URIs (:func:`jpeg_data_uri`: ``data:image/jpeg;base64,...``,
+  PIL's JPEG encoder at the given quality, PIL's other defaults, RGB, no resize here) in
   ``{"type": "image_url"}`` content parts, before the text part.
+- A choice can be constrained to its labels on a vLLM server (:func:`guided_choice_body`).
+- The answer is ``choices[0].message.content`` (:func:`answer_text`); a reply without one (a reasoning
+  model cut off at the token limit: ``finish_reason: "length"``, ``content: null``, the text in
+  ``reasoning_content``) raises :class:`NoAnswerError` saying so.
 - IsoVRBench is scored by the **expected digit from the top logprobs of the first answer token**
   (:func:`expected_digit_from_top_logprobs`), the GPT-4.1 protocol of digit judges served by an API:
   the endpoint returns at most 20 alternatives per position, so the distribution over the ten digits is
@@ -32,16 +37,37 @@ from mmjudge.errors import SchemaError
 
 __all__ = [
     "DIGITS",
+    "GUIDED_CHOICE_FIELDS",
     "LogprobDigits",
+    "NoAnswerError",
+    "ReplyText",
+    "answer_text",
     "expected_digit_from_top_logprobs",
     "first_top_logprobs",
+    "guided_choice_body",
     "image_part",
     "jpeg_data_uri",
-    "reply_text",
 ]
 
 DIGITS = tuple(str(d) for d in range(10))
 """The ten answer digits."""
+GUIDED_CHOICE_FIELDS = ("structured_outputs", "guided_choice")
+"""Request fields a vLLM server reads a choice's labels from (``options.guided_choice_field``)."""
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+"""Message fields where vLLM puts a reasoning model's reasoning (``--reasoning-parser``; newer: ``reasoning``)."""
+
+
+class NoAnswerError(SchemaError):
+    """A reply without an answer: cut off at the token limit before one, or ended without one."""
+
+
+class ReplyText(NamedTuple):
+    """The answer text of a chat reply and why generation stopped."""
+
+    text: str
+    """``choices[0].message.content``."""
+    finish_reason: str | None
+    """``choices[0].finish_reason`` (``"stop"``, ``"length"``, ...; ``None``: not sent)."""
 
 
 class LogprobDigits(NamedTuple):
@@ -112,6 +138,24 @@ def image_part(image: Any, *, quality: int = 90, detail: str | None = None) -> d
     return {"type": "image_url", "image_url": url}
 
 
+def guided_choice_body(labels: Sequence[str], field: str) -> dict[str, Any]:
+    """Request fields that make a vLLM server reply with exactly one of ``labels``, sent as ``field``.
+
+    ``structured_outputs`` is vLLM 0.10.2 and later (the only form from 0.12.0, which ignores a
+    ``guided_choice`` field without an error); ``guided_choice`` is vLLM before 0.12.0.
+
+    >>> guided_choice_body(("FF", "WF"), "structured_outputs")
+    {'structured_outputs': {'choice': ['FF', 'WF']}}
+    >>> guided_choice_body(("FF", "WF"), "guided_choice")
+    {'guided_choice': ['FF', 'WF']}
+    """
+    if field == "structured_outputs":
+        return {"structured_outputs": {"choice": list(labels)}}
+    if field == "guided_choice":
+        return {"guided_choice": list(labels)}
+    raise SchemaError(f"expected a guided choice field among {list(GUIDED_CHOICE_FIELDS)}, got {field!r}")
+
+
 def _first_choice(reply: Mapping[str, Any]) -> Mapping[str, Any]:
     choices = reply.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
@@ -119,17 +163,54 @@ def _first_choice(reply: Mapping[str, Any]) -> Mapping[str, Any]:
     return choices[0]
 
 
-def reply_text(reply: Mapping[str, Any]) -> str:
-    """``choices[0].message.content`` of a chat reply (a string), or SchemaError naming what is missing.
+def answer_text(reply: Mapping[str, Any], *, limit: str, fix: str) -> ReplyText:
+    """The answer (``choices[0].message.content``) of a chat reply and its ``finish_reason``.
 
-    >>> reply_text({"choices": [{"message": {"role": "assistant", "content": "a2"}}]})
-    'a2'
+    A reply whose content is null raises :class:`NoAnswerError`: cut off (``finish_reason`` ``"length"``)
+    it names ``limit`` (e.g. ``"max_tokens=512"``) and says ``fix``; ended (``"stop"``) it says where a
+    reasoning model's text went. An empty content is returned (the caller's parser finds no answer in it); a
+    message without ``content`` raises :class:`~mmjudge.errors.SchemaError`.
+
+    >>> answer_text({"choices": [{"message": {"content": "a2"}, "finish_reason": "stop"}]}, limit="", fix="")
+    ReplyText(text='a2', finish_reason='stop')
+    >>> cut = {"choices": [{"message": {"content": None, "reasoning_content": "Let me think"},
+    ...                      "finish_reason": "length"}]}
+    >>> answer_text(cut, limit="max_tokens=2", fix="raise options.max_tokens")
+    Traceback (most recent call last):
+    ...
+    mmjudge.judges._openai_payload.NoAnswerError: the reply was cut off at max_tokens=2 before an answer (finish_reason=length, content null, 12 characters of reasoning in `reasoning_content`); raise options.max_tokens
     """
-    message = _first_choice(reply).get("message")
-    content = message.get("content") if isinstance(message, Mapping) else None
-    if not isinstance(content, str):
-        raise SchemaError(f"malformed reply: expected choices[0].message.content text, got {_short(message)}")
-    return content
+    choice = _first_choice(reply)
+    message = choice.get("message")
+    if not isinstance(message, Mapping) or "content" not in message:
+        raise SchemaError(f"malformed reply: expected choices[0].message.content, got {_short(message)}")
+    content, finish = message.get("content"), choice.get("finish_reason")
+    finish = finish if isinstance(finish, str) else None
+    if content is not None and not isinstance(content, str):
+        raise SchemaError(f"malformed reply: expected choices[0].message.content text, got {_short(content)}")
+    if content is not None:
+        return ReplyText(content, finish)
+    thought = _reasoning_note(message)
+    if finish == "length":
+        raise NoAnswerError(
+            f"the reply was cut off at {limit} before an answer (finish_reason=length, content null{thought}); "
+            f"{fix}"
+        )
+    hint = (
+        "if the answer is in the reasoning, the server's reasoning parser (vLLM: `--reasoning-parser`) did "
+        "not find where the reasoning ends"
+        if thought
+        else "the model ended without writing an answer"
+    )
+    raise NoAnswerError(f"the reply holds no answer (finish_reason={finish}, content null{thought}); {hint}")
+
+
+def _reasoning_note(message: Mapping[str, Any]) -> str:
+    for key in REASONING_FIELDS:
+        text = message.get(key)
+        if isinstance(text, str) and text:
+            return f", {len(text):,} characters of reasoning in `{key}`"
+    return ""
 
 
 def first_top_logprobs(reply: Mapping[str, Any]) -> list[Mapping[str, Any]]:
