@@ -18,7 +18,9 @@ _EXTRAS = {
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No options."""
+    """``--coverage``: print the table of the judges the papers evaluate instead."""
+    parser.add_argument("--coverage", action="store_true",
+                        help="print which judges of the papers' result tables run here, with which config")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,6 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from mmjudge.benchmarks import BENCHMARKS
     from mmjudge.judges import JUDGES
 
+    if getattr(args, "coverage", False):
+        from mmjudge.judges.coverage import coverage_markdown
+
+        print(coverage_markdown(), end="")
+        return 0
     print(f"mmjudge {__version__}")
     for extra, modules in _EXTRAS.items():
         states = ", ".join(f"{name} {_version(name)}" for name in modules)

@@ -46,10 +46,14 @@ def default_data_root(data_root: str | Path | None, demo_output: str | Path | No
 
 
 def about_text() -> str:
-    """The About tab (Markdown shipped with the package)."""
+    """The About tab: the Markdown shipped with the package, then the judges the papers evaluate and which
+    of them run here (:func:`mmjudge.judges.coverage.coverage_markdown`, the table the README shows)."""
     from importlib import resources
 
-    return (resources.files("mmjudge.leaderboard") / "about.md").read_text(encoding="utf-8")
+    from mmjudge.judges.coverage import coverage_markdown
+
+    about = (resources.files("mmjudge.leaderboard") / "about.md").read_text(encoding="utf-8")
+    return f"{about.rstrip()}\n\n## Judges the papers evaluate\n\n{coverage_markdown()}"
 
 
 def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | None = None,

@@ -1,0 +1,193 @@
+"""The judges the four papers evaluate, and which of them mmjudge runs (README and the leaderboard's About tab).
+
+One entry per judge row of the papers' result tables, kept in ``paper_judges.yaml`` beside this module: the
+row's name as printed, the tables it is in, its Hub id or API model, and either the judge config under
+``judges/`` that runs it or why it cannot run yet. A runnable VLM names its ``model_type``; its model family
+(:mod:`mmjudge.judges.families`) gives the reference its preprocessing follows and the test that checks it.
+:func:`coverage_markdown` renders the table; README.md holds a copy between two marker comments
+(regenerate it with ``python -m mmjudge.judges.coverage --write-readme``).
+
+>>> gemma = next(j for j in paper_judges("mist") if j.row == "Gm3-27B")
+>>> gemma.family.name, gemma.parity
+('gemma3', 'tests/judges/test_family_parity.py')
+>>> next(j for j in paper_judges("isovrbench") if j.row == "LiFT").runs
+False
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field, fields
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from mmjudge.errors import ConfigError
+from mmjudge.judges.families import ModelFamily, family_of
+
+__all__ = ["README_END", "README_START", "PaperJudge", "coverage_markdown", "embed", "paper_judges"]
+
+README_START = "<!-- coverage:start (generated: python -m mmjudge.judges.coverage --write-readme) -->"
+"""The line before the generated table in README.md."""
+README_END = "<!-- coverage:end -->"
+"""The line after it."""
+
+_PARITY_BY_PROFILE = {
+    "qwen_vl_utils": "tests/judges/test_qwen_vl_parity.py",
+    "qwen_omni_utils": "tests/judges/test_audio_visual_parity.py",  # audio_visual, the family's one judge
+    None: "tests/judges/test_family_parity.py",  # every family whose processor sizes the pixels itself
+}
+
+
+@dataclass(frozen=True)
+class PaperJudge:
+    """One judge row of a paper's result tables, and how mmjudge runs it (or why it cannot yet)."""
+
+    benchmark: str
+    """Benchmark id."""
+    row: str
+    """The judge's name as the tables print it."""
+    tables: tuple[int, ...]
+    """The paper tables the row appears in."""
+    model: str = ""
+    """The full model name where the row abbreviates it."""
+    hub: str | None = None
+    """Hugging Face Hub id (``None``: not known here, or an API model)."""
+    api: str | None = None
+    """API model name of an API judge."""
+    config: str | None = None
+    """Judge config (a path under ``judges/``) that runs the model; ``None``: it cannot run yet."""
+    blocked: str | None = None
+    """Why it cannot run yet."""
+    model_type: str | None = None
+    """``config.model_type`` of a VLM run through a model family."""
+    reference: str = ""
+    """What its preprocessing follows (the family's reference, or the judge card's)."""
+    parity: str = ""
+    """The test file that checks the judge against that reference."""
+    note: str = ""
+    """How a run differs from the paper's row."""
+    family: ModelFamily | None = field(default=None, compare=False)
+    """The model family (``model_type`` given)."""
+
+    @property
+    def runs(self) -> bool:
+        """Whether a shipped config runs it."""
+        return self.config is not None
+
+
+def _entry(benchmark: str, data: dict[str, Any]) -> PaperJudge:
+    source = f"paper_judges.yaml, {benchmark} row {data.get('row')!r}"
+    unknown = set(data) - {f.name for f in fields(PaperJudge)} | set(data) & {"benchmark", "family"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown keys {sorted(unknown)} (the keys are listed atop the file)")
+    if (data.get("config") is None) == (data.get("blocked") is None):
+        raise ConfigError(f"{source}: give exactly one of `config` (it runs) or `blocked` (why not yet)")
+    data = {**data, "tables": tuple(data["tables"])}
+    if data.get("model_type"):
+        family = family_of(data["model_type"], source=source)
+        profile = family.profile.name if family.profile else None
+        data.update(family=family, reference=family.reference, parity=_PARITY_BY_PROFILE[profile])
+    if data.get("config") and not (data.get("reference") and data.get("parity")):
+        raise ConfigError(f"{source}: a runnable row needs `model_type`, or `reference` and `parity`")
+    return PaperJudge(benchmark=benchmark, **data)
+
+
+@cache
+def _data() -> dict[str, Any]:
+    import yaml
+
+    text = Path(__file__).with_name("paper_judges.yaml").read_text(encoding="utf-8")
+    return dict(yaml.safe_load(text))
+
+
+def paper_judges(benchmark: str | None = None) -> list[PaperJudge]:
+    """The judge rows of ``benchmark``'s paper (default: of every benchmark, in the registry's order).
+
+    >>> len(paper_judges("emorealm"))  # its source prints no per-model results
+    0
+    """
+    from mmjudge.benchmarks import benchmark_ids
+
+    ids = benchmark_ids() if benchmark is None else (benchmark,)
+    return [_entry(b, row) for b in ids for row in _data().get(b, {}).get("rows", [])]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _line(judge: PaperJudge) -> str:
+    name = f"{judge.row} ({judge.model})" if judge.model else judge.row
+    ident = f"`{judge.hub}`" if judge.hub else (f"API `{judge.api}`" if judge.api else "—")
+    if judge.runs:
+        how = f"`{judge.config}`" + (f"; {judge.note}" if judge.note else "")
+        follows = f"`{judge.family.name}`: {judge.reference}" if judge.family else judge.reference
+        checked = f"`{judge.parity}`"
+    else:
+        how, follows, checked = f"cannot run yet: {judge.blocked}", "—", "—"
+    cells = [name, ", ".join(map(str, judge.tables)), ident, how, follows, checked]
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def _section(benchmark: str) -> list[str]:
+    from mmjudge.benchmarks import get_benchmark
+
+    info, judges = get_benchmark(benchmark), paper_judges(benchmark)
+    citation = (info.reported() or {}).get("citation", "")
+    if not judges:
+        note = " ".join(str(_data()[benchmark].get("note", "")).split())
+        return [f"**{info.title}** ({citation}): no judge rows", "", note, ""]
+    lines = [f"**{info.title}** ({citation}): {sum(j.runs for j in judges)} of {len(judges)} run", ""]
+    header = "| judge (as printed) | tables | Hub id / API model | runs with | preprocessing follows | parity test |"
+    return [*lines, header, "|---|---|---|---|---|---|", *map(_line, judges), ""]
+
+
+def coverage_markdown() -> str:
+    """The coverage table as Markdown: a summary line, then one table per benchmark.
+
+    >>> print(coverage_markdown().splitlines()[0])
+    46 judge rows in the papers' result tables: 22 run in mmjudge, 24 cannot run yet.
+    """
+    from mmjudge.benchmarks import benchmark_ids
+
+    judges = paper_judges()
+    runs = sum(j.runs for j in judges)
+    summary = (f"{len(judges)} judge rows in the papers' result tables: {runs} run in mmjudge, "
+               f"{len(judges) - runs} cannot run yet.")  # fmt: skip
+    lines = [summary, ""]
+    for benchmark in benchmark_ids():
+        lines += _section(benchmark)
+    return "\n".join(lines)
+
+
+def embed(text: str) -> str:
+    """``text`` (README.md) with the block between :data:`README_START` and :data:`README_END` regenerated.
+
+    >>> text = f"intro\\n{README_START}\\nstale\\n{README_END}\\nrest\\n"
+    >>> "stale" in embed(text), embed(embed(text)) == embed(text), embed(text).endswith(f"{README_END}\\nrest\\n")
+    (False, True, True)
+    """
+    if text.count(README_START) != 1 or text.count(README_END) != 1:
+        raise ConfigError(f"expected one {README_START!r} and one {README_END!r} line, found "
+                          f"{text.count(README_START)} and {text.count(README_END)}")  # fmt: skip
+    head, rest = text.split(README_START)
+    return f"{head}{README_START}\n{coverage_markdown()}{README_END}{rest.split(README_END)[1]}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mmjudge.judges.coverage [--write-readme [PATH]]``: print the table, or regenerate README."""
+    parser = argparse.ArgumentParser(prog="python -m mmjudge.judges.coverage", description=main.__doc__)
+    parser.add_argument("--write-readme", nargs="?", const="README.md", metavar="PATH",
+                        help="rewrite the generated block of this README (default: README.md)")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.write_readme is None:
+        print(coverage_markdown(), end="")
+        return 0
+    path = Path(args.write_readme)
+    path.write_text(embed(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
