@@ -19,9 +19,12 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from mmjudge.judges import JudgeConfig  # noqa: E402
-from mmjudge.judges import _family, vlm_digit  # noqa: E402
-from mmjudge.runner import RunOptions, run_judge  # noqa: E402
+from mmjudge.judges import (
+    JudgeConfig,
+    _family,
+    vlm_digit,
+)
+from mmjudge.runner import RunOptions, run_judge
 
 CASES = {
     "vlm_digit-qwen2_vl-images": ("isovrbench", "vlm_digit", "qwen2_vl", {}),
