@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field, fields
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,7 @@ def _entry(benchmark: str, data: dict[str, Any]) -> PaperJudge:
 def _data() -> dict[str, Any]:
     import yaml
 
-    text = Path(__file__).with_name("paper_judges.yaml").read_text(encoding="utf-8")
+    text = resources.files("mmjudge.judges").joinpath("paper_judges.yaml").read_text(encoding="utf-8")
     return dict(yaml.safe_load(text))
 
 
@@ -147,7 +148,7 @@ def coverage_markdown() -> str:
     """The coverage table as Markdown: a summary line, then one table per benchmark.
 
     >>> print(coverage_markdown().splitlines()[0])
-    46 judge rows in the papers' result tables: 22 run in mmjudge, 24 cannot run yet.
+    46 judge rows in the papers' result tables: 24 run in mmjudge, 22 cannot run yet.
     """
     from mmjudge.benchmarks import benchmark_ids
 
