@@ -123,3 +123,79 @@ def test_robustness_reuses_the_data_of_the_eval_run_in_its_out(
             "--media-root", str(sample_data / "raw" / "emorealm" / "DFEW"), "--no-progress", "--decode-workers", "0"]  # fmt: skip
     assert main(argv) == 0 and (out / "robustness.json").is_file()
     assert main([*argv[:-2], "--out", str(tmp_path / "empty")]) == 1  # no eval run there: --data is needed
+
+
+# --- leaderboard trust, round three, item 8: a recorded location is checked as --data is ---------------------------
+
+
+def _header_naming(tmp_path: Path, hub: str, revision: str) -> Path:
+    file = tmp_path / "shared" / "predictions.jsonl"
+    file.parent.mkdir(exist_ok=True)
+    header = {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j",
+              "provenance": {"dataset": {"hub": hub, "revision": revision}}}  # fmt: skip
+    file.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    return file
+
+
+def test_a_header_revision_that_points_at_a_local_folder_is_refused_before_any_label_is_read(
+    hub_cache: str, emorealm: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The attack: the cache resolves a revision through ``refs/<revision>``, so an absolute revision names any
+    file, whose content names any folder as the snapshot; ``score`` read the labels there and recorded the repo
+    as their provenance. Now a recorded revision must be a git ref name, as ``--data``'s is."""
+    from huggingface_hub import constants
+
+    planted = tmp_path / "planted"
+    shutil.copytree(emorealm, planted / "labels")
+    storage = Path(constants.HF_HUB_CACHE) / "datasets--my-org--emorealm"
+    (planted / "ref").write_text(str(Path("..") / ".." / ".." / ".." / ".." / ".." / ".." / ".." / ".." / "..")
+                                 + str(planted / "labels"))  # fmt: skip
+    assert storage.is_dir()
+    file = _header_naming(tmp_path, hub_cache, str(planted / "ref"))
+    from mmjudge.scoring import load_reference_rows
+
+    records = [{"id": row["id"], "prediction": "A"} for row in load_reference_rows("emorealm", emorealm)]
+    file.write_text(file.read_text() + "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "rescored"  # before: scored against the planted labels, credited to my-org/emorealm
+    capsys.readouterr()
+    assert main(["score", str(file), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "names no Hub dataset" in err and "a path is not a revision" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("hub", "revision"), [
+    ("my-org/emorealm", "/etc/passwd"), ("my-org/emorealm", "./main"), ("my-org/emorealm", "main/../../x"),
+    ("my-org/emorealm", "refs//main"), ("../../tmp/x", "main"), ("/tmp/labels", "main"), ("org/x..y", "main"),
+])  # fmt: skip
+def test_recorded_hub_ids_and_revisions_are_checked_like_data(
+    hub: str, revision: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import huggingface_hub
+
+    from mmjudge.results import data_of_predictions
+
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda repo, **kw: asked.append((repo, kw)) or "/")
+    with pytest.raises(MissingFileError, match="names no Hub dataset"):
+        data_of_predictions(_header_naming(tmp_path, hub, revision))
+    with pytest.raises(MissingFileError, match="names no Hub dataset"):
+        recorded_data({"hub": hub, "revision": revision}, run="results.json")
+    with pytest.raises(MissingFileError, match=r"names no Hub dataset|is not an existing folder"):
+        resolve_data(f"{hub}@{revision}")
+    assert asked == []  # nothing reached the cache or the Hub
+
+
+def test_compare_refuses_a_run_whose_results_name_a_path_as_revision(
+    emorealm: Path, sample_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("a", "b"):
+        _eval(emorealm, tmp_path / name, sample_data)
+        path = tmp_path / name / "results.json"
+        results = json.loads(path.read_text(encoding="utf-8"))
+        results["run"].pop("data")
+        results["provenance"]["dataset"].update(hub="my-org/emorealm", revision=str(emorealm))
+        path.write_text(json.dumps(results), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "cmp")]) == 1
+    assert "names no Hub dataset" in capsys.readouterr().err

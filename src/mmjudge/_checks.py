@@ -2,12 +2,15 @@
 
 Each check raises :class:`~mmjudge.errors.SchemaError` (a ``ValueError``) naming the field, the count
 and a few offending values; none returns a silent zero. The scorers (``mmjudge.benchmarks``) and the
-statistics (``mmjudge.stats``) both use them.
+statistics (``mmjudge.stats``) both use them. The name checks (:func:`ref_name_problem`,
+:func:`hub_repo_problem`) return why a name is not valid, so that each caller raises its own error type:
+``--data``, a recorded data location and a model request all read Hub ids and revisions by the same rules.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence, Sized
 from typing import Any
@@ -166,3 +169,59 @@ def _flat(values: Any) -> list[Any]:
         return list(np.asarray(values, dtype=object).ravel())
     except (TypeError, ValueError):
         return [values]
+
+
+_REF_FORBIDDEN = frozenset(" ~^:?*[\\")
+_HUB_NAME = re.compile(r"[A-Za-z0-9](?:[\w.-]{0,94}[A-Za-z0-9])?")
+
+
+def ref_name_problem(revision: str) -> str:
+    """Why ``revision`` is not a git ref name (a branch, tag or commit; ``""`` when it is one).
+
+    The rules of ``git check-ref-format`` (one level allowed): no empty part, no part starting with ``.`` or
+    ending with ``.lock``, no ``..``, ``@{``, control or space characters, none of ``~^:?*[\\``, no
+    leading, trailing or doubled ``/``, no trailing ``.``, not ``@``; so never a path (``/etc/passwd``,
+    ``./main``, ``../x``) and never a URL.
+
+    >>> ref_name_problem("main"), ref_name_problem("refs/pr/3"), ref_name_problem("v1.0")
+    ('', '', '')
+    >>> ref_name_problem("/etc/passwd")
+    "a git ref name never starts or ends with '/' (a path is not a revision)"
+    >>> ref_name_problem("./main")
+    "a git ref name has no part starting with '.' (a path is not a revision)"
+    """
+    if not revision:
+        return "a git ref name is not empty"
+    if len(revision) > 255:
+        return f"a git ref name has at most 255 characters, this one {len(revision)}"
+    bad = next((c for c in revision if ord(c) < 0x20 or ord(c) == 0x7F or c in _REF_FORBIDDEN), None)
+    if bad is not None:
+        return f"a git ref name holds no spaces, control characters or any of ~^:?*[\\, got {bad!r}"
+    if revision.startswith("/") or revision.endswith("/"):
+        return "a git ref name never starts or ends with '/' (a path is not a revision)"
+    if "//" in revision or ".." in revision or "@{" in revision or revision == "@":
+        return "a git ref name holds no '//', '..' or '@{' and is not '@' (a path is not a revision)"
+    parts = revision.split("/")
+    if any(part.startswith(".") or part.endswith(".lock") for part in parts):
+        return "a git ref name has no part starting with '.' (a path is not a revision)"
+    if revision.endswith("."):
+        return "a git ref name does not end with '.'"
+    return ""
+
+
+def hub_repo_problem(repo_id: str) -> str:
+    """Why ``repo_id`` is not a Hub repo id ``org/name`` or ``name`` (``""`` when it is one), by the rules
+    of ``huggingface_hub``'s ``validate_repo_id``: letters, digits, ``-``, ``_`` and ``.``, at most 96 per part,
+    not starting or ending with ``-`` or ``.``, no ``--`` or ``..``, not ending with ``.git``.
+
+    >>> hub_repo_problem("org/mist-labels"), hub_repo_problem("gpt2")
+    ('', '')
+    >>> hub_repo_problem("../../etc")
+    "a Hub repo id is 'org/name' or 'name' of letters, digits, '-', '_' and '.' (never a path or a URL)"
+    """
+    parts = repo_id.split("/")
+    if len(parts) > 2 or not all(_HUB_NAME.fullmatch(p) for p in parts):
+        return "a Hub repo id is 'org/name' or 'name' of letters, digits, '-', '_' and '.' (never a path or a URL)"
+    if "--" in repo_id or ".." in repo_id or repo_id.endswith(".git"):
+        return "a Hub repo id holds no '--' or '..' and does not end with '.git'"
+    return ""

@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from mmjudge.errors import ConfigError
+from mmjudge.leaderboard import Store
 
 from .conftest import free_port, prediction_bytes
 
@@ -41,6 +42,8 @@ class FakeProvider:
         from joserfc.jwk import RSAKey
 
         self.username = username
+        self.token_html = False
+        """Answer the token request with an HTML error page (a misconfigured or failing provider)."""
         self.key = RSAKey.generate_key(2048, parameters={"kid": "k1"})
         self.nonces: dict[str, str] = {}
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -89,7 +92,14 @@ class FakeProvider:
                     ).items()
                 }
                 expected = "Basic " + base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
-                if self.path != "/oauth/token" or self.headers.get("Authorization") != expected:
+                if provider.token_html:
+                    body = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                elif self.path != "/oauth/token" or self.headers.get("Authorization") != expected:
                     self._json({"error": "invalid_client"}, 401)
                 elif form.get("code") not in provider.nonces:
                     self._json({"error": "invalid_grant"}, 400)
@@ -195,15 +205,21 @@ class Served:
         return sorted(p for p in self.uploads.rglob("*") if p.is_file()) if self.uploads.exists() else []
 
 
-def forged_cookie(key: str, username: str = ADMIN) -> str:
-    """A session cookie as starlette's ``SessionMiddleware`` signs it, naming ``username`` as logged in."""
+def forged_cookie(key: str, username: str = ADMIN, store: Any = None) -> str:
+    """A session cookie as starlette's ``SessionMiddleware`` signs it, naming ``username`` as logged in; with
+    ``store``, naming a session opened there (as the login callback does), so that the server holds the login."""
     import itsdangerous
+
+    from mmjudge.leaderboard.store import open_session
 
     info = {"access_token": "x", "token_type": "bearer", "scope": "openid profile",
             "expires_at": int(time.time()) + 3600,
             "userinfo": {"sub": "1", "name": username, "preferred_username": username,
                          "profile": f"https://huggingface.co/{username}", "picture": ""}}  # fmt: skip
-    data = base64.b64encode(json.dumps({"oauth_info": info}).encode())
+    session: dict[str, Any] = {"oauth_info": info}
+    if store is not None:
+        session["mmjudge_session"] = open_session(store, username, expires_at=info["expires_at"])
+    data = base64.b64encode(json.dumps(session).encode())
     return itsdangerous.TimestampSigner(key).sign(data).decode()
 
 
@@ -316,7 +332,7 @@ def test_a_session_cookie_forged_with_gradios_keys_is_refused(login_app, referen
         assert "please sign in" in refused
         assert board.store.get_submission(row).hidden is False
     # the same cookie signed with the server's own key is a login: the refusals above are the key's doing
-    assert login_app.call("hide", [row], forged_cookie(login_app.key)) == [f"Row #{row} hidden."]
+    assert login_app.call("hide", [row], forged_cookie(login_app.key, store=board.store)) == [f"Row #{row} hidden."]
     assert board.store.get_submission(row).hidden is True
 
 
@@ -328,9 +344,9 @@ def test_an_anonymous_upload_is_refused_before_anything_is_written(login_app, re
     for cookie in (None, forged_cookie(GRADIO_MOCK_KEY)):
         refused = login_app.upload(data, cookie)
         assert refused.status_code == 401 and refused.json() == {"detail": UPLOAD_REFUSED}
-    assert login_app.http.post("/gradio_api/upload/", files={"files": ("p.jsonl", data)}).status_code == 401
+    assert login_app.http.post("/gradio_api/upload/", files={"files": ("p.jsonl", data)}).status_code == 403  # no such route
     assert login_app.files_written() == before == []
-    assert login_app.upload(data, forged_cookie(login_app.key)).status_code == 200  # a login may upload
+    assert login_app.upload(data, forged_cookie(login_app.key, store=login_app.app.handlers.board.store)).status_code == 200
     assert len(login_app.files_written()) == 1
 
 
@@ -455,7 +471,7 @@ def test_gradio_picks_mock_or_real_login_and_its_key_in_the_function_the_hook_re
         auth.reserve_login(guarded)
     assert gradio.routes.attach_oauth is auth._attach_oauth and mocked == []
     assert not [r for r in guarded.app.routes if getattr(r, "path", "") == "/login/huggingface"]  # none yet
-    auth.guard_login(guarded, tmp_path / "lb.sqlite")
+    auth.guard_login(guarded, Store(tmp_path / "lb.sqlite"))
     app = gradio.routes.App.create_app(guarded)
     login = next(r for r in app.routes if getattr(r, "path", None) == "/login/huggingface")
     assert login.endpoint.__module__.startswith("mmjudge.leaderboard.") and mocked == []
@@ -463,7 +479,7 @@ def test_gradio_picks_mock_or_real_login_and_its_key_in_the_function_the_hook_re
         gr.LoginButton()
     assert mocked == [other.app]  # gradio's own attach_oauth ran for the Blocks nobody reserved
     # a gradio that stopped calling the hook: the launch is refused rather than served without the login
-    guard = auth.guard_login(guarded, tmp_path / "lb.sqlite")
+    guard = auth.guard_login(guarded, Store(tmp_path / "lb.sqlite"))
     monkeypatch.setattr(gradio.routes, "attach_oauth", lambda app: None)
     guarded.server_app = gradio.routes.App.create_app(
         guarded, app_kwargs=guard.launch_kwargs({})["app_kwargs"]
@@ -504,7 +520,7 @@ def test_on_a_space_gradios_oauth_stays_and_uploads_still_need_a_login(board_fac
         assert served.upload(data, forged_cookie(GRADIO_MOCK_KEY)).status_code == 401
         assert served.files_written() == []
         space_key = hashlib.sha256(f"{space_secret}-v4".encode()).hexdigest()
-        assert served.upload(data, forged_cookie(space_key)).status_code == 200  # gradio's session is read
+        assert served.upload(data, forged_cookie(space_key, store=board.store)).status_code == 200  # gradio's session
 
 
 def test_login_settings_are_documented_and_secret_ones_masked() -> None:
@@ -518,3 +534,164 @@ def test_login_settings_are_documented_and_secret_ones_masked() -> None:
     deploy = readme[readme.index("## Deploy") :]
     for name in (*VARIABLES, "/login/callback", "openid profile", "settings/applications/new"):
         assert name in deploy, name
+
+
+# --- leaderboard trust, round three: routes, the session-key file, logout, a garbled provider ------------------------
+
+
+def _gradio_routes(routes: Any, prefix: str = "") -> Iterator[tuple[str, frozenset[str]]]:
+    """Every route of the app, with its methods: FastAPI's included routers and mounts walked through."""
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            yield from _gradio_routes(included.routes, prefix + route.include_context.prefix)
+        elif getattr(route, "routes", None) is not None and not hasattr(route, "methods"):  # a mount
+            yield from _gradio_routes(route.routes, prefix + route.path)
+        else:
+            methods = getattr(route, "methods", None) or {"WEBSOCKET" if "WebSocket" in type(route).__name__ else "GET"}
+            yield prefix + route.path, frozenset(methods)
+
+
+def _concrete(template: str) -> str:
+    """A path the template matches (``{name}`` -> ``x1``, ``{name:path}`` -> ``a/b``)."""
+    import re
+
+    return re.sub(r"\{[^}:]+:path\}", "a/b", re.sub(r"\{[^}:]+\}", "x1", template))
+
+
+def test_every_route_gradio_serves_is_refused_unless_the_app_uses_it(login_app, monkeypatch) -> None:
+    """``POST /gradio_api/process_recording`` answered 200 to anonymous callers, kept ~6 MiB per call in temp
+    folders and ran ffmpeg. Now only the routes of ``ROUTES`` are served; every other route gradio serves (all
+    of them are enumerated here, so a route a new gradio adds fails this test until it is listed) is refused
+    with 403 before gradio reads the request, for anonymous and signed-in callers alike."""
+    from mmjudge.leaderboard.auth import ANYONE, ROUTE_REFUSED, ROUTES, route_of
+
+    app = login_app.app.blocks.server_app
+    app.add_api_route("/gradio_api/added-by-a-later-gradio", lambda: {"ok": True}, methods=["GET", "POST"])
+    served = sorted(set(_gradio_routes(app.routes)), key=lambda r: r[0])
+    assert len(served) > 70 and ("/gradio_api/process_recording", frozenset({"POST"})) in served
+    signed_in = forged_cookie(login_app.key, store=login_app.app.handlers.board.store)
+    listed = {(r.path, m) for r in ROUTES for m in r.methods}
+    refused = []
+    for template, methods in served:
+        path = _concrete(template)
+        for method in sorted(methods - {"HEAD"}):
+            if (template, method) in listed:
+                assert route_of(method, path) is not None
+                continue
+            refused.append(f"{method} {template}")
+            for cookie in (None, signed_in):
+                headers = {"Cookie": f"session={cookie}"} if cookie else {}
+                answer = login_app.http.request(method, path, headers=headers, content=b"x" * 1024)
+                assert answer.status_code == 403, (method, template, answer.status_code)
+                assert answer.json() == {"detail": ROUTE_REFUSED.format(method=method, path=path)}
+    assert "POST /gradio_api/process_recording" in refused and "GET /gradio_api/added-by-a-later-gradio" in refused
+    assert {r.who for r in ROUTES if "upload" in r.path} == {"signed in"}
+    assert all(r.who == ANYONE for r in ROUTES if "upload" not in r.path)
+    # the recording route's case: 6 MiB of anonymous bytes, refused, nothing written
+    data = {"video": ("clip.webm", b"\x1a\x45\xdf\xa3" + b"\0" * (6 * 1024 * 1024), "video/webm")}
+    answer = login_app.http.post("/gradio_api/process_recording", files=data)
+    assert answer.status_code == 403 and login_app.files_written() == []
+
+
+def test_the_page_and_its_events_still_work_for_readers_and_users(login_app, reference) -> None:
+    """What the gate lets through: the page, its assets and config, the public table events, exports."""
+    page = login_app.http.get("/")
+    assert page.status_code == 200 and "mmjudge leaderboard" in page.text
+    assert login_app.http.get("/config").status_code == 200
+    assert login_app.http.get("/gradio_api/info").status_code == 200
+    assert isinstance(login_app.call("queue_value", []), list)
+
+
+def test_a_session_key_file_another_user_could_have_written_is_refused(tmp_path) -> None:
+    """A key file planted in a shared store folder (a regular file or a symlink, mode 0600) was accepted, and a
+    cookie signed with it performed admin actions. Now the file is read only as the server's own."""
+    import os
+
+    from mmjudge.leaderboard.auth import secret_file, session_secret
+
+    planted_key = secrets.token_urlsafe(48)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # a folder every user can write
+    (shared / "lb.sqlite.session-secret").write_text(planted_key)
+    (shared / "lb.sqlite.session-secret").chmod(0o600)
+    with pytest.raises(ConfigError, match="writable by other users"):
+        session_secret({}, shared / "lb.sqlite")
+    own = tmp_path / "own"
+    own.mkdir(mode=0o700)
+    elsewhere = tmp_path / "planted-key"
+    elsewhere.write_text(planted_key)
+    elsewhere.chmod(0o600)
+    secret_file(own / "lb.sqlite").symlink_to(elsewhere)
+    with pytest.raises(ConfigError, match="symlink is refused"):
+        session_secret({}, own / "lb.sqlite")
+    secret_file(own / "lb.sqlite").unlink()
+    if os.getuid() == 0:  # a file of another user (only root can give one away)
+        path = secret_file(own / "lb.sqlite")
+        path.write_text(planted_key)
+        path.chmod(0o600)
+        os.chown(path, 54321, 54321)
+        with pytest.raises(ConfigError, match="not a regular file of this server's user"):
+            session_secret({}, own / "lb.sqlite")
+        path.unlink()
+    made = session_secret({}, own / "lb.sqlite")  # the server's own file: made, and read again
+    assert made != planted_key and session_secret({}, own / "lb.sqlite") == made
+
+
+def test_logout_ends_the_session_for_every_copy_of_its_cookie(login_app, provider, reference) -> None:
+    """A cookie captured before ``/logout`` still uploaded (the session lived in the cookie, 14 days). Now the
+    store holds the login and logout deletes it: the captured copy is anonymous."""
+    http = login_app.http
+    to_provider = http.get("/login/huggingface").headers["location"]
+    http.get(httpx.get(to_provider, follow_redirects=False).headers["location"])
+    captured = http.cookies["session"]
+    data = prediction_bytes("isovrbench", reference["isovrbench"], seed=12)
+    assert login_app.upload(data, captured).status_code == 200  # signed in
+    row = _stored_row(login_app.app.handlers.board, reference)
+    assert http.get("/logout").status_code == 302
+    assert login_app.upload(data, captured).status_code == 401  # the copy taken before logout
+    [message] = login_app.call("hide", [row], captured)
+    assert "only admins" in message
+    assert login_app.app.handlers.board.store.get_submission(row).hidden is False
+
+
+def test_a_token_endpoint_answering_html_is_one_line_with_502(login_app, provider) -> None:
+    provider.token_html = True
+    http = login_app.http
+    to_provider = http.get("/login/huggingface").headers["location"]
+    answer = http.get(httpx.get(to_provider, follow_redirects=False).headers["location"])
+    assert answer.status_code == 502, answer.text[:500]
+    assert "\n" not in answer.text.strip() and "Traceback" not in answer.text
+    assert f"the OpenID provider {provider.url} answered with something other than JSON" in answer.text
+
+
+@pytest.mark.browser
+def test_the_page_works_through_the_gate_for_a_reader_and_a_signed_in_user(login_app, reference, tmp_path) -> None:
+    """The routes the page uses are the ones :data:`ROUTES` allows: a reader sees the tables, a user signs in
+    through the provider and submits a file; nothing the page asks for is refused."""
+    from browser_helpers import STEP_MS, chromium
+
+    answers: list[tuple[str, str, int]] = []
+    with chromium() as browser:
+        page = browser.new_page()
+        page.on("response", lambda r: answers.append((r.request.method, r.url, r.status)))
+        page.goto(login_app.url + "/")
+        page.locator("#tiers-isovrbench input").first.wait_for(state="visible", timeout=STEP_MS)
+        # the table and figure events ran through the queue: the controls are enabled once both are in
+        page.wait_for_function("() => !document.querySelector('#tiers-isovrbench input').disabled", timeout=STEP_MS)
+        page.get_by_text("Sign in").first.click()
+        page.get_by_text("Logout").first.wait_for(timeout=STEP_MS)
+        page.get_by_role("tab", name="Submit").click()
+        upload = tmp_path / "browser.jsonl"
+        upload.write_bytes(prediction_bytes("isovrbench", reference["isovrbench"], seed=21))
+        page.locator("#submit-file input[type=file]").set_input_files(str(upload))
+        page.locator("#submit-file").get_by_text(upload.name).first.wait_for(timeout=STEP_MS)
+        page.locator("#submit-judge textarea, #submit-judge input").first.fill("browser judge")
+        page.locator("#submit-model textarea, #submit-model input").first.fill("org/browser")
+        page.locator("#submit-button").click()
+        message = page.locator("#submit-message")
+        page.wait_for_function("el => /Stored|Rejected/.test(el.innerText)", arg=message.element_handle())
+        assert "Stored" in message.inner_text(), message.inner_text()
+    ours = [a for a in answers if a[1].startswith(login_app.url)]
+    assert ours and not [a for a in ours if a[2] in (401, 403)], [a for a in ours if a[2] in (401, 403)]

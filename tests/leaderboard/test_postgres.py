@@ -189,7 +189,7 @@ def test_two_worker_processes_share_ten_requests_and_finish_a_killed_ones_reques
     postgres_url, data_root, tmp_path
 ) -> None:
     store = Store(postgres_url)
-    ids = [q.enqueue(store, q.validate_request(f"org/model-{i}", "main", "random", f"seed: {i}", ["isovrbench"],
+    ids = [q.enqueue(store, q.validate_request("", "", "random", f"seed: {i}", ["isovrbench"],
                                                known_backends=KNOWN), "alice", now=1000.0 + i)
            for i in range(10)]  # fmt: skip
     runs, go = tmp_path / "runs.jsonl", tmp_path / "go"

@@ -5,17 +5,31 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from mmjudge.leaderboard import SubmissionRejected
 from mmjudge.leaderboard import queue as q
+from mmjudge.leaderboard.policy import DEFAULT_RULES, HUB_MODEL
 from mmjudge.leaderboard.worker import EvalJob, process_one
 
 from .conftest import BENCHMARKS, prediction_bytes
 
 BACKENDS = ["random", "frame_smoothness"]
+RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}
+"""The queue's mechanics do not depend on the backend: here ``random`` stands in for a judge that loads a Hub
+model (a real ``random`` request names no model: ``test_trust_round_three.py``)."""
+
+
+@pytest.fixture
+def board_factory(board_factory):
+    def make(**settings):
+        settings.setdefault("request_rules", RULES)
+        return board_factory(**settings)
+
+    return make
 
 
 @pytest.fixture
@@ -26,7 +40,7 @@ def store_location(both_backends: str) -> str:
 
 def _spec(**kw):
     args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
-            "benchmarks": ["isovrbench"], "known_backends": BACKENDS}  # fmt: skip
+            "benchmarks": ["isovrbench"], "known_backends": BACKENDS, "rules": RULES}  # fmt: skip
     args.update(kw)
     return q.validate_request(**args)
 

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,16 @@ import yaml
 
 from mmjudge.leaderboard import SubmissionMeta, SubmissionRejected
 from mmjudge.leaderboard import queue as q
+from mmjudge.leaderboard.policy import DEFAULT_RULES, HUB_MODEL
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.worker import EvalJob, process_one
 
 from .conftest import prediction_bytes, shown
 
 KNOWN = ["random", "openai_compatible", "video_reward", "clip_score"]
+RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}
+"""The queue's mechanics do not depend on the backend: here ``random`` stands in for a judge that loads a Hub
+model (a real ``random`` request names no model: ``test_trust_round_three.py``)."""
 
 
 @pytest.fixture
@@ -29,9 +34,18 @@ def store_location(both_backends: str) -> str:
     return both_backends
 
 
+@pytest.fixture
+def board_factory(board_factory):
+    def make(**settings):
+        settings.setdefault("request_rules", RULES)
+        return board_factory(**settings)
+
+    return make
+
+
 def _spec(**kw):
     args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
-            "benchmarks": ["isovrbench"], "known_backends": KNOWN}  # fmt: skip
+            "benchmarks": ["isovrbench"], "known_backends": KNOWN, "rules": RULES}  # fmt: skip
     args.update(kw)
     return q.validate_request(**args)
 

@@ -35,8 +35,8 @@ class FakeHub:
         return self.refs[(model, revision)]
 
 
-def _request(handlers: Handlers, revision: str, config: str = "seed: 1", model: str = "org/tiny") -> str:
-    return shown(handlers.request_model(model, revision, "random", config, ["isovrbench"], None))
+def _request(handlers: Handlers, revision: str, config: str = "batch_size: 1", model: str = "org/tiny") -> str:
+    return shown(handlers.request_model(model, revision, "vlm_digit", config, ["isovrbench"], None))
 
 
 @pytest.mark.parametrize("revision", ["", "main", "refs/heads/main", "v1.0", OLD])
@@ -85,16 +85,16 @@ def test_an_unreachable_hub_queues_nothing(board_factory) -> None:
 
 
 def test_an_answer_that_is_not_a_commit_is_refused() -> None:
-    spec = q.validate_request("org/tiny", "main", "random", None, ["isovrbench"], known_backends=["random"])
+    spec = q.validate_request("org/tiny", "main", "vlm_digit", None, ["isovrbench"], known_backends=["vlm_digit"])
     with pytest.raises(SubmissionRejected, match="named no commit"):
         pin_revision(spec, lambda model, revision: "main")
 
 
 def test_a_commit_or_no_resolver_is_not_asked_about(board_factory) -> None:
     hub = FakeHub()
-    spec = q.validate_request("org/tiny", OLD, "random", None, ["isovrbench"], known_backends=["random"])
+    spec = q.validate_request("org/tiny", OLD, "vlm_digit", None, ["isovrbench"], known_backends=["vlm_digit"])
     assert pin_revision(spec, hub) is spec and hub.calls == []
-    unpinned = q.validate_request("org/tiny", "main", "random", None, ["isovrbench"], known_backends=["random"])
+    unpinned = q.validate_request("org/tiny", "main", "vlm_digit", None, ["isovrbench"], known_backends=["vlm_digit"])
     assert pin_revision(unpinned, None) is unpinned
 
 

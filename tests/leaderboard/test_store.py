@@ -192,7 +192,8 @@ def test_mirror_pushes_the_public_tables_without_private_request_fields(store_lo
     store.insert_submission(_row(model="first"))
     hidden = store.insert_submission(_row(model="hidden", sha="h"))
     store.set_hidden(hidden)
-    spec = q.validate_request("org/m", "main", "random", "seed: 7", ["mist"], known_backends=["random"])
+    spec = q.validate_request("org/m", "main", "video_reward", "batch_size: 7", ["isovrbench"],
+                              known_backends=["video_reward"])  # fmt: skip
     q.enqueue(store, spec, "alice")
     scheduler = start_mirror(store, "org/lb-mirror", folder=tmp_path / "mirror")
     scheduler.push_to_hub()
@@ -202,7 +203,7 @@ def test_mirror_pushes_the_public_tables_without_private_request_fields(store_lo
     assert set(pushed[0]) == {"submissions.jsonl", "requests.jsonl"}
     (request,) = pushed[1]["requests.jsonl"]
     assert tuple(request) == PUBLIC_REQUEST_FIELDS and request["status"] == "PENDING"
-    assert "config" not in request and "lease_expires" not in request and "seed" not in json.dumps(request)
+    assert "config" not in request and "lease_expires" not in request and "batch_size" not in json.dumps(request)
     assert "hidden" not in pushed[1]["submissions.jsonl"][0]
 
 
@@ -213,7 +214,7 @@ def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
 
     from mmjudge.leaderboard import queue as q
 
-    spec = q.validate_request("org/m", "", "random", "", ["mist"], known_backends=["random"])
+    spec = q.validate_request("org/m", "", "video_reward", "", ["isovrbench"], known_backends=["video_reward"])
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as conn:
         conn.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
@@ -223,11 +224,11 @@ def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
         )
         conn.execute(
             "INSERT INTO requests (model, backend, config, benchmarks, submitter, created_at, status, updated_at) "
-            "VALUES ('org/m', 'random', ?, '[\"mist\"]', 'u', 0, 'FAILED', 0)",
+            "VALUES ('org/m', 'video_reward', ?, '[\"isovrbench\"]', 'u', 0, 'FAILED', 0)",
             (json.dumps(dict(spec.config), sort_keys=True),),
         )
     store = Store(path)
-    assert store.schema_version() == len(MIGRATIONS) == 5
+    assert store.schema_version() == len(MIGRATIONS) == 6
     (row,) = store.submissions()
     assert (row.model, row.results, row.request_id, row.coverage) == ("m", {"average": 1.0}, None, None)
     assert row.paired == ""

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge._checks import hub_repo_problem, ref_name_problem
 from mmjudge.errors import MissingFileError
 
 __all__ = ["DataSource", "location_of", "recorded_data", "resolve_data"]
@@ -65,9 +66,27 @@ def resolve_data(spec: str | Path) -> DataSource:
     return _from_hub(match["repo"], match["revision"], what=f"--data {str(spec)!r}")
 
 
+def _checked_hub(repo: str, revision: str | None, what: str) -> None:
+    """Refuse a Hub location that is not a repo id at a git ref name (a path, a URL, ``..``): the same rules
+    for ``--data`` and for a location read from a file (:func:`mmjudge._checks.hub_repo_problem`,
+    :func:`mmjudge._checks.ref_name_problem`)."""
+    problem = hub_repo_problem(repo)
+    if not problem and revision is not None:
+        problem = ref_name_problem(revision)
+        problem = f"revision {revision[:80]!r}: {problem}" if problem else ""
+    elif problem:
+        problem = f"repo {repo[:80]!r}: {problem}"
+    if problem:
+        raise MissingFileError(
+            f"{what} names no Hub dataset: {problem}; expected ORG/NAME[@REVISION] with a branch, tag or commit, "
+            "or pass --data with the built folder"
+        )
+
+
 def _from_hub(repo: str, revision: str | None, *, what: str) -> DataSource:
     from huggingface_hub import constants, snapshot_download
 
+    _checked_hub(repo, revision, what)
     try:
         folder = Path(
             snapshot_download(repo, repo_type="dataset", revision=revision, local_files_only=constants.HF_HUB_OFFLINE)
@@ -100,7 +119,9 @@ def recorded_data(location: Mapping[str, Any] | None, *, run: str, dataset_hash:
             "with the built folder it was scored on"
         )
     if location.get("hub"):
-        return _from_hub(str(location["hub"]), location.get("revision"), what=f"{run} (recorded data)")
+        revision = location.get("revision")
+        return _from_hub(str(location["hub"]), None if revision is None else str(revision),
+                         what=f"{run} (recorded data)")  # fmt: skip
     folder = Path(str(location.get("path", "")))
     if not folder.is_dir():
         raise MissingFileError(

@@ -1,16 +1,17 @@
 """The HTTP side of the leaderboard's login (:mod:`mmjudge.leaderboard.auth` decides when it is used): the
-OAuth routes off a Space, the gate keeping anonymous files off the disk, and reading a login from a session.
+OAuth routes off a Space and reading a login from a session (the routes a request may reach and the logins the
+store holds: :mod:`mmjudge.leaderboard._gate`).
 
 The routes are gradio's real ones (``gradio.oauth._add_oauth_routes``) in substance: the OAuth code flow
 with authlib, state and nonce kept in the session, the login stored as ``session["oauth_info"]`` in the
 shape ``gr.OAuthProfile`` and ``gr.LoginButton`` read. They differ where off a Space needs it: the redirect
 URL is one fixed URL (the one registered on the OAuth app), the page to return to waits in the session,
-and the ID and refresh tokens are not kept (cookie size).
+and the ID and refresh tokens are not kept (cookie size). A provider that does not answer, or answers with
+something other than JSON (an HTML error page), is one line with status 502, never a traceback.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -19,19 +20,8 @@ from urllib.parse import urlsplit
 if TYPE_CHECKING:
     from mmjudge.leaderboard.auth import OAuthClient
 
-__all__ = ["REMOTE_FILE_REFUSED", "UPLOAD_REFUSED", "UploadGate", "add_login_routes", "logged_in_username"]
+__all__ = ["add_login_routes", "logged_in_username"]
 
-UPLOAD_REFUSED = (
-    "uploads need a Hugging Face login: sign in with the button at the top of the page, then upload again "
-    "(API clients: log in through /login/huggingface and send the session cookie)"
-)
-REMOTE_FILE_REFUSED = (
-    "remote files are not fetched for clients without a Hugging Face login: sign in first, then upload the "
-    "file (POST /gradio_api/upload) and pass the path it returns"
-)
-_UPLOAD_SUFFIX = "/gradio_api/upload"
-_API_PART = "/gradio_api/"
-_MAX_ANONYMOUS_BODY = 4 * 1024 * 1024
 _TARGET = "mmjudge_login_target"
 _STATE_PREFIX = "_state_huggingface"
 
@@ -53,101 +43,6 @@ def logged_in_username(session: Any) -> str | None:
     user = info.get("userinfo")
     name = user.get("preferred_username") if isinstance(user, Mapping) else None
     return name if isinstance(name, str) and name else None
-
-
-class UploadGate:
-    """ASGI middleware that keeps files from clients without a logged-in session off the disk.
-
-    ``POST .../gradio_api/upload`` gets 401 with :data:`UPLOAD_REFUSED` before any of its body is read. Any
-    other ``POST`` under ``/gradio_api/`` (``queue/join``, ``call``, ``run``) whose JSON names a remote file
-    (a ``path`` or ``url`` that is an ``http(s)`` URL) gets 401 with :data:`REMOTE_FILE_REFUSED`: gradio
-    downloads such a file into its cache, without a size limit, before any handler runs. It sits inside
-    the session middleware; an app without one has no session, so every client counts as anonymous.
-    """
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if (
-            scope["type"] != "http"
-            or scope.get("method") != "POST"
-            or logged_in_username(scope.get("session")) is not None
-        ):
-            await self.app(scope, receive, send)
-            return
-        path = str(scope.get("path", "")).rstrip("/")
-        if path.endswith(_UPLOAD_SUFFIX):
-            await _refused(UPLOAD_REFUSED, 401)(scope, receive, send)
-            return
-        if _API_PART in path:
-            body = await _read_body(receive)
-            if body is None:
-                await _refused(f"requests over {_MAX_ANONYMOUS_BODY} bytes need a login", 413)(
-                    scope, receive, send
-                )
-                return
-            if _names_remote_file(body):
-                await _refused(REMOTE_FILE_REFUSED, 401)(scope, receive, send)
-                return
-            receive = _replay(body, receive)
-        await self.app(scope, receive, send)
-
-
-def _refused(detail: str, status: int) -> Any:
-    from starlette.responses import JSONResponse
-
-    return JSONResponse({"detail": detail}, status_code=status)
-
-
-async def _read_body(receive: Any) -> bytes | None:
-    """The whole request body, or ``None`` past :data:`_MAX_ANONYMOUS_BODY` bytes."""
-    chunks, size, more = [], 0, True
-    while more:
-        message = await receive()
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        size += len(chunks[-1])
-        if size > _MAX_ANONYMOUS_BODY:
-            return None
-        more = message.get("more_body", False)
-    return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Any) -> Any:
-    """A ``receive`` that hands over ``body`` first, then the connection's own messages (a disconnect)."""
-    pending = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def replay() -> Any:
-        return pending.pop() if pending else await receive()
-
-    return replay
-
-
-def _names_remote_file(body: bytes) -> bool:
-    """Whether a JSON body holds an object whose ``path`` or ``url`` is an ``http(s)`` URL.
-
-    >>> _names_remote_file(b'{"data": [{"path": "HTTPS://x.example/a", "meta": {}}]}')
-    True
-    >>> _names_remote_file(b'{"data": [{"path": "/tmp/gradio/ab/p.jsonl"}, "https://x.example"]}')
-    False
-    """
-    try:
-        stack = [json.loads(body)]
-    except ValueError:  # not JSON: gradio refuses it on its own
-        return False
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            if any(
-                str(value.get(key, "")).lower().startswith(("http://", "https://")) for key in ("path", "url")
-            ):
-                return True
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return False
 
 
 def _http_errors() -> tuple[type[Exception], ...]:
@@ -182,6 +77,8 @@ def add_login_routes(app: Any, client: OAuthClient) -> None:
     unreachable = (
         f"the OpenID provider {client.provider_url} did not answer; try again later, or check {PROVIDER}"
     )
+    garbled = (f"the OpenID provider {client.provider_url} answered with something other than JSON (an error "
+               f"page?); try again later, or check {PROVIDER}")  # fmt: skip
 
     async def login(request: Any) -> Any:
         request.session[_TARGET] = _local_path(request.query_params.get("_target_url"))
@@ -189,6 +86,8 @@ def add_login_routes(app: Any, client: OAuthClient) -> None:
             return await provider.authorize_redirect(request, client.callback_url(request))
         except _http_errors():
             return PlainTextResponse(unreachable, status_code=502)
+        except ValueError:  # its metadata is not JSON
+            return PlainTextResponse(garbled, status_code=502)
 
     async def callback(request: Any) -> Any:
         try:
@@ -202,6 +101,8 @@ def add_login_routes(app: Any, client: OAuthClient) -> None:
             )
         except _http_errors():
             return PlainTextResponse(unreachable, status_code=502)
+        except ValueError:  # the token endpoint's answer is not JSON
+            return PlainTextResponse(garbled, status_code=502)
         info = _oauth_info(token, client)
         if info is None:
             return PlainTextResponse("login failed: the provider's ID token names no user (preferred_username); "

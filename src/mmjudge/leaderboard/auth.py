@@ -21,13 +21,19 @@ So with login required, :meth:`mmjudge.leaderboard.ui.LeaderboardApp.launch` cal
   reserved while they are built (:func:`reserve_login`), because gradio already makes apps then.
   :meth:`LoginGuard.verify` checks after the launch that the hook ran, so a gradio that stops calling
   that name fails loudly instead of serving its mock;
-- in both cases :class:`UploadGate` answers ``POST /gradio_api/upload`` without a logged-in session with
-  401 before reading the body, and refuses anonymous event calls that name a remote file (gradio would
-  download it into its cache first); gradio's static file workers (``num_workers``), which take uploads
-  in processes of their own, stay off.
+- in both cases :class:`~mmjudge.leaderboard._gate.RouteGate` serves only the routes the app uses (anyone
+  reads; a signed-in user may upload; any other gradio route gets 403), answers ``POST /gradio_api/upload``
+  without a login with 401 before reading the body, refuses anonymous event calls that name a remote file
+  (gradio would download it into its cache first), and holds the logins in the store: a cookie is a login
+  only while its session is there, and ``/logout`` deletes it; gradio's static file workers
+  (``num_workers``), which take uploads in processes of their own, stay off.
 
 A handler's ``gr.OAuthProfile`` comes only from ``scope["session"]``, which only the session middleware
-fills, from a cookie whose signature it checked against the key.
+fills, from a cookie whose signature it checked against the key, and which the gate empties when the store
+no longer holds its session.
+
+The generated session key (:func:`session_secret`) is trusted only as this server's own file: opened without
+following a symlink, owned by this process's user, mode 0600, in a folder no other user can write.
 """
 
 from __future__ import annotations
@@ -43,28 +49,37 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mmjudge.errors import ConfigError, MmjudgeError
-from mmjudge.leaderboard._login_routes import (
+from mmjudge.leaderboard._gate import (
+    ANYONE,
     REMOTE_FILE_REFUSED,
+    ROUTE_REFUSED,
+    ROUTES,
+    SIGNED_IN,
     UPLOAD_REFUSED,
-    UploadGate,
-    add_login_routes,
-    logged_in_username,
+    RouteGate,
+    route_of,
 )
+from mmjudge.leaderboard._login_routes import add_login_routes, logged_in_username
 
 __all__ = [
+    "ANYONE",
     "REMOTE_FILE_REFUSED",
+    "ROUTES",
+    "ROUTE_REFUSED",
     "SECRETS",
+    "SIGNED_IN",
     "UPLOAD_REFUSED",
     "VARIABLES",
     "LoginGuard",
     "LoginPlan",
     "LoginSetupError",
     "OAuthClient",
-    "UploadGate",
+    "RouteGate",
     "guard_login",
     "logged_in_username",
     "login_plan",
     "reserve_login",
+    "route_of",
     "secret_file",
     "session_secret",
 ]
@@ -228,20 +243,53 @@ def session_secret(environ: Mapping[str, str], store_path: Path | None) -> str:
     """The key signing the session cookies off a Space: ``MMJUDGE_SESSION_SECRET``, else the content of
     :func:`secret_file`, written once with a random key (mode 0600) and read again on every start.
 
+    The file is this server's only when nobody else could have put it there: its folder is writable by no
+    other user (a key planted in a shared folder would let its planter sign an admin's cookie), and the file is
+    opened without following a symlink, is a regular file owned by this process's user, mode 0600.
+
     Raises:
-        ConfigError: a key shorter than :data:`MIN_SECRET_CHARS`, or a key file other users may read.
+        ConfigError: a key shorter than :data:`MIN_SECRET_CHARS`, a folder other users may write, or a key
+            file that is a symlink, not a regular file, another user's, or readable by others.
     """
     given = environ.get(SESSION_SECRET, "").strip()
     if given:
         return _strong(given, SESSION_SECRET)
     path = secret_file(store_path)
-    if not path.exists():
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _check_folder(path.parent)
+    if not os.path.lexists(path):
         _create_secret(path)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        raise ConfigError(f"{path} (the session key) has mode {mode:04o}: expected 0600, readable by its owner "
-                          f"only; run `chmod 600 {path}`")  # fmt: skip
-    return _strong(path.read_text(encoding="utf-8").strip(), str(path))
+    return _strong(_read_own_file(path).strip(), str(path))
+
+
+def _check_folder(folder: Path) -> None:
+    """Refuse a folder another user may write (or owns): anyone who can write it can plant the key file."""
+    info = folder.stat()
+    if info.st_uid not in (os.getuid(), 0) or stat.S_IMODE(info.st_mode) & 0o022:
+        raise ConfigError(f"{folder} (the folder of the session key) is writable by other users (mode "
+                          f"{stat.S_IMODE(info.st_mode):04o}, owner uid {info.st_uid}): keep the store in a folder "
+                          f"of your own (`chmod go-w {folder}`), or set {SESSION_SECRET}")  # fmt: skip
+
+
+def _read_own_file(path: Path) -> str:
+    """The text of ``path``, opened without following a symlink, when it is a regular file of this process's
+    user with mode 0600 (checked on the open file, so nothing can swap it in between)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ConfigError(f"{path} (the session key) cannot be opened as a file of its own ({exc.strerror}; a "
+                          f"symlink is refused): remove it, and a new key is made at the next start") from None  # fmt: skip
+    with os.fdopen(fd, encoding="utf-8") as file:
+        info = os.fstat(file.fileno())
+        mode = stat.S_IMODE(info.st_mode)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+            raise ConfigError(f"{path} (the session key) is not a regular file of this server's user (uid "
+                              f"{os.getuid()}; it belongs to uid {info.st_uid}): someone else may have written it; "
+                              "remove it, and a new key is made at the next start")  # fmt: skip
+        if mode & 0o077:
+            raise ConfigError(f"{path} (the session key) has mode {mode:04o}: expected 0600, readable by its owner "
+                              f"only; run `chmod 600 {path}`")  # fmt: skip
+        return file.read()
 
 
 def _strong(value: str, name: str) -> str:
@@ -253,9 +301,8 @@ def _strong(value: str, name: str) -> str:
 
 def _create_secret(path: Path) -> None:
     """Write a fresh key to ``path`` atomically: a concurrent start either links its file or reads this one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     scratch = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
-    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(secrets.token_urlsafe(48) + "\n")
     try:
@@ -276,14 +323,16 @@ class LoginGuard:
     """The cookie key off a Space (on a Space gradio derives it from ``OAUTH_CLIENT_SECRET``)."""
     attached: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet, repr=False)
     """The gradio apps the hook gave this login to."""
+    sessions: Any = field(default=None, repr=False)
+    """The leaderboard's store, which holds the logins (:class:`~mmjudge.leaderboard._gate.RouteGate`)."""
 
     def launch_kwargs(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """``Blocks.launch`` keyword arguments with :class:`UploadGate` in the app (constructor middleware
+        """``Blocks.launch`` keyword arguments with :class:`RouteGate` in the app (constructor middleware
         runs inside the session middleware gradio or :meth:`attach` adds later) and no static workers."""
         from starlette.middleware import Middleware
 
         app_kwargs = dict(kwargs.get("app_kwargs") or {})
-        app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()), Middleware(UploadGate)]
+        app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()), Middleware(RouteGate, sessions=self.sessions)]
         return {**kwargs, "app_kwargs": app_kwargs, "num_workers": 0}
 
     def attach(self, app: Any) -> None:
@@ -305,8 +354,8 @@ class LoginGuard:
         app = blocks.server_app
         if not self.plan.on_space and app not in self.attached:
             missing = "gradio did not call gradio.routes.attach_oauth while creating the app"
-        elif not any(getattr(m, "cls", None) is UploadGate for m in app.user_middleware):
-            missing = "gradio did not pass app_kwargs['middleware'] to the app it served (no upload gate)"
+        elif not any(getattr(m, "cls", None) is RouteGate for m in app.user_middleware):
+            missing = "gradio did not pass app_kwargs['middleware'] to the app it served (no route gate)"
         else:
             return
         raise LoginSetupError(f"{missing}, so the leaderboard refuses to serve with login required: install the "
@@ -329,8 +378,10 @@ def reserve_login(blocks: Any) -> None:
     _LOGINS.setdefault(blocks, None)
 
 
-def guard_login(blocks: Any, store_path: Path | None, environ: Mapping[str, str] | None = None) -> LoginGuard:
-    """Set up the login of ``blocks`` (which must hold a ``gr.LoginButton``) before it is launched.
+def guard_login(blocks: Any, store: Any, environ: Mapping[str, str] | None = None) -> LoginGuard:
+    """Set up the login of ``blocks`` (which must hold a ``gr.LoginButton``) before it is launched; ``store``
+    (the leaderboard's :class:`~mmjudge.leaderboard.store.Store`) holds the logins, and the generated session
+    key is kept beside its SQLite file (:func:`secret_file`).
 
     Raises:
         ConfigError: no usable login here (:func:`login_plan`, :func:`session_secret`).
@@ -342,7 +393,7 @@ def guard_login(blocks: Any, store_path: Path | None, environ: Mapping[str, str]
         raise LoginSetupError(
             "login is required but the Blocks hold no gr.LoginButton: add one (build_app does)"
         )
-    guard = LoginGuard(plan, None if plan.on_space else session_secret(env, store_path))
+    guard = LoginGuard(plan, None if plan.on_space else session_secret(env, store.path), sessions=store)
     reserve_login(blocks)
     _LOGINS[blocks] = guard
     return guard

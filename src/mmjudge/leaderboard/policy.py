@@ -7,6 +7,12 @@ key. Backends that call a remote API (``openai_compatible``) can be queued by ad
 endpoint and the environment variable holding the key are fixed by the server
 (:attr:`mmjudge.leaderboard.Settings.server_options`), never by the request. A backend without rules
 here (for instance a third-party judge) is not open to requests until the operator adds rules.
+
+What a request's model names depends on the backend (:attr:`BackendRules.model_source`): a Hub model repo
+(:data:`HUB_MODEL`, pinned to a commit when queued), nothing (:data:`NO_MODEL`: a weight-free backend such as
+``random``; its rows are baselines, never ``run here`` rows of a model), or a model name behind the server's
+fixed API endpoint (:data:`ENDPOINT_MODEL`: ``gpt-4o`` is not a Hub repo; pinned by the date instead).
+Revisions are git ref names (:func:`mmjudge._checks.ref_name_problem`), never paths.
 """
 
 from __future__ import annotations
@@ -17,14 +23,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mmjudge._checks import ref_name_problem
 from mmjudge.leaderboard.store import SubmissionRejected
 
-__all__ = ["DEFAULT_RULES", "REPO_ID", "REVISION", "BackendRules", "Rule", "check_request_config"]
+__all__ = [
+    "DEFAULT_RULES",
+    "ENDPOINT_MODEL",
+    "ENDPOINT_NAME",
+    "HUB_MODEL",
+    "NO_MODEL",
+    "REPO_ID",
+    "REVISION",
+    "BackendRules",
+    "Rule",
+    "check_request_config",
+]
 
 REPO_ID = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
 """A Hub repo id (``org/name`` or ``name``); never a path: no leading ``/``, ``.``, ``~`` or ``..``."""
 REVISION = re.compile(r"^[A-Za-z0-9_.\-/]{0,100}$")
-"""A commit, branch or tag name."""
+"""The characters of a commit, branch or tag name (the name must also pass :func:`mmjudge._checks.ref_name_problem`)."""
+ENDPOINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,127}$")
+"""A model name an API endpoint serves (``gpt-4o``, ``gpt-4.1-2025-04-14``, ``Qwen/Qwen2.5-VL-7B-Instruct``)."""
+HUB_MODEL, NO_MODEL, ENDPOINT_MODEL = "hub", "none", "endpoint"
+"""What a request's model names (:attr:`BackendRules.model_source`)."""
 
 
 _KINDS = ("int", "float", "bool", "choice", "repo_id", "revision", "text")
@@ -79,7 +101,7 @@ class Rule:
         return isinstance(value, str) and bool(REPO_ID.match(value)) and ".." not in value
 
     def _revision(self, value: Any) -> bool:
-        return isinstance(value, str) and bool(REVISION.match(value)) and ".." not in value
+        return isinstance(value, str) and bool(REVISION.match(value)) and not ref_name_problem(value)
 
     def _text(self, value: Any) -> bool:
         from mmjudge._text import unsafe_char
@@ -112,6 +134,15 @@ class BackendRules:
     """Backend ``options`` keys."""
     admin_only: bool = False
     """Only an admin may queue it (judges that call a remote API with the server's key)."""
+    model_source: str = HUB_MODEL
+    """What the request's model names: :data:`HUB_MODEL` (a Hub repo, pinned to a commit), :data:`NO_MODEL` (a
+    weight-free backend: no model; its rows are baselines, shown and never ranked) or :data:`ENDPOINT_MODEL`
+    (a model name behind the server's API endpoint; never asked of the Hub)."""
+
+    def __post_init__(self) -> None:
+        if self.model_source not in (HUB_MODEL, NO_MODEL, ENDPOINT_MODEL):
+            raise ValueError(f"model_source must be one of {[HUB_MODEL, NO_MODEL, ENDPOINT_MODEL]}, "
+                             f"got {self.model_source!r}")  # fmt: skip
 
 
 def _int(low: float, high: float, nullable: bool = False) -> Rule:
@@ -128,15 +159,16 @@ _LOCAL = {"name": _NAME, **_FRAMES, **_BATCH, **_DTYPE, "local_files_only": Rule
 _TOKENS = _int(1, 4096)
 
 DEFAULT_RULES: Mapping[str, BackendRules] = {
-    "random": BackendRules({"name": _NAME, **_BATCH, **_SEED}, {"include_same": Rule("bool")}),
+    "random": BackendRules({"name": _NAME, **_BATCH, **_SEED}, {"include_same": Rule("bool")}, model_source=NO_MODEL),
     "constant": BackendRules(
         {"name": _NAME, **_BATCH},
         {"label": Rule("choice", choices=("FF", "WF", "FL", "LL")),
          "choice": Rule("choice", choices=("a1", "a2", "same")),
          "letter": Rule("choice", choices=tuple("ABCDEFGHIJ"))},
+        model_source=NO_MODEL,
     ),
-    "frame_smoothness": BackendRules({"name": _NAME, **_FRAMES, **_BATCH}),
-    "sharpness": BackendRules({"name": _NAME, **_FRAMES, **_BATCH}),
+    "frame_smoothness": BackendRules({"name": _NAME, **_FRAMES, **_BATCH}, model_source=NO_MODEL),
+    "sharpness": BackendRules({"name": _NAME, **_FRAMES, **_BATCH}, model_source=NO_MODEL),
     "clip_score": BackendRules(_LOCAL, {"processor": Rule("repo_id", nullable=True)}),
     "vlm_digit": BackendRules(
         _LOCAL,
@@ -173,6 +205,7 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
          "image_detail": Rule("choice", choices=("", "low", "high", "auto")), "concurrency": _int(1, 16),
          "send_seed": Rule("bool")},
         admin_only=True,
+        model_source=ENDPOINT_MODEL,
     ),
 }  # fmt: skip
 """Rules of the built-in backends (the operator may replace them through ``Settings.request_rules``)."""

@@ -21,9 +21,20 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from mmjudge._checks import ref_name_problem
 from mmjudge._text import text_key
 from mmjudge.leaderboard.fit import check_request_fit
-from mmjudge.leaderboard.policy import DEFAULT_RULES, REPO_ID, REVISION, BackendRules, check_request_config
+from mmjudge.leaderboard.policy import (
+    DEFAULT_RULES,
+    ENDPOINT_MODEL,
+    ENDPOINT_NAME,
+    HUB_MODEL,
+    NO_MODEL,
+    REPO_ID,
+    REVISION,
+    BackendRules,
+    check_request_config,
+)
 from mmjudge.leaderboard.store import (
     DEFAULT_MAX_ATTEMPTS,
     ModelRequest,
@@ -61,33 +72,40 @@ MAX_CONFIG_CHARS = 4096
 def validate_request(model: str, revision: str, backend: str, config: Mapping[str, Any] | str | None,
                      benchmarks: Iterable[str], *, known_backends: Iterable[str] | None = None,
                      allow_local_paths: bool = False, admin: bool = False,
-                     rules: Mapping[str, BackendRules] | None = None) -> RequestSpec:  # fmt: skip
-    """Check a model request: repo id syntax, backend known, config on the backend's allow-list, benchmarks
-    the backend can judge, frame options only for benchmarks with video (:mod:`mmjudge.leaderboard.fit`).
+                     rules: Mapping[str, BackendRules] | None = None,
+                     private_labels: bool = False) -> RequestSpec:  # fmt: skip
+    """Check a model request: backend known, model and revision as the backend's model source reads them
+    (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`: a Hub repo id at a git ref name, no model
+    for a weight-free backend, a served model name for an API backend), config on the backend's allow-list,
+    benchmarks the backend can judge, frame options only for benchmarks with video (:mod:`mmjudge.leaderboard.fit`).
 
     ``config`` is a mapping or YAML/JSON text of :class:`mmjudge.judges.JudgeConfig` keys; only the keys
     and options :data:`mmjudge.leaderboard.policy.DEFAULT_RULES` (or ``rules``) allow for the backend are
     accepted (``judge``, ``model`` and ``revision`` come from the other arguments). ``allow_local_paths``
-    (a local leaderboard's admin) lets ``model`` be an existing absolute folder.
+    (a local leaderboard's admin) lets ``model`` be an existing absolute folder. ``private_labels``: a
+    weight-free backend is an admin's only (its answers depend on nothing but its seed and the item ids, so a
+    requester who chooses the seed can solve the labels from the scores).
 
-    >>> validate_request("not a repo", "", "random", None, [], known_backends=["random"])
+    >>> validate_request("not a repo", "", "video_reward", None, [], known_backends=["video_reward"])
     Traceback (most recent call last):
     ...
     mmjudge.leaderboard.store.SubmissionRejected: model must be a Hub repo id like 'org/name', got 'not a repo'
+    >>> validate_request("KwaiVGI/VideoReward", "", "random", None, ["mist"], known_backends=["random"])
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: random is a weight-free judge: it loads no model, so a request for it names none; leave the model empty, got 'KwaiVGI/VideoReward'
     """
     from mmjudge.benchmarks import benchmark_ids
     from mmjudge.errors import ConfigError
     from mmjudge.judges import config_from_mapping
 
     model, revision, backend = str(model).strip(), str(revision or "").strip(), str(backend).strip()
-    is_local = allow_local_paths and Path(model).is_absolute() and Path(model).is_dir()
-    if not is_local and not (REPO_ID.match(model) and ".." not in model):
-        raise SubmissionRejected(f"model must be a Hub repo id like 'org/name', got {model!r}")
-    if not REVISION.match(revision) or ".." in revision:
-        raise SubmissionRejected(f"revision must be a commit, branch or tag name, got {revision!r}")
     known = sorted(known_backends) if known_backends is not None else _registered_judges()
     if backend not in known:
         raise SubmissionRejected(f"unknown judge backend {backend!r}; known: {known}")
+    rules = DEFAULT_RULES if rules is None else rules
+    source = rules[backend].model_source if backend in rules else HUB_MODEL
+    model, revision = _model_and_revision(model, revision, backend, source, allow_local_paths)
     chosen = {str(b).strip() for b in benchmarks if str(b).strip()}
     known_benchmarks = benchmark_ids()
     if not chosen or not chosen <= set(known_benchmarks):
@@ -95,16 +113,50 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
             f"benchmarks must be a non-empty subset of {list(known_benchmarks)}, got {sorted(chosen)}"
         )
     mapping = dict(_config_mapping(config))
-    rules = DEFAULT_RULES if rules is None else rules
     check_request_config(backend, mapping, rules, admin=admin)
+    if private_labels and source == NO_MODEL and not admin:
+        raise SubmissionRejected(
+            f"{backend} is a weight-free judge and this leaderboard's labels are private: its answers depend only "
+            "on its settings and the item ids, so its scores would tell the labels; only an admin can queue it"
+        )
     ordered = tuple(b for b in known_benchmarks if b in chosen)
     check_request_fit(backend, ordered, mapping, requestable=rules)
-    mapping.update(judge=backend, model=model, revision=revision or None)
+    mapping.update(judge=backend, model=model if source != NO_MODEL else None, revision=revision or None)
     try:
         config_from_mapping(mapping, source="request config")
     except ConfigError as exc:
         raise SubmissionRejected(str(exc)) from exc
     return RequestSpec(model, revision, backend, mapping, ordered)
+
+
+def _model_and_revision(model: str, revision: str, backend: str, source: str,
+                        allow_local_paths: bool) -> tuple[str, str]:  # fmt: skip
+    """The request's model and revision as its backend's model source reads them (see :func:`validate_request`);
+    a weight-free backend's model is its own name, and it and an API backend take no revision (the
+    default branch's name, which the request form fills in, is read as none)."""
+    if source == NO_MODEL:
+        if model not in ("", backend):
+            raise SubmissionRejected(f"{backend} is a weight-free judge: it loads no model, so a request for it "
+                                     f"names none; leave the model empty, got {model!r}")  # fmt: skip
+        model = backend
+    elif source == ENDPOINT_MODEL:
+        if not ENDPOINT_NAME.match(model) or ".." in model or "//" in model:
+            raise SubmissionRejected(f"model must be the name the API endpoint serves (e.g. 'gpt-4o'), got {model!r}")
+    else:
+        is_local = allow_local_paths and Path(model).is_absolute() and Path(model).is_dir()
+        if not is_local and not (REPO_ID.match(model) and ".." not in model):
+            raise SubmissionRejected(f"model must be a Hub repo id like 'org/name', got {model!r}")
+    if source != HUB_MODEL:
+        if revision not in ("", DEFAULT_BRANCH):
+            raise SubmissionRejected(
+                f"{backend} takes no revision ({'no model' if source == NO_MODEL else 'an API model'}: the request "
+                f"is pinned by the date it is made); leave the revision empty, got {revision!r}"
+            )
+        return model, ""
+    if revision and (not REVISION.match(revision) or ref_name_problem(revision)):
+        why = ref_name_problem(revision) or "letters, digits and . _ - / only"
+        raise SubmissionRejected(f"revision must be a commit, branch or tag name ({why}), got {revision[:80]!r}")
+    return model, revision
 
 
 def _registered_judges() -> list[str]:

@@ -9,11 +9,17 @@ request for the same branch after a new commit is a new run.
 The resolver is injected (:data:`RevisionResolver`; :func:`hub_commit` asks the Hub), so that a server
 without the Hub (an offline machine, ``--no-auth``) keeps requests at the revision they name, and tests
 need no network.
+
+An API model (``gpt-4o`` behind an OpenAI-compatible endpoint) is no Hub repo: it is never asked of the Hub.
+What an endpoint serves under a name changes without a commit, so such a request is pinned by the UTC date it
+is made (:func:`pin_date`; one run per model, config and day), and the row the worker stores names the
+endpoint and the date of the run.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +27,7 @@ from pathlib import Path
 from mmjudge.leaderboard.queue import RequestSpec, canonical_revision
 from mmjudge.leaderboard.store import SubmissionRejected
 
-__all__ = ["COMMIT", "RevisionResolver", "hub_commit", "pin_revision"]
+__all__ = ["COMMIT", "RevisionResolver", "endpoint_name", "hub_commit", "pin_date", "pin_revision"]
 
 RevisionResolver = Callable[[str, str], str]
 """``(model repo id, revision) -> the 40-hex commit the revision names now``; raises the
@@ -83,3 +89,36 @@ def pin_revision(spec: RequestSpec, resolve: RevisionResolver | None) -> Request
             "later"
         )
     return replace(spec, revision=commit, config={**spec.config, "revision": commit})
+
+
+def pin_date(spec: RequestSpec, now: float | None = None) -> RequestSpec:
+    """An API model's request at the UTC date it is made (``YYYY-MM-DD``), never asked of the Hub.
+
+    >>> spec = RequestSpec("gpt-4o", "", "openai_compatible", {"judge": "openai_compatible"}, ("mist",))
+    >>> pin_date(spec, now=0.0).revision
+    '1970-01-01'
+    """
+    return replace(spec, revision=time.strftime("%Y-%m-%d", time.gmtime(now)))
+
+
+def endpoint_name(base_url: str) -> str:
+    """How a row names the API endpoint it was run against: the host of a public endpoint; a private one
+    (an address, ``localhost``, a name without a dot, ``.internal``/``.local``) only by a digest of its URL,
+    so that the table never shows an internal address.
+
+    >>> endpoint_name("https://api.openai.com/v1"), endpoint_name("http://10.0.0.5:8000/v1")[:17]
+    ('api.openai.com', 'private endpoint ')
+    """
+    import hashlib
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(base_url).hostname or "").lower()
+    try:
+        ipaddress.ip_address(host)
+        internal = True
+    except ValueError:
+        internal = "." not in host or host.endswith((".internal", ".local", ".localhost", ".lan"))
+    if host and not internal:
+        return host
+    return f"private endpoint {hashlib.sha256(base_url.encode('utf-8')).hexdigest()[:10]}"

@@ -3,8 +3,8 @@
 One store, SQLite (a file) or PostgreSQL (a URL the Space and the workers on other machines share); what
 differs between the two is :mod:`._sql` (connections, placeholders, locking, upserts), and the schema and
 its migrations, step for step on both, :mod:`._migrations`. The rows: submissions (scored files, published
-rows, the worker's rows; :mod:`._submissions`), model requests (:mod:`._requests`) and worker heartbeats
-(:mod:`._workers`). The rest of the leaderboard holds the rules (what a request may set, how rows rank)
+rows, the worker's rows; :mod:`._submissions`), model requests (:mod:`._requests`), worker heartbeats
+(:mod:`._workers`) and login sessions (:mod:`._sessions`). The rest of the leaderboard holds the rules (what a request may set, how rows rank)
 and calls these functions.
 """
 
@@ -25,6 +25,7 @@ from mmjudge.leaderboard.store._requests import (
     renew,
     request_row,
 )
+from mmjudge.leaderboard.store._sessions import close_session, open_session, session_user
 from mmjudge.leaderboard.store._sql import Connection, is_postgres_url
 from mmjudge.leaderboard.store._submissions import (
     PUBLISHED,
@@ -69,14 +70,17 @@ __all__ = [
     "check_daily_limit",
     "check_lease",
     "claim",
+    "close_session",
     "finish",
     "get_request",
     "insert_request",
     "insert_row",
     "is_postgres_url",
     "list_requests",
+    "open_session",
     "renew",
     "request_row",
+    "session_user",
     "sync_reported",
     "upsert_worker",
     "visible_submissions",

@@ -155,6 +155,21 @@ STEPS: tuple[str | Dialects, ...] = (
     CREATE UNIQUE INDEX submissions_model ON submissions (benchmark, model, revision, tier)
         WHERE kind = 'verified';
     """,
+    # 6: leaderboard trust round three. ``requests.ladder_margin``: a request a non-admin made in private-label
+    # mode; its rows go under the submitter's Ladder with this margin (NULL: shown in full). ``laddered``: such a
+    # row (its public view is its Ladder score only, as a submitted row's is). ``sessions``: the logins the
+    # server holds (a signed cookie names one by a random id, kept here as its sha256; logout deletes it).
+    """
+    ALTER TABLE requests ADD COLUMN ladder_margin @REAL@;
+    ALTER TABLE submissions ADD COLUMN laddered INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        created_at @REAL@ NOT NULL,
+        expires_at @REAL@ NOT NULL
+    );
+    CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+    """,
 )
 """Schema migrations; step ``i`` brings the store's version from ``i`` to ``i + 1``."""
 

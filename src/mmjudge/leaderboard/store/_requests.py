@@ -50,6 +50,9 @@ class RequestSpec:
     """Judge config (a mapping accepted by ``config_from_mapping``), model and revision included."""
     benchmarks: tuple[str, ...]
     """Benchmarks to run, in the canonical order of :func:`mmjudge.benchmarks.benchmark_ids`."""
+    ladder_margin: float | None = None
+    """Private-label mode, a non-admin's request: its rows go under the submitter's Ladder with this margin
+    (:class:`~mmjudge.leaderboard.store.LadderRule`); ``None``: its rows are shown in full."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +110,9 @@ def insert_request(store: Store, spec: RequestSpec, submitter: str, *,
             check_daily_limit(conn, submitter, daily_limit, now)
         return conn.insert(
             "INSERT INTO requests (model, revision, backend, config, benchmarks, submitter, created_at, status, "
-            "updated_at) VALUES (?,?,?,?,?,?,?,'PENDING',?)",
+            "updated_at, ladder_margin) VALUES (?,?,?,?,?,?,?,'PENDING',?,?)",
             (spec.model, spec.revision, spec.backend, json.dumps(dict(spec.config), sort_keys=True), benchmarks,
-             submitter, now, now),
+             submitter, now, now, spec.ladder_margin),
         )  # fmt: skip
 
 
@@ -182,7 +185,7 @@ def _fence(lease: Lease) -> tuple[int, str, int]:
 
 REQUEST_COLUMNS = (
     "model, revision, backend, config, benchmarks, id, submitter, created_at, status, worker, lease_expires, "
-    "attempts, log_tail"
+    "attempts, log_tail, ladder_margin"
 )
 
 
@@ -203,12 +206,12 @@ def list_requests(store: Store) -> list[ModelRequest]:
 
 def request_row(found: tuple[Any, ...]) -> ModelRequest:
     model, revision, backend, config, benchmarks, *rest = found
-    row_id, submitter, created_at, status, worker, lease_expires, attempts, log_tail = rest
+    row_id, submitter, created_at, status, worker, lease_expires, attempts, log_tail, ladder_margin = rest
     return ModelRequest(
         model=model, revision=revision, backend=backend, config=json.loads(config),
         benchmarks=tuple(json.loads(benchmarks)), id=int(row_id), submitter=submitter,
         created_at=float(created_at), status=status, worker=worker, lease_expires=float(lease_expires),
-        attempts=int(attempts), log_tail=log_tail,
+        attempts=int(attempts), log_tail=log_tail, ladder_margin=None if ladder_margin is None else float(ladder_margin),
     )  # fmt: skip
 
 

@@ -156,6 +156,9 @@ class NewSubmission:
     folder's content hash) and ``units`` (how many); ``None`` when unknown (rows stored before the store kept it)."""
     ladder: float | None = None
     """Private-label mode: the score shown for this submission (the Ladder's rounded best of its submitter)."""
+    laddered: bool = False
+    """A ``run here`` row of a request a non-admin made in private-label mode: with private labels its public view
+    is its Ladder score only, as a submitted row's is."""
 
     def __post_init__(self) -> None:
         if not self.tier:
@@ -179,7 +182,7 @@ class StoredSubmission(NewSubmission):
 _SUBMISSION_COLUMNS = (
     "benchmark, kind, judge, model, submitter, results, revision, link, license, weights, sha256, "
     "header, source, id, created_at, hidden, request_id, coverage, side_results, paired, tier, reference_line, "
-    "scored_on, ladder"
+    "scored_on, ladder, laddered"
 )
 
 
@@ -331,14 +334,14 @@ def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None 
     return conn.insert(
         "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
         "license, weights, sha256, header, source, created_at, request_id, coverage, side_results, paired, "
-        "tier, reference_line, scored_on, ladder) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "tier, reference_line, scored_on, ladder, laddered) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             row.benchmark, row.kind, row.judge, row.model, row.submitter,
             json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
             row.weights, row.sha256, json.dumps(dict(row.header or {})), row.source, now,
             None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
             json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True), row.paired,
-            row.tier, int(row.reference_line), json.dumps(dict(row.scored_on or {})), row.ladder,
+            row.tier, int(row.reference_line), json.dumps(dict(row.scored_on or {})), row.ladder, int(row.laddered),
         ),
     )  # fmt: skip
 
@@ -426,7 +429,7 @@ def _check_duplicates(conn: Connection, row: NewSubmission) -> None:
 def _submission(found: tuple[Any, ...]) -> StoredSubmission:
     (benchmark, kind, judge, model, submitter, results, revision, link, license_, weights, sha256,
      header, source, row_id, created_at, hidden, request_id, coverage, side_results, paired, tier, reference_line,
-     scored_on, ladder) = found  # fmt: skip
+     scored_on, ladder, laddered) = found  # fmt: skip
     return StoredSubmission(
         benchmark=benchmark, kind=kind, judge=judge, model=model, submitter=submitter,
         results=json.loads(results), revision=revision, link=link, license=license_, weights=weights,
@@ -434,7 +437,7 @@ def _submission(found: tuple[Any, ...]) -> StoredSubmission:
         side_results=json.loads(side_results) or None, id=int(row_id), created_at=float(created_at),
         hidden=bool(hidden), request_id=None if request_id is None else int(request_id), paired=str(paired or ""),
         tier=str(tier), reference_line=bool(reference_line), scored_on=json.loads(scored_on) or None,
-        ladder=None if ladder is None else float(ladder),
+        ladder=None if ladder is None else float(ladder), laddered=bool(laddered),
     )  # fmt: skip
 
 
