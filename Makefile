@@ -3,9 +3,10 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.mmjudge-installed
+comma := ,
 PYTEST_ARGS ?= -n 2 -m "not slow and not gpu" --durations=15
 
-.PHONY: demo test lint typecheck layers pytest venv clean
+.PHONY: demo test lint typecheck layers pytest test-pythons venv clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,7 +31,43 @@ layers: $(STAMP)
 pytest: $(STAMP)
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-test: lint typecheck layers pytest
+test: lint typecheck layers pytest test-pythons
+
+# The lowest and highest Python that pyproject.toml's requires-python admits (>=3.10; 3.13 is the newest
+# tried). Each gets its own venv with mmjudge[video,metrics,dev] and WITHOUT torch: the torch wheels on this
+# disk are for Python 3.11 only, and for any other Python pip would download a multi-GB CUDA build of torch.
+# So these venvs run a fast slice of the tests that need no torch (the torch tests importorskip it):
+# scoring, metrics, stats, the prediction and results files, data building and the CLI's sample-data,
+# `eval --judge random`, score and compare flows (the README's tour, run verbatim), which also shows that
+# weight-free judges run without torch. Left to the 3.11 `pytest` run: the leaderboard (the `space` extra)
+# and the Hub modules' fresh-venv test (its own venv from the index). The interpreter is pyenv's
+# ~/.pyenv/versions/<x.y>.*, else python<x.y> on PATH. No constraints.txt: its pins are for 3.11 (numpy,
+# pandas and scipy releases that need >=3.11), so pip resolves these venvs from the index.
+PYTHON_VERSIONS := 3.10 3.13
+PYTHON_VENVS := $(foreach v,$(PYTHON_VERSIONS),.venv-py$(subst .,,$(v)))
+PYTHONS_PYTEST_ARGS ?= -n 2 -m "not slow and not gpu and not browser" -p no:cacheprovider -q
+PYTHONS_SLICE := tests/test_scoring.py tests/test_predictions.py tests/test_prediction_schema.py \
+	tests/test_results_estimates.py tests/stats tests/metrics tests/data tests/test_eval_cli.py \
+	tests/comparison tests/test_readme_commands.py tests/runner tests/test_hashing.py \
+	tests/media/test_fork_after_decode.py \
+	--ignore=tests/metrics/test_hub_modules.py
+
+$(foreach v,$(PYTHON_VERSIONS),$(eval .venv-py$(subst .,,$(v))/.mmjudge-installed: PYVER := $(v)))
+.venv-py%/.mmjudge-installed: pyproject.toml
+	@py=""; for c in $(HOME)/.pyenv/versions/$(PYVER).*/bin/python$(PYVER) $$(command -v python$(PYVER)); do \
+	  "$$c" -c 'import sys; sys.exit(sys.version_info[:2] != ($(subst .,$(comma),$(PYVER))))' 2>/dev/null \
+	    && { py="$$c"; break; }; \
+	done; \
+	test -n "$$py" || { echo "make test-pythons: no Python $(PYVER) found (looked in ~/.pyenv/versions and PATH); install it, e.g. pyenv install $(PYVER)" >&2; exit 1; }; \
+	test -x $(@D)/bin/python || "$$py" -m venv $(@D)
+	$(@D)/bin/python -m pip install --quiet --disable-pip-version-check -e ".[video,metrics,dev]"
+	touch $@
+
+test-pythons: $(foreach d,$(PYTHON_VENVS),$(d)/.mmjudge-installed)
+	for d in $(PYTHON_VENVS); do \
+	  ! $$d/bin/python -c "import torch" 2>/dev/null || { echo "$$d has torch: this slice must run without it" >&2; exit 1; }; \
+	  $$d/bin/python -m pytest $(PYTHONS_PYTEST_ARGS) $(PYTHONS_SLICE) || exit 1; \
+	done
 
 clean:
 	rm -rf demo-output .mypy_cache .ruff_cache

@@ -4,7 +4,7 @@
 
 Needs ``make demo`` output (the sample data and the weight-free baselines) and Debian's ``chromium``.
 The store gets what a deployed leaderboard holds: the shipped published rows; the demo baselines,
-ingested as reference lines (``mmjudge leaderboard --demo-output``); one ``run here`` row, stored by the
+ingested as baselines (``mmjudge leaderboard --demo-output``); one ``run here`` row, stored by the
 real worker path (a request queued, claimed, and its predictions stored under the worker's lease; the
 predictions are the demo's ``random`` baseline file renamed, as no model is run here); and ``submitted``
 uploads, one of them MIST's ``constant`` baseline file renamed, which MIST's companion check flags.
@@ -31,14 +31,14 @@ def _renamed(path: Path, judge: str) -> bytes:
 
 
 def fill(board, demo: Path) -> None:  # type: ignore[no-untyped-def]
-    """Published rows, demo reference lines, one run-here row, and submitted rows (see the module docstring)."""
+    """Published rows, demo baselines, one run-here row, and submitted rows (see the module docstring)."""
     from mmjudge.leaderboard import queue as q
     from mmjudge.leaderboard.submit import ingest_demo_output
     from mmjudge.leaderboard.validation import SubmissionMeta
 
     for line in ingest_demo_output(board, demo):
         print(line)
-    spec = q.validate_request("org/vlm-judge", "0" * 40, "random", "", ["isovrbench"], known_backends=["random"])
+    spec = q.validate_request("org/vlm-judge", "0" * 40, "vlm_digit", "", ["isovrbench"], known_backends=["vlm_digit"])
     q.enqueue(board.store, spec, "alice")
     claimed = q.claim(board.store, "gpu-1")
     assert claimed is not None

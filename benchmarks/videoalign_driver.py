@@ -24,13 +24,28 @@ whether decord's frames equal PyAV's on the clips (VideoAlign reads clips with d
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judges"))
-from tiny_models import QWEN_CHAT_TEMPLATE as CHAT_TEMPLATE  # imports no transformers
-from tiny_models import QWEN_TOKENS as SPECIAL
+_TOKENS = Path(__file__).resolve().parents[1] / "src" / "mmjudge" / "judges" / "tiny" / "_tokens.py"
+
+
+def _tiny_tokens() -> Any:
+    """mmjudge's tiny-checkpoint tokens and Qwen chat template, loaded by path: the module imports only the
+    standard library, and mmjudge is not installed in VideoAlign's Python."""
+    spec = importlib.util.spec_from_file_location("mmjudge_tiny_tokens", _TOKENS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_TINY = _tiny_tokens()
+CHAT_TEMPLATE = _TINY.QWEN_CHAT_TEMPLATE
+SPECIAL = _TINY.QWEN_TOKENS
 
 STATS = {"VQ_mean": 0.1, "VQ_std": 2.0, "MQ_mean": -0.2, "MQ_std": 0.5, "TA_mean": 0.3, "TA_std": 1.5}
 

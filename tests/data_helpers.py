@@ -6,6 +6,9 @@ import csv
 from pathlib import Path
 from typing import Any
 
+CARD = "---\nlicense: apache-2.0\npretty_name: Test\n---\n# ${benchmark}\n\n${configs_table}\n\n${features}\n"
+"""A minimal card template for folders written from hand-made ``BuiltDataset`` values."""
+
 
 def write_csv(path: Path, rows: list[dict[str, Any]], fields: list[str] | None = None) -> Path:
     """Write rows as a UTF-8 CSV (header from the first row unless ``fields``)."""

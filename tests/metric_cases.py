@@ -80,3 +80,23 @@ def metric_inputs(
     return {"predictions": [by_id[r["id"]]["prediction"] for r in rows], "references": [r["answer"] for r in rows],
             "tasks": [r["task"] for r in rows], "choices": [r["choices"] for r in rows], "ids": [r["id"] for r in rows],
             "clusters": [r["video"] for r in rows]}  # fmt: skip
+
+
+def row_columns(metric: Any) -> list[str]:
+    """The per-row inputs of an evaluate module: its feature names (every feature set has the same ones)."""
+    features = metric.features[0] if isinstance(metric.features, list) else metric.features
+    return list(features)
+
+
+def compute_in_two_batches(metric: Any, inputs: dict[str, Any], **options: Any) -> dict[str, Any]:
+    """``add_batch`` with the first half of the rows, then the rest, then ``compute`` with the other inputs;
+    asserts that every list input as long as the rows is a feature (so distributed gathering carries it)."""
+    names = row_columns(metric)
+    rows = {k: v for k, v in inputs.items() if k in names}
+    size = len(next(iter(rows.values())))
+    per_row = {k for k, v in inputs.items() if isinstance(v, list) and len(v) == size}
+    assert per_row <= set(names), f"per-row inputs that are not features: {sorted(per_row - set(names))}"
+    half = size // 2
+    metric.add_batch(**{k: v[:half] for k, v in rows.items()})
+    metric.add_batch(**{k: v[half:] for k, v in rows.items()})
+    return metric.compute(**{k: v for k, v in inputs.items() if k not in names}, **options)

@@ -43,5 +43,12 @@ def test_bad_inputs_come_back_as_messages(emoprefer_metric):
 
 def test_template_lists_the_metric_inputs(emoprefer_metric):
     template = json.loads(input_template(emoprefer_metric.features))
-    assert set(template) == set(emoprefer_metric.features)
+    assert set(template) == set(emoprefer_metric.features[0]) >= {"predictions", "references", "ids"}
     assert parse_inputs(json.dumps(template)) == template
+
+
+def test_the_template_leaves_the_optional_inputs_out_and_computes_once_filled(emoprefer_metric):
+    template = json.loads(input_template(emoprefer_metric.features, emoprefer_metric.optional_columns))
+    assert template["ids"] is None and template["swapped_predictions"] is None and template["predictions"] == []
+    rows = {"predictions": ["a1", "a2 wins"], "references": ["a1", "a1"]}
+    assert compute_from_text(emoprefer_metric, json.dumps(template | rows)) == emoprefer_metric.compute(**rows)

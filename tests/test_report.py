@@ -174,3 +174,11 @@ def test_score_prints_the_table_and_json_only_when_asked(
     )
     assert main([*command, "--out", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == str(out)
+
+
+@pytest.mark.parametrize("benchmark", ["mist"])
+def test_a_weight_free_judge_is_named_weight_free_not_model_none(benchmark: str, evaluated: dict[str, Evaluated]) -> None:
+    """The sample runs use a weight-free judge: the report says so instead of "model `None` (revision `None`)"."""
+    report = (evaluated[benchmark].out / "report.md").read_text(encoding="utf-8")
+    assert "`None`" not in report, report.splitlines()[2]
+    assert "weight-free judge (no model weights)" in report.splitlines()[2]

@@ -3,7 +3,8 @@
 all four benchmarks, and every rate is a percentage in each of them. EmoReAlM is ranked on the
 leaderboard in strict mode (missing answers wrong) with the official-mode scores stored beside it, and
 MIST in strict mode (a missing label counts as changed): each agrees with ``mmjudge score --mode`` and
-the evaluate module in the same mode."""
+the evaluate module in the same mode. The evaluate module agrees whether it gets every row in ``compute``
+or the per-row inputs in two ``add_batch`` calls first (its features: what distributed gathering carries)."""
 
 from __future__ import annotations
 
@@ -58,14 +59,17 @@ def test_results_file_evaluate_and_leaderboard_row_agree(benchmark, sample_data,
         out = tmp_path / f"r-{mode}.json"
         assert main(["score", str(path), "--data", str(sample_data / benchmark), "--out", str(out), *options]) == 0
         from_file = json.loads(out.read_text(encoding="utf-8"))["scores"]
+        inputs = metric_cases.metric_inputs(benchmark, rows, records)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            from_metric = evaluate.load(str(REPO / "metrics" / benchmark)).compute(
-                **metric_cases.metric_inputs(benchmark, rows, records), **({} if mode is None else {"mode": mode})
-            )
-        assert set(from_file) == set(from_metric) == set(on_board), mode
+            metric = evaluate.load(str(REPO / "metrics" / benchmark))
+            by_mode = {} if mode is None else {"mode": mode}
+            from_metric = metric.compute(**inputs, **by_mode)
+            batched = metric_cases.compute_in_two_batches(metric, inputs, **by_mode)
+        assert set(from_file) == set(from_metric) == set(on_board) == set(batched), mode
         for key, value in from_metric.items():
             assert _same(from_file[key], value) and _same(on_board[key], value), (key, from_file[key], value)
+            assert _same(batched[key], value), (key, batched[key], value)
     percent = [k.name for k in get_benchmark(benchmark).metrics.result_keys if "0-100" in k.description]
     shown = [
         from_metric[k]

@@ -4,7 +4,7 @@ Usage::
 
     python dataset_scripts/isovrbench/build.py --source PATH [--media-root PATH] [--allow-missing-media] --out DIR
 
-See README.md in this folder (the dataset card template) for the raw layout it reads.
+See the dataset card template, src/mmjudge/benchmarks/isovrbench/card.md, for the raw layout it reads.
 """
 
 import sys

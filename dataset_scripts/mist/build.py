@@ -1,7 +1,7 @@
 """Build the MIST Hub-ready folder: ``python dataset_scripts/mist/build.py --source PATH --out DIR``.
 
-A thin shell over ``mmjudge build-dataset mist``; see ``dataset_scripts/mist/README.md`` for the
-source layouts and ``mmjudge.data.mist`` for the logic.
+A thin shell over ``mmjudge build-dataset mist``; see ``src/mmjudge/benchmarks/mist/card.md`` for the
+source layouts and ``mmjudge.benchmarks.mist`` for the logic.
 """
 
 import sys

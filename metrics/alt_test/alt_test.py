@@ -69,7 +69,9 @@ class AltTest(MissingFirstValueAllowed, evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=[_features("string"), _features("float64")],
-            reference_urls=["https://github.com/nitaytech/AltTest", "https://arxiv.org/abs/2501.10970"],
+            homepage="https://aclanthology.org/2025.acl-long.782/",
+            codebase_urls=["https://github.com/nitaytech/AltTest"],
+            reference_urls=["https://arxiv.org/abs/2501.10970", "https://aclanthology.org/2025.acl-long.782/"],
         )
 
     def _compute(

@@ -7,7 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import emoprefer
-from mmjudge.metric_inputs import MissingFirstValueAllowed
+from mmjudge.metric_inputs import RowColumns, feature_sets
 
 _DESCRIPTION = """\
 Scores a judge on EmoPrefer-Data (which of two emotion descriptions of a video is better: a1, a2 or
@@ -26,15 +26,17 @@ _CITATION = """\
 """
 
 _KWARGS_DESCRIPTION = """\
-Args:
+Args (per pair, all lists of equal length; give them to `compute`, or to `add_batch`/`add` then `compute()`):
     predictions (`list` of `str`): raw judge responses or labels on the forward pairs; parsed by
         lowercasing, taking a leading a1/a2/same, else the earliest of the three, else `same`.
     references (`list` of `str`): gold labels in {a1, a2, same}.
     swapped_predictions (`list` of `str`, optional): responses on the same items from the
         `_reverse` file, in that file's label space (a1 and a2 swapped).
-    ids (`list`, optional): item names; duplicates are refused.
-    clusters (`list`, optional): the clip of each item: items of one clip are resampled together (the release
-        has one item per clip, so without it items are independent and the accuracies get Wilson intervals).
+    ids (`list` of `str` or `int`, optional): item names; duplicates are refused.
+    clusters (`list` of `str` or `int`, optional): the clip of each item: items of one clip are resampled
+        together (the release has one item per clip, so without it items are independent and the accuracies
+        get Wilson intervals).
+Optional keyword arguments of `compute`:
     strategy (`str`, optional): the prompting strategy (S1-S4), echoed.
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
     seed (`int`, default 0).
@@ -48,18 +50,28 @@ Examples:
 """
 
 
+_ROWS = {
+    "predictions": datasets.Value("string"),
+    "references": datasets.Value("string"),
+    "swapped_predictions": datasets.Value("string"),
+}
+_ID = [datasets.Value("string"), datasets.Value("int64")]
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Emoprefer(MissingFirstValueAllowed, evaluate.Metric):
+class Emoprefer(RowColumns, evaluate.Metric):
     """EmoPrefer-Data preference scores."""
+
+    optional_columns = ("swapped_predictions", "ids", "clusters")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
-            ),
+            features=feature_sets(_ROWS, {"ids": _ID, "clusters": _ID}),
+            homepage="https://arxiv.org/abs/2507.04278",
+            codebase_urls=["https://github.com/zeroQiaoba/AffectGPT"],
             reference_urls=["https://arxiv.org/abs/2507.04278"],
         )
 
@@ -67,20 +79,21 @@ class Emoprefer(MissingFirstValueAllowed, evaluate.Metric):
         self,
         predictions,
         references,
-        swapped_predictions=None,
-        ids=None,
-        clusters=None,
+        swapped_predictions,
+        ids,
+        clusters,
         strategy=None,
         n_resamples=10_000,
         confidence=0.95,
         seed=0,
     ):
+        rows = self.given({"swapped_predictions": swapped_predictions, "ids": ids, "clusters": clusters})
         return emoprefer.score(
             predictions,
             references,
-            swapped_predictions,
-            ids=ids,
-            clusters=clusters,
+            rows["swapped_predictions"],
+            ids=rows["ids"],
+            clusters=rows["clusters"],
             strategy=strategy,
             n_resamples=n_resamples,
             confidence=confidence,

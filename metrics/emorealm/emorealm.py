@@ -7,7 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import emorealm
-from mmjudge.metric_inputs import MissingFirstValueAllowed
+from mmjudge.metric_inputs import RowColumns, feature_sets
 
 _DESCRIPTION = """\
 Scores raw model responses on EmoReAlM (AVERE, arXiv 2602.07054), the audiovisual emotion reasoning
@@ -29,7 +29,8 @@ _CITATION = """\
 """
 
 _KWARGS_DESCRIPTION = """\
-Args:
+Args (per question, all lists of equal length; give them to `compute`, or to `add_batch`/`add` then
+`compute()`):
     predictions (`list` of `str`): raw model responses; None is a missing output ("" is an answer).
     references (`list` of `str`): gold letters.
     tasks (`list` of `str`): reasoning_basic_audio, reasoning_basic_video, reasoning_stress_audio,
@@ -37,9 +38,10 @@ Args:
     choices (`list` of `list` of `str`, optional): the lettered choices per item, e.g.
         ["(A) Yes", "(B) No"]; they say which gold letter means Yes.
     gold_is_yes (`list` of `bool` or None, optional): overrides the Yes/No reading of the gold.
-    ids (`list`, optional): item ids; duplicates are refused.
-    clusters (`list`, optional): the clip of each question: its questions are resampled together (without it
-        questions are independent and rates get Wilson intervals).
+    ids (`list` of `str` or `int`, optional): item ids; duplicates are refused.
+    clusters (`list` of `str` or `int`, optional): the clip of each question: its questions are resampled
+        together (without it questions are independent and rates get Wilson intervals).
+Optional keyword arguments of `compute`:
     mode (`str`, default "official"): "official" skips missing outputs, "strict" counts them wrong.
     matcher (`str`, default "official"): "official", "official_parse" (needs choices) or "explicit".
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
@@ -54,22 +56,30 @@ Examples:
 """
 
 
+_ROWS = {
+    "predictions": datasets.Value("string"),
+    "references": datasets.Value("string"),
+    "tasks": datasets.Value("string"),
+    "choices": datasets.Sequence(datasets.Value("string")),
+    "gold_is_yes": datasets.Value("bool"),
+}
+_ID = [datasets.Value("string"), datasets.Value("int64")]
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Emorealm(MissingFirstValueAllowed, evaluate.Metric):
+class Emorealm(RowColumns, evaluate.Metric):
     """EmoReAlM answer accuracy."""
+
+    optional_columns = ("choices", "gold_is_yes", "ids", "clusters")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {
-                    "predictions": datasets.Value("string"),
-                    "references": datasets.Value("string"),
-                    "tasks": datasets.Value("string"),
-                }
-            ),
+            features=feature_sets(_ROWS, {"ids": _ID, "clusters": _ID}),
+            homepage="https://arxiv.org/abs/2602.07054",
+            codebase_urls=["https://github.com/avere-iclr"],
             reference_urls=["https://arxiv.org/abs/2602.07054"],
         )
 
@@ -78,24 +88,22 @@ class Emorealm(MissingFirstValueAllowed, evaluate.Metric):
         predictions,
         references,
         tasks,
-        choices=None,
-        gold_is_yes=None,
-        ids=None,
-        clusters=None,
+        choices,
+        gold_is_yes,
+        ids,
+        clusters,
         mode="official",
         matcher="official",
         n_resamples=10_000,
         confidence=0.95,
         seed=0,
     ):
+        rows = self.given({"choices": choices, "gold_is_yes": gold_is_yes, "ids": ids, "clusters": clusters})
         return emorealm.score(
             predictions,
             references,
             tasks,
-            choices=choices,
-            gold_is_yes=gold_is_yes,
-            ids=ids,
-            clusters=clusters,
+            **rows,
             mode=mode,
             matcher=matcher,
             n_resamples=n_resamples,

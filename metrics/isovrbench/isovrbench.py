@@ -7,6 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import isovrbench
+from mmjudge.metric_inputs import RowColumns, feature_sets
 
 _DESCRIPTION = """\
 Scores a video judge on IsoVRBench pairs (an anchor clip and a counterpart made from it by one
@@ -28,7 +29,7 @@ _CITATION = """\
 """
 
 _KWARGS_DESCRIPTION = """\
-Args:
+Args (per pair, all lists of equal length; give them to `compute`, or to `add_batch`/`add` then `compute()`):
     intervention (`list` of `str`): intervention id per pair: temporal_shuffle, frame_hold,
         motion_regen, attribute_edit, reduced_steps, i2v_continuation, t2v_5b or t2v_1_3b.
     score_chosen, score_rejected (`list` of `float`, optional): the judge's score of the anchor and of
@@ -38,6 +39,7 @@ Args:
     pair_id (`list`, optional): pair ids; duplicates are refused.
     cluster (`list`, optional): each pair's anchor prompt (or any cluster id): the pairs of one cluster are
         resampled together, so the intervals allow for what they share. Without it pairs are independent.
+Optional keyword arguments of `compute`:
     tie_tolerance (`float`, default 0): |chosen - rejected| <= tie_tolerance is a tie.
     n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
     seed (`int`, default 0): the bootstrap; without `cluster`, rates get Wilson CIs always.
@@ -52,40 +54,58 @@ Examples:
 """
 
 
+_ROWS = {
+    "intervention": datasets.Value("string"),
+    "score_chosen": datasets.Value("float64"),
+    "score_rejected": datasets.Value("float64"),
+    "choice": datasets.Value("string"),
+    "no_judgment": datasets.Value("bool"),
+}
+_ID = [datasets.Value("string"), datasets.Value("int64")]
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Isovrbench(evaluate.Metric):
+class Isovrbench(RowColumns, evaluate.Metric):
     """IsoVRBench pairwise accuracy."""
+
+    optional_columns = ("score_chosen", "score_rejected", "choice", "no_judgment", "pair_id", "cluster")
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({"intervention": datasets.Value("string")}),
+            features=feature_sets(_ROWS, {"pair_id": _ID, "cluster": _ID}),
+            reference_urls=["https://github.com/KwaiVGI/VideoAlign", "https://arxiv.org/abs/2501.13918"],
         )
 
     def _compute(
         self,
         intervention,
-        score_chosen=None,
-        score_rejected=None,
-        choice=None,
-        no_judgment=None,
-        pair_id=None,
-        cluster=None,
+        score_chosen,
+        score_rejected,
+        choice,
+        no_judgment,
+        pair_id,
+        cluster,
         tie_tolerance=0.0,
         n_resamples=10_000,
         confidence=0.95,
         seed=0,
     ):
+        rows = self.given(
+            {
+                "score_chosen": score_chosen,
+                "score_rejected": score_rejected,
+                "choice": choice,
+                "no_judgment": no_judgment,
+                "pair_id": pair_id,
+                "cluster": cluster,
+            }
+        )
         return isovrbench.score(
             intervention,
-            score_chosen,
-            score_rejected,
-            choice=choice,
-            no_judgment=no_judgment,
-            pair_id=pair_id,
-            cluster=cluster,
+            **rows,
             tie_tolerance=tie_tolerance,
             n_resamples=n_resamples,
             confidence=confidence,

@@ -7,7 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import mist
-from mmjudge.metric_inputs import MissingFirstValueAllowed
+from mmjudge.metric_inputs import RowColumns
 
 _DESCRIPTION = """\
 Scores judge labels on MIST (Misleading-Image Stress Test): 200 idiom sentences labelled FF, WF, FL
@@ -27,19 +27,21 @@ _CITATION = """\
 """
 
 _KWARGS_DESCRIPTION = """\
-Args (one row per judge label; all lists of equal length):
+Args (one row per judge label; all lists of equal length; give them to `compute`, or to `add_batch`/`add`
+then `compute()`):
     predictions (`list` of `str`): FF, WF, FL or LL; None for a cell the judge gave no label for.
     item_ids (`list` of `str`): item id.
-    image_conditions (`list` of `str`): none, aligned or misleading.
+    image_conditions (`list` of `str`): none (text only), aligned or misleading.
     arms (`list` of `str`): explicit (told to ignore the image) or silent; none for text-only rows.
-    prompt_strategies (`list` of `str`): e.g. zero-shot, few-shot, cot, few-shot-cot.
-Optional keyword arguments:
-    judges: judge name per row. meta_item_ids, meta_cells (T1..T4), meta_trios, meta_sentence_senses:
-    item metadata. human_item_ids, human_annotators, human_labels: human labels. epsilons (trio ->
-    alt-test epsilon), n_resamples, confidence, seed (bootstrap; Wilson CIs always), q,
-    min_humans_per_instance, min_instances_per_human (alt-test). mode: "official" (default; cells
-    without a label are left out) or "strict" (a missing label counts as changed and as a disagreement;
-    the leaderboard ranks in strict mode).
+    prompt_strategies (`list` of `str`): the grid's zero_shot, few_shot, cot, few_shot_cot (any names are
+        scored; `mmjudge eval` and the leaderboard use these four).
+    judges (`list` of `str`, optional): judge name per row.
+Optional keyword arguments of `compute` (tables of their own lengths, and settings):
+    meta_item_ids, meta_cells (T1..T4), meta_trios, meta_sentence_senses: item metadata.
+    human_item_ids, human_annotators, human_labels: human labels. epsilons (trio -> alt-test epsilon),
+    n_resamples, confidence, seed (bootstrap; Wilson CIs always), q, min_humans_per_instance,
+    min_instances_per_human (alt-test). mode: "official" (default; cells without a label are left out) or
+    "strict" (a missing label counts as changed and as a disagreement; the leaderboard ranks in strict mode).
 Returns:
     A flat dict of percentages (0-100), drift in label steps, kappa, their CIs and counts; see
     README.md for every key.
@@ -47,8 +49,10 @@ Returns:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Mist(MissingFirstValueAllowed, evaluate.Metric):
+class Mist(RowColumns, evaluate.Metric):
     """MIST judge-label measures."""
+
+    optional_columns = ("judges",)
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -62,8 +66,11 @@ class Mist(MissingFirstValueAllowed, evaluate.Metric):
                     "image_conditions": datasets.Value("string"),
                     "arms": datasets.Value("string"),
                     "prompt_strategies": datasets.Value("string"),
+                    "judges": datasets.Value("string"),
                 }
             ),
+            homepage="https://arxiv.org/abs/2609.37863",
+            reference_urls=["https://arxiv.org/abs/2609.37863", "https://arxiv.org/abs/2501.10970"],
         )
 
     def _compute(
@@ -73,7 +80,7 @@ class Mist(MissingFirstValueAllowed, evaluate.Metric):
         image_conditions,
         arms,
         prompt_strategies,
-        judges=None,
+        judges,
         meta_item_ids=None,
         meta_cells=None,
         meta_trios=None,
@@ -96,7 +103,7 @@ class Mist(MissingFirstValueAllowed, evaluate.Metric):
             arms=arms,
             prompt_strategies=prompt_strategies,
             predictions=predictions,
-            judges=judges,
+            judges=self.given({"judges": judges})["judges"],
             meta_item_ids=meta_item_ids,
             meta_cells=meta_cells,
             meta_trios=meta_trios,

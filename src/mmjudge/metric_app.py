@@ -8,15 +8,17 @@ instead: paste or upload the ``compute`` keyword arguments as JSON, see the scor
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from mmjudge.errors import MmjudgeError, SchemaError
+from mmjudge.metric_inputs import metric_script
 
 
-def input_template(features: Mapping[str, Any] | list[Mapping[str, Any]]) -> str:
-    """A JSON skeleton with one empty list per input feature of the metric.
+def input_template(features: Mapping[str, Any] | list[Mapping[str, Any]], optional: Iterable[str] = ()) -> str:
+    """A JSON skeleton with one empty list per input feature of the metric (``null`` for the ``optional``
+    ones, which ``null`` leaves out).
 
     A metric that accepts several input formats has a list of feature sets; the first one is shown.
 
@@ -29,9 +31,15 @@ def input_template(features: Mapping[str, Any] | list[Mapping[str, Any]]) -> str
     {
       "labels": []
     }
+    >>> print(input_template({"predictions": None, "ids": None}, optional=["ids"]))
+    {
+      "predictions": [],
+      "ids": null
+    }
     """
     first = features[0] if isinstance(features, list) else features
-    return json.dumps({name: [] for name in first}, indent=2)
+    left_out = set(optional)
+    return json.dumps({name: None if name in left_out else [] for name in first}, indent=2)
 
 
 def parse_inputs(text: str) -> dict[str, Any]:
@@ -66,17 +74,23 @@ def compute_from_text(metric: Any, text: str) -> dict[str, Any]:
 
 
 def build_demo(folder: str | Path) -> Any:
-    """Build the Gradio Blocks app for the evaluate module in ``folder``."""
+    """Build the Gradio Blocks app for the evaluate module in ``folder``.
+
+    The script is loaded by its path (:func:`~mmjudge.metric_inputs.metric_script`), not by the folder's name:
+    a Space runs from a folder called ``app``, where ``evaluate.load(folder)`` would load this app instead.
+    """
     import evaluate
     import gradio as gr
 
     folder = Path(folder)
-    metric = evaluate.load(str(folder))
+    metric = evaluate.load(str(metric_script(folder)))
     card = folder / "README.md"
-    with gr.Blocks(title=f"mmjudge metric: {folder.name}") as demo:
-        gr.Markdown(f"# `{folder.name}`\n{metric.description}")
+    with gr.Blocks(title=f"mmjudge metric: {metric.name}") as demo:
+        gr.Markdown(f"# `{metric.name}`\n{metric.description}")
         text = gr.Code(
-            value=input_template(metric.features), language="json", label="compute(**kwargs) as JSON"
+            value=input_template(metric.features, getattr(metric, "optional_columns", ())),
+            language="json",
+            label="compute(**kwargs) as JSON",
         )
         upload = gr.File(label="or upload a JSON file", file_types=[".json"])
         button = gr.Button("Compute", variant="primary")

@@ -1,16 +1,20 @@
 """``mmjudge metric build`` / ``push``: a self-contained ``evaluate`` module folder, and its upload.
 
-``evaluate.load("org/name")`` downloads a module's script from a Hub Space and installs nothing: the script
-may import PyPI libraries and, relatively, single files beside it. :func:`build_metric` writes, for one
-folder ``metrics/<name>/`` of the checkout:
+``evaluate.load(folder)`` loads ``<folder>/<folder name>.py``, and ``evaluate.load("org/name")`` the Space's
+``name.py``; it installs nothing, and copies beside the script only the single files the script imports
+relatively, which it finds by reading the script's import lines as text. :func:`build_metric` writes, for one
+folder ``metrics/<name>/`` of the checkout, into a folder of any name ``out``:
 
-- ``<name>.py``: the checkout's script with every ``from mmjudge.X import Y`` turned into a lookup in
-  the vendored copy (``Y, = import_from("mmjudge.X", "Y")``, imported relatively from ``mmjudge_vendored``);
-- ``mmjudge_vendored.py``: the mmjudge modules the script can reach (every ``mmjudge.*`` name imported or
-  named in a string, anywhere in a module, followed to closure), as a zip archive in the file, unpacked
-  on first use into a folder named by its hash and imported under a package name of its own
-  (``_mmjudge_<hash>``), so an installed mmjudge of another version never mixes in. The code is the
-  checkout's: only that package name is rewritten;
+- ``<out name>.py``: the checkout's script with every ``from mmjudge.X import Y`` turned into a lookup in
+  the vendored copy (``Y, = import_from("mmjudge.X", "Y")``, imported relatively from ``mmjudge_vendored``),
+  and, at its end, a string of import lines that names the vendored files for evaluate (never executed);
+- ``mmjudge_vendored-<path>.py``: plain source files, one per mmjudge module the script and its widget can
+  reach (every ``mmjudge.*`` name imported or named in a string, anywhere in a module, followed to
+  closure), each the checkout's ``src/mmjudge/<path>.py`` with the package renamed ``_mmjudge_<hash>``, so an
+  installed mmjudge of another version never mixes in (``mmjudge_vendored-benchmarks-mist-scoring.py`` is
+  ``mmjudge/benchmarks/mist/scoring.py``);
+- ``mmjudge_vendored.py``: the loader (:func:`import_from`), which copies those files once into a package
+  of that name in a cache folder and imports from there, and the package data files (json, md) as text;
 - ``requirements.txt``: the PyPI distributions the vendored code and the script import that mmjudge's
   core and ``metrics`` extra name, bounded ``>=`` mmjudge's own lower bound and ``<`` the next major
   version (the next minor for 0.x) of the checkout's ``constraints.txt``;
@@ -18,36 +22,37 @@ folder ``metrics/<name>/`` of the checkout:
   folder was built;
 - ``app.py``: the metric's Gradio widget (:mod:`mmjudge.metric_app`, vendored too).
 
-:func:`plan_metric_push` lists what a push uploads; :func:`push_metric` uploads the folder to a Space
-(gradio SDK) with huggingface_hub, the token from the usual Hugging Face login.
+:func:`plan_metric_push` lists what a push uploads (the script under the Space's name, ``name.py``);
+:func:`push_metric` uploads the folder to a Space (gradio SDK) with huggingface_hub, the token from the usual
+Hugging Face login.
 """
 
 from __future__ import annotations
 
 import ast
-import base64
 import hashlib
 import importlib.metadata
 import importlib.util
-import io
 import re
 import shutil
-import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from mmjudge import _checkout as checkout
 from mmjudge.errors import ConfigError
+from mmjudge.metric_inputs import VENDORED_PREFIX, metric_script
 
 __all__ = ["MetricBuild", "MetricPushPlan", "build_metric", "metric_names", "plan_metric_push", "push_metric"]
 
-VENDOR = "mmjudge_vendored"
-"""File name (without ``.py``) of the vendored copy beside the script."""
+VENDOR = VENDORED_PREFIX
+"""File name (without ``.py``) of the loader beside the script; the vendored sources are ``VENDOR-<path>.py``."""
 APP_ROOTS = ("mmjudge.metric_app",)
 """Modules the widget needs beyond the script's."""
 _NAME = re.compile(r"^mmjudge(?:\.[A-Za-z_]\w*)*$")
 _IMPORT = re.compile(r"^from (mmjudge(?:\.\w+)*) import \(?([\w\s,]+?)\)?\s*$")
+_SCRIPT_NAME = re.compile(r"[A-Za-z0-9_][\w-]*")
+"""A name evaluate can load a script by: it becomes a dotted module path, so no dots."""
 
 
 class MetricBuild(NamedTuple):
@@ -63,6 +68,10 @@ class MetricBuild(NamedTuple):
     """The requirement lines of ``requirements.txt``."""
     package: str
     """The vendored package's own name (``_mmjudge_<hash>``)."""
+    script: str
+    """The script's file name, ``<folder name>.py`` (evaluate loads the folder by it)."""
+    load_call: str
+    """How to load the folder: ``evaluate.load('<folder>')``."""
 
 
 class MetricPushPlan(NamedTuple):
@@ -71,9 +80,11 @@ class MetricPushPlan(NamedTuple):
     repo_id: str
     """The Space repo ``org/name``."""
     files: list[tuple[str, int]]
-    """``(relative path, size in bytes)`` of every file uploaded."""
+    """``(path in the Space, size in bytes)`` of every file uploaded."""
     load_call: str
     """How users load the pushed module."""
+    sources: dict[str, str]
+    """Path in the Space -> path in the folder (they differ for the script, uploaded as ``<name>.py``)."""
 
 
 def metric_names(source: str | Path | None = None) -> list[str]:
@@ -84,10 +95,11 @@ def metric_names(source: str | Path | None = None) -> list[str]:
 
 def build_metric(name: str, out: str | Path, *, source: str | Path | None = None) -> MetricBuild:
     """Write the self-contained module folder of ``metrics/<name>`` to ``out`` (emptied first when it is
-    an earlier build).
+    an earlier build). The script is named after the folder, as ``evaluate.load(out)`` looks for it.
 
     Raises:
-        ConfigError: not a checkout, an unknown metric name, or ``out`` holds other files.
+        ConfigError: not a checkout, an unknown metric name, a folder name evaluate cannot load a script by,
+            or ``out`` holds other files.
     """
     root = checkout.find_checkout(source, needs=("metrics",))
     known = metric_names(root)
@@ -97,6 +109,7 @@ def build_metric(name: str, out: str | Path, *, source: str | Path | None = None
     out = Path(out)
     if out.resolve() == folder.resolve() or out.resolve() in folder.resolve().parents:
         raise ConfigError(f"--out {out}: expected a folder outside the checkout's metrics/ (it is emptied first)")
+    stem = _script_stem(out.resolve().name, f"--out {out}")
     if out.exists() and any(out.iterdir()) and not (out / f"{VENDOR}.py").is_file():
         raise ConfigError(f"{out}: expected an empty folder or an earlier metric build; it holds other files")
     script = (folder / f"{name}.py").read_text(encoding="utf-8")
@@ -104,24 +117,39 @@ def build_metric(name: str, out: str | Path, *, source: str | Path | None = None
     roots = sorted({*_script_imports(script), *_script_imports(app), *APP_ROOTS})
     modules = module_closure(roots)
     sources = {module: _source_path(module) for module in modules}
-    digest = _digest(sources)
-    package = f"_mmjudge_{digest[:12]}"
-    archive = _archive(sources, package)
+    package = f"_mmjudge_{_digest(sources)[:12]}"
+    vendored = _vendored_files(sources, package)
     requirements = _requirements(root, [*sources.values()], script)
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    (out / f"{name}.py").write_text(_vendored_script(script, relative=True), encoding="utf-8")
+    manifest = [file for file in vendored if file.endswith(".py")]
+    (out / f"{stem}.py").write_text(_vendored_script(script, relative=True) + _manifest(manifest), encoding="utf-8")
     (out / "app.py").write_text(_vendored_script(app, relative=False), encoding="utf-8")
-    (out / f"{VENDOR}.py").write_text(_loader(package, archive, digest, modules, root), encoding="utf-8")
+    for file, (_inside, text) in vendored.items():
+        if file.endswith(".py"):
+            (out / file).write_text(text, encoding="utf-8")
+    (out / f"{VENDOR}.py").write_text(_loader(package, vendored, modules, root), encoding="utf-8")
     (out / "requirements.txt").write_text(
         f"# {name}: written by `mmjudge metric build` from {checkout.describe(root)}; PyPI only.\n"
         + "\n".join(requirements) + "\n",
         encoding="utf-8",
     )
     card = (folder / "README.md").read_text(encoding="utf-8")
-    (out / "README.md").write_text(_card(card, name, root, modules, requirements, package), encoding="utf-8")
+    (out / "README.md").write_text(_card(card, name, stem, root, modules, requirements, package), encoding="utf-8")
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    return MetricBuild(out, files, modules, requirements, package)
+    load = str(out) if Path(str(out)).name == stem else str(out.resolve())
+    return MetricBuild(out, files, modules, requirements, package, f"{stem}.py", f"evaluate.load({load!r})")
+
+
+def _script_stem(name: str, where: str) -> str:
+    """``name`` when evaluate can load a script ``<name>.py`` of that name and it is not one of the folder's
+    other files."""
+    if not _SCRIPT_NAME.fullmatch(name) or name == "app" or name.startswith(VENDOR):
+        raise ConfigError(
+            f"{where}: {name!r} names the script evaluate loads ({name}.py), so it must be letters, digits, _ or - "
+            f"(no dots) and neither 'app' nor '{VENDOR}...' (the folder's other files); pick another name"
+        )
+    return name
 
 
 # --- the vendored closure ---------------------------------------------------------------------------
@@ -222,18 +250,23 @@ def _digest(sources: dict[str, Path]) -> str:
     return digest.hexdigest()
 
 
-def _archive(sources: dict[str, Path], package: str) -> bytes:
-    """A deterministic zip of the files under ``package/``, the package name rewritten in the sources."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for name, path in _files(sources):
-            data = path.read_bytes()
-            if path.suffix == ".py":
-                data = _rename(data.decode("utf-8"), package).encode("utf-8")
-            info = zipfile.ZipInfo(f"{package}/{name}", date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
-    return buffer.getvalue()
+def _vendored_files(sources: dict[str, Path], package: str) -> dict[str, tuple[str, str]]:
+    """``{file beside the script: (path inside the package, text)}``: each module source as
+    ``VENDOR-<path with - for />.py`` with the package name rewritten; each data file (kept in the loader)
+    under its path inside the package.
+
+    >>> files = _vendored_files({"mmjudge.errors": _source_path("mmjudge.errors")}, "_mmjudge_x")
+    >>> list(files), files["mmjudge_vendored-errors.py"][0]
+    (['mmjudge_vendored-errors.py'], 'errors.py')
+    """
+    out = {}
+    for inside, path in _files(sources):
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            out[f"{VENDOR}-{inside.removesuffix('.py').replace('/', '-')}.py"] = (inside, _rename(text, package))
+        else:
+            out[inside] = (inside, text)
+    return out
 
 
 def _package_data(path: Path) -> list[Path]:
@@ -307,34 +340,62 @@ def _vendored_script(text: str, *, relative: bool) -> str:
     return "\n".join(out) + "\n"
 
 
-def _loader(package: str, archive: bytes, digest: str, modules: list[str], root: Path) -> str:
-    encoded = base64.b85encode(archive).decode("ascii")
-    chunks = "\n".join(f'    "{encoded[i : i + 100]}"' for i in range(0, len(encoded), 100))
-    listing = "\n".join(f"#   {m}" for m in modules)
-    return f'''"""The mmjudge scoring code this metric runs, vendored by ``mmjudge metric build``; do not edit.
+def _manifest(files: list[str]) -> str:
+    """The script's closing string: one relative import line per vendored file, for evaluate's import scanner."""
+    lines = "\n".join(f"from .{file.removesuffix('.py')} import *" for file in files)
+    return f"""
 
-Built from {checkout.describe(root)} (mmjudge {_version()}). ``ARCHIVE`` is a zip of the mmjudge modules
-below with the package renamed ``{package}``; :func:`import_from` unpacks it once into
-``$MMJUDGE_METRIC_CACHE`` (default ``~/.cache/mmjudge/metrics``, else the temp folder) under its sha256
-and imports from there. Read the code in the mmjudge repository at that commit, or unpack ``ARCHIVE``.
+# evaluate copies beside a script only the files the script imports relatively, and finds them by reading
+# its import lines as text. These lines name the vendored mmjudge sources for it; they are a string, never
+# run: `import_from` above builds the package `mmjudge_vendored.PACKAGE` from those files.
+_VENDORED_FILES = '''
+{lines}
+'''
 """
 
-import base64
+
+def _literal(text: str) -> str:
+    """A Python literal of ``text`` that reads as the text where it can (a raw triple-quoted string).
+
+    >>> print(_literal('{"a": 1}'))
+    r\'\'\'{"a": 1}\'\'\'
+    >>> print(_literal("ends in \\\\"))
+    'ends in \\\\'
+    """
+    if "'''" in text or text.endswith("\\") or "\r" in text:
+        return repr(text)
+    return f"r'''{text}'''"
+
+
+def _loader(package: str, vendored: dict[str, tuple[str, str]], modules: list[str], root: Path) -> str:
+    files = "\n".join(f"    {file!r}: {inside!r}," for file, (inside, _) in vendored.items() if file.endswith(".py"))
+    data = "\n".join(f"    {inside!r}: {_literal(text)}," for file, (inside, text) in vendored.items()
+                     if not file.endswith(".py"))  # fmt: skip
+    return f'''"""The mmjudge scoring code this metric runs, vendored by ``mmjudge metric build``; do not edit.
+
+Built from {checkout.describe(root)} (mmjudge {_version()}). The files ``{VENDOR}-<path>.py`` beside this one
+are the {len(modules)} mmjudge modules the metric and its widget reach, plain source: each is the mmjudge
+repository's ``src/mmjudge/<path>.py`` at that commit with the package renamed ``{package}``, so that an
+installed mmjudge of another version never mixes in. :func:`import_from` copies them (and ``DATA``, the package
+data files) once into ``$MMJUDGE_METRIC_CACHE`` (default ``~/.cache/mmjudge/metrics``, else the temp folder), in
+a folder named by the sha256 of their contents, as the package ``{package}``, and imports from there.
+"""
+
+import hashlib
 import importlib
-import io
 import os
+import shutil
 import sys
 import tempfile
-import zipfile
 from pathlib import Path
 
 PACKAGE = "{package}"
-SHA256 = "{digest}"
-# Vendored modules ({len(modules)}):
-{listing}
-ARCHIVE = (
-{chunks}
-)
+FILES = {{  # file beside this one -> its path inside the package
+{files}
+}}
+DATA = {{  # package data file -> its text
+{data}
+}}
 
 
 def _cache_base() -> Path:
@@ -349,18 +410,29 @@ def _cache_base() -> Path:
         return Path(tempfile.gettempdir()) / "mmjudge-metrics"
 
 
+def _contents() -> dict:
+    here = Path(__file__).parent
+    contents = {{inside: (here / file).read_bytes() for file, inside in FILES.items()}}
+    contents.update((inside, text.encode("utf-8")) for inside, text in DATA.items())
+    return contents
+
+
 def _unpacked() -> Path:
-    target = _cache_base() / SHA256[:16]
+    contents = _contents()
+    digest = hashlib.sha256()
+    for inside in sorted(contents):
+        digest.update(inside.encode() + b"\\0" + contents[inside] + b"\\0")
+    target = _cache_base() / digest.hexdigest()[:16]
     if not (target / PACKAGE / "__init__.py").is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=target.parent))
-        with zipfile.ZipFile(io.BytesIO(base64.b85decode("".join(ARCHIVE)))) as archive:
-            archive.extractall(staging)
+        for inside, data in contents.items():
+            path = staging / PACKAGE / inside
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
         try:
             os.replace(staging, target)
-        except OSError:  # another process unpacked it first
-            import shutil
-
+        except OSError:  # another process copied them first
             shutil.rmtree(staging, ignore_errors=True)
     return target
 
@@ -387,19 +459,21 @@ def _version() -> str:
     return __version__
 
 
-def _card(card: str, name: str, root: Path, modules: list[str], requirements: list[str], package: str) -> str:
+def _card(card: str, name: str, stem: str, root: Path, modules: list[str], requirements: list[str], package: str) -> str:
     section = f"""
 
 ## How this folder was built
 
-Written by `mmjudge metric build {name}` from the mmjudge {checkout.describe(root)} (mmjudge {_version()}).
-`{name}.py` is the repository's `metrics/{name}/{name}.py` with its `from mmjudge... import ...` lines
-turned into lookups in `{VENDOR}.py`, which holds the {len(modules)} mmjudge modules the script and the
-widget can reach, unchanged except for the package name (`{package}`, so an installed mmjudge of another
-version never mixes in), as a zip unpacked on first use. `requirements.txt` installs from PyPI only:
-{", ".join(f"`{r}`" for r in requirements)}. Load it with
-`evaluate.load("<org>/{name}")` after `mmjudge metric push {name} --repo <org>/{name}`, or from this folder
-with `evaluate.load("path/to/this/folder")`.
+Written by `mmjudge metric build {name} --out {stem}` from the mmjudge {checkout.describe(root)} (mmjudge
+{_version()}). `{stem}.py` is the repository's `metrics/{name}/{name}.py` with its `from mmjudge... import ...`
+lines turned into lookups in `{VENDOR}.py`. The {len(modules)} mmjudge modules the script and the widget can
+reach are the plain source files `{VENDOR}-<path>.py` (`src/mmjudge/<path>.py` of the repository, unchanged
+except for the package name, `{package}`, so an installed mmjudge of another version never mixes in); the
+script names them at its end for evaluate, which copies them beside it, and `{VENDOR}.py` assembles them into
+that package on first use. `requirements.txt` installs from PyPI only:
+{", ".join(f"`{r}`" for r in requirements)}. Load it from this folder with `evaluate.load("path/to/{stem}")`
+(evaluate loads `<folder>/<folder name>.py`), or with `evaluate.load("<org>/<space>")` after
+`mmjudge metric push {name} --repo <org>/<space> --folder {stem}` (which uploads the script as `<space>.py`).
 """
     return card.rstrip("\n") + "\n" + section
 
@@ -408,34 +482,41 @@ with `evaluate.load("path/to/this/folder")`.
 
 
 def plan_metric_push(folder: str | Path, repo_id: str) -> MetricPushPlan:
-    """The files :func:`push_metric` uploads from a built folder (pure: no network).
+    """The files :func:`push_metric` uploads from a built folder (pure: no network): every file, the script
+    under the Space's name (``evaluate.load("org/name")`` loads ``name.py``).
 
     Raises:
-        ConfigError: the folder is not a metric build, or the repo id is not ``org/name``.
+        ConfigError: the folder is not a metric build, or the repo id is not ``org/name`` with a name evaluate
+            can load a script by.
     """
     folder = Path(folder)
     if not (folder / f"{VENDOR}.py").is_file() or not (folder / "README.md").is_file():
         raise ConfigError(f"{folder}: expected a folder written by `mmjudge metric build` ({VENDOR}.py, README.md)")
     if not re.fullmatch(r"[\w.\-]+/[\w.\-]+", repo_id):
         raise ConfigError(f"--repo {repo_id!r}: expected a Space repo id ORG/NAME")
-    files = sorted((p.relative_to(folder).as_posix(), p.stat().st_size) for p in folder.rglob("*") if p.is_file()
+    stem = _script_stem(repo_id.split("/")[1], f"--repo {repo_id}")
+    try:
+        script = metric_script(folder).name
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{exc}; build the folder again with `mmjudge metric build`") from None
+    local = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
                    and "__pycache__" not in p.parts)  # fmt: skip
-    return MetricPushPlan(repo_id, files, f'evaluate.load("{repo_id}")')
+    sources = {(f"{stem}.py" if path == script else path): path for path in local}
+    files = sorted((remote, (folder / path).stat().st_size) for remote, path in sources.items())
+    return MetricPushPlan(repo_id, files, f'evaluate.load("{repo_id}")', sources)
 
 
 def push_metric(folder: str | Path, repo_id: str, *, private: bool = False, token: str | None = None) -> str:
-    """Upload a built folder to the Space ``repo_id`` (created with the gradio SDK when missing); its URL."""
-    from huggingface_hub import HfApi
+    """Upload a built folder to the Space ``repo_id`` (created with the gradio SDK when missing) in one commit;
+    its URL."""
+    from huggingface_hub import CommitOperationAdd, HfApi
 
     plan = plan_metric_push(folder, repo_id)
     api = HfApi(token=token)
     api.create_repo(repo_id, repo_type="space", space_sdk="gradio", private=private, exist_ok=True)
-    commit = api.upload_folder(
-        folder_path=str(folder),
-        repo_id=repo_id,
-        repo_type="space",
-        allow_patterns=[path for path, _ in plan.files],
-        commit_message="mmjudge metric build",
+    operations = [CommitOperationAdd(path_in_repo=remote, path_or_fileobj=str(Path(folder) / local))
+                  for remote, local in plan.sources.items()]  # fmt: skip
+    commit = api.create_commit(
+        repo_id, operations, commit_message="mmjudge metric build", repo_type="space"
     )
     return str(getattr(commit, "commit_url", f"https://huggingface.co/spaces/{repo_id}"))
-

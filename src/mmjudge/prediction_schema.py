@@ -4,7 +4,8 @@ A prediction file is JSON Lines: a header line, then one record per line. :func:
 schema of one line: the header is :class:`mmjudge.predictions.PredictionHeader` (its pydantic schema, plus
 ``record: "header"``), and each benchmark's record is a pydantic model built from the benchmark's own
 record declaration (``Benchmark.records``: the key fields that place a record in the benchmark's grid,
-the verdict fields and their JSON types), the one the reader checks records against. ``mmjudge schema``
+the verdict fields and their JSON types, and the values of the fields that take a closed set of them, listed as
+enums), the one the reader checks records against. ``mmjudge schema``
 prints it; the copy shipped in ``docs/predictions.schema.json`` is checked against it by the tests.
 
 What JSON Schema does not say and the reader checks too: one header line first, every id once, an id
@@ -31,6 +32,8 @@ def record_model(benchmark: str) -> type[BaseModel]:
 
     >>> sorted(record_model("emorealm").model_fields)
     ['id', 'no_judgment', 'prediction', 'record']
+    >>> record_model("mist").model_json_schema()["properties"]["arm"]["enum"]
+    ['explicit', 'silent', 'none']
     """
     from pydantic import ConfigDict, Field, create_model
 
@@ -40,10 +43,12 @@ def record_model(benchmark: str) -> type[BaseModel]:
         "id": (Annotated[str, Field(min_length=1)], Field(description="Record id (see the benchmark's id rule).")),
         "no_judgment": (bool, Field(False, description="The judge gave no answer; verdict fields may be null.")),
     }
+    closed = spec.field_values
     for name in spec.key_fields:
-        fields[name] = (Annotated[str, Field(min_length=1)], Field(description="Key field (places the record)."))
+        kind = Literal[closed[name]] if name in closed else Annotated[str, Field(min_length=1)]
+        fields[name] = (kind, Field(description="Key field (places the record)."))
     for name, kinds in spec.value_fields.items():
-        options = tuple(_JSON_TYPES.get(k, Any) for k in kinds)
+        options = (Literal[closed[name]],) if name in closed else tuple(_JSON_TYPES.get(k, Any) for k in kinds)
         fields[name] = (_union(options), Field(None, description="Verdict field; null only with no_judgment."))
     config = ConfigDict(extra="allow", title=f"{benchmark} prediction record")
     model: type[BaseModel] = create_model(f"{benchmark}_record", __config__=config, **fields)

@@ -458,9 +458,12 @@ def _json_value(line: str, where: str, max_values: int | None, what: str = "line
     """One line (the ``what``: header or record) as a JSON object of plain values (nesting, Unicode and
     size checked)."""
     try:
-        value = json.loads(line)
+        value = json.loads(line, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{where}: expected one JSON object per line ({exc.msg})") from exc
+    except _DuplicateKey as exc:
+        raise SchemaError(f"{where}: expected each key once in an object, got {exc} twice (JSON readers differ on "
+                          "which one counts); write the line with each key once") from None  # fmt: skip
     except (ValueError, RecursionError) as exc:  # over-long integers, nesting beyond the parser
         raise SchemaError(
             f"{where}: expected one JSON object per line of plain values, got {_short_reason(exc)}"
@@ -470,6 +473,28 @@ def _json_value(line: str, where: str, max_values: int | None, what: str = "line
     problem = _value_problem(value, max_values, what)
     if problem:
         raise SchemaError(f"{where}: {problem}")
+    return value
+
+
+class _DuplicateKey(ValueError):
+    """An object holding one key twice (the message is the key)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict, refusing a key given twice (``json.loads`` would keep the last).
+
+    >>> _unique_keys([("a", 1), ("a", 2)])
+    Traceback (most recent call last):
+    ...
+    mmjudge.predictions._DuplicateKey: 'a'
+    """
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(repr(key[:60]))
+            seen.add(key)
     return value
 
 
@@ -559,6 +584,8 @@ def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, i
     for name in spec.key_fields:
         if not isinstance(record.get(name), str) or not record[name]:
             return f"`{name}` must be a non-empty string, got {record.get(name)!r}"
+        if name in spec.field_values and record[name] not in spec.field_values[name]:
+            return _not_one_of(name, spec.field_values[name], record[name])
     mismatch = id_problem(benchmark, record)
     if mismatch:
         return mismatch
@@ -570,6 +597,8 @@ def _record_problem(record: dict[str, Any], benchmark: str, seen: Mapping[str, i
             return f"`{name}` must be {_type_names(kinds)}, got {_short(value)}"
         if isinstance(value, (int, float)) and not _finite(value):
             return f"`{name}` must be finite, got {_short(value)}"
+        if name in spec.field_values and value not in spec.field_values[name]:
+            return _not_one_of(name, spec.field_values[name], value)
     record["record"] = "prediction"
     return ""
 
@@ -586,6 +615,10 @@ def id_problem(benchmark: str, record: Mapping[str, Any]) -> str:
         return ""
     fields = ", ".join(f"{name} {record.get(name)!r}" for name in spec.key_fields)
     return f"id {record.get('id')!r} does not match the {spec.noun}: expected {expected!r} for {fields}"
+
+
+def _not_one_of(name: str, allowed: Sequence[str], value: Any) -> str:
+    return f"`{name}` must be one of {list(allowed)}, got {_short(value)}"
 
 
 def _finite(value: int | float) -> bool:

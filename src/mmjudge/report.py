@@ -142,6 +142,22 @@ def score_table(benchmark: str, judge: str, runs: Sequence[tuple[str, Mapping[st
     return "\n".join([line(header), rule, *(line(row) for row in body)])
 
 
+def _model_text(provenance: Mapping[str, Any]) -> str:
+    """The model a run's provenance names, or that its judge is weight-free (no model: a rule or a baseline).
+
+    >>> _model_text({"model": "org/m", "model_revision": "abc"})
+    'model `org/m` (revision `abc`)'
+    >>> _model_text({"model": None, "model_revision": None})
+    'weight-free judge (no model weights)'
+    >>> _model_text({"model": "org/m"})
+    'model `org/m` (revision not pinned)'
+    """
+    model, revision = provenance.get("model"), provenance.get("model_revision")
+    if not model:
+        return "weight-free judge (no model weights)"
+    return f"model `{model}` ({f'revision `{revision}`' if revision else 'revision not pinned'})"
+
+
 def write_report(
     folder: str | Path,
     benchmark: str,
@@ -161,8 +177,7 @@ def write_report(
     lines = [
         f"# {benchmark}: {predictions.header.judge}",
         "",
-        f"- judge fingerprint `{provenance.get('fingerprint')}`, model `{provenance.get('model')}` "
-        f"(revision `{provenance.get('model_revision')}`)",
+        f"- judge fingerprint `{provenance.get('fingerprint')}`, {_model_text(provenance)}",
         f"- dataset `{provenance.get('dataset', {}).get('folder')}` "
         f"(hash `{provenance.get('dataset', {}).get('hash')}`), mmjudge {provenance.get('mmjudge_version')}",
         f"- frames {_frames(provenance)}, seed {provenance.get('seeds', {}).get('judge')}, "

@@ -55,10 +55,11 @@ def test_record_spec_reads_required_and_optional_hooks_by_name() -> None:
 
     queries = _module("pkg.queries", build_queries=build, records_from_verdicts=len)
     records = _module("pkg.records", expected_ids=list, score_inputs=dict, VALUE_FIELDS={"x": (str,)},
-                      KEY_FIELDS=("side",), missing_groups=sorted)  # fmt: skip
+                      KEY_FIELDS=("side",), FIELD_VALUES={"side": ("left", "right")}, missing_groups=sorted)  # fmt: skip
     spec = RecordSpec.from_modules(queries, records, unit="items", query_kinds=(ChoiceQuery,), media=frozenset())
     assert (spec.build_queries, spec.records_from_verdicts, spec.expected_ids) == (build, len, list)
     assert spec.key_fields == ("side",) and spec.missing_groups is sorted
+    assert spec.field_values == {"side": ("left", "right")}
     assert spec.record_id is None and spec.check_record is None and spec.noun == "cell"  # not defined: defaults
     del records.score_inputs
     with pytest.raises(TypeError, match=r"pkg\.records defines no 'score_inputs'; a benchmark package's records"):

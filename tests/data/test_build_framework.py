@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from data_helpers import leftovers, write_csv
+from data_helpers import CARD, leftovers, write_csv
 
 from mmjudge.benchmarks import build_dataset
 from mmjudge.data import build as build_module
@@ -26,6 +26,7 @@ def _built() -> BuiltDataset:
             BuiltConfig("second", {"train": stream, "test": table}),
         ],
         card_context={"num_pairs": 3},
+        card_template=CARD,
     )
 
 
@@ -65,14 +66,19 @@ def test_streamed_split_is_written_row_group_by_row_group(tmp_path):
 
 def test_large_string_and_null_columns_become_plain_strings(tmp_path):
     table = pa.table({"a": pa.array(["x"], pa.large_string()), "b": pa.array([None], pa.null())})
-    write_folder(BuiltDataset("emorealm", [BuiltConfig("all", {"test": table})]), tmp_path)
+    write_folder(
+        BuiltDataset("emorealm", [BuiltConfig("all", {"test": table})], card_template=CARD), tmp_path
+    )
     schema = pq.read_schema(tmp_path / shard_path("all", "test"))
     assert schema.field("a").type == pa.string() and schema.field("b").type == pa.string()
 
 
 def test_card_template_front_matter_and_placeholders(tmp_path):
     template = tmp_path / "card.md"
-    template.write_text("---\nlicense: other\n---\n# T\npairs=${num_pairs} rows=${total_rows} ${unknown}\n")
+    template.write_text(
+        "---\nlicense: other\nlicense_name: t\nlicense_link: https://example.org/terms\n---\n# T\n"
+        "pairs=${num_pairs} rows=${total_rows} ${unknown}\n"
+    )
     write_folder(_built(), tmp_path / "out", card_template=template)
     meta, body = split_front_matter((tmp_path / "out" / "README.md").read_text())
     assert meta["license"] == "other" and "configs" in meta
@@ -166,7 +172,8 @@ def test_failed_builder_creates_no_folder(tmp_path):
 
 def test_card_yaml_is_valid_yaml_with_unicode(tmp_path):
     table = pa.table({"text": ["café ✓"]})
-    write_folder(BuiltDataset("emorealm", [BuiltConfig("all", {"test": table}, "ünïcode")]), tmp_path)
+    built = BuiltDataset("emorealm", [BuiltConfig("all", {"test": table}, "ünïcode")], card_template=CARD)
+    write_folder(built, tmp_path)
     text = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert yaml.safe_load(text.split("---\n")[1])["configs"][0]["config_name"] == "all"
     assert "ünïcode" in text

@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from data_helpers import CARD
 from PIL import Image
 
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, write_folder
@@ -28,7 +29,8 @@ def _images(folder: Path, count: int) -> dict[str, Path]:
 
 def _built(files: dict[str, Path], paths: list[str | None]) -> BuiltDataset:
     table = pa.table({"id": [str(i) for i in range(len(paths))], "picture": pa.array(paths, pa.string())})
-    return BuiltDataset("toy", [BuiltConfig("items", {"test": table}, "toy rows", ("picture",))], files)
+    config = BuiltConfig("items", {"test": table}, "toy rows", ("picture",))
+    return BuiltDataset("toy", [config], files, card_template=CARD)
 
 
 def test_values_keep_the_path_embed_the_bytes_and_a_missing_file_or_null_path_is_kept(tmp_path) -> None:

@@ -37,6 +37,7 @@ def test_plan_lists_exact_files_and_card_yaml(folder):
         remote_files=["README.md", "data/old/test.parquet", ".gitattributes"],
     )
     assert plan.files == [
+        "LICENSE.md",  # the card's license_link
         "README.md",
         "data/pairs/test-00000-of-00001.parquet",
         "data/pairs_reversed/test-00000-of-00001.parquet",
@@ -130,7 +131,7 @@ def test_push_refuses_to_move_an_existing_tag(folder):
 def test_cli_dry_run_lists_files(folder, capsys):
     assert main(["push-dataset", str(folder), "--repo", "org/e", "--revision", "v3", "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert "would upload 3 files to org/e, tag v3" in out and "data/pairs/test-00000-of-00001.parquet" in out
+    assert "would upload 4 files to org/e, tag v3" in out and "data/pairs/test-00000-of-00001.parquet" in out
 
 
 def test_eval_yaml_is_built_on_request_and_held_back_from_a_push_unless_asked(tmp_path):

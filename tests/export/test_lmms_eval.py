@@ -19,7 +19,7 @@ from mmjudge.cli import main
 from mmjudge.data.rows import load_rows
 from mmjudge.errors import ConfigError
 from mmjudge.export.lmms_eval import datasets_from_args, write_lmms_tasks
-from mmjudge.export.lmms_runtime import MEDIA_ENV, clip_rating, dataset_folder, metric_name
+from mmjudge.export.lmms_runtime import clip_rating, dataset_folder, media_env, metric_name
 
 REPO = Path(__file__).resolve().parents[2]
 BENCHMARKS = ("isovrbench", "mist", "emoprefer", "emorealm")
@@ -130,7 +130,7 @@ def metrics() -> dict[str, Any]:
 
 
 def test_emorealm_aggregate_equals_evaluate(exported, sample_data, metrics, monkeypatch):
-    monkeypatch.setenv(MEDIA_ENV, str(sample_data / "raw" / "emorealm" / "DFEW"))
+    monkeypatch.setenv(media_env("emorealm"), str(sample_data / "raw" / "emorealm" / "DFEW"))
     utils = load_utils(exported / "mmjudge_emorealm")
     answered, aggregates = run_task(utils, "emorealm_questions", seed=1)
     rows = load_rows(sample_data / "emorealm", "all")
@@ -148,7 +148,8 @@ def test_emorealm_aggregate_equals_evaluate(exported, sample_data, metrics, monk
     assert 0 < aggregates["overall"] < 100  # the seeded replies are neither all right nor all wrong
 
 
-def test_emoprefer_aggregates_equal_evaluate_forward_and_swapped(exported, sample_data, metrics):
+def test_emoprefer_aggregates_equal_evaluate_forward_and_swapped(exported, sample_data, metrics, monkeypatch):
+    monkeypatch.setenv(media_env("emoprefer"), str(sample_data / "raw" / "emoprefer" / "MER2025"))
     utils = load_utils(exported / "mmjudge_emoprefer")
     rows = load_rows(sample_data / "emoprefer", "pairs")
     gold = [r["preference"] for r in rows]
@@ -224,7 +225,7 @@ def test_mist_aggregate_per_condition_equals_evaluate(exported, sample_data, met
 
 
 def test_limited_run_scores_the_complete_units_only(exported, sample_data, metrics, monkeypatch, caplog):
-    monkeypatch.setenv(MEDIA_ENV, str(sample_data / "raw" / "emorealm" / "DFEW"))
+    monkeypatch.setenv(media_env("emorealm"), str(sample_data / "raw" / "emorealm" / "DFEW"))
     utils = load_utils(exported / "mmjudge_emorealm")
     rows = load_rows(sample_data / "emorealm", "all")[:4]
     kept = {r["id"] for r in rows}
@@ -248,13 +249,31 @@ def test_limited_run_scores_the_complete_units_only(exported, sample_data, metri
 def test_gated_media_resolve_through_the_environment_variable(exported, sample_data, monkeypatch, tmp_path):
     from mmjudge.export.lmms_runtime import TaskRuntime
 
-    monkeypatch.setenv(MEDIA_ENV, str(tmp_path / "DFEW"))
+    (tmp_path / "DFEW").mkdir()
+    monkeypatch.setenv(media_env("emorealm"), str(tmp_path / "DFEW"))
     runtime = TaskRuntime("emorealm", "emorealm_questions", str(sample_data / "emorealm"))
     doc = next(iter(runtime.process_docs(None)))
     assert runtime.doc_to_visual(doc)[0].startswith(str(tmp_path / "DFEW"))
     clips = TaskRuntime("isovrbench", "isovrbench_clips", str(sample_data / "isovrbench"))
     doc = next(iter(clips.process_docs(None)))
     assert clips.doc_to_visual(doc)[0].startswith(str(sample_data / "isovrbench"))  # media in the folder
+
+
+@pytest.mark.parametrize("value", [None, "", "missing"])
+def test_gated_media_without_their_root_are_refused_with_the_variables_name(sample_data, monkeypatch, tmp_path, value):
+    """With the benchmark's root unset (or naming no folder), a gated benchmark's task is refused with the
+    variable's name, never given paths under the dataset folder that do not exist; another benchmark's
+    variable does not serve it (one root per benchmark)."""
+    from mmjudge.export.lmms_runtime import TaskRuntime
+
+    monkeypatch.setenv(media_env("emoprefer"), str(sample_data / "raw" / "emoprefer" / "MER2025"))
+    if value is None:
+        monkeypatch.delenv(media_env("emorealm"), raising=False)
+    else:
+        monkeypatch.setenv(media_env("emorealm"), str(tmp_path / value) if value else "")
+    runtime = TaskRuntime("emorealm", "emorealm_questions", str(sample_data / "emorealm"))
+    with pytest.raises(ConfigError, match="MMJUDGE_MEDIA_ROOT_EMOREALM"):
+        runtime.process_docs(None)
 
 
 def test_hub_repo_dataset_path(tmp_path, monkeypatch, sample_data):

@@ -24,7 +24,7 @@ import pytest
 import mmjudge
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.cli import main
-from mmjudge.export.lmms_runtime import MEDIA_ENV, TaskRuntime, metric_name
+from mmjudge.export.lmms_runtime import TaskRuntime, media_env, metric_name
 
 REPLIES = ["7", "(C)", "a2", '{"final_label": "WF"}', "LL", "C", "same", "3", "I think a1", "FF", "(B)", "(D) fear"]
 
@@ -98,7 +98,8 @@ def test_lmms_eval_073_runs_the_folders_and_agrees(tmp_path, sample_data, monkey
         "HF_HOME": str(tmp_path / "hf"),
         "HF_HUB_OFFLINE": "1",
         "HF_DATASETS_OFFLINE": "1",
-        MEDIA_ENV: str(sample_data / "raw" / "emorealm" / "DFEW"),
+        media_env("emorealm"): str(sample_data / "raw" / "emorealm" / "DFEW"),
+        media_env("emoprefer"): str(sample_data / "raw" / "emoprefer" / "MER2025"),
     }
     run = subprocess.run(
         [str(python), "-c", SCRIPT, str(out), json.dumps(REPLIES)],
@@ -116,7 +117,8 @@ def test_lmms_eval_073_runs_the_folders_and_agrees(tmp_path, sample_data, monkey
     }
     assert set(found["tasks"]) == set(expected_tasks)
     assert found["media"] > 0
-    monkeypatch.setenv(MEDIA_ENV, env[MEDIA_ENV])
+    for benchmark in ("emorealm", "emoprefer"):
+        monkeypatch.setenv(media_env(benchmark), env[media_env(benchmark)])
     for name, (benchmark, task) in expected_tasks.items():
         runtime = TaskRuntime(benchmark, name, str((sample_data / benchmark).resolve()))
         docs = list(runtime.process_docs(None))

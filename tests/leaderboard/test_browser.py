@@ -3,7 +3,7 @@ rejected with its line, the same predictions uploaded again are rejected as a du
 names is shown literally, once, and exported as submitted; rank, judge and headline are in view at
 1400 px and at 390 px (also scrolled right: they are pinned), a column-group toggle hides and shows its
 headers, the tier filter leaves only rows of that tier, and a column sort replaces the previous one
-while each row keeps its rank.
+while each row keeps its rank (and a baseline stays below the ranked rows).
 
 Each test starts from a fresh store, a fresh app and a fresh browser page, and every step waits on state
 the app itself shows (the file component's value, the message, a table row), never on something that
@@ -252,7 +252,7 @@ def _with_header(content: bytes, backend: str, model: str | None) -> bytes:
 
 
 def _ranked(board, reference):
-    """``board`` with the published rows, one submitted row and one reference line on IsoVRBench."""
+    """``board`` with the published rows, one submitted row and one baseline on IsoVRBench."""
     seed_reported(board.store)
     rows = reference["isovrbench"]
     board.submit(_with_header(prediction_bytes("isovrbench", rows, seed=31), "vlm_digit", "org/vlm"),
@@ -345,11 +345,11 @@ def test_a_filter_chosen_while_the_page_loads_is_not_undone_by_the_load(
     late = _with_header(prediction_bytes("isovrbench", reference["isovrbench"], seed=33), "random", None)
 
     @functools.wraps(table_value)
-    def slow_load(self, benchmark, view=None, groups=None, tiers=None, types=None):  # type: ignore[no-untyped-def]
+    def slow_load(self, benchmark, view=None, groups=None, tiers=None, types=None, order=None):  # type: ignore[no-untyped-def]
         if benchmark == "isovrbench" and groups is None:  # the page-load call passes the view alone
             time.sleep(LOAD_S)
             self.board.submit(late, SubmissionMeta("late judge", "late", "r1"), "local")
-        return table_value(self, benchmark, view, groups, tiers, types)
+        return table_value(self, benchmark, view, groups, tiers, types, order)
 
     monkeypatch.setattr(Handlers, "table_value", slow_load)
     with served(ranked_board) as (_, url), page_at(browser, url) as page:
@@ -370,15 +370,15 @@ _TIER_COLUMN = """table => {
 }"""
 
 
-@pytest.mark.parametrize("tier", ["submitted", "reference line"])
+@pytest.mark.parametrize("tier", ["submitted", "baseline"])
 def test_the_tier_filter_leaves_only_rows_of_that_tier(browser, ranked_url, tier) -> None:
     from playwright.sync_api import expect
 
-    judge = {"submitted": "vlm judge", "reference line": "random floor"}[tier]
+    judge = {"submitted": "vlm judge", "baseline": "random floor"}[tier]
     with page_at(browser, ranked_url) as page:
         table, tiers = page.locator("#table-isovrbench"), page.locator("#tiers-isovrbench")
         expect(table).to_contain_text("VideoReward", timeout=STEP_MS)
-        for other in ("published", "run here", "submitted", "reference line"):
+        for other in ("published", "run here", "submitted", "baseline"):
             if other != tier:
                 tiers.get_by_label(other).uncheck()
         expect(table).not_to_contain_text("VideoReward")  # the published rows are gone
@@ -425,13 +425,15 @@ def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser
         _sort(page, table, "Average", "Sort descending")
         _first_is(page, table, "Judge", "VideoReward")  # ranked by Average alone, not shuffle first
         averages = [float(v.split()[0]) for v in _column(page, table, "Average")]
-        assert averages == sorted(averages, reverse=True)
+        assert averages[:-1] == sorted(averages[:-1], reverse=True)  # the ranked rows
+        assert _column(page, table, "Judge")[-1] == "random floor"  # the baseline below them
         _sort(page, table, "Judge", "Sort ascending")
         _first_is(page, table, "Judge", "GPT-4.1")
         judges = _column(page, table, "Judge")
         ranks = dict(zip(judges, _column(page, table, "Rank"), strict=True))
+        assert judges[-1] == "random floor" and ranks["random floor"] == "baseline"  # below the ranked rows
         assert (
-            judges == sorted(judges, key=str.lower)
+            judges[:-1] == sorted(judges[:-1], key=str.lower)
             and ranks["VideoReward"] == "1"
             and ranks["GPT-4.1"] == "2"
         )

@@ -139,7 +139,7 @@ def _tier_rows() -> list[StoredSubmission]:
 
 def test_tier_and_judge_type_of_each_row() -> None:
     rows = {r.id: r for r in _tier_rows()}
-    assert [row_tier(rows[i]) for i in (10, 1, 2, 3)] == ["published", "submitted", "reference line", "submitted"]
+    assert [row_tier(rows[i]) for i in (10, 1, 2, 3)] == ["published", "submitted", "baseline", "submitted"]
     table = build_table("isovrbench", list(rows.values()))
     types = dict(zip(table.column("id"), table.column("Type"), strict=True))
     assert [types[i] for i in (1, 2, 3)] == ["vlm_digit", "frame_smoothness", "unknown"]
@@ -147,7 +147,7 @@ def test_tier_and_judge_type_of_each_row() -> None:
     assert judge_type(StoredSubmission("mist", "reported", "x", "x", "paper", {})) == "published"
 
 
-@pytest.mark.parametrize("tier", ["published", "submitted", "reference line"])
+@pytest.mark.parametrize("tier", ["published", "submitted", "baseline"])
 def test_the_tier_filter_leaves_only_that_tier_with_its_rank(tier) -> None:
     table = build_table("isovrbench", _tier_rows())
     chosen = select(table, tiers=[tier])
@@ -198,14 +198,14 @@ def test_figures_follow_the_table_order_and_name_every_row(board_factory) -> Non
     ordered = ranked_rows("isovrbench", rows)
     assert [r.judge for r in ordered] == table.column("Judge")
     assert [r.rank for r in ordered] == [d[0] for d in table.display]
-    (ax,) = figure("isovrbench", rows).axes
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    (legend,) = figure("isovrbench", rows).legends  # under the plot
+    labels = [t.get_text() for t in legend.get_texts()]
     named = [label for label in labels if label.startswith("#")]
     tier_at = table.headers.index("Tier")
     marks = {"published": "p", "submitted": "s"}
     assert named == [f"#{d[0]} {d[1]} ({marks[d[tier_at]]})" for d in table.display if d[0][0].isdigit()]
-    assert "j2 (reference)" in labels  # a reference line is drawn, unranked
-    only = figure("isovrbench", rows, tiers=["submitted"]).axes[0].get_legend().get_texts()
+    assert "j2 (baseline)" in labels  # a baseline is drawn, unranked
+    only = figure("isovrbench", rows, tiers=["submitted"]).legends[0].get_texts()
     rank = dict(zip(table.column("id"), (d[0] for d in table.display), strict=True))[3]
     assert f"#{rank} j3 (s)" in [t.get_text() for t in only]  # its table rank
 
@@ -216,9 +216,10 @@ def test_published_marks_are_labelled_in_table_order(benchmark, board_factory) -
     seed_reported(board.store)
     rows = board.store.submissions(benchmark)
     table = build_table(benchmark, rows)
-    (ax,) = figure(benchmark, rows).axes
+    fig = figure(benchmark, rows)
+    (ax,) = fig.axes
     if benchmark == "mist":
-        labels = [t.get_text() for t in ax.get_legend().get_texts()][1:]  # after "chance"
+        labels = [t.get_text() for t in fig.legends[0].get_texts()][1:]  # after "chance"
     else:
         ticks = sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])  # the first row at the top
         labels = [t.get_text() for t in ticks]

@@ -203,7 +203,7 @@ SUBMISSIONS: list[tuple[str, str, Callable[[Lines], Lines] | None, dict[str, str
     ("mist-id-not-cell", "mist", _record(5, {"item_id": "mist-002"}), {}, r"line 6: id 'mist-001::.*' does not match the cell"),
     ("mist-unknown-strategy", "mist", lambda lines: [*lines, json.dumps(
         {"id": "mist-001::cheat::silent::misleading", "item_id": "mist-001", "prompt_strategy": "cheat", "arm": "silent",
-         "image_condition": "misleading", "label": "FF"})], {}, r"1 unknown ids: \['mist-001::cheat::silent::misleading'\] \(line 1282\)"),
+         "image_condition": "misleading", "label": "FF"})], {}, r"line 1282: `prompt_strategy` must be one of \['zero_shot', 'few_shot', 'cot', 'few_shot_cot'\], got 'cheat'"),
     ("emorealm-unknown-id", "emorealm", lambda lines: [*lines, '{"id": "q-extra", "prediction": "A"}'], {},
      r"1 unknown ids: \['q-extra'\] \(line \d+\)"),
     ("isovrbench-pair-dropped", "isovrbench", lambda lines: lines[:-1], {}, r"1 pairs without a prediction"),
@@ -412,6 +412,10 @@ def test_hostile_request(board, fields, admin, pattern) -> None:
         "benchmarks": ["emorealm"],
     }
     args.update(fields)
+    if args["backend"] == "random" and ("model" in fields or "revision" in fields):
+        args["backend"] = "label_choice"  # model and revision checks: a judge that loads a Hub model
+    elif args["backend"] == "random":
+        args["model"] = ""  # a weight-free judge names no model
     before = snapshot(board.store)
     message = Handlers(board).request_model(args["model"], args["revision"], args["backend"], args["config"],
                                             args["benchmarks"], _profile(ADMIN) if admin else None)  # fmt: skip
@@ -424,11 +428,11 @@ def test_hostile_request(board, fields, admin, pattern) -> None:
 def test_duplicate_request_is_not_bypassed_by_case_or_benchmark_order(board) -> None:
     handlers = Handlers(board)
     assert "Queued" in handlers.request_model(
-        "org/model", "main", "random", "seed: 1", ["mist", "emorealm"], None
+        "org/model", "main", "label_choice", "seed: 1", ["mist", "emorealm"], None
     )
     before = snapshot(board.store)
     for model, benchmarks in (("ORG/MODEL", ["mist", "emorealm"]), ("Org/Model", ["emorealm", "mist"])):
-        message = handlers.request_model(model, "MAIN", "random", "seed: 1", benchmarks, None)
+        message = handlers.request_model(model, "MAIN", "label_choice", "seed: 1", benchmarks, None)
         assert "Rejected" in message and "already queued" in message
     assert snapshot(board.store) == before
 

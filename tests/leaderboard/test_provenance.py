@@ -50,7 +50,7 @@ def _rank_text(table: Any) -> dict[int, str]:
 def test_rows_are_ranked_only_against_rows_on_the_same_set() -> None:
     """The issue's case: a ``sharpness`` baseline on the sample data was #1 on IsoVRBench, above published
     VideoReward on the real benchmark. Now the published set is ranked apart, first; the sample set's rows
-    are ranked among themselves; the baseline is a reference line."""
+    are ranked among themselves; the baseline shows as tier ``baseline``, not ranked."""
     published = _published("isovrbench")
     baseline = _row(1, 95.0, tier="run here", reference_line=True)
     run_here = _row(2, 55.0, tier="run here")
@@ -62,13 +62,13 @@ def test_rows_are_ranked_only_against_rows_on_the_same_set() -> None:
     assert ranks[best_published.id] == 1 and table.column("id")[0] == best_published.id
     assert table.column("id")[: len(published)] == [r.id for r in sorted(
         published, key=lambda r: -(r.results.get("average") or -math.inf))]  # fmt: skip
-    assert shown[baseline.id] == "ref" and ranks[baseline.id] is None  # shown, not ranked
+    assert shown[baseline.id] == "baseline" and ranks[baseline.id] is None  # shown, not ranked
     assert (ranks[run_here.id], ranks[submitted.id]) == (1, 2)  # run here above submitted, whatever the score
     assert ranks[other_set.id] == 1  # its own set, its own ranking
     sets = _by_id(table, "Scored on")
     assert sets[best_published.id] == "the paper's test set, as published"
     assert sets[run_here.id] == "isovrbench labels (local folder)@ffffffffffff (40 pairs)" != sets[other_set.id]
-    assert "reference line" in _by_id(table, "Note")[baseline.id]
+    assert "baseline" in _by_id(table, "Note")[baseline.id] and _by_id(table, "Tier")[baseline.id] == "baseline"
     order = table.column("id")
     assert order.index(run_here.id) < order.index(submitted.id) < order.index(baseline.id)
 
@@ -110,7 +110,7 @@ def test_demo_baselines_are_reference_lines_and_worker_rows_run_here(board_facto
     assert (row.tier, row.reference_line) == ("run here", True)
     assert row.scored_on == {"dataset": "isovrbench labels (local folder)", "revision": board.dataset_hash("isovrbench"),
                              "units": len(reference["isovrbench"])}  # fmt: skip
-    assert _rank_text(build_table("isovrbench", [row]))[row.id] == "ref"
+    assert _rank_text(build_table("isovrbench", [row]))[row.id] == "baseline"
 
 
 def test_the_set_size_is_counted_in_the_unit_the_table_names(board_factory, reference, tmp_path) -> None:

@@ -148,7 +148,7 @@ def test_malformed_file_message_lists_lines_and_nothing_is_stored(board_factory,
         (lambda lines: [*lines, json.dumps({"id": "nope", "score_chosen": 1, "score_rejected": 0})], "unknown ids"),
         (lambda lines: [lines[0].replace('"schema_version": 1', '"schema_version": 9'), *lines[1:]], "schema_version 9"),
         (lambda lines: [lines[0].replace("isovrbench", "nobench"), *lines[1:]], "unknown benchmark"),
-        (lambda lines: [lines[0], lines[1].replace("}", ', "score_chosen": NaN}') if "no_judgment" not in lines[1] else lines[1], *lines[2:]], "invalid|finite"),
+        (lambda lines: [lines[0], lines[1].replace("}", ', "score_chosen": NaN}') if "no_judgment" not in lines[1] else lines[1], *lines[2:]], "invalid|finite|each key once"),
     ],
 )  # fmt: skip
 def test_coverage_and_schema_problems_are_refused(
@@ -268,6 +268,29 @@ def test_csv_export_neutralises_formulas_and_writes_numbers_as_numbers(board_fac
     assert [r["Judge"] for r in exported if r["Tier"] == "submitted"] == [name]  # JSON: the literal text
 
 
+def test_exported_ranks_are_whole_numbers(board_factory, reference, tmp_path) -> None:
+    """The CSV and JSON exports write a rank as ``3``, never ``3.0``, also beside a baseline (no rank)."""
+    import csv
+    import io
+
+    from mmjudge.leaderboard import SubmissionMeta
+    from mmjudge.leaderboard.reported import seed_reported
+
+    board = board_factory()
+    seed_reported(board.store)
+    rows = reference["emoprefer"]
+    board.submit(prediction_bytes("emoprefer", rows, seed=1), SubmissionMeta("j", "org/m", "r1"), "local")
+    board.submit(prediction_bytes("emoprefer", rows, seed=2), SubmissionMeta("floor", "floor", "demo"), "baseline",
+                 reference_line=True)  # fmt: skip
+    handlers = Handlers(board)
+    table = list(csv.DictReader(io.StringIO(Path(handlers.export("emoprefer", "ties_wrong", "csv")).read_text())))
+    ranks = [r["Rank"] for r in table]
+    assert "" in ranks and all(re.fullmatch(r"\d+", r) for r in ranks if r), ranks
+    assert all(re.fullmatch(r"\d+", r["id"]) for r in table)
+    exported = json.loads(Path(handlers.export("emoprefer", "ties_wrong", "json")).read_text())
+    assert {type(r["Rank"]) for r in exported} == {int, type(None)}
+
+
 def test_admin_hides_rows_that_stay_in_the_store(board_factory, reference, tmp_path) -> None:
     handlers = Handlers(board_factory(admins=frozenset({"root"})))
     _submit(handlers, _write(tmp_path, prediction_bytes("isovrbench", reference["isovrbench"])))
@@ -310,8 +333,39 @@ def test_demo_output_becomes_verified_rows_once(board_factory, reference, tmp_pa
         (s.benchmark, s.judge, s.submitter) for s in board.store.submissions() if s.kind == "verified"
     ]
     assert sorted(verified) == [("emoprefer", "majority", "baseline"), ("isovrbench", "random", "baseline")]
-    assert all("skipped" in m for m in ingest_demo_output(board, tmp_path / "demo-output"))
+    again = ingest_demo_output(board, tmp_path / "demo-output")
+    assert len(again) == 3 and sum("already stored as #" in m for m in again) == 2  # not scored again
+    assert sum("no mist labels" in m for m in again) == 1
     assert build_table("emoprefer", board.store.submissions()).column("Judge") == ["majority"]
+
+
+def test_a_baseline_is_scored_once_and_the_scorers_notes_join_its_line(data_root, reference, tmp_path,
+                                                                       recwarn) -> None:  # fmt: skip
+    """A note the scorer warns while a demo baseline is ingested (MIST's "alt-test not run" on the sample)
+    is part of that file's start-up line, not a ``UserWarning`` with a source line; a file already stored is
+    not scored again at the next start."""
+    import warnings
+
+    from mmjudge.leaderboard import Leaderboard, Settings, Store
+    from mmjudge.scoring import score_predictions
+
+    calls = []
+
+    def noisy(predictions, rows, **options):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        warnings.warn("alt-test not run for 2 configurations", UserWarning, stacklevel=2)
+        return score_predictions(predictions, rows, **options)
+
+    board = Leaderboard(Store(str(tmp_path / "lb.sqlite")), Settings(data_root=data_root, require_login=False),
+                        rows_fn=lambda b, folder: reference[b], score_fn=noisy)  # fmt: skip
+    folder = tmp_path / "demo-output" / "emoprefer" / "majority"
+    folder.mkdir(parents=True)
+    (folder / "predictions.jsonl").write_bytes(prediction_bytes("emoprefer", reference["emoprefer"]))
+    [line] = ingest_demo_output(board, tmp_path / "demo-output")
+    assert "stored as #" in line and "note: alt-test not run for 2 configurations" in line
+    assert not [w for w in recwarn if issubclass(w.category, UserWarning)]
+    [again] = ingest_demo_output(board, tmp_path / "demo-output")
+    assert "already stored as #" in again and len(calls) == 1
 
 
 def test_concurrent_exports_read_whole_files_and_one_file_serves_a_table_version(

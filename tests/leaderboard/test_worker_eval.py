@@ -24,12 +24,13 @@ def _run_request(board, spec):
 def test_weight_free_request_runs_mmjudge_eval(board_factory, monkeypatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     board = board_factory()
-    spec = q.validate_request("org/coin", "v1", "random", "seed: 3", ["isovrbench"])
+    spec = q.validate_request("", "", "random", "seed: 3", ["isovrbench"])
     request = _run_request(board, spec)
     assert request.status == "FINISHED", request.log_tail
     rows = {s.benchmark: s for s in board.store.submissions() if s.kind == "verified"}
     assert set(rows) == {"isovrbench"}
-    assert rows["isovrbench"].model == "org/coin" and rows["isovrbench"].header["judge"] == "random"
+    assert rows["isovrbench"].model == "random" and rows["isovrbench"].header["judge"] == "random"
+    assert rows["isovrbench"].revision == "seed=3" and rows["isovrbench"].reference_line  # a baseline, named by its seed
     assert 0.0 <= rows["isovrbench"].results["average"] <= 100.0
 
 
@@ -43,7 +44,7 @@ def test_a_request_whose_clips_do_not_decode_fails_naming_the_count_and_first_er
     for clip in (broken / "isovrbench").rglob("*.mp4"):
         clip.write_bytes(b"\x00\x00\x00 not an mp4 at all")
     board = board_factory(data_root=broken)
-    request = _run_request(board, q.validate_request("org/sharp", "v1", "sharpness", "frames: 4", ["isovrbench"]))
+    request = _run_request(board, q.validate_request("", "", "sharpness", "frames: 4", ["isovrbench"]))
     assert request.status == "FAILED"
     assert re.search(r"exited with status 3: (\d+) of \1 items failed with an error; first error: MediaError",
                      request.log_tail), request.log_tail[-2000:]  # fmt: skip
@@ -71,7 +72,7 @@ def test_the_worker_stores_no_run_whose_results_record_errored_items(
         return path
 
     board = board_factory()
-    request_id = q.enqueue(board.store, q.validate_request("org/coin", "v1", "random", "seed: 3", ["isovrbench"]),
+    request_id = q.enqueue(board.store, q.validate_request("", "", "random", "seed: 3", ["isovrbench"]),
                            "alice")  # fmt: skip
     assert process_one(board, worker="w", eval_fn=fake_eval, lease_s=30.0) is not None
     request = q.get_request(board.store, request_id)
@@ -114,7 +115,7 @@ def test_worker_command_on_a_postgresql_store(postgres_url, data_root, tmp_path)
     from mmjudge.leaderboard.heartbeats import list_workers
 
     store = Store(postgres_url)
-    spec = q.validate_request("org/coin", "v1", "random", "seed: 3", ["isovrbench"])
+    spec = q.validate_request("", "", "random", "seed: 3", ["isovrbench"])
     request_id = q.enqueue(store, spec, "alice")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "MMJUDGE_DB": postgres_url, "CUDA_VISIBLE_DEVICES": ""}
     done = subprocess.run(
@@ -150,7 +151,7 @@ def test_worker_launches_accelerate_over_two_ranks(postgres_url, data_root, monk
         worlds.append(json.loads((job.out_dir / "results.json").read_text())["run"]["world"])
         return predictions
 
-    request_id = q.enqueue(board.store, q.validate_request("org/coin", "v2", "random", "seed: 4", ["isovrbench"]),
+    request_id = q.enqueue(board.store, q.validate_request("", "", "random", "seed: 4", ["isovrbench"]),
                            "alice")  # fmt: skip
     started = time.perf_counter()
     assert process_one(board, worker="gpu-box", eval_fn=on_two_gpus, lease_s=60.0, gpus=2) is not None
@@ -160,5 +161,5 @@ def test_worker_launches_accelerate_over_two_ranks(postgres_url, data_root, monk
     assert worlds == [2]
     (row,) = [s for s in board.store.submissions("isovrbench") if s.kind == "verified"]
     assert row.request_id == request_id and row.results["n_pairs"] == 16
-    assert (row.tier, row.reference_line) == ("run here", False)  # the server ran it: not a submitted row
+    assert (row.tier, row.reference_line) == ("run here", True)  # the server ran it; a weight-free judge: a baseline
     print(f"worker with accelerate launch over 2 ranks: {elapsed:.1f} s")

@@ -6,6 +6,7 @@ requirements are tested for every metric folder in test_metric_cards.py."""
 from __future__ import annotations
 
 import pytest
+from metric_cases import compute_in_two_batches
 
 from mmjudge.benchmarks import emoprefer
 from mmjudge.errors import SchemaError
@@ -38,3 +39,18 @@ def test_a_missing_response_in_the_first_position_gets_the_scorers_message(metri
 def test_card_names_every_result_key(card_text):
     for key in emoprefer.RESULT_KEYS:
         assert f"`{key.name}`" in card_text, key.name
+
+
+def test_rows_added_in_two_batches_score_as_in_one_call(metric):
+    """Per-row inputs (the swapped responses, ids, clusters) are features, so `add_batch` then `compute()` works."""
+    kwargs = {
+        "predictions": ["a1", "The answer is A2", "same", "a1", "a2", "nothing"],
+        "references": ["a1", "a2", "same", "a2", "a2", "a1"],
+        "swapped_predictions": ["a2", "a1", "a1", "a2", "a1", "same"],
+        "ids": ["c1", "c2", "c3", "c4", "c5", "c6"],
+        "clusters": ["v1", "v1", "v2", "v2", "v3", "v3"],
+    }
+    want = emoprefer.score(**kwargs, n_resamples=300, seed=2)
+    assert compute_in_two_batches(metric, kwargs, n_resamples=300, seed=2) == want
+    plain = {k: kwargs[k] for k in ("predictions", "references")}
+    assert compute_in_two_batches(metric, plain, strategy="S1") == emoprefer.score(**plain, strategy="S1")

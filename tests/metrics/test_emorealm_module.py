@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from metric_cases import compute_in_two_batches
 
 from mmjudge.benchmarks import emorealm, get_benchmark
 from mmjudge.errors import ConfigError, SchemaError
@@ -64,3 +65,21 @@ def test_a_gold_letter_outside_the_items_choices_is_refused(metric):
     with pytest.raises(SchemaError, match=r"position 1 \(id 'q2'\): gold letter 'E' has no choice among"):
         metric.compute(predictions=["A", "E"], references=["A", "E"], tasks=["reasoning_basic_video"] * 2,
                        choices=[mcq, mcq], ids=["q1", "q2"], n_resamples=0)  # fmt: skip
+
+
+def test_rows_added_in_two_batches_score_as_in_one_call(metric):
+    """Per-row inputs (choices, yes/no flags, ids, clusters) are features, so `add_batch` then `compute()` works."""
+    kwargs = {
+        "predictions": ["(B)", "a smile", None, "", "Answer: A", "B", "no"],
+        "references": ["B", "A", "C", "D", "A", "A", "B"],
+        "tasks": ["reasoning_basic_video"] * 4 + ["reasoning_stress_video"] * 3,
+        "choices": [["(A) Happy", "(B) Sad", "(C) Angry", "(D) Calm"]] * 4 + [["(A) Yes", "(B) No"]] * 3,
+        "ids": list(range(7)),
+        "clusters": ["v1", "v1", "v2", "v3", "v3", "v4", "v4"],
+    }
+    for options in ({}, {"mode": "strict"}, {"matcher": "official_parse"}):
+        want = emorealm.score(**kwargs, n_resamples=300, seed=2, **options)
+        assert compute_in_two_batches(metric, kwargs, n_resamples=300, seed=2, **options) == want
+    flags = {k: kwargs[k] for k in ("predictions", "references", "tasks")}
+    flags["gold_is_yes"] = [None] * 4 + [True, True, False]
+    assert compute_in_two_batches(metric, flags, n_resamples=0) == emorealm.score(**flags, n_resamples=0)

@@ -1,10 +1,12 @@
 """``mmjudge metric build``: every module folder works where users load it, without mmjudge installed.
 
-Each of the six folders of ``metrics/`` is built; a fresh virtual environment gets ``evaluate`` and the
-folders' ``requirements.txt`` from the package index (no mmjudge, no project checkout on its path); a
-script there loads each folder with ``evaluate.load(folder)`` and computes on the sample predictions of
-every benchmark and scoring mode (and on rows for ``alt_test`` and ``emotion_classification``). The
-results must equal ``mmjudge score`` (and the core functions) in this environment key by key.
+Each of the six folders of ``metrics/`` is built into a folder named otherwise (``metric-<name>``, as the
+README does); a fresh virtual environment gets ``evaluate`` and the folders' ``requirements.txt`` from the
+package index (no mmjudge, no project checkout on its path); a script there loads each folder with
+``evaluate.load(folder)`` and computes on the sample predictions of every benchmark and scoring mode (and on
+rows for ``alt_test`` and ``emotion_classification``), in one ``compute`` call and with the per-row inputs in
+two ``add_batch`` calls. The results must equal ``mmjudge score`` (and the core functions) in this environment
+key by key. The vendored code is plain source: each vendored file is the repository's module, renamed.
 """
 
 from __future__ import annotations
@@ -14,21 +16,28 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import evaluate
 import metric_cases
 import numpy as np
 import pytest
 
+import mmjudge
+from mmjudge.benchmarks import emoprefer
 from mmjudge.cli import main
+from mmjudge.errors import ConfigError
 from mmjudge.metric_build import build_metric, metric_names, plan_metric_push
+from mmjudge.metric_inputs import metric_script
 from mmjudge.scoring import load_reference_rows
 from mmjudge.stats import alt_test_from_rows, classification_summary
 
+REPO = Path(__file__).resolve().parents[2]
 BENCHMARKS = ("isovrbench", "mist", "emoprefer", "emorealm")
 MODES = {"isovrbench": [None], "mist": [None, "strict"], "emoprefer": [None], "emorealm": [None, "strict"]}
 RUNNER = """
@@ -40,6 +49,12 @@ out = {}
 for name, case in cases.items():
     metric = evaluate.load(case["folder"])
     out[name] = metric.compute(**case["inputs"])
+    features = metric.features[0] if isinstance(metric.features, list) else metric.features
+    rows = {k: v for k, v in case["inputs"].items() if k in features}
+    half = len(next(iter(rows.values()))) // 2
+    metric.add_batch(**{k: v[:half] for k, v in rows.items()})
+    metric.add_batch(**{k: v[half:] for k, v in rows.items()})
+    out[name + " in two batches"] = metric.compute(**{k: v for k, v in case["inputs"].items() if k not in rows})
 json.dump({"results": out, "modules": sorted(m for m in sys.modules if m.split(".")[0] == "mmjudge")},
           open(sys.argv[2], "w"))
 """
@@ -48,7 +63,7 @@ json.dump({"results": out, "modules": sorted(m for m in sys.modules if m.split("
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("metric-builds")
-    return {name: build_metric(name, out / name).folder for name in metric_names()}
+    return {name: build_metric(name, out / f"metric-{name}").folder for name in metric_names()}
 
 
 @pytest.fixture(scope="module")
@@ -141,10 +156,10 @@ def test_every_module_scores_like_mmjudge_in_a_fresh_venv(
     got = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert got["modules"] == []  # nothing named mmjudge was imported there: only the vendored copies
     for name, want in expected.items():
-        have = got["results"][name]
-        assert set(have) == set(want), (name, sorted(set(have) ^ set(want)))
-        for key, value in want.items():
-            assert _same(have[key], value), (name, key, have[key], value)
+        for have in (got["results"][name], got["results"][f"{name} in two batches"]):
+            assert set(have) == set(want), (name, sorted(set(have) ^ set(want)))
+            for key, value in want.items():
+                assert _same(have[key], value), (name, key, have[key], value)
     assert len(expected) == 8
 
 
@@ -156,9 +171,12 @@ def test_the_fresh_venv_has_no_mmjudge(fresh_python: Path) -> None:
 def test_built_folders_hold_what_evaluate_and_the_hub_need(built: dict[str, Path]) -> None:
     for name, folder in built.items():
         files = sorted(p.name for p in folder.iterdir())
-        assert files == sorted(["README.md", "app.py", f"{name}.py", "mmjudge_vendored.py", "requirements.txt"])
-        script = (folder / f"{name}.py").read_text(encoding="utf-8")
+        vendored = [f for f in files if f.startswith("mmjudge_vendored-")]
+        expected = ["README.md", "app.py", f"metric-{name}.py", "mmjudge_vendored.py", "requirements.txt"]
+        assert sorted(set(files) - set(vendored)) == sorted(expected)
+        script = (folder / f"metric-{name}.py").read_text(encoding="utf-8")
         assert "from .mmjudge_vendored import import_from" in script and "from mmjudge" not in script
+        assert {f"from .{f.removesuffix('.py')} import *" for f in vendored} <= set(script.splitlines())
         card = (folder / "README.md").read_text(encoding="utf-8")
         assert card.startswith("---\n") and "- evaluate" in card and "## How this folder was built" in card
         lines = (folder / "requirements.txt").read_text().splitlines()[1:]
@@ -166,10 +184,29 @@ def test_built_folders_hold_what_evaluate_and_the_hub_need(built: dict[str, Path
         assert not any(line.startswith(("mmjudge", "torch", "gradio", "-e", "git+")) for line in lines)
 
 
-def test_push_dry_run_lists_the_files_and_nothing_else(built: dict[str, Path]) -> None:
+def test_the_vendored_code_is_the_repositorys_source_renamed(built: dict[str, Path]) -> None:
+    """Readable on the Hub: every vendored file is a plain copy of one mmjudge module, package name aside."""
+    folder = built["mist"]
+    loader = (folder / "mmjudge_vendored.py").read_text(encoding="utf-8")
+    package = re.search(r'^PACKAGE = "(_mmjudge_[0-9a-f]{12})"$', loader, re.M).group(1)  # type: ignore[union-attr]
+    src = Path(mmjudge.__file__).parent
+    vendored = sorted(folder.glob("mmjudge_vendored-*.py"))
+    assert "mmjudge_vendored-benchmarks-mist-scoring.py" in {p.name for p in vendored}
+    for path in vendored:
+        inside = path.name.removeprefix("mmjudge_vendored-").removesuffix(".py").replace("-", "/") + ".py"
+        original = (src / inside).read_text(encoding="utf-8")
+        assert path.read_text(encoding="utf-8").replace(package, "mmjudge") == original, path.name
+    assert "b85decode" not in loader and "zipfile" not in loader  # no archive to unpack: the files are the code
+
+
+def test_push_dry_run_lists_the_files_with_the_script_named_after_the_space(built: dict[str, Path]) -> None:
     plan = plan_metric_push(built["emoprefer"], "my-org/emoprefer")
-    assert [path for path, _ in plan.files] == sorted(p.name for p in built["emoprefer"].iterdir())
+    local = sorted(p.name for p in built["emoprefer"].iterdir())
+    assert [path for path, _ in plan.files] == sorted(["emoprefer.py", *(f for f in local if f != "metric-emoprefer.py")])
+    assert plan.sources["emoprefer.py"] == "metric-emoprefer.py"  # evaluate.load("my-org/emoprefer") reads emoprefer.py
     assert all(size > 0 for _, size in plan.files) and plan.load_call == 'evaluate.load("my-org/emoprefer")'
+    with pytest.raises(ConfigError, match=r"'app' names the script evaluate loads"):
+        plan_metric_push(built["emoprefer"], "my-org/app")
 
 
 def test_cli_build_and_dry_run_push(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,3 +221,35 @@ def test_cli_build_and_dry_run_push(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["metric", "build", "mist", "--out", str(tmp_path / "other")]) == 1
     assert (tmp_path / "other" / "keep.txt").read_text() == "x"  # nothing of the user's is deleted
     assert main(["metric", "push", "mist", "--repo", "bad repo", "--folder", str(tmp_path / "m")]) == 1
+
+
+def test_a_folder_named_otherwise_loads_and_scores_like_the_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """The README's flow: `metric build emoprefer --out metric-emoprefer` prints a load call that works, and the
+    module runs the vendored copy (not the installed mmjudge), in one call or in batches."""
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    monkeypatch.setenv("MMJUDGE_METRIC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["metric", "build", "emoprefer", "--out", "metric-emoprefer"]) == 0
+    assert "load it with evaluate.load('metric-emoprefer')" in capsys.readouterr().out
+    metric = evaluate.load("metric-emoprefer")
+    kwargs = {"predictions": ["a1", "A2!", "same", "a1"], "references": ["a1", "a2", "same", "a2"], "ids": list("wxyz")}
+    want = emoprefer.score(**kwargs, n_resamples=200)
+    assert metric.compute(**kwargs, n_resamples=200) == want
+    metric.add_batch(**{k: v[:3] for k, v in kwargs.items()})
+    metric.add_batch(**{k: v[3:] for k, v in kwargs.items()})
+    assert metric.compute(n_resamples=200) == want
+    assert type(metric).__mro__[1].__module__.startswith("_mmjudge_")  # RowColumns of the vendored copy
+    assert main(["metric", "build", "emoprefer", "--out", str(tmp_path / "app")]) == 1
+    assert "'app' names the script evaluate loads" in capsys.readouterr().err
+
+
+def test_the_widget_finds_the_script_in_a_space_folder(built: dict[str, Path], tmp_path: Path) -> None:
+    """A Space runs from a folder called `app`, where `evaluate.load(folder)` would load app.py itself."""
+    space = tmp_path / "app"
+    plan = plan_metric_push(built["mist"], "org/mist")
+    for remote, local in plan.sources.items():
+        (space / remote).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(built["mist"] / local, space / remote)
+    assert metric_script(space) == space / "mist.py"
+    assert metric_script(REPO / "metrics" / "mist") == REPO / "metrics" / "mist" / "mist.py"

@@ -10,6 +10,7 @@ import math
 import re
 
 import pytest
+from metric_cases import compute_in_two_batches
 
 from mmjudge.benchmarks import get_benchmark, isovrbench
 from mmjudge.errors import SchemaError
@@ -56,3 +57,43 @@ def test_card_names_every_result_key_and_human_row(card_text):
         + f" | {isovrbench.HUMAN_AVERAGE} |"
     )
     assert row in card_text
+
+
+def test_rows_added_in_two_batches_or_one_by_one_score_as_in_one_call(metric):
+    """Per-row inputs are features: `add_batch`/`add` then `compute()` equals the core, optional columns left out
+    or not (scores with flags and ids, or choices alone)."""
+    scores = {
+        "intervention": ["temporal_shuffle", "frame_hold", "t2v_1_3b", "t2v_1_3b", "reduced_steps"],
+        "score_chosen": [0.9, 0.1, 0.5, None, 0.7],
+        "score_rejected": [0.2, 0.3, 0.5, None, 0.69],
+        "no_judgment": [False, False, False, True, False],
+        "pair_id": ["p1", "p2", "p3", "p4", "p5"],
+        "cluster": ["a", "a", "b", "c", "c"],
+    }
+    want = isovrbench.score(**scores, n_resamples=300, seed=1)
+    assert compute_in_two_batches(metric, scores, n_resamples=300, seed=1) == want
+    for k in range(5):
+        metric.add(**{name: column[k] for name, column in scores.items()})
+    assert metric.compute(n_resamples=300, seed=1) == want
+    choices = {
+        "intervention": ["motion_regen", "attribute_edit", "frame_hold"],
+        "choice": ["tie", "chosen", "none"],
+    }
+    assert compute_in_two_batches(metric, choices, n_resamples=0) == isovrbench.score(
+        **choices, n_resamples=0
+    )
+
+
+def test_an_optional_column_given_in_one_batch_only_is_refused(metric):
+    metric.add_batch(intervention=["frame_hold"], choice=["chosen"])
+    with pytest.raises(
+        ValueError, match="`choice` was given in an earlier batch but is left out of this one"
+    ):
+        metric.add_batch(intervention=["frame_hold"], score_chosen=[0.3], score_rejected=[0.1])
+    metric.compute()  # the first batch alone still scores; the module starts afresh afterwards
+    assert (
+        metric.compute(intervention=["frame_hold"], score_chosen=[0.3], score_rejected=[0.1], n_resamples=0)[
+            "n_pairs"
+        ]
+        == 1
+    )

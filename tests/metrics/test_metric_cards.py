@@ -83,3 +83,24 @@ def test_app_and_requirements(name):
         "mmjudge[metrics]",
         "evaluate",
     ]
+
+
+PAPERS = {
+    "mist": "https://arxiv.org/abs/2609.37863",
+    "emoprefer": "https://arxiv.org/abs/2507.04278",
+    "emorealm": "https://arxiv.org/abs/2602.07054",
+    "alt_test": "https://arxiv.org/abs/2501.10970",
+}
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_metric_info_links_the_paper_and_its_code(name, monkeypatch):
+    import evaluate
+
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    info = evaluate.load(str(REPO / "metrics" / name)).info
+    assert info.reference_urls, name
+    if name in PAPERS:
+        assert PAPERS[name] in info.reference_urls and info.homepage, name
+    if name in ("emoprefer", "emorealm", "alt_test"):  # the papers' official code
+        assert info.codebase_urls and all(u.startswith("https://github.com/") for u in info.codebase_urls), name

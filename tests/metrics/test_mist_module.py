@@ -6,6 +6,7 @@ requirements are tested for every metric folder in test_metric_cards.py."""
 from __future__ import annotations
 
 import pytest
+from metric_cases import compute_in_two_batches
 
 from mmjudge.benchmarks import mist
 from mmjudge.errors import SchemaError
@@ -88,3 +89,18 @@ def test_card_names_every_result_key(card_text):
     for key in mist.RESULT_KEYS:
         base = key.name.removesuffix("_ci_low").removesuffix("_ci_high")
         assert f"`{base}`" in card_text, key.name
+
+
+@pytest.mark.filterwarnings("ignore:alt-test not run", "ignore:alt-test skipped")
+def test_labels_added_in_two_batches_score_as_in_one_call(metric):
+    """Per-row inputs (the grid cell, the label, the judge) are features; item metadata and human labels are
+    tables of their own lengths, given to `compute`."""
+    kwargs = _grid()
+    kwargs["predictions"][7] = None
+    kwargs["judges"] = ["j1", "j2"] * (len(kwargs["predictions"]) // 2)
+    for mode in ("official", "strict"):
+        want = mist.score(**kwargs, mode=mode)
+        assert _equal(compute_in_two_batches(metric, kwargs, mode=mode), want)
+    cells = ("item_ids", "prompt_strategies", "image_conditions", "arms", "predictions")
+    judge_only = {k: kwargs[k] for k in cells}
+    assert _equal(compute_in_two_batches(metric, judge_only), mist.score(**judge_only))

@@ -16,6 +16,16 @@ from mmjudge.stats import (
 )
 
 
+def scipy_seed(function, seed):
+    """The seed keyword of a scipy resampling function: ``rng`` (SciPy 1.15+) or, before it, ``random_state``
+    given the generator ``rng=seed`` would make (the same stream), so the oldest allowed SciPy runs this too."""
+    import inspect
+
+    if "rng" in inspect.signature(function).parameters:
+        return {"rng": seed}
+    return {"random_state": np.random.default_rng(seed)}
+
+
 @pytest.fixture()
 def sample() -> np.ndarray:
     return np.random.default_rng(3).normal(1.0, 2.0, size=300)
@@ -23,7 +33,9 @@ def sample() -> np.ndarray:
 
 def test_mean_interval_matches_scipy_percentile_bootstrap(sample):
     ours = bootstrap_ci(sample, n_resamples=10_000, seed=0)
-    ref = sps.bootstrap((sample,), np.mean, n_resamples=10_000, method="percentile", rng=1)
+    ref = sps.bootstrap(
+        (sample,), np.mean, n_resamples=10_000, method="percentile", **scipy_seed(sps.bootstrap, 1)
+    )
     se = sample.std() / np.sqrt(sample.size)
     assert ours.estimate == pytest.approx(sample.mean())
     assert ours.low == pytest.approx(ref.confidence_interval.low, abs=0.1 * se)
@@ -41,7 +53,9 @@ def test_mean_interval_close_to_normal_theory(sample):
 
 def test_callable_statistic_matches_scipy_median(sample):
     ours = bootstrap_ci(sample, np.median, n_resamples=5000, seed=2)
-    ref = sps.bootstrap((sample,), np.median, n_resamples=5000, method="percentile", rng=2)
+    ref = sps.bootstrap(
+        (sample,), np.median, n_resamples=5000, method="percentile", **scipy_seed(sps.bootstrap, 2)
+    )
     se = ref.standard_error
     assert ours.estimate == pytest.approx(np.median(sample))
     assert ours.low == pytest.approx(ref.confidence_interval.low, abs=0.5 * se)

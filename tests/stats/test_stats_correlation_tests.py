@@ -14,6 +14,16 @@ from mmjudge.errors import SchemaError
 from mmjudge.stats import benjamini_yekutieli, spearman_permutation_test, welch_t_test
 
 
+def scipy_seed(function, seed):
+    """The seed keyword of a scipy resampling function: ``rng`` (SciPy 1.15+) or, before it, ``random_state``
+    given the generator ``rng=seed`` would make (the same stream), so the oldest allowed SciPy runs this too."""
+    import inspect
+
+    if "rng" in inspect.signature(function).parameters:
+        return {"rng": seed}
+    return {"random_state": np.random.default_rng(seed)}
+
+
 def scipy_permutation_p(x, y, alternative="two-sided", n_resamples=np.inf, rng=None):
     """scipy's permutation test of Spearman's rho (exact when n_resamples is inf)."""
     rx = sps.rankdata(x)
@@ -31,7 +41,7 @@ def scipy_permutation_p(x, y, alternative="two-sided", n_resamples=np.inf, rng=N
         n_resamples=n_resamples,
         alternative=alternative,
         vectorized=True,
-        rng=rng,
+        **scipy_seed(sps.permutation_test, rng),
     ).pvalue
 
 

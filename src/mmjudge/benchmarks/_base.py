@@ -126,7 +126,7 @@ class BoardRow(Protocol):
 
     @property
     def tier(self) -> str:
-        """``published``, ``run here``, ``submitted`` or ``reference line`` (the table's tier)."""
+        """``published``, ``run here``, ``submitted`` or ``baseline`` (the table's tier)."""
 
     @property
     def judge(self) -> str:
@@ -274,6 +274,10 @@ class RecordSpec:
     """Verdict fields and their JSON types; null is allowed only with ``no_judgment``."""
     key_fields: tuple[str, ...] = ()
     """String fields that place a record in the benchmark's grid; always required."""
+    field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The values a key or verdict string field may take, where they form a closed set (MIST's
+    ``prompt_strategy``, ``arm``, ``image_condition`` and ``label``): the reader refuses others and the JSON
+    Schema lists them as enums."""
     record_id: Callable[[Record], str | None] | None = None
     """The id a record must carry, from its key fields (``None``: the id is the key itself)."""
     check_record: Callable[[Record], str] | None = None
@@ -290,7 +294,8 @@ class RecordSpec:
     ) -> RecordSpec:  # fmt: skip
         """The spec wired from a benchmark's ``queries`` module (``build_queries``, ``records_from_verdicts``)
         and ``records`` module (``expected_ids``, ``score_inputs``, ``VALUE_FIELDS``, and where it has them
-        ``KEY_FIELDS``, ``record_id``, ``check_record``, ``missing_groups``): the fields of the same names."""
+        ``KEY_FIELDS``, ``FIELD_VALUES``, ``record_id``, ``check_record``, ``missing_groups``): the fields of the
+        same names."""
         return cls(
             unit=unit,
             query_kinds=query_kinds,
@@ -301,8 +306,8 @@ class RecordSpec:
             expected_ids=_hook(records, "expected_ids"),
             score_inputs=_hook(records, "score_inputs"),
             value_fields=_hook(records, "VALUE_FIELDS"),
-            **_optional_hooks(records, key_fields="KEY_FIELDS", record_id="record_id", check_record="check_record",
-                              missing_groups="missing_groups"),
+            **_optional_hooks(records, key_fields="KEY_FIELDS", field_values="FIELD_VALUES", record_id="record_id",
+                              check_record="check_record", missing_groups="missing_groups"),
         )  # fmt: skip
 
     def queries(self, rows: Sequence[Row], source: QuerySource) -> list[Query]:

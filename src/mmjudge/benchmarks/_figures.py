@@ -14,14 +14,17 @@ from typing import Any
 from mmjudge.benchmarks._base import BoardRow
 
 __all__ = [
+    "BOARD_FONT",
+    "BOARD_WIDTH",
     "MARKERS",
     "MAX_VERIFIED",
     "TIER_MARKS",
     "bars",
     "board_figure",
     "errors",
-    "legend_outside",
+    "legend_below",
     "number",
+    "readable",
     "report_figure",
     "row_label",
     "row_style",
@@ -85,15 +88,44 @@ def bars(ax: Any, names: Sequence[str], scores: Mapping[str, Any], prefix: str) 
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
 
 
-def board_figure(width: float = 9.0, height: float = 4.0) -> Any:
+BOARD_WIDTH = 6.0
+"""Width (inches) of a leaderboard figure. The page shows it at its own width on a desktop (600 px) and
+across a phone's width (about 370 px of a 390 px screen), so its text shrinks by at most 0.62 there."""
+BOARD_FONT = 11.0
+"""Size (points) of a leaderboard figure's text: 15 px in the image, about 9.5 px on a 390 px phone."""
+
+
+def board_figure(height: float = 4.0, width: float = BOARD_WIDTH) -> Any:
     """A leaderboard figure (no pyplot state, so nothing accumulates)."""
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
 
 
-TIER_MARKS = {"published": "p", "run here": "h", "submitted": "s", "reference line": "reference"}
-"""The tier a legend label names: (p)ublished, run (h)ere, (s)ubmitted, reference line."""
+def readable(ax: Any) -> None:
+    """Tick labels, axis labels and the title of ``ax`` at :data:`BOARD_FONT` (matplotlib's are smaller)."""
+    ax.tick_params(labelsize=BOARD_FONT)
+    for text in (ax.xaxis.label, ax.yaxis.label, ax.title):
+        text.set_fontsize(BOARD_FONT)
+
+
+def legend_below(fig: Any, handles: Sequence[Any], labels: Sequence[str]) -> Any:
+    """The legend, in the order given, under the axes at :data:`BOARD_FONT`; the figure grows to hold it.
+
+    One entry a line (two columns when every label is short), so that it names every mark without
+    covering one and stays readable where a phone shrinks the figure. Returns the legend (``None``
+    without entries).
+    """
+    if not handles:
+        return None
+    columns = 2 if max(len(label) for label in labels) <= 22 else 1
+    lines = -(-len(handles) // columns)
+    fig.set_figheight(fig.get_figheight() + (lines * 1.6 + 1.0) * BOARD_FONT / 72)  # 1.6 lines a row (spacing)
+    return fig.legend(handles, labels, loc="outside lower center", ncols=columns, fontsize=BOARD_FONT, frameon=False)
+
+
+TIER_MARKS = {"published": "p", "run here": "h", "submitted": "s", "baseline": "baseline"}
+"""The tier a legend label names: (p)ublished, run (h)ere, (s)ubmitted, baseline."""
 
 
 def row_label(row: BoardRow) -> str:
@@ -102,8 +134,8 @@ def row_label(row: BoardRow) -> str:
     >>> from types import SimpleNamespace
     >>> row_label(SimpleNamespace(judge="VideoReward", tier="published", rank="2="))
     '#2= VideoReward (p)'
-    >>> row_label(SimpleNamespace(judge="sharpness", tier="reference line", rank="ref"))
-    'sharpness (reference)'
+    >>> row_label(SimpleNamespace(judge="sharpness", tier="baseline", rank="baseline"))
+    'sharpness (baseline)'
     """
     # figures are PNG images (no HTML); '$...$' would be mathtext, so escape the dollar sign
     text = row.judge[:28].replace("$", r"\$")
@@ -121,13 +153,6 @@ def row_style(k: int) -> dict[str, Any]:
     from matplotlib import colormaps
 
     return {"color": colormaps["tab20"](k % 20), "marker": MARKERS[k % len(MARKERS)]}
-
-
-def legend_outside(ax: Any, handles: Sequence[Any], labels: Sequence[str]) -> None:
-    """The legend, in the order given, right of the axes (it names every mark without covering one)."""
-    ax.legend(
-        handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", borderaxespad=0
-    )
 
 
 def row_value(row: BoardRow, key: str) -> float | None:

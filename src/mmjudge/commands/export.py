@@ -36,7 +36,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="write one lmms-eval task folder per benchmark (load with TaskManager(include_path=DIR))",
         description="Write lmms-eval task folders (a _default_template_yaml, a group YAML, one YAML per "
         "task and a utils.py calling mmjudge's items and scorer). Each folder's dataset_path is a built "
-        "mmjudge folder or a Hub dataset repo; gated media resolve through $MMJUDGE_MEDIA_ROOT.",
+        "mmjudge folder or a Hub dataset repo; gated media resolve through $MMJUDGE_MEDIA_ROOT_<BENCHMARK>, "
+        "one root per benchmark (e.g. $MMJUDGE_MEDIA_ROOT_EMOREALM).",
     )
     lmms.add_argument("--out", required=True, help="folder to write the task folders into")
     lmms.add_argument(

@@ -23,7 +23,9 @@ HELP = "human validation of intervention pairs: make a study folder, serve the a
 def configure(parser: argparse.ArgumentParser) -> None:
     """Three actions: make, serve, score."""
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    make = actions.add_parser("make", help="draw pairs and control pairs into a study folder")
+    make = actions.add_parser("make", help="draw pairs and control pairs into a study folder",
+                              description="Draw intervention pairs and one-clip control pairs from a pair "
+                              "table into a new study folder that `human-study serve` annotates.")  # fmt: skip
     make.add_argument(
         "--pairs", required=True, type=Path, help="pair table or folder (e.g. a build-interventions output)"
     )
@@ -44,13 +46,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     make.add_argument("--split", default="test", help="split to read from a folder")
     make.add_argument("--name", help="study name (default: the folder name)")
 
-    serve = actions.add_parser("serve", help="serve the annotation app of a study folder")
+    serve = actions.add_parser("serve", help="serve the annotation app of a study folder",
+                               description="Serve the annotation app of a study folder (answers are saved "
+                               "in the folder as annotators give them).")  # fmt: skip
     serve.add_argument("study", type=Path, help="study folder")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for a LAN)")
     serve.add_argument("--port", type=int, default=7860, help="port")
 
     score = actions.add_parser(
-        "score", help="score the answers; write scores.json, human_row.json, report.md"
+        "score", help="score the answers; write scores.json, human_row.json, report.md",
+        description="Score the annotators' answers in a study folder and write scores.json, human_row.json "
+        "and report.md; with --leaderboard, also store the human row in a leaderboard database.",
     )
     score.add_argument("study", type=Path, help="study folder")
     score.add_argument("--out", type=Path, help="output folder (default: <study>/scores)")

@@ -71,13 +71,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--demo-output",
         default="demo-output",
-        help="ingest <dir>/<benchmark>/<judge>/predictions.jsonl as verified",
+        help="ingest <dir>/<benchmark>/<judge>/predictions.jsonl as baselines (weight-free judges: shown, never ranked)",
     )
     parser.add_argument(
         "--mirror-repo", default=None, help="mirror the store to this Hub dataset repo (off by default)"
     )
     sub = parser.add_subparsers(dest="leaderboard_action", metavar="ACTION")
-    worker = sub.add_parser("worker", help="claim queued model requests and run them through `mmjudge eval`")
+    worker = sub.add_parser("worker", help="claim queued model requests and run them through `mmjudge eval`",
+                            description="Claim queued model requests from the leaderboard store, run each "
+                            "benchmark through `mmjudge eval` and store the scored rows as `run here`.")  # fmt: skip
     _common(worker, argparse.SUPPRESS)
     worker.add_argument("--once", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--poll", type=float, default=30.0, help="seconds between polls of an empty queue")
@@ -111,6 +113,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mmjudge._deps import require
     from mmjudge.leaderboard.startup import about_text, default_data_root, open_leaderboard, start_mirror
 
     if getattr(args, "leaderboard_action", None) == "worker":
@@ -134,11 +137,13 @@ def run(args: argparse.Namespace) -> int:
                           worker=args.worker_id, gpus=gpus)  # fmt: skip
         print(f"processed {done} requests")
         return 0
+    data_root = default_data_root(args.data_root, args.demo_output)  # a --data-root without labels: refused first
     _check_login_possible(args.no_auth)
+    require("gradio", "space", purpose="serving the leaderboard")
     from mmjudge.leaderboard.ui import build_app
 
     board = open_leaderboard(
-        _db(args.db), data_root=default_data_root(args.data_root, args.demo_output), require_login=not args.no_auth, admins=args.admin,
+        _db(args.db), data_root=data_root, require_login=not args.no_auth, admins=args.admin,
         daily_limit=args.daily_limit, max_bytes=int(args.max_mb * 1024 * 1024), demo_output=args.demo_output,
         private_labels=args.private_labels, ladder_margin=args.ladder_margin,
     )  # fmt: skip

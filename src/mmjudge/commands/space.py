@@ -17,7 +17,9 @@ HELP = "build the leaderboard Space folder from this checkout (`space build`), o
 def configure(parser: argparse.ArgumentParser) -> None:
     """Subcommands ``build`` and ``push``."""
     sub = parser.add_subparsers(dest="space_action", metavar="ACTION", required=True)
-    build = sub.add_parser("build", help="write a self-contained Space folder (app.py, README.md, requirements.txt)")
+    build = sub.add_parser("build", help="write a self-contained Space folder (app.py, README.md, requirements.txt)",
+                           description="Write the leaderboard Space folder (app.py, README.md, requirements.txt) "
+                           "from this checkout, with mmjudge as a vendored wheel or pinned to a commit.")  # fmt: skip
     build.add_argument("--out", required=True, help="folder to write (emptied when it is an earlier build)")
     build.add_argument(
         "--pin", default=None, help="install mmjudge from this 40-hex commit instead of a vendored wheel"
@@ -27,7 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="repository of --pin (default: the checkout's origin; credentials in the URL are never written)",
     )
     build.add_argument("--source", default=None, help="the mmjudge checkout (default: the imported one's)")
-    push = sub.add_parser("push", help="upload a built Space folder to ORG/NAME in one commit")
+    push = sub.add_parser("push", help="upload a built Space folder to ORG/NAME in one commit",
+                          description="Upload the folder `mmjudge space build` wrote to the Hub Space ORG/NAME "
+                          "(gradio SDK, created when missing) in one commit; --dry-run prints the plan only.")  # fmt: skip
     push.add_argument("--repo", required=True, help="Space repo id ORG/NAME (created when missing, gradio SDK)")
     push.add_argument("--folder", default="space-build", help="the folder `space build` wrote (default space-build)")
     push.add_argument("--private", action="store_true", help="create the Space private")

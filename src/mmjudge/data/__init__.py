@@ -9,6 +9,7 @@ relative media paths stored in rows to a root, refusing paths that escape it.
 from __future__ import annotations
 
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, SplitSummary, build_folder
+from mmjudge.data.card import read_template
 from mmjudge.data.images import image_path
 from mmjudge.data.media_paths import check_media, resolve_media
 from mmjudge.data.push import plan_push, push_dataset
@@ -25,5 +26,6 @@ __all__ = [
     "image_path",
     "plan_push",
     "push_dataset",
+    "read_template",
     "resolve_media",
 ]

@@ -91,6 +91,10 @@ class BuiltDataset:
     resources: list[Any] = field(default_factory=list)
     """Objects with a ``cleanup()`` method (e.g. a ``tempfile.TemporaryDirectory`` of intermediate
     files behind a :class:`BatchStream`), cleaned up once the folder is written or the write failed."""
+    card_template: str = ""
+    """The card template's text (markdown with YAML front matter and ``${name}`` placeholders), as
+    :func:`mmjudge.data.card.read_template` reads it from the benchmark's package. :func:`write_folder`
+    refuses a dataset without one (unless given a template file)."""
 
 
 class SplitSummary(NamedTuple):
@@ -140,7 +144,8 @@ def build_folder(
         media_root: where relative media paths point (gated media); builder default when ``None``.
         allow_missing_media: keep rows whose media file is missing, marked ``media_missing=True``.
         overwrite: replace an existing ``out`` (only after the new build succeeded).
-        card_template: card template file; default ``dataset_scripts/<id>/README.md`` of this checkout.
+        card_template: card template file replacing the builder's (``BuiltDataset.card_template``, the
+            ``card.md`` shipped in the benchmark's package).
         card_notes: markdown for the card's ``${card_notes}`` placeholder (e.g. what is synthetic in
             sample data).
         **options: benchmark-specific options passed to ``build_tables``.
@@ -211,7 +216,7 @@ def write_folder(
     Returns:
         One :class:`SplitSummary` per written split, in card order.
     """
-    from mmjudge.data.card import render_card
+    from mmjudge.data.card import card_files
 
     folder = Path(folder)
     _check_configs(built)
@@ -228,8 +233,8 @@ def write_folder(
         target = resolve_media(rel, folder)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, target)
-    text = render_card(built, summaries, template=card_template)
-    (folder / "README.md").write_text(text, encoding="utf-8")
+    for name, text in card_files(built, summaries, template=card_template).items():
+        (folder / name).write_text(text, encoding="utf-8")
     return summaries
 
 

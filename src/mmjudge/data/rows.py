@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from mmjudge._hashing import file_sha256
 from mmjudge.errors import MissingFileError, SchemaError
 
 __all__ = ["dataset_hash", "load_rows"]
@@ -34,7 +37,7 @@ def load_rows(data_dir: str | Path, config: str, *, split: str = "test") -> list
         )
     from datasets import load_dataset
 
-    with tempfile.TemporaryDirectory(prefix="mmjudge-rows-") as cache_dir:
+    with tempfile.TemporaryDirectory(prefix="mmjudge-rows-") as cache_dir, _quiet_datasets():
         try:
             dataset = load_dataset(str(data_dir), config, split=split, cache_dir=cache_dir)
         except (ValueError, FileNotFoundError) as exc:
@@ -43,6 +46,29 @@ def load_rows(data_dir: str | Path, config: str, *, split: str = "test") -> list
                 "`mmjudge build-dataset <id>` or `mmjudge sample-data`"
             ) from exc
         return list(dataset.to_list())
+
+
+@contextmanager
+def _quiet_datasets() -> Iterator[None]:
+    """``datasets`` without its progress bars and info messages while mmjudge reads its own folder.
+
+    Reading a local parquet folder draws a "Generating test split" bar on every call (once per process
+    of a multi-process run); it says nothing about the user's work. The user's settings (progress bars
+    on or off, the logging verbosity) are restored on exit.
+    """
+    import datasets
+    from datasets.utils import logging as datasets_logging
+
+    bars_were_on = not datasets.are_progress_bars_disabled()
+    verbosity = datasets_logging.get_verbosity()
+    datasets.disable_progress_bars()
+    datasets_logging.set_verbosity(max(verbosity, datasets_logging.ERROR))
+    try:
+        yield
+    finally:
+        datasets_logging.set_verbosity(verbosity)
+        if bars_were_on:
+            datasets.enable_progress_bars()
 
 
 def dataset_hash(data_dir: str | Path) -> str:
@@ -56,6 +82,5 @@ def dataset_hash(data_dir: str | Path) -> str:
     for path in files:
         if path.is_file():
             digest.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
-            with path.open("rb") as handle:
-                digest.update(hashlib.file_digest(handle, "sha256").digest())
+            digest.update(bytes.fromhex(file_sha256(path)))
     return digest.hexdigest()[:16]

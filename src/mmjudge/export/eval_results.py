@@ -17,12 +17,13 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import yaml
 
 from mmjudge.benchmarks import get_benchmark
-from mmjudge.errors import ConfigError, MissingFileError
+from mmjudge.errors import ConfigError, MissingDependencyError, MissingFileError
 from mmjudge.estimates import interval_of, interval_text
 from mmjudge.predictions import read_predictions
 from mmjudge.results import Results, read_results
@@ -123,8 +124,7 @@ def eval_result_entries(
     A task whose key is absent or not finite in the results (e.g. swap consistency of a run without
     swapped pairs) is left out with a warning.
     """
-    from huggingface_hub import EvalResultEntry
-
+    hub = _hub_eval_results()
     _check_repo_id(dataset_repo, "--dataset-repo")
     spec = get_benchmark(results.benchmark)
     tasks = sorted(spec.present.exports.eval_tasks, key=lambda t: not t.main)
@@ -137,7 +137,7 @@ def eval_result_entries(
             logger.warning("%s: no finite %r in results.json; task %s left out", results.benchmark, task.key, task.id)
             continue
         entries.append(
-            EvalResultEntry(
+            hub.EvalResultEntry(
                 dataset_id=dataset_repo,
                 task_id=task.id,
                 value=value,
@@ -149,6 +149,22 @@ def eval_result_entries(
             )
         )
     return entries
+
+
+def _hub_eval_results() -> ModuleType:
+    """``huggingface_hub``, checked to have the eval-results API (``EvalResultEntry``, huggingface-hub 1.4+).
+
+    mmjudge itself allows an older huggingface-hub (0.34+, beside transformers 4.x); only this export
+    needs the newer one, and says so instead of failing on an import.
+    """
+    import huggingface_hub
+
+    if not hasattr(huggingface_hub, "EvalResultEntry"):
+        raise MissingDependencyError(
+            "exporting eval results needs huggingface-hub>=1.4 (huggingface_hub.EvalResultEntry), but "
+            f"{huggingface_hub.__version__} is installed. Install with: pip install -U 'huggingface-hub>=1.4'"
+        )
+    return huggingface_hub
 
 
 def _is_number(value: Any) -> bool:
@@ -231,9 +247,8 @@ def export_eval_results(
 
 def entries_yaml(entries: Sequence[Any]) -> str:
     """The YAML text of ``entries`` (``huggingface_hub.eval_result_entries_to_yaml``, dumped in order)."""
-    from huggingface_hub import eval_result_entries_to_yaml
-
-    return yaml.safe_dump(eval_result_entries_to_yaml(list(entries)), sort_keys=False, allow_unicode=True)
+    entries_to_yaml = _hub_eval_results().eval_result_entries_to_yaml
+    return yaml.safe_dump(entries_to_yaml(list(entries)), sort_keys=False, allow_unicode=True)
 
 
 class EvalResultsPR(NamedTuple):

@@ -144,7 +144,7 @@ def _utils(spec: Benchmark, dataset_path: str) -> str:
         "",
         "Every function is a method of mmjudge.export.lmms_runtime.TaskRuntime: the items, prompts, answer",
         "parsing and scoring are mmjudge's own. Needs `pip install 'mmjudge[metrics]'` where lmms-eval runs;",
-        "gated media resolve against $MMJUDGE_MEDIA_ROOT.",
+        "gated media resolve against $MMJUDGE_MEDIA_ROOT_<BENCHMARK> (e.g. $MMJUDGE_MEDIA_ROOT_EMOREALM).",
         '"""',
         "",
         "from mmjudge.export.lmms_runtime import runtime",
@@ -167,15 +167,15 @@ def _utils(spec: Benchmark, dataset_path: str) -> str:
 
 
 def _readme(spec: Benchmark, dataset_path: str) -> str:
-    from mmjudge.export.lmms_runtime import MEDIA_ENV, metric_name
+    from mmjudge.export.lmms_runtime import media_env, metric_name
 
     rows = "\n".join(
         f"| `{t.name}` | `{t.config}` | {t.description} | {', '.join(f'`{metric_name(k)}`' for k in t.keys)} |"
         for t in spec.present.exports.lmms_tasks
     )
     media = (
-        f"Gated media (not in the dataset) resolve against `${MEDIA_ENV}`: set it to the folder the "
-        "dataset's relative media paths point into. "
+        f"Gated media (not in the dataset) resolve against `${media_env(spec.id)}`: set it to the folder the "
+        "dataset's relative media paths point into (unset, the tasks are refused with its name). "
         if spec.data.sample_media_root
         else "The media travel inside the dataset folder. "
     )

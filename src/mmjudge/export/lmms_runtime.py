@@ -15,7 +15,9 @@ EmoPrefer's and EmoReAlM's reply kept raw for the benchmark's official parser.
 
 Media: the dataset's own media (``media/`` in the folder) resolve against the folder; the media of a
 benchmark whose media are gated (it keeps them outside the folder: ``DataSpec.sample_media_root`` is set)
-resolve against ``$MMJUDGE_MEDIA_ROOT`` when it is set, else against the folder.
+resolve against the root its own environment variable names (:func:`media_env`, e.g.
+``$MMJUDGE_MEDIA_ROOT_EMOREALM``: one root per benchmark, as MER2025 and DFEW are two releases); with the
+variable unset, or naming no folder, the task is refused with the variable's name.
 A Hub repo id as ``dataset_path`` is downloaded once with ``huggingface_hub.snapshot_download``.
 """
 
@@ -34,12 +36,49 @@ from mmjudge.benchmarks import Benchmark, LmmsTask, QuerySource, get_benchmark
 from mmjudge.errors import ConfigError
 from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict
 
-__all__ = ["MEDIA_ENV", "TaskRuntime", "clip_rating", "dataset_folder", "metric_name", "runtime"]
+__all__ = ["MEDIA_ENV", "TaskRuntime", "clip_rating", "dataset_folder", "media_env", "metric_name", "runtime"]
 
 logger = logging.getLogger(__name__)
 
 MEDIA_ENV = "MMJUDGE_MEDIA_ROOT"
-"""Environment variable naming the root of gated media (MER2025, DFEW)."""
+"""Prefix of the environment variables naming the roots of gated media (:func:`media_env`)."""
+
+
+def media_env(benchmark: str) -> str:
+    """The environment variable naming the root of ``benchmark``'s gated media (one root per benchmark).
+
+    >>> media_env("emorealm")
+    'MMJUDGE_MEDIA_ROOT_EMOREALM'
+    """
+    return f"{MEDIA_ENV}_{benchmark.upper()}"
+
+
+def gated_media_root(benchmark: str, environ: Mapping[str, str] | None = None) -> Path:
+    """The folder :func:`media_env` names for ``benchmark``.
+
+    Raises:
+        ConfigError: the variable is unset or empty, or names no folder (the message names the variable).
+
+    >>> gated_media_root("emorealm", {})
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: emorealm's media are gated (not in the dataset folder) and MMJUDGE_MEDIA_ROOT_EMOREALM is not set: set it to the folder the dataset's relative media paths point into (emorealm's own release), e.g. MMJUDGE_MEDIA_ROOT_EMOREALM=/data/emorealm-media, then run lmms-eval again
+    """
+    name = media_env(benchmark)
+    value = (os.environ if environ is None else environ).get(name, "")
+    if not value:
+        raise ConfigError(
+            f"{benchmark}'s media are gated (not in the dataset folder) and {name} is not set: set it to the folder "
+            f"the dataset's relative media paths point into ({benchmark}'s own release), e.g. "
+            f"{name}=/data/{benchmark}-media, then run lmms-eval again"
+        )
+    root = Path(value)
+    if not root.is_dir():
+        raise ConfigError(
+            f"{name}={value!r} is not an existing folder: expected the root of {benchmark}'s gated media, the folder "
+            "the dataset's relative media paths point into"
+        )
+    return root
 
 _DIGIT = re.compile(r"[0-9]")
 
@@ -115,10 +154,11 @@ class TaskRuntime:
         return load_reference_rows(self.spec.id, self.folder)
 
     def _build(self, rows: Sequence[Mapping[str, Any]]) -> list[Query]:
-        # gated media live outside the folder (the benchmark's sample keeps them apart too)
+        # gated media live outside the folder (the benchmark's sample keeps them apart too): never a path
+        # under the dataset folder that does not exist, but the root the benchmark's variable names
         gated = self.spec.data.sample_media_root is not None
-        root = (os.environ.get(MEDIA_ENV) or None) if gated else None
-        source = QuerySource(self.folder, media_root=Path(root) if root else None, swap=self.task.swap)
+        root = gated_media_root(self.spec.id) if gated else None
+        source = QuerySource(self.folder, media_root=root, swap=self.task.swap)
         queries = self.spec.records.queries(rows, source)
         return [q for q in queries if all(str(getattr(q, k, None)) == v for k, v in self.task.select.items())]
 

@@ -12,11 +12,18 @@ events), and one event per tab answers every control with the table and the figu
 ``trigger_mode="always_last"`` (a change made while an answer is pending is answered after it, with the
 controls' latest state). Without this, a filter chosen while the page was loading was undone by the
 load's answer arriving later. (The refresh after a submission is a separate event; it reads the
-controls as they are when it starts.)
+controls as they are when it starts.) The tab's events share one queue slot (``concurrency_id``), so
+their answers arrive in the order they were asked.
+
+The table's own column sort and filter box run in the browser; the launch script (:data:`ONE_SORT_JS`)
+hands them to the server through two hidden fields per tab (``order-<id>``, ``search-<id>``), so the sort
+keeps rows without a rank (baselines, flagged rows) below the ranked ones and the figure draws the rows
+the filter leaves, in the table's order (:mod:`mmjudge.leaderboard.arrange`).
 """
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -30,17 +37,18 @@ from mmjudge.leaderboard.tables import columns, robustness_table, views
 if TYPE_CHECKING:
     from mmjudge.leaderboard.ui import Handlers
 
-__all__ = ["LEGEND", "ONE_SORT_JS", "TabControls", "benchmark_tab", "pin_css", "refresh"]
+__all__ = ["LEGEND", "ONE_SORT_JS", "PHONE", "TabControls", "benchmark_tab", "phone_head", "pin_css", "refresh"]
 
 LEGEND = (
     "Rank: by the headline (third column; {direction} is better), only among rows scored on the same set "
     "(column `Scored on`; each set is ranked apart, the paper's published set first). In a set, `published` "
     "(a paper's table) and `run here` (this server's worker ran the model) rows are ranked above `submitted` "
     "ones (uploaded predictions: the labels are public, so a submitted row proves only that a file was "
-    "scored). Equal headline values share a rank, marked `=` (1, 2=, 2=, 4); `ref`: a reference line (a "
-    "weight-free baseline, shown, not ranked); `flagged`: the benchmark's companion check finds the headline "
+    "scored). Equal headline values share a rank, marked `=` (1, 2=, 2=, 4); `baseline`: a "
+    "weight-free baseline judge (shown, not ranked); `flagged`: the benchmark's companion check finds the headline "
     "degenerate (the note says why); `—`: no headline number. Rank stays with the row when you sort or "
-    "filter. `62.5 [48.1, 75.0]`: a score scored here and its 95% CI. A number alone on a published row is "
+    "filter, and rows without a rank stay below the ranked ones; the figure draws the rows the table shows, "
+    "in its order. `62.5 [48.1, 75.0]`: a score scored here and its 95% CI. A number alone on a published row is "
     "as printed (the paper gives no interval); `± s (n rounds)` is the spread over rounds it prints. "
     "Coverage and no-judgment rates describe the submitted file (exact counts)."
 )
@@ -49,8 +57,12 @@ WIDE = 340
 """Narrowest width (px) of a control beside another; narrower screens stack the controls."""
 PINNED = 3
 """Rank, judge and headline stay in view while the other columns scroll."""
-WIDTHS = [52, 118, 160]
-"""Widths in px of the pinned columns (the others size to their content)."""
+WIDTHS = [84, 136, 150]
+"""Widths in px of the pinned columns (the others size to their content): the rank column holds
+``baseline``/``flagged`` and the judge column a name's longest word on one line (on a 390 px phone the
+three fit side by side)."""
+PHONE = 640
+"""Widest screen (px) laid out as a phone: the figure fills the width."""
 
 
 def pin_css() -> str:
@@ -59,7 +71,7 @@ def pin_css() -> str:
     gradio 6.31's ``gr.Dataframe`` accepts ``pinned_columns`` but its frontend does not use it, so the
     cells are made sticky here (the app passes this to ``launch(css=...)``).
 
-    >>> "left: 52px" in pin_css()
+    >>> "left: 84px" in pin_css()
     True
     """
     rules = []
@@ -70,37 +82,73 @@ def pin_css() -> str:
                      "background: var(--table-odd-background-fill, var(--background-fill-primary)); }")  # fmt: skip
     # the other columns get room for a short header on two lines instead of one word a line
     rules.append(f"[id^='table-'] th:nth-child(n+{PINNED + 1}) {{ min-width: 8rem; }}")
+    # gradio wraps cell text with `word-break: break-word`, which cuts a judge name mid-word: break between
+    # words (and after a name's hyphens) only
+    rules.append("[id^='table-'] td .wrap, [id^='table-'] [role=gridcell] .wrap { word-break: normal; "
+                 "overflow-wrap: normal; hyphens: manual; }")  # fmt: skip
+    # on a phone the figure fills the width (its text sizes are chosen for that width, _figures.BOARD_FONT)
+    rules.append(f"@media (max-width: {PHONE}px) {{ [id^='plot-'] img {{ width: 100%; height: auto; }} }}")
+    rules.append("[id^='plot-'] img { max-width: 100%; height: auto; }")
     return "\n".join(rules)
 
 
+def phone_head() -> str:
+    """A ``<style>`` for the page head: on a phone the page keeps an 8 px margin, not gradio's 32 px a side,
+    so the table's pinned columns and the figure get the screen's width. (Passed as ``launch(head=...)``:
+    gradio scopes ``css`` rules inside the app's content, and this margin is outside it.)
+
+    >>> "padding-left: 8px" in phone_head()
+    True
+    """
+    return (f"<style>@media (max-width: {PHONE}px) {{ .gradio-container .main.app {{ padding-left: 8px; "
+            "padding-right: 8px; } }</style>")  # fmt: skip
+
+
 ONE_SORT_JS = """() => {
-    // gradio 6.31 adds a column's sort after the ones already set (up to three); a leaderboard reader
-    // expects the new sort to replace them: clear the sorts, then apply the one chosen
-    let header = null, replaying = false;
+    // A benchmark table's column sort and filter box run in the browser (gradio 6.31's gr.Dataframe); the
+    // server needs both, to keep rows without a rank below the ranked ones and to draw the figure of the
+    // rows shown. A sort chosen in a column menu is not applied here: the menu's "Clear sort" drops any
+    // sort the table holds and closes the menu, and the choice goes to the tab's hidden order field, whose
+    // change asks the server for the table in that order. The filter text goes to the hidden search field.
+    const field = (prefix, benchmark) => {
+        const box = document.getElementById(`${prefix}-${benchmark}`);
+        return box && box.querySelector("textarea, input");
+    };
+    const tell = (prefix, benchmark, value) => {
+        const input = field(prefix, benchmark);
+        if (!input || input.value === value) return;
+        input.value = value;
+        input.dispatchEvent(new Event("input", {bubbles: true}));
+    };
     const item = (menu, text) => [...menu.querySelectorAll("button")].find(b => b.innerText.trim() === text);
-    const later = (f) => setTimeout(f, 60);
+    let header = null, clearing = false;
     document.addEventListener("click", (event) => {
         const opener = event.target.closest("button[aria-label='Open cell menu']");
         if (opener) { header = opener.closest("th"); return; }
         const choice = event.target.closest(".cell-menu button");
-        const text = choice ? choice.innerText.trim() : "";
-        if (replaying || !header || !header.closest("[id^='table-']") || !text.startsWith("Sort ")) return;
-        const clear = item(choice.closest(".cell-menu"), "Clear sort");
-        if (!clear) return;
+        const table = header && header.closest("[id^='table-']");
+        if (clearing || !choice || !table) return;
+        const text = choice.innerText.trim(), benchmark = table.id.slice("table-".length);
+        if (text === "Clear sort") { tell("order", benchmark, ""); return; }
+        if (!text.startsWith("Sort ")) return;
         event.stopImmediatePropagation(); event.preventDefault();
-        const target = header;
-        clear.click();
-        later(() => {
-            target.querySelector("button[aria-label='Open cell menu']").click();
-            later(() => {
-                const menu = document.querySelector(".cell-menu");
-                const again = menu && item(menu, text);
-                if (again) { replaying = true; again.click(); replaying = false; }
-            });
-        });
+        const clear = item(choice.closest(".cell-menu"), "Clear sort");
+        if (clear) { clearing = true; clear.click(); clearing = false; }
+        else document.body.dispatchEvent(new MouseEvent("mousedown", {bubbles: true}));
+        const order = {column: header.getAttribute("title"), descending: text.includes("descending")};
+        tell("order", benchmark, JSON.stringify(order));
+    }, true);
+    const pending = {};
+    document.addEventListener("input", (event) => {
+        const box = event.target, table = box.closest && box.closest("[id^='table-']");
+        if (!table || box.tagName !== "INPUT" || box.closest("[role=grid] td, [role=gridcell]")) return;
+        const benchmark = table.id.slice("table-".length);
+        clearTimeout(pending[benchmark]);
+        pending[benchmark] = setTimeout(() => tell("search", benchmark, box.value), 250);
     }, true);
 }"""
-"""Launch ``js``: choosing a sort in a benchmark table's column menu replaces the previous sort."""
+"""Launch ``js``: a benchmark table's column sort and filter text go to the server (the tab's hidden fields);
+a sort chosen replaces the previous one."""
 
 
 class TabControls(NamedTuple):
@@ -118,14 +166,26 @@ class TabControls(NamedTuple):
     """The tiers shown (``gr.CheckboxGroup``)."""
     types: Any
     """The judge types shown (``gr.Dropdown``, several; empty: every type)."""
+    order: Any
+    """The column sort chosen in the table (hidden ``gr.Textbox``, set by :data:`ONE_SORT_JS`; empty: rank order)."""
+    search: Any
+    """The text in the table's filter box (hidden ``gr.Textbox``, set by :data:`ONE_SORT_JS`)."""
+
+    def controls(self) -> list[Any]:
+        """The controls a reader sets (they start disabled, until the page has loaded)."""
+        return [self.view, self.groups, self.tiers, self.types]
 
     def table_inputs(self) -> list[Any]:
-        """The controls a table or figure handler reads, after the benchmark name."""
-        return [self.view, self.groups, self.tiers, self.types]
+        """The fields a table handler reads, after the benchmark name."""
+        return [*self.controls(), self.order]
+
+    def figure_inputs(self) -> list[Any]:
+        """The fields a figure handler reads, after the benchmark name."""
+        return [*self.table_inputs(), self.search]
 
     @staticmethod
     def enable() -> list[Any]:
-        """Updates enabling the :meth:`table_inputs` (they start disabled, until the page has loaded)."""
+        """Updates enabling the :meth:`controls`."""
         return [gr.update(interactive=True) for _ in range(4)]
 
 
@@ -155,49 +215,61 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     legend = LEGEND.format(direction="higher" if higher else "lower")  # the same in every view
     gr.Markdown(legend, elem_id=f"legend-{benchmark}")
     # empty until the page-load chain draws it (a figure drawn here would be replaced before anyone saw it)
-    plot = gr.Plot(value=None, label="figure", show_label=False, format="png")
+    plot = gr.Plot(value=None, label="figure", show_label=False, format="png", elem_id=f"plot-{benchmark}")
     note = reported_note(benchmark)
     if note:
         gr.Markdown(f"_Reported rows:_ {html.escape(note)}")
     _robustness_block(handlers, benchmark)
-    controls = TabControls(frame, plot, view, shown, tiers, types)
+    # set by the launch script from the table's own sort menu and filter box (never shown)
+    order = gr.Textbox(visible="hidden", elem_id=f"order-{benchmark}", container=False)
+    search = gr.Textbox(visible="hidden", elem_id=f"search-{benchmark}", container=False)
+    controls = TabControls(frame, plot, view, shown, tiers, types, order, search)
     _exports(handlers, benchmark, view)
     name = gr.State(benchmark)
-    gr.on([control.change for control in controls.table_inputs()], handlers.shown, [name, *controls.table_inputs()],
-          [frame, plot], trigger_mode="always_last", api_visibility="private")  # fmt: skip
+    slot = f"tab-{benchmark}"  # one queue slot per tab: answers arrive in the order they were asked
+    gr.on([control.change for control in controls.table_inputs()], handlers.shown, [name, *controls.figure_inputs()],
+          [frame, plot], trigger_mode="always_last", api_visibility="private", concurrency_id=slot,
+          concurrency_limit=1)  # fmt: skip
+    search.change(handlers.plot, [name, *controls.figure_inputs()], plot, trigger_mode="always_last",
+                  api_visibility="private", concurrency_id=slot, concurrency_limit=1)  # fmt: skip
     return controls
 
 
 def refresh(handlers: Handlers, benchmark: str, controls: TabControls, event: Any) -> None:
     """After ``event``: the tab's judge types, table and figure from the store, as the controls say."""
     name = gr.State(benchmark)
-    inputs = [name, *controls.table_inputs()]
     event.then(
         lambda b: gr.update(choices=handlers.judge_types(b)), name, controls.types, api_visibility="private"
     )
-    event.then(handlers.shown, inputs, [controls.frame, controls.plot], api_visibility="private")
+    event.then(handlers.shown, [name, *controls.figure_inputs()], [controls.frame, controls.plot],
+               api_visibility="private")
 
 
 def _exports(handlers: Handlers, benchmark: str, view: Any) -> None:
     with gr.Row():
         csv = gr.Button("Export CSV", size="sm", elem_id=f"export-csv-{benchmark}")
         jsn = gr.Button("Export JSON", size="sm", elem_id=f"export-json-{benchmark}")
-        out = gr.File(label="export (the whole table)", interactive=False, elem_id=f"export-{benchmark}")
+        # hidden until there is an export (an empty file box is a tall blank under every table)
+        out = gr.File(label="export (the whole table)", interactive=False, elem_id=f"export-{benchmark}",
+                      visible=False)  # fmt: skip
     name = gr.State(benchmark)
-    csv.click(
-        lambda b, v: handlers.export(b, v, "csv"), [name, view], out, api_name=f"export_csv_{benchmark}"
-    )
-    jsn.click(
-        lambda b, v: handlers.export(b, v, "json"), [name, view], out, api_name=f"export_json_{benchmark}"
-    )
+    # the public endpoints answer the file; the box is shown once it holds one
+    for button, suffix in ((csv, "csv"), (jsn, "json")):
+        exported = button.click(functools.partial(_export, handlers, suffix=suffix), [name, view], out,
+                                api_name=f"export_{suffix}_{benchmark}")  # fmt: skip
+        exported.then(lambda: gr.update(visible=True), None, out, api_visibility="private")
+
+
+def _export(handlers: Handlers, benchmark: str, view: str, *, suffix: str) -> str:
+    return handlers.export(benchmark, view, suffix)
 
 
 def _robustness_block(handlers: Handlers, benchmark: str) -> None:
-    """The robustness summaries of verified rows that have one (``mmjudge robustness``), when any row does."""
+    """The robustness summaries of rows scored here that have one (``mmjudge robustness``), when any row does."""
     table = robustness_table(benchmark, handlers.board.store.submissions(benchmark))
     if not table.values:
         return
-    with gr.Accordion("Robustness (verified rows with a robustness report)", open=False):
+    with gr.Accordion("Robustness (rows scored here with a robustness report)", open=False):
         gr.Markdown("Each probe's headline effect from `mmjudge robustness` (see its `robustness.md`), "
                     "with its 95% CI; effects have no common direction, so rows are not ranked.")  # fmt: skip
         gr.Dataframe(value=table.gradio_value(), headers=table.headers, datatype=cast(Any, table.datatypes),

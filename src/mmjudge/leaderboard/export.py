@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.estimates import score_keys, with_its_interval
+from mmjudge.leaderboard.facets import row_tier
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 from mmjudge.leaderboard.tables import Table
 
@@ -77,7 +78,8 @@ def public_scores(sub: StoredSubmission) -> dict[str, Any]:
 
 def results_record(sub: StoredSubmission) -> dict[str, Any]:
     """The results-file content of a stored submission (before ``write_results`` adds date and Python);
-    the scores are :func:`public_scores`."""
+    the scores are :func:`public_scores`, the tier the one the table shows (``baseline`` for an operator's
+    baseline, which the store keeps as ``run here`` with ``reference_line`` set)."""
     from mmjudge.results import RESULTS_VERSION, estimates_of
 
     header = dict(sub.header or {})
@@ -85,7 +87,7 @@ def results_record(sub: StoredSubmission) -> dict[str, Any]:
     provenance.setdefault("fingerprint", header.get("fingerprint", ""))
     provenance.setdefault("mmjudge_version", header.get("mmjudge_version", ""))
     leaderboard = {
-        "id": sub.id, "kind": sub.kind, "tier": sub.tier, "reference_line": sub.reference_line,
+        "id": sub.id, "kind": sub.kind, "tier": row_tier(sub), "reference_line": sub.reference_line,
         "scored_on": dict(sub.scored_on or {}), "model": sub.model, "revision": sub.revision, "link": sub.link,
         "license": sub.license, "weights": sub.weights, "submitter": sub.submitter,
         "created_at": sub.created_at, "sha256": sub.sha256, "source": sub.source,

@@ -9,8 +9,9 @@ it as it is.
 
 Tier (a row's provenance, set by the server, never read from a file): ``published`` (a paper table,
 with its source), ``run here`` (the server's own worker ran the model), ``submitted`` (uploaded
-predictions: the labels are public, so such a row proves only that a file was scored), and ``reference
-line`` (a weight-free baseline the operator stored with ``mmjudge demo``: shown, never ranked). Judge
+predictions: the labels are public, so such a row proves only that a file was scored), and ``baseline``
+(a weight-free judge the operator stored with ``mmjudge demo``: shown, never ranked; stored as ``run here``
+with ``reference_line`` set, the names the store keeps). Judge
 type: a verified row's backend (the header's ``provenance.judge_config.judge``, ``"unknown"`` when the
 header does not say; the submitter's claim, shown as such); a reported row's group in its benchmark's
 ``reported.json`` (e.g. ``reward model``), else ``"published"``.
@@ -18,7 +19,7 @@ header does not say; the submitter's claim, shown as such); a reported row's gro
 Order (:func:`order_rows`): rows are grouped by the set they were scored on (dataset, revision or content
 hash; the published set first) and ranked only within their set; in a set, published and run-here rows
 come first and take ranks ``1..k``, submitted rows follow with ranks from ``k + 1``; then the reference
-lines (rank ``ref``), the rows the benchmark flags as degenerate (rank ``flagged``, the reason in the
+baselines (rank ``baseline``), the rows the benchmark flags as degenerate (rank ``flagged``, the reason in the
 row's note) and rows without a headline number (``—``).
 """
 
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
     from mmjudge.leaderboard.tables import Table
 
 __all__ = [
+    "BASELINE",
     "NOT_RANKED",
-    "REFERENCE_LINE",
     "SHOWN_TIERS",
     "Ordered",
     "Place",
@@ -54,13 +55,14 @@ __all__ = [
     "set_text",
 ]
 
-REFERENCE_LINE = "reference line"
-"""The tier shown for a weight-free baseline of the operator (stored ``run here``, never ranked)."""
-SHOWN_TIERS: tuple[str, ...] = (PUBLISHED, RUN_HERE, SUBMITTED, REFERENCE_LINE)
+BASELINE = "baseline"
+"""The tier shown for a weight-free baseline of the operator (stored ``run here`` with ``reference_line``
+set; never ranked). Its one name wherever a user reads it: tier filter, ``Tier`` column, rank cell, figure."""
+SHOWN_TIERS: tuple[str, ...] = (PUBLISHED, RUN_HERE, SUBMITTED, BASELINE)
 """The tiers a row shows, and the tier filter's choices (see the module docstring)."""
 UNRANKED = "—"
 NOT_RANKED = "not ranked"
-"""The significance cell of a reference line or a flagged row."""
+"""The significance cell of a baseline or a flagged row."""
 
 
 class Place(NamedTuple):
@@ -119,12 +121,12 @@ def _judge_config(sub: StoredSubmission) -> Mapping[str, Any]:
 
 
 def row_tier(sub: StoredSubmission) -> str:
-    """The tier a row shows: its stored tier, or ``reference line`` for an operator's baseline.
+    """The tier a row shows: its stored tier, or ``baseline`` for an operator's weight-free baseline.
 
     >>> row_tier(StoredSubmission("mist", "verified", "j", "m", "u", {}, tier="submitted", reference_line=False))
     'submitted'
     """
-    return REFERENCE_LINE if sub.reference_line else sub.tier
+    return BASELINE if sub.reference_line else sub.tier
 
 
 def set_key(sub: StoredSubmission) -> tuple[str, str]:
@@ -160,7 +162,7 @@ class Ordered(NamedTuple):
     note: str
     """Why the row is not ranked, or ``""``."""
     compared: bool
-    """Whether the row is compared with the others (not a reference line, not flagged as degenerate)."""
+    """Whether the row is compared with the others (not a baseline, not flagged as degenerate)."""
 
 
 def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], rank_value: Any, higher_is_better: bool,
@@ -195,7 +197,7 @@ def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], rank_value: An
             value = rank_value(sub)
             reason = flag(sub)
             if sub.reference_line:
-                classes[2].append((sub, value, "reference line: a weight-free baseline, not ranked"))
+                classes[2].append((sub, value, "baseline: a weight-free judge, not ranked"))
             elif reason:
                 classes[3].append((sub, value, f"flagged: {reason}; not ranked"))
             elif value is None:
@@ -213,7 +215,7 @@ def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], rank_value: An
                     out.append(Ordered(sub, Place(number, text), note, True))
                 offset += len(members_k)
             else:
-                text = ("ref", "flagged", UNRANKED)[k - 2]
+                text = (BASELINE, "flagged", UNRANKED)[k - 2]
                 out.extend(Ordered(sub, Place(None, text), note, k == 4) for sub, _, note in members_k)
     return out
 

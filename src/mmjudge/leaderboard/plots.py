@@ -1,7 +1,9 @@
 """One matplotlib figure per tab, drawn by the benchmark from the stored rows (``Benchmark.present.leaderboard.figure``).
 
-The figure gets the rows the table shows, in the table's order (best first), each with its rank, so
-every mark can be labelled as the table labels it. The published (``reported``) rows give the context,
+The figure gets the rows the table shows, in the table's order (best first, or as a column sort on the
+page orders them), each with its rank, so every mark can be labelled as the table labels it; the text in
+the table's filter box leaves out of the figure the rows it leaves out of the table
+(:mod:`mmjudge.leaderboard.arrange`). The published (``reported``) rows give the context,
 the ``verified`` rows are drawn over it, and every error bar is an interval the scorer stored (or the
 spread over rounds a paper prints); nothing is computed here. Figures use no pyplot state, so nothing
 accumulates.
@@ -15,6 +17,7 @@ from typing import Any
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard import facets
+from mmjudge.leaderboard.arrange import Order, arrange, matching, take
 from mmjudge.leaderboard.store import StoredSubmission
 from mmjudge.leaderboard.tables import build_table, public_row
 
@@ -39,13 +42,20 @@ class RankedRow:
 
 def ranked_rows(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = None,
                 tiers: Collection[str] | None = None, types: Collection[str] | None = None, *,
+                groups: Collection[str] | None = None, order: Order | None = None, search: str | None = None,
                 private: bool = False) -> list[RankedRow]:  # fmt: skip
-    """The rows the table of ``benchmark`` shows (same view and filters), in its order, with their ranks.
+    """The rows the table of ``benchmark`` shows (same view, filters, sort and filter text, the text
+    searched in the column ``groups`` shown), in its order, with their ranks.
 
     >>> ranked_rows("mist", [])
     []
     """
-    table = facets.select(build_table(benchmark, rows, view, private=private), tiers=tiers, types=types)
+    # with a filter text, the table as the page has it (its paired-test column searched too)
+    table = build_table(benchmark, rows, view, significance=bool(search), private=private)
+    table = facets.select(table, tiers=tiers, types=types)
+    columns = facets.select(table, None if groups is None else [g for g in groups if g in table.groups])
+    table = take(table, matching(columns, search))
+    table = arrange(table, order)
     by_id = {r.id: public_row(r, private=private) for r in rows}
     at_id, at_rank = table.headers.index("id"), table.headers.index("Rank")
     shown = [(by_id[int(v[at_id])], d[at_rank]) for v, d in zip(table.values, table.display, strict=True)]
@@ -54,6 +64,8 @@ def ranked_rows(benchmark: str, rows: Sequence[StoredSubmission], view: str | No
 
 def figure(benchmark: str, rows: Sequence[StoredSubmission], view: str | None = None,
            tiers: Collection[str] | None = None, types: Collection[str] | None = None, *,
+           groups: Collection[str] | None = None, order: Order | None = None, search: str | None = None,
            private: bool = False) -> Any:  # fmt: skip
     """The tab's figure from the rows its table shows (a ``matplotlib.figure.Figure``)."""
-    return get_benchmark(benchmark).present.leaderboard.figure(ranked_rows(benchmark, rows, view, tiers, types, private=private))
+    shown = ranked_rows(benchmark, rows, view, tiers, types, groups=groups, order=order, search=search, private=private)
+    return get_benchmark(benchmark).present.leaderboard.figure(shown)

@@ -53,11 +53,12 @@ VARIABLES: dict[str, str] = {
     "MMJUDGE_DAILY_LIMIT": "uploads + model requests per user per 24 h (a request once, whatever its benchmarks; "
     f"worker rows not counted; default {default('daily_limit')})",
     "MMJUDGE_MAX_MB": f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})",
-    "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as reference lines (weight-free baselines, never ranked)",
+    "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as baselines (weight-free judges, shown, never ranked)",
     "MMJUDGE_MIRROR_REPO": "mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access)",
     "MMJUDGE_NO_AUTH": "1: local no-login mode (never on a public Space)",
-    "MMJUDGE_PRIVATE_LABELS": "1: the label repos are private (checked at start-up): a submitted row shows only its "
-    "Ladder score, its breakdowns and results file are withheld",
+    "MMJUDGE_PRIVATE_LABELS": "1: the label repos are private (checked at start-up): a submitted row, and each row of a "
+    "non-admin's model request, shows only its Ladder score, its breakdowns and results file are withheld; "
+    "weight-free judges are requestable by admins only",
     "MMJUDGE_LADDER_MARGIN": "private labels: the Ladder's margin and rounding step, in headline points "
     f"(default {default('ladder_margin'):g})",
     **AUTH_VARIABLES,

@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import validated
+from mmjudge.benchmarks import benchmark_ids
+from mmjudge.errors import MissingFileError
 from mmjudge.leaderboard.reported import seed_reported
 from mmjudge.leaderboard.revisions import hub_commit
 from mmjudge.leaderboard.settings import Settings, default
 from mmjudge.leaderboard.store import Store
 from mmjudge.leaderboard.submit import Leaderboard, ingest_demo_output
 
-__all__ = ["about_text", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
+__all__ = ["about_text", "check_data_root", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
 
 logger = logging.getLogger(__name__)
 
@@ -33,16 +35,50 @@ def default_db_path() -> Path:
 
 
 def default_data_root(data_root: str | Path | None, demo_output: str | Path | None) -> Path | None:
-    """``data_root`` if given, else ``<demo_output>/sample-data`` when ``mmjudge demo`` wrote it, else ``None``.
+    """``data_root`` if given (checked by :func:`check_data_root`), else ``<demo_output>/sample-data`` when
+    ``mmjudge demo`` wrote it, else ``None``.
 
-    >>> default_data_root("labels", "demo-output")
-    PosixPath('labels')
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "mist").mkdir(), (root / "mist" / "README.md").write_text("card")
+    >>> default_data_root(root, "demo-output") == root
+    True
     """
     if data_root is not None:
-        return Path(data_root)
+        return check_data_root(data_root)
     if demo_output is not None and (Path(demo_output) / "sample-data").is_dir():
         return Path(demo_output) / "sample-data"
     return None
+
+
+def check_data_root(data_root: str | Path) -> Path:
+    """``data_root`` as a path, refused unless it holds at least one built benchmark folder ``<id>/README.md``.
+
+    A board on a root without labels would start, skip every baseline and score no submission, so the
+    command stops before serving and says which folders it looked for and how to make them.
+
+    >>> check_data_root("no-such-folder")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.MissingFileError: --data-root 'no-such-folder' does not exist: expected a folder holding built benchmark folders (isovrbench/, mist/, ..., each with its README.md); make one with `mmjudge sample-data --out no-such-folder` or ...
+    """
+    root = Path(data_root)
+    ids = benchmark_ids()
+    if any((root / b / "README.md").is_file() for b in ids):
+        return root
+    expected = ", ".join(f"{b}/" for b in ids)
+    found = "does not exist" if not root.exists() else (
+        "is not a folder" if not root.is_dir() else "holds no built benchmark folder"
+    )  # fmt: skip
+    todo = (
+        f"{root / 'sample-data'} looks like one: pass that" if (root / "sample-data").is_dir() else
+        f"make one with `mmjudge sample-data --out {root}` or `mmjudge build-dataset <id> ...`, or pass "
+        "demo-output/sample-data after `make demo`"
+    )  # fmt: skip
+    raise MissingFileError(
+        f"--data-root {str(root)!r} {found}: expected a folder holding built benchmark folders ({expected}, each "
+        f"with its README.md); {todo}"
+    )
 
 
 def about_text() -> str:

@@ -9,13 +9,19 @@ transaction, so a crash while scoring leaves the store unchanged.
 
 from __future__ import annotations
 
+import hashlib
 import threading
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
+from mmjudge.leaderboard.policy import ENDPOINT_MODEL, HUB_MODEL
+from mmjudge.leaderboard.queue import RequestSpec, enqueue, validate_request
+from mmjudge.leaderboard.revisions import pin_date, pin_revision
 from mmjudge.leaderboard.settings import Settings
 from mmjudge.leaderboard.significance import pack_paired
 from mmjudge.leaderboard.store import (
@@ -36,7 +42,7 @@ from mmjudge.leaderboard.validation import (
     validate_meta,
 )
 
-__all__ = ["LOCAL_USER", "Leaderboard", "Settings", "ingest_demo_output", "quota_text"]
+__all__ = ["LOCAL_USER", "Leaderboard", "QueuedRequest", "Settings", "ingest_demo_output", "quota_text"]
 
 LOCAL_USER = "local"
 """Submitter name in no-auth mode."""
@@ -54,6 +60,19 @@ def quota_text(limit: int) -> str:
     return (f"Each user may make {limit} uploads and model requests in 24 hours: an upload counts once; a model "
             "request counts once, when it is made, whatever its number of benchmarks; the rows the worker "
             "stores for a request are not uploads and do not count.")  # fmt: skip
+
+
+class QueuedRequest(NamedTuple):
+    """A model request as :meth:`Leaderboard.request_model` queued it."""
+
+    id: int
+    """Its id in the queue."""
+    spec: RequestSpec
+    """What was queued: the model, its pinned revision, the backend, config and benchmarks."""
+    asked: str
+    """The revision as asked for (before pinning)."""
+    model_source: str
+    """What the model names (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`)."""
 
 
 def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
@@ -132,12 +151,14 @@ class Leaderboard:
         units = len(expected_ids(benchmark, self.reference_rows(benchmark)))
         return {"dataset": name, "revision": self.dataset_hash(benchmark), "units": units}
 
-    def ladder_rule(self, benchmark: str) -> LadderRule | None:
-        """The Ladder of ``benchmark``'s submitted rows in private-label mode (``None`` with public labels)."""
-        if not self.settings.private_labels:
+    def ladder_rule(self, benchmark: str, *, margin: float | None = None) -> LadderRule | None:
+        """The Ladder of ``benchmark``'s submitted rows in private-label mode (``None`` with public labels);
+        with ``margin``, the Ladder of a laddered request's rows (recorded when it was queued) in any mode."""
+        if margin is None and not self.settings.private_labels:
             return None
         key = ranking_key(benchmark)
-        return LadderRule(key, get_benchmark(benchmark).metrics.higher_is_better(key), self.settings.ladder_margin)
+        step = self.settings.ladder_margin if margin is None else margin
+        return LadderRule(key, get_benchmark(benchmark).metrics.higher_is_better(key), step)
 
     def submitter(self, username: str | None) -> str:
         """The submitter name: the logged-in username, ``local`` in no-auth mode.
@@ -160,7 +181,7 @@ class Leaderboard:
     def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, daily_limit: int | None = -1,
                source: str = "predictions.jsonl", lease: Lease | None = None,
                robustness: Mapping[str, float | None] | None = None,
-               reference_line: bool = False) -> StoredSubmission:  # fmt: skip
+               reference_line: bool = False, ladder_margin: float | None = None) -> StoredSubmission:  # fmt: skip
         """Validate, score and store a prediction file as a ``verified`` row.
 
         The file must cover every record ``mmjudge eval`` writes for the benchmark; the row keeps the
@@ -176,9 +197,13 @@ class Leaderboard:
             lease: a worker's hold on the model request this row belongs to (checked when storing).
             robustness: the summary of a ``mmjudge robustness`` run of the same judge made on this server
                 (stored as ``side_results["robustness"]``; never taken from an upload).
-            reference_line: the operator's own weight-free baseline (:func:`ingest_demo_output`), stored
-                ``run here`` and never ranked. The tier is the server's: ``run here`` with a ``lease`` or
-                for a reference line, else ``submitted``; nothing in the file changes it.
+            reference_line: the operator's own weight-free baseline (:func:`ingest_demo_output`; shown as
+                tier ``baseline``), stored ``run here`` and never ranked. The tier is the server's: ``run
+                here`` with a ``lease`` or for a baseline, else ``submitted``; nothing in the file changes it.
+                With a ``lease`` it marks the row of a weight-free request (a baseline, never ranked).
+            ladder_margin: a worker storing a row of a request a non-admin made in private-label mode: the row
+                goes under its submitter's Ladder with this margin (:attr:`ModelRequest.ladder_margin`), and its
+                public view is its Ladder score only (``laddered``).
 
         Raises:
             SchemaError: the file is invalid or does not cover the benchmark's items.
@@ -208,14 +233,47 @@ class Leaderboard:
             paired=pack_paired(header.benchmark, checked.predictions.records, rows, results,
                                self.dataset_hash(header.benchmark)),
             tier=RUN_HERE if lease is not None or reference_line else SUBMITTED, reference_line=reference_line,
-            scored_on=self.scored_on(header.benchmark),
+            scored_on=self.scored_on(header.benchmark), laddered=ladder_margin is not None,
         )  # fmt: skip
         limit = self.settings.daily_limit if daily_limit == -1 else daily_limit
         ladder = self.ladder_rule(header.benchmark) if row.tier == SUBMITTED else None
+        if ladder_margin is not None:
+            ladder = self.ladder_rule(header.benchmark, margin=ladder_margin)
         row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease, ladder=ladder)
         stored = self.store.get_submission(row_id)
         assert stored is not None
         return stored
+
+    def request_model(self, model: str, revision: str, backend: str, config: Mapping[str, Any] | str | None,
+                      benchmarks: Iterable[str], username: str | None, *, now: float | None = None) -> QueuedRequest:  # fmt: skip
+        """Check a model request (:func:`~mmjudge.leaderboard.queue.validate_request`), pin it, and queue it PENDING.
+
+        A Hub model is pinned to the commit its revision names now (:func:`~mmjudge.leaderboard.revisions.pin_revision`),
+        an API model to the date (:func:`~mmjudge.leaderboard.revisions.pin_date`); a weight-free backend names no
+        model. With private labels a weight-free backend is an admin's only, and a non-admin's request records the
+        Ladder margin, so that its rows show only the Ladder score, as uploads do: a requester chooses the model,
+        its settings and its seed, so exact scores would tell the labels as an upload's would.
+
+        Raises:
+            SubmissionRejected: not signed in (login required), the request is refused, a duplicate, or past
+                the daily limit; nothing is queued.
+        """
+        submitter = self.submitter(username)
+        admin = self.is_admin(submitter)
+        local = not self.settings.require_login  # a local admin may name a model folder
+        spec = validate_request(model, revision, backend or "", config, benchmarks, allow_local_paths=local and admin,
+                                admin=admin, rules=self.settings.request_rules,
+                                private_labels=self.settings.private_labels)  # fmt: skip
+        asked = spec.revision
+        source = self.settings.request_rules[spec.backend].model_source
+        if source == HUB_MODEL:
+            spec = pin_revision(spec, self.settings.resolve_revision)
+        elif source == ENDPOINT_MODEL:
+            spec = pin_date(spec, now)
+        if self.settings.private_labels and not admin:
+            spec = replace(spec, ladder_margin=self.settings.ladder_margin)
+        request_id = enqueue(self.store, spec, submitter, daily_limit=self.settings.daily_limit, now=now)
+        return QueuedRequest(request_id, spec, asked, source)
 
     def hide(self, submission_id: int, username: str | None, hidden: bool = True) -> None:
         """Hide a submission (admins only); the row stays in the store.
@@ -230,13 +288,15 @@ class Leaderboard:
 
 
 def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
-    """Store ``demo_dir/<benchmark>/<judge>/predictions.jsonl`` (``mmjudge demo`` output) as reference lines.
+    """Store ``demo_dir/<benchmark>/<judge>/predictions.jsonl`` (``mmjudge demo`` output) as baselines.
 
-    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name, a ``run
-    here`` reference line: shown in the table and the figure, never ranked), with the
-    summary of the ``robustness.json`` beside it when there is one (validated; its benchmark and judge must
-    match the folder's); files already stored (same sha256 or same judge) are skipped. Returns one line per
-    file saying what happened.
+    Each file goes through :meth:`Leaderboard.submit` (submitter ``baseline``, model = judge name, a
+    ``baseline`` row: shown in the table and the figure, never ranked; stored with tier ``run here`` and
+    ``reference_line`` set), with the summary of the ``robustness.json`` beside it when there is one
+    (validated; its benchmark and judge must match the folder's); files already stored (same sha256) are
+    skipped before they are scored again, and other duplicates (same judge) when storing. What the scorer
+    notes about a file (e.g. a MIST alt-test the sample is too small for) is part of that file's line, not a
+    warning of the server. Returns one line per file saying what happened.
     """
     messages = []
     for path in sorted(Path(demo_dir).glob("*/*/predictions.jsonl")):
@@ -244,12 +304,21 @@ def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
         if benchmark not in board.benchmarks_available():
             messages.append(f"{path}: skipped, no {benchmark} labels on this server")
             continue
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        known = next((s.id for s in board.store.submissions(benchmark) if s.sha256 == digest), None)
+        if known is not None:
+            messages.append(f"{path}: already stored as #{known}")
+            continue
         meta = SubmissionMeta(judge=judge, model=judge, revision="demo", weights="open")
         try:
             summary = _robustness_summary(path.parent / "robustness.json", benchmark, judge)
-            stored = board.submit(path.read_bytes(), meta, "baseline", daily_limit=None, source=str(path),
-                                  robustness=summary, reference_line=True)  # fmt: skip
-            messages.append(f"{path}: stored as #{stored.id}")
+            with warnings.catch_warnings(record=True) as caught:  # the scorer's notes, told with the file
+                warnings.simplefilter("always", UserWarning)
+                stored = board.submit(data, meta, "baseline", daily_limit=None, source=str(path),
+                                      robustness=summary, reference_line=True)  # fmt: skip
+            notes = "".join(f"; note: {n}" for n in dict.fromkeys(str(w.message) for w in caught))
+            messages.append(f"{path}: stored as #{stored.id}{notes}")
         except (SubmissionRejected, SchemaError) as exc:
             messages.append(f"{path}: skipped ({exc})")
     return messages

@@ -36,6 +36,7 @@ __all__ = [
     "Table",
     "build_table",
     "columns",
+    "is_laddered",
     "public_row",
     "ranking_key",
     "robustness_table",
@@ -135,7 +136,12 @@ class Table:
                 ends = self.intervals[header]
                 columns[f"{header} low"] = [None if e is None else e[0] for e in ends]
                 columns[f"{header} high"] = [None if e is None else e[1] for e in ends]
-        return pd.DataFrame(columns)
+        frame = pd.DataFrame(columns)
+        # a column of whole numbers with gaps (an unranked row's rank) stays integer, not float with NaN
+        for header, cells in columns.items():
+            if _whole(cells):
+                frame[header] = frame[header].astype("Int64")
+        return frame
 
     def gradio_value(self) -> dict[str, Any]:
         """Value for ``gr.Dataframe``: raw data for sorting, display strings as metadata."""
@@ -144,6 +150,16 @@ class Table:
             "data": self.values,
             "metadata": {"display_value": self.display, "styling": None},
         }
+
+
+def _whole(cells: Sequence[Any]) -> bool:
+    """Whether ``cells`` are integers (bools aside), with at least one, and gaps (``None``) allowed.
+
+    >>> _whole([1, None, 3]), _whole([1, 2.5]), _whole([None]), _whole([True])
+    (True, False, False, False)
+    """
+    present = [c for c in cells if c is not None]
+    return bool(present) and all(isinstance(c, int) and not isinstance(c, bool) for c in present)
 
 
 def _key(name: str) -> Callable[[Results], float | None]:
@@ -275,7 +291,7 @@ def build_table(
     (:func:`mmjudge.leaderboard.significance.significance_cells`), the file's coverage, then the row's
     details (:data:`DETAIL_HEADERS`, the store id last). Text cells hold the text as submitted (a ``str``
     cell of ``gr.Dataframe`` is shown as text). Rows are grouped by the set they were scored on and ranked
-only within it, published and run-here rows above submitted ones; reference lines and rows the benchmark
+only within it, published and run-here rows above submitted ones; baselines and rows the benchmark
 flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order_rows`).
     """
     spec = get_benchmark(benchmark)
@@ -285,7 +301,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
     stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
     rows = [public_row(s, private=private) for s in stored]
-    laddered = {s.id for s in rows if private and s.tier == SUBMITTED}
+    laddered = {s.id for s in rows if is_laddered(s, private=private)}
     mapped = {s.id: _view(s) for s in rows}
     check = spec.present.leaderboard.degenerate
     # the companion check reads what the server stores: a Ladder row shows one number, but is flagged all the same
@@ -308,7 +324,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     column_groups = ["", "", *(c.group for c in cols), *[DETAILS] * len(DETAIL_HEADERS)]
     if significance:
         at = 2 + len(chosen.columns)  # after the score columns, before the file's
-        # a reference line or a flagged row is never "best"; a Ladder score has no paired data to test
+        # a baseline or a flagged row is never "best"; a Ladder score has no paired data to test
         compared = [e.row for e in ordered if e.compared and e.row.id not in laddered]
         paired = significance_cells(benchmark, compared, chosen.columns[first].key)
         paired.update({i: LADDER_CELL for i in laddered})
@@ -333,19 +349,38 @@ def _number(value: float | str | None) -> float | None:
     return value if isinstance(value, (int, float)) and not math.isnan(value) else None
 
 
+def is_laddered(sub: StoredSubmission, *, private: bool) -> bool:
+    """Whether the public sees only ``sub``'s Ladder score: with private labels, a submitted row, and a ``run
+    here`` row of a request a non-admin made (:attr:`~mmjudge.leaderboard.store.StoredSubmission.laddered`):
+    whatever a non-admin chooses, an upload or a request's model, settings and seed, shows its Ladder score only.
+
+    >>> row = StoredSubmission("mist", "verified", "j", "m", "u", {}, tier="run here", laddered=True)
+    >>> is_laddered(row, private=True), is_laddered(row, private=False)
+    (True, False)
+    """
+    return private and (sub.tier == SUBMITTED or sub.laddered)
+
+
 def public_row(sub: StoredSubmission, *, private: bool) -> StoredSubmission:
-    """``sub`` as the public may see it: with private labels, a submitted row keeps only its Ladder score
-    (under the headline key) and the file's own coverage; every other row, and every row with public
-    labels, as stored.
+    """``sub`` as the public may see it: with private labels, a laddered row (:func:`is_laddered`) keeps only
+    its Ladder score (under the headline key, in the ranked scoring's mode where the headline column names
+    one) and the file's own coverage; every other row, and every row with public labels, as stored.
 
     >>> row = StoredSubmission("mist", "verified", "j", "m", "u", {"change_rate/control": 3.0}, tier="submitted",
     ...                        ladder=12.0)
     >>> public_row(row, private=True).results
     {'change_rate/none_to_misleading/explicit': 12.0}
+    >>> public_row(replace(row, benchmark="emorealm", ladder=40.0), private=True).results
+    {'overall': 40.0, 'mode': 'strict'}
     """
-    if not private or sub.tier != SUBMITTED:
+    if not is_laddered(sub, private=private):
         return sub
-    shown = {} if sub.ladder is None else {ranking_key(sub.benchmark): sub.ladder}
+    spec = get_benchmark(sub.benchmark)
+    chosen = _view_of(spec, None)
+    headline = chosen.columns[_ranked_column(spec, chosen)]
+    shown: dict[str, Any] = {} if sub.ladder is None else {headline.key: sub.ladder}
+    if shown and headline.mode is not None:  # the headline column reads the score in its mode only
+        shown["mode"] = headline.mode
     return replace(sub, results=shown, side_results=None, paired="")
 
 

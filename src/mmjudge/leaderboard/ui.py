@@ -40,13 +40,14 @@ from mmjudge.leaderboard._calls import (
     row_id,
     tracked,
 )
-from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, pin_css, refresh
+from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, phone_head, pin_css, refresh
+from mmjudge.leaderboard.arrange import arrange, parse_order
 from mmjudge.leaderboard.export import write_results_file, write_table
+from mmjudge.leaderboard.policy import ENDPOINT_MODEL
 from mmjudge.leaderboard.queue import canonical_revision
-from mmjudge.leaderboard.revisions import pin_revision
-from mmjudge.leaderboard.store import SUBMITTED, SubmissionRejected
+from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard, quota_text
-from mmjudge.leaderboard.tables import Table, build_table
+from mmjudge.leaderboard.tables import Table, build_table, is_laddered
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 from mmjudge.leaderboard.worker import public_log
 
@@ -89,25 +90,30 @@ class Handlers:
 
     @tracked
     def table_value(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
-                    tiers: list[str] | None = None, types: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
+                    tiers: list[str] | None = None, types: list[str] | None = None,
+                    order: str | None = None) -> dict[str, Any]:  # fmt: skip
         """The table as a ``gr.Dataframe`` value: the column ``groups`` and the rows of ``tiers`` and ``types``
-        chosen (``None``: all; see :func:`mmjudge.leaderboard.facets.select`)."""
-        return facets.select(self.table(benchmark, view), groups, tiers, types).gradio_value()
+        chosen (``None``: all; see :func:`mmjudge.leaderboard.facets.select`), in the ``order`` a column sort
+        on the page chose (the page's hidden order field; :func:`mmjudge.leaderboard.arrange.arrange`)."""
+        chosen = facets.select(self.table(benchmark, view), groups, tiers, types)
+        return arrange(chosen, parse_order(order)).gradio_value()
 
     @tracked
     def plot(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
-             tiers: list[str] | None = None, types: list[str] | None = None) -> Any:  # fmt: skip
-        """The tab's figure: the rows the table shows, in its order (``groups`` is the table's, unused here)."""
-        del groups
-        return plots.figure(benchmark, self.board.store.submissions(benchmark), view, tiers, types,
-                            private=self.board.settings.private_labels)  # fmt: skip
+             tiers: list[str] | None = None, types: list[str] | None = None, order: str | None = None,
+             search: str | None = None) -> Any:  # fmt: skip
+        """The tab's figure: the rows the table shows, in its order, less those the text in the table's
+        filter box (``search``) leaves out."""
+        return plots.figure(benchmark, self.board.store.submissions(benchmark), view, tiers, types, groups=groups,
+                            order=parse_order(order), search=search, private=self.board.settings.private_labels)  # fmt: skip
 
     def shown(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
-              tiers: list[str] | None = None, types: list[str] | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
+              tiers: list[str] | None = None, types: list[str] | None = None, order: str | None = None,
+              search: str | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
         """``(table value, figure)`` for one state of the tab's controls: one answer for both, so that the
         table and the figure never show two different states (see :mod:`mmjudge.leaderboard._tab`)."""
-        controls = (view, groups, tiers, types)
-        return self.table_value(benchmark, *controls), self.plot(benchmark, *controls)
+        controls = (view, groups, tiers, types, order)
+        return self.table_value(benchmark, *controls), self.plot(benchmark, *controls, search)
 
     def judge_types(self, benchmark: str) -> list[str]:
         """The judge types of ``benchmark``'s rows, in table order (the judge-type filter's choices)."""
@@ -139,25 +145,20 @@ class Handlers:
     @tracked
     def request_model(self, model: str, revision: str, backend: str, config: str, benchmarks: list[str],
                       profile: gr.OAuthProfile | None) -> str:  # fmt: skip
-        """Queue a model request as PENDING; returns a Markdown message."""
+        """Queue a model request as PENDING (:meth:`Leaderboard.request_model`); returns a Markdown message."""
         try:
-            username = _username(profile)
-            submitter = self.board.submitter(username)
-            admin = self.board.is_admin(submitter)
-            local = not self.board.settings.require_login  # a local admin may name a model folder here
-            spec = queue.validate_request(
-                model, revision, backend or "", config, benchmarks or [], allow_local_paths=local and admin,
-                admin=admin, rules=self.board.settings.request_rules,
-            )  # fmt: skip
-            asked = spec.revision
-            spec = pin_revision(spec, self.board.settings.resolve_revision)
-            request_id = queue.enqueue(
-                self.board.store, spec, submitter, daily_limit=self.board.settings.daily_limit
-            )
+            queued = self.board.request_model(model, revision, backend, config, benchmarks or [], _username(profile))
         except MmjudgeError as exc:
             return error_message(exc)
-        pinned = "" if spec.revision == asked else f" at commit {spec.revision} ({md(canonical_revision(asked))} now)"
-        return f"**Queued** request #{request_id} ({md(spec.model)}{pinned}) as PENDING."
+        spec = queued.spec
+        if queued.model_source == ENDPOINT_MODEL:
+            pinned = f" of the API endpoint, asked on {spec.revision}"
+        elif spec.revision != queued.asked:
+            pinned = f" at commit {spec.revision} ({md(canonical_revision(queued.asked))} now)"
+        else:
+            pinned = ""
+        ladder = " With private labels its rows show only your Ladder score." if spec.ladder_margin is not None else ""
+        return f"**Queued** request #{queued.id} ({md(spec.model)}{pinned}) as PENDING.{ladder}"
 
     @tracked
     def queue_value(self) -> list[list[Any]]:
@@ -205,7 +206,7 @@ class Handlers:
 
         Raises:
             gr.Error: ``submission_id`` is not a row number (the message says what is expected), or the row
-                is a submitted one and the labels are private (its results are withheld).
+                shows only its Ladder score (labels private: a submitted row, or a non-admin's request's row).
         """
         try:
             number = row_id(submission_id)
@@ -214,8 +215,8 @@ class Handlers:
         sub = self.board.store.get_submission(number)
         if sub is None or sub.hidden or sub.kind != "verified":
             return None
-        if self.board.settings.private_labels and sub.tier == SUBMITTED:
-            raise gr.Error(f"row #{sub.id} is a submitted row and this leaderboard's labels are private: its "
+        if is_laddered(sub, private=self.board.settings.private_labels):
+            raise gr.Error(f"row #{sub.id} is a {sub.tier} row and this leaderboard's labels are private: its "
                            "results are withheld (the table shows its Ladder score)")  # fmt: skip
         return str(self._cached(f"results_{sub.id}.json", lambda path: write_results_file(sub, path)))
 
@@ -264,9 +265,10 @@ class LeaderboardApp:
 
         kwargs.setdefault("css", pin_css())
         kwargs.setdefault("js", ONE_SORT_JS)
+        kwargs.setdefault("head", phone_head())
         guard = None
         if self.handlers.board.settings.require_login:
-            guard = guard_login(self.blocks, self.handlers.board.store.path)
+            guard = guard_login(self.blocks, self.handlers.board.store)
             kwargs = guard.launch_kwargs(kwargs)
         blocking = not kwargs.pop("prevent_thread_lock", False)
         # launched without blocking, so that the login is verified before this call blocks
@@ -299,8 +301,8 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
     with gr.Blocks(title="mmjudge leaderboard") as demo:
         gr.Markdown(f"# mmjudge leaderboard\nMultimodal judges on {_listing(titles)}. "
                     "Tiers: `published` (a paper's numbers, with their source), `run here` (this server's worker ran the "
-                    "model), `submitted` (uploaded predictions, scored here), `reference line` (a weight-free "
-                    "baseline, not ranked); rows are ranked only against rows scored on the same set (About tab).")  # fmt: skip
+                    "model), `submitted` (uploaded predictions, scored here), `baseline` (a weight-free "
+                    "judge, shown, not ranked); rows are ranked only against rows scored on the same set (About tab).")  # fmt: skip
         if board.settings.require_login:
             gr.LoginButton()
             reserve_login(demo)  # never gradio's mocked login, not even in the apps gradio makes while building
@@ -332,8 +334,8 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
             # the public endpoint is the whole table of a view (what the disabled controls show at first); the
             # controls are enabled once the table and the figure are in, so no later answer undoes a choice
             loaded = demo.load(handlers.table_value, [name, tab.view], tab.frame, api_name=f"table_{benchmark}")
-            loaded = loaded.then(handlers.plot, [name, *tab.table_inputs()], tab.plot, api_visibility="private")
-            loaded.then(tab.enable, None, tab.table_inputs(), api_visibility="private")
+            loaded = loaded.then(handlers.plot, [name, *tab.figure_inputs()], tab.plot, api_visibility="private")
+            loaded.then(tab.enable, None, tab.controls(), api_visibility="private")
     return LeaderboardApp(demo, handlers)
 
 
@@ -378,26 +380,32 @@ def _submit_tab(handlers: Handlers, tabs: dict[str, TabControls]) -> None:
 def _request_tab(handlers: Handlers) -> None:
     gr.Markdown("Ask for a model to be run by the leaderboard's worker (`mmjudge leaderboard worker`). The config "
                 "may set only what the backend allows (frames, batch size and a few bounded settings); URLs, "
-                "secrets, environment variable names and local paths are refused. API judges: admins only.")  # fmt: skip
+                "secrets, environment variable names and local paths are refused. API judges: admins only (the model is "
+                "the endpoint's model name). Weight-free judges name no model: leave it empty.")  # fmt: skip
     from mmjudge.judges import JUDGES
     from mmjudge.leaderboard.fit import backend_benchmarks
 
     requestable = sorted(set(handlers.board.settings.request_rules) & set(JUDGES.names()))
+    first = requestable[0] if requestable else None  # what the dropdown shows before any choice
+
+    def choices(name: str | None) -> list[str]:
+        # only a pre-filter: the request is checked again when it is queued (validate_request)
+        return backend_benchmarks(name) if name in requestable else list(benchmark_ids())
+
     with gr.Row():
         model = gr.Textbox(label="model repo id")
         revision = gr.Textbox(label="revision", value="main")
-        backend = gr.Dropdown(requestable, label="judge backend (registered name)", allow_custom_value=True)
+        backend = gr.Dropdown(requestable, value=first, label="judge backend (registered name)",
+                              allow_custom_value=True, elem_id="request-backend")  # fmt: skip
     config = gr.Code(
         label="judge config (YAML: frames, fps, max_pixels, dtype, batch_size, options, ...; frames and fps "
         "only for benchmarks with video)",
         language="yaml",
     )
-    benchmarks = gr.CheckboxGroup(list(benchmark_ids()), label="benchmarks")
+    benchmarks = gr.CheckboxGroup(choices(first), label="benchmarks", elem_id="request-benchmarks")
 
     def fitting(name: str | None) -> Any:
-        # only a pre-filter: the request is checked again when it is queued (validate_request)
-        choices = backend_benchmarks(name) if name in requestable else list(benchmark_ids())
-        return gr.update(choices=choices, value=[])
+        return gr.update(choices=choices(name), value=[])
 
     backend.change(fitting, backend, benchmarks, api_visibility="private")
     button = gr.Button("Request", variant="primary")

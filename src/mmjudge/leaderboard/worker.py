@@ -9,6 +9,12 @@ the lease and copies the log tail into the store, so a request that kills its wo
 its last log when it ends FAILED after the attempt cap. Log tails are public (the queue tab shows
 them): server paths, internal URLs and secret values are removed before they are stored.
 
+What a row names follows the backend's model source (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`):
+a Hub model at the pinned commit (``run here``); a weight-free backend no model (its row is a baseline, shown
+and never ranked, named by its settings); an API model the endpoint and the date of the run. The rows of a
+request a non-admin made with private labels go under the submitter's Ladder (``ModelRequest.ladder_margin``),
+and its public log tail holds the worker's own lines only: ``mmjudge eval`` prints the scores it computed.
+
 A run with items that failed with an error (unreadable media, the model raised; ``run.errored`` in the
 ``results.json`` beside the predictions) is never stored: the request fails with how many items failed
 and the first error. A ``no_judgment`` answer (a reply without a readable label) is scored as usual.
@@ -43,7 +49,7 @@ from typing import Any, NamedTuple
 from mmjudge._secrets import redact_credentials, redact_values, url_credentials
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard.heartbeats import beat
-from mmjudge.leaderboard.policy import check_request_config
+from mmjudge.leaderboard.policy import ENDPOINT_MODEL, NO_MODEL, check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
 from mmjudge.leaderboard.submit import Leaderboard
@@ -152,20 +158,24 @@ def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalF
     log_path = folder / "run.log"
     log_path.touch()
     hidden = _Private(_private_folders(board, folder), tuple(secret_values(board)))
+    # a laddered request's log is not public: the run prints the scores the Ladder withholds
+    public_path = log_path if request.ladder_margin is None else None
     stop = threading.Event()
     keeper = threading.Thread(
-        target=_keep_lease, args=(board, lease, lease_s, stop, log_path, hidden, gpus), daemon=True
+        target=_keep_lease, args=(board, lease, lease_s, stop, public_path, hidden, gpus), daemon=True
     )
     keeper.start()
     try:
         lines = _run_request(board, request, lease, eval_fn, folder, log_path)
-        ok, tail = True, _tail(log_path, lines, hidden)
+        ok, tail = True, _tail(public_path, lines, hidden)
     except LeaseLost as exc:
         logger.warning("request #%d: %s", request.id, exc)
         ok, tail = False, ""
     except Exception as exc:  # any failure of a run is recorded on the request
         logger.exception("request #%d failed", request.id)
-        ok, tail = False, _tail(log_path, [f"error: {type(exc).__name__}: {exc}"], hidden)
+        if public_path is None:  # the operator still sees the run's log, here
+            logger.warning("request #%d log (not public):\n%s", request.id, _tail(log_path, [], hidden))
+        ok, tail = False, _tail(public_path, [f"error: {type(exc).__name__}: {exc}"], hidden)
     finally:
         stop.set()
         keeper.join()
@@ -207,13 +217,49 @@ def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_f
         errored = errored_items(predictions.parent / "results.json")
         if errored:  # never a row from a run whose items failed with an error
             raise MmjudgeError(f"{benchmark}: {errored}; nothing stored (a row must judge every item)")
-        meta = SubmissionMeta(judge=name, model=request.model, revision=request.revision, weights="open")
+        source = board.settings.request_rules[request.backend].model_source
         row = board.submit(
-            predictions.read_bytes(), meta, request.submitter, daily_limit=None, source="predictions.jsonl",
-            lease=lease,
+            predictions.read_bytes(), _row_meta(board, request, name), request.submitter, daily_limit=None,
+            source="predictions.jsonl", lease=lease, reference_line=source == NO_MODEL,
+            ladder_margin=request.ladder_margin,
         )  # fmt: skip
         notes.append(f"{benchmark}: stored as verified row #{row.id}")
     return notes
+
+
+def _row_meta(board: Leaderboard, request: ModelRequest, name: str) -> SubmissionMeta:
+    """What the row names: a Hub model at its pinned commit; a weight-free judge its own name (as judge and
+    model) and its settings, never a model or display name a request gave it; an API model the endpoint and
+    the date of this run."""
+    source = board.settings.request_rules[request.backend].model_source
+    if source == NO_MODEL:
+        return SubmissionMeta(judge=request.backend, model=request.backend, revision=_settings_text(request.config),
+                              weights="open")  # fmt: skip
+    if source == ENDPOINT_MODEL:
+        from mmjudge.judges import get_judge, validate_options
+        from mmjudge.leaderboard.revisions import endpoint_name
+
+        fixed = board.settings.server_options.get(request.backend, {})
+        options = validate_options(get_judge(request.backend).Options, dict(fixed), source="server options")
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        revision = f"{endpoint_name(str(getattr(options, 'base_url', '')))} {day}"
+        return SubmissionMeta(judge=name, model=request.model, revision=revision, weights="unknown")
+    return SubmissionMeta(judge=name, model=request.model, revision=request.revision, weights="open")
+
+
+def _settings_text(config: Mapping[str, Any]) -> str:
+    """A weight-free judge's settings that differ from the defaults (``seed=3``), or ``defaults``: what tells
+    its rows apart, as a revision tells a model's.
+
+    >>> _settings_text({"judge": "random", "seed": 3, "options": {"include_same": False}})
+    'seed=3, include_same=False'
+    """
+    from mmjudge.leaderboard.queue import canonical_config
+
+    changed = {k: v for k, v in canonical_config(config).items() if k not in ("judge", "options")}
+    options = dict(canonical_config(config).get("options") or {})
+    text = ", ".join(f"{k}={v}" for k, v in [*sorted(changed.items()), *sorted(options.items())]) or "defaults"
+    return text if len(text) <= 120 else f"settings {hashlib.sha256(text.encode('utf-8')).hexdigest()[:12]}"
 
 
 def _run_config(board: Leaderboard, request: ModelRequest) -> dict[str, Any]:
@@ -229,7 +275,7 @@ def _run_config(board: Leaderboard, request: ModelRequest) -> dict[str, Any]:
     return config
 
 
-def _keep_lease(board: Leaderboard, lease: Lease, lease_s: float, stop: threading.Event, log_path: Path,
+def _keep_lease(board: Leaderboard, lease: Lease, lease_s: float, stop: threading.Event, log_path: Path | None,
                 hidden: _Private, gpus: int) -> None:  # fmt: skip
     while not stop.wait(max(lease_s / 3.0, 0.05)):
         if not renew(board.store, lease, lease_s=lease_s, log_tail=_tail(log_path, [], hidden)):
@@ -244,9 +290,10 @@ class _Private(NamedTuple):
     secrets: tuple[str, ...]
 
 
-def _tail(log_path: Path, extra: list[str], hidden: _Private, n_chars: int = 4000) -> str:
+def _tail(log_path: Path | None, extra: list[str], hidden: _Private, n_chars: int = 4000) -> str:
+    """The public tail: the log's (none when ``log_path`` is ``None``) and ``extra`` lines, without secrets."""
     try:
-        text = log_path.read_text(encoding="utf-8", errors="replace")
+        text = "" if log_path is None else log_path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
     return public_log((text + "\n".join(extra))[-4 * n_chars :], hidden.folders, secrets=hidden.secrets)[-n_chars:]

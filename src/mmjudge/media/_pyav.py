@@ -120,6 +120,21 @@ def _slots_by_pts(path: Path, packets: list[Any], indices: np.ndarray) -> dict[i
     return {ordered[int(i)]: slot for slot, i in enumerate(indices)}
 
 
+def _reformat_rgb24(frame: Any) -> Any:
+    """``frame`` as RGB24, converted on one thread.
+
+    PyAV 17+ converts on several threads by default. After a process has converted frames that way with
+    PyAV 19, a decode worker forked from it waits forever in its first conversion, even a one-thread one
+    (seen with PyAV 19.0.2 on Python 3.13; not with 18.1): the runner forks its decode workers after the
+    main process may have decoded, so no conversion here starts threads. Decoding is parallel across
+    worker processes, and a frame's conversion is short. PyAV before 17 has no ``threads`` argument.
+    """
+    try:
+        return frame.reformat(format="rgb24", threads=1)
+    except TypeError:
+        return frame.reformat(format="rgb24")
+
+
 def _fps(path: Path, stream: Any) -> float:
     rate = stream.average_rate or stream.guessed_rate
     if not rate or rate <= 0:
@@ -145,7 +160,7 @@ def _to_rgb(path: Path, frame: Any, dst: np.ndarray) -> None:
             f"{path}: a frame is {frame.width}x{frame.height} but the stream says {width}x{height}; "
             "clips whose resolution changes are not supported"
         )
-    rgb = frame.reformat(format="rgb24")
+    rgb = _reformat_rgb24(frame)
     plane = rgb.planes[0]
     rows = np.frombuffer(plane, dtype=np.uint8).reshape(height, plane.line_size)
     dst[...] = rows[:, : width * 3].reshape(height, width, 3)

@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from mmjudge._hashing import file_sha256
 from mmjudge._rank_log import RankLog
 from mmjudge.judges import MediaRequest, looks_transient
 from mmjudge.queries import Diagnostics, Query, Verdict
@@ -109,8 +110,7 @@ class MediaHasher:
 
 def _file_digest(path: Path) -> str:
     try:
-        with path.open("rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
+        return file_sha256(path)
     except FileNotFoundError:
         return "missing"
     except OSError:

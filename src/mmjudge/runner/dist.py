@@ -2,14 +2,20 @@
 
 ``accelerate`` and ``torch`` are imported here, inside functions; a single process without a launcher
 gets a one-process state (no process group). Under ``torchrun`` or ``accelerate launch`` on a machine
-without CUDA, ``PartialState(cpu=True)`` sets up gloo ranks.
+without CUDA, ``PartialState(cpu=True)`` sets up gloo ranks. Without torch (no ``judges`` extra), a single
+process runs on the CPU with no accelerate state, which is all a weight-free judge needs; several
+processes started by a launcher need both, and are refused with the install command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from mmjudge._deps import require
+from mmjudge.errors import MissingDependencyError
 
 T = TypeVar("T")
 
@@ -25,7 +31,7 @@ class Dist:
     device: str
     """Device for the judge (``"cpu"``, ``"cuda:0"``, ...)."""
     state: Any
-    """The ``accelerate.PartialState``."""
+    """The ``accelerate.PartialState`` (``None`` for a single process without torch)."""
 
     @property
     def is_main(self) -> bool:
@@ -61,12 +67,39 @@ class Dist:
         return list(gather_object(values))
 
 
-def init_dist() -> Dist:
-    """The accelerate state of this process (``cpu=True`` when CUDA is unavailable)."""
-    import torch
-    from accelerate import PartialState
+_WORLD_SIZE_VARS = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE")
+"""Environment variables in which torchrun, ``accelerate launch`` and MPI launchers give the process count
+(the ones ``accelerate`` itself reads)."""
 
-    state = PartialState(cpu=not torch.cuda.is_available())
+
+def launched_world(environ: Mapping[str, str] | None = None) -> int:
+    """Number of processes a launcher started (1 without a launcher).
+
+    >>> launched_world({}), launched_world({"WORLD_SIZE": "4"}), launched_world({"PMI_SIZE": "2"})
+    (1, 4, 2)
+    """
+    env = os.environ if environ is None else environ
+    sizes = [int(env[name]) for name in _WORLD_SIZE_VARS if env.get(name, "").strip().isdigit()]
+    return max(sizes, default=1)
+
+
+def init_dist() -> Dist:
+    """The accelerate state of this process (``cpu=True`` when CUDA is unavailable).
+
+    A single process without torch gets a CPU place and no state; several processes without torch or
+    accelerate raise :class:`~mmjudge.errors.MissingDependencyError` naming ``pip install 'mmjudge[judges]'``.
+    """
+    world = launched_world()
+    purpose = f"a run over {world} processes" if world > 1 else "placing a judge on a device"
+    try:
+        torch = require("torch", "judges", purpose=purpose)
+    except MissingDependencyError:
+        if world > 1:
+            raise
+        return Dist(rank=0, world=1, device="cpu", state=None)  # a judge that needs torch says so at load
+    accelerate = require("accelerate", "judges", purpose=purpose)
+
+    state = accelerate.PartialState(cpu=not torch.cuda.is_available())
     return Dist(
         rank=int(state.process_index),
         world=int(state.num_processes),
@@ -85,4 +118,4 @@ def dedupe_in_order(ids: Sequence[str], canonical: Sequence[str]) -> list[str]:
     return sorted(set(ids), key=place.__getitem__)
 
 
-__all__ = ["Dist", "dedupe_in_order", "init_dist"]
+__all__ = ["Dist", "dedupe_in_order", "init_dist", "launched_world"]

@@ -89,13 +89,32 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
     return RawSource(path, None, {})
 
 
+CARD = """---
+license: apache-2.0
+pretty_name: Toy colours
+task_categories:
+- video-classification
+---
+# Toy colours
+
+Which colour is a short clip? ${total_rows} questions.
+
+${configs_table}
+
+${features}
+
+${media_note}
+"""
+"""The dataset card template (a package of its own would ship it as data, read by ``read_template``)."""
+
 def build_tables(source: Path, *, media_root: Path | None = None, allow_missing_media: bool = False) -> BuiltDataset:
     """One config, ``all``, with the questions; the clips are copied under ``media/``."""
     rows = json.loads(Path(source).read_text(encoding="utf-8"))
     table = pa.table({**{k: [str(r[k]) for r in rows] for k in ("id", "question", "answer")},
                       "video_path": [f"media/{r['clip']}" for r in rows]})  # fmt: skip
     media = {f"media/{r['clip']}": Path(source).parent / r["clip"] for r in rows}
-    return BuiltDataset("toy", [BuiltConfig("all", {"test": table}, "every question")], media_files=media)
+    configs = [BuiltConfig("all", {"test": table}, "every question")]
+    return BuiltDataset("toy", configs, media_files=media, card_template=CARD)
 
 
 @dataclass(frozen=True)

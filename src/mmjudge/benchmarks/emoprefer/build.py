@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from mmjudge.data.build import BuiltConfig, BuiltDataset
+from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import mark_missing_media, validate_relpath
 from mmjudge.data.tables import check_allowed, check_unique, read_csv_strings, schema_error
 from mmjudge.errors import ConfigError, SchemaError
@@ -168,6 +169,7 @@ def build_tables(
     counts = {p: forward.column("preference").to_pylist().count(p) for p in PREFERENCES}
     return BuiltDataset(
         benchmark="emoprefer",
+        card_template=read_template("mmjudge.benchmarks.emoprefer"),
         configs=[
             BuiltConfig("pairs", {"test": forward}, f"description pairs from `{forward_file.name}`"),
             BuiltConfig(

@@ -1,8 +1,8 @@
 """EmoPrefer on the leaderboard: 2- and 3-class WAF and accuracy, swap consistency, the strategy.
 
 The figure shows the 2-class WAF per row in the table's order (each bar labelled with its rank and judge):
-published rows grey with the ± std over rounds the paper prints, verified rows blue with their bootstrap
-interval.
+published rows grey with the ± std over rounds the paper prints, rows scored here blue with their
+bootstrap interval; the colour key under the plot.
 """
 
 from __future__ import annotations
@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from mmjudge.benchmarks._base import BoardRow, Column, View
-from mmjudge.benchmarks._figures import board_figure, row_label, row_value, split_rows, whisker
+from mmjudge.benchmarks._figures import (
+    board_figure,
+    legend_below,
+    readable,
+    row_label,
+    row_value,
+    split_rows,
+    whisker,
+)
 
 __all__ = ["HEADLINE", "VIEWS", "figure"]
 
@@ -39,19 +47,20 @@ def figure(rows: Sequence[BoardRow]) -> Any:
     key = HEADLINE[0]
     drawn = {id(r) for r in (*published, *verified)}
     entries = [(r, v) for r in rows if id(r) in drawn and (v := row_value(r, key)) is not None]  # table order
-    fig = board_figure(9.0, max(3.0, 0.22 * len(entries) + 1.2))
+    fig = board_figure(max(2.4, 0.28 * len(entries) + 1.0))
     ax = fig.add_subplot()
     top = len(entries) - 1  # the table's first row at the top
     for i, (sub, value) in enumerate(entries):
         low, high = whisker(sub, key)
         ax.barh(top - i, value, color=_COLOURS[sub.kind], xerr=[[low], [high]], capsize=2)
-    ax.set_yticks([top - i for i in range(len(entries))], [row_label(r) for r, _ in entries], fontsize=6)
+    ax.set_yticks([top - i for i in range(len(entries))], [row_label(r) for r, _ in entries])
     ax.axvline(50.0, color="grey", linestyle=":", linewidth=1)
     ax.set_xlabel("2-class WAF (%), rows in the table's order")
     from matplotlib.patches import Patch
 
-    ax.legend([Patch(color=c) for c in _COLOURS.values()],
-              ["published (± std over rounds)", "verified (95% CI)"], loc="lower right", fontsize="x-small")  # fmt: skip
+    readable(ax)
+    legend_below(fig, [Patch(color=c) for c in _COLOURS.values()],
+                 ["published (± std over rounds)", "scored here (95% CI)"])  # fmt: skip
     if not entries:
         ax.text(0.5, 0.5, "no rows yet", ha="center", va="center", transform=ax.transAxes)
     return fig

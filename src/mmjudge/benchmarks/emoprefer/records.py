@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "FIELD_VALUES",
     "KEY_FIELDS",
     "ORDERS",
     "VALUE_FIELDS",
-    "check_record",
     "expected_ids",
     "missing_groups",
     "record_id",
@@ -26,6 +26,8 @@ KEY_FIELDS: tuple[str, ...] = ("name", "order")
 """String fields that place a record; always required."""
 VALUE_FIELDS: dict[str, tuple[type, ...]] = {"prediction": (str,)}
 """The verdict field (null with ``no_judgment``)."""
+FIELD_VALUES: dict[str, tuple[str, ...]] = {"order": ORDERS}
+"""The values ``order`` may take."""
 
 
 def record_id(record: Mapping[str, Any]) -> str:
@@ -36,13 +38,6 @@ def record_id(record: Mapping[str, Any]) -> str:
     """
     name = str(record.get("name"))
     return name if record.get("order") == "forward" else f"{name}::reversed"
-
-
-def check_record(record: Mapping[str, Any]) -> str:
-    """Why a record's ``order`` is not one of :data:`ORDERS` (``""`` when it is)."""
-    if record.get("order") not in ORDERS:
-        return f"`order` must be one of {list(ORDERS)}, got {record.get('order')!r}"
-    return ""
 
 
 def _has_reversed(records: Sequence[Mapping[str, Any]]) -> bool:

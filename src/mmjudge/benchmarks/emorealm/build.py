@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from mmjudge.data.build import BuiltConfig, BuiltDataset
+from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import mark_missing_media, validate_relpath
 from mmjudge.data.tables import check_allowed, check_unique, read_json_list, schema_error
 from mmjudge.errors import SchemaError
@@ -185,6 +186,7 @@ def build_tables(
             configs.append(BuiltConfig(task, {"test": subset}, f"questions of task `{task}`"))
     return BuiltDataset(
         benchmark="emorealm",
+        card_template=read_template("mmjudge.benchmarks.emorealm"),
         configs=configs,
         media_root_required=True,
         card_context={

@@ -2,8 +2,8 @@
 
 The paper's official code skips missing outputs; ranked that way, marking answers ``no_judgment`` could
 raise a score, so the leaderboard ranks the strict average and shows the official-mode average (a side
-scoring of the same file) beside it. The figure shows the accuracy per task of each verified row (there
-are no published rows).
+scoring of the same file) beside it. The figure shows the accuracy per task of each row scored here (there
+are no published rows), the tasks' colour key under the plot.
 """
 
 from __future__ import annotations
@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from mmjudge.benchmarks._base import BoardRow, Column, View
-from mmjudge.benchmarks._figures import board_figure, row_label, row_value, split_rows, whisker
+from mmjudge.benchmarks._figures import (
+    board_figure,
+    legend_below,
+    readable,
+    row_label,
+    row_value,
+    split_rows,
+    whisker,
+)
 from mmjudge.benchmarks.emorealm.scoring import TASKS, YES_NO_TASKS
 
 __all__ = ["OPTIONS", "SIDE_SCORINGS", "VIEWS", "figure"]
@@ -65,7 +73,9 @@ def figure(rows: Sequence[BoardRow]) -> Any:
     ax.set_xticks([i + width * (len(TASKS) - 1) / 2 for i in range(len(shown))], [row_label(r) for r in shown],
                   rotation=30, ha="right")  # fmt: skip
     ax.set_ylabel("accuracy (%), 95% CI")
-    ax.legend(fontsize="x-small")
+    readable(ax)
+    handles, labels = ax.get_legend_handles_labels()
+    legend_below(fig, handles, labels)
     if not shown:
         ax.text(0.5, 0.5, "no rows yet", ha="center", va="center", transform=ax.transAxes)
     return fig

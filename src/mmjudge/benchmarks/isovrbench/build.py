@@ -55,6 +55,7 @@ from mmjudge.benchmarks.isovrbench.source import (
     iter_chunks,
 )
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, Split
+from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import MediaRoot
 from mmjudge.data.sources import release_section
 from mmjudge.data.tables import require_columns, schema_error
@@ -165,6 +166,7 @@ def build_tables(
         media_files = {f"media/{rel}": root / rel for rel, clip in clips.ids.items() if clip is not None}
     return BuiltDataset(
         benchmark="isovrbench",
+        card_template=read_template("mmjudge.benchmarks.isovrbench"),
         configs=configs,
         media_files=media_files,
         media_root_required=media != "copy",

@@ -2,8 +2,8 @@
 
 The figure follows the paper's Figure 6: per intervention, the span of the published judges' accuracies
 (a bar from the lowest to the highest), each judge's accuracies as its own marker (a published judge's
-dots, a verified judge's marks with their Wilson intervals), named in the legend with its table rank and
-listed in the table's order, and the paper's human accuracy as a star.
+dots, the marks of a judge scored here with their Wilson intervals), named in the legend under the plot
+with its table rank and listed in the table's order, and the paper's human accuracy as a star.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 from mmjudge.benchmarks._base import BoardRow, Column, View
 from mmjudge.benchmarks._figures import (
     board_figure,
-    legend_outside,
+    legend_below,
+    readable,
     row_label,
     row_style,
     row_value,
@@ -45,7 +46,7 @@ VIEW_LABEL = "view (ties counted wrong, or accuracy over decided pairs)"
 def figure(rows: Sequence[BoardRow]) -> Any:
     """The tab's figure (see the module docstring)."""
     published, verified = split_rows(rows)
-    fig = board_figure(12.0, 4.6)
+    fig = board_figure(4.4)
     ax = fig.add_subplot()
     spans, stars = [], []
     for x, iv in enumerate(INTERVENTIONS):
@@ -66,13 +67,14 @@ def figure(rows: Sequence[BoardRow]) -> Any:
         nth_verified += row.kind != "reported"
         handles.append(_marks(ax, row, k, offset=0.1 * nth_verified if row.kind != "reported" else 0.0))
     ax.set_xticks(
-        range(len(INTERVENTIONS)), [iv.replace("_", " ") for iv in INTERVENTIONS], rotation=30, ha="right"
+        range(len(INTERVENTIONS)), [iv.replace("_", " ") for iv in INTERVENTIONS], rotation=45, ha="right"
     )
     ax.set_ylim(0, 102)
     ax.set_ylabel("accuracy (%), ties wrong")
-    ax.set_title("IsoVRBench per intervention: published judges (Table 2) and their span, verified judges with 95% CIs;"
-                 " legend in table order", fontsize="small")  # fmt: skip
-    legend_outside(ax, handles, [h.get_label() for h in handles])
+    ax.set_title("Per intervention: published judges (Table 2) and their span, judges scored here with 95% CIs",
+                 wrap=True)  # fmt: skip
+    readable(ax)
+    legend_below(fig, handles, [h.get_label() for h in handles])
     return fig
 
 

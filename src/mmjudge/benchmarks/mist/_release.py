@@ -1,6 +1,6 @@
 """Reading a released MIST table (items, per-trio human labels, judge labels in long format).
 
-Layout of the release folder (documented in ``dataset_scripts/mist/README.md``)::
+Layout of the release folder (documented in the dataset card template, ``card.md`` in this package)::
 
     items.csv          item_id, compound, sentence, sentence_sense, cell, alignment,
                        aligned_image, misleading_image, trio

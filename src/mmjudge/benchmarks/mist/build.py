@@ -33,6 +33,7 @@ from mmjudge.benchmarks.mist._match import find_compound, mark_compound
 from mmjudge.benchmarks.mist._release import LABEL_CODES, LABELS, majority_label, read_release
 from mmjudge.benchmarks.mist.release import RELEASES
 from mmjudge.data.build import BuiltConfig, BuiltDataset
+from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import check_media, resolve_media
 from mmjudge.data.sources import release_section
 from mmjudge.errors import ConfigError
@@ -175,7 +176,9 @@ def _from_release(folder: Path, root: Path, allow_missing: bool) -> BuiltDataset
         else "The release has no judge labels.",
         "raw_release": release_section(RELEASES),
     }
-    return BuiltDataset("mist", configs, media, False, context)
+    return BuiltDataset(
+        "mist", configs, media, False, context, card_template=read_template("mmjudge.benchmarks.mist")
+    )
 
 
 def _admire_row(item: DrawnItem, rel: dict[Any, str]) -> dict[str, Any]:
@@ -230,7 +233,7 @@ def _from_admire(
     admire = read_admire(source)
     result = draw_items(admire.rows, n_items=n_items, seed=seed)
     root = media_root or (source if source.is_dir() else source.parent)
-    built = BuiltDataset("mist", [], {}, False, {})
+    built = BuiltDataset("mist", [], {}, False, {}, card_template=read_template("mmjudge.benchmarks.mist"))
     try:
         rows = _admire_rows(result.items, admire, root, allow_missing, source, built)
     except BaseException:

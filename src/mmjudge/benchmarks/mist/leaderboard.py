@@ -3,7 +3,8 @@
 The headline (the rows' ranking) is the change rate text-only -> misleading image in the explicit arm,
 Table 6's first column, the same key the report leads with (``BENCHMARK.metrics.headline``). The figure plots
 that change rate against the direction (explicit arm): each row its own marker, numbered with its table
-rank and named in the legend (the table's order), verified rows with their intervals; chance at 50%.
+rank and named in the legend under the plot (the table's order), rows scored here with their intervals;
+chance at 50%.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any
 
 from mmjudge.benchmarks._base import BoardRow, Column, View
 from mmjudge.benchmarks._figures import (
+    BOARD_FONT,
     board_figure,
-    legend_outside,
+    legend_below,
+    readable,
     row_label,
     row_style,
     row_value,
@@ -93,7 +96,7 @@ def figure(rows: Sequence[BoardRow]) -> Any:
     """The tab's figure (see the module docstring)."""
     published, verified = split_rows(rows)
     x_key, y_key = HEADLINE[0], HEADLINE[1]
-    fig = board_figure(11.0, 4.6)
+    fig = board_figure(4.4)
     ax = fig.add_subplot()
     handles: list[Any] = [ax.axhline(50.0, color="grey", linestyle=":", linewidth=1, label="chance")]
     drawn = {id(r) for r in (*published, *verified)}
@@ -112,12 +115,13 @@ def figure(rows: Sequence[BoardRow]) -> Any:
                                label=row_label(row))  # fmt: skip
         handles.append(mark)
         ax.annotate(
-            row.rank, (x, y), fontsize=6, xytext=(3, 3), textcoords="offset points"
+            row.rank, (x, y), fontsize=BOARD_FONT - 2, xytext=(3, 3), textcoords="offset points"
         )  # the legend's key
-    ax.set_xlabel("labels changed, text only → misleading image (%), explicit arm (lower is better)")
+    ax.set_xlabel("labels changed, text only → misleading image (%),\nexplicit arm (lower is better)")
     ax.set_ylabel("changes toward the image's sense (%)")
     ax.set_ylim(0, 100)
-    legend_outside(ax, handles, [h.get_label() for h in handles])
+    readable(ax)
+    legend_below(fig, handles, [h.get_label() for h in handles])
     if len(handles) == 1:
         ax.text(0.5, 0.5, "no rows yet", ha="center", va="center", transform=ax.transAxes)
     return fig

@@ -10,9 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, LABELS
 from mmjudge.benchmarks.mist.prompts import STRATEGIES
 
-__all__ = ["CELLS", "KEY_FIELDS", "STRATEGIES", "VALUE_FIELDS", "expected_ids", "record_id", "score_inputs"]
+__all__ = [
+    "CELLS",
+    "FIELD_VALUES",
+    "KEY_FIELDS",
+    "STRATEGIES",
+    "VALUE_FIELDS",
+    "expected_ids",
+    "record_id",
+    "score_inputs",
+]
 
 CELLS: tuple[tuple[str, str], ...] = (
     ("none", "none"),
@@ -27,6 +37,16 @@ KEY_FIELDS: tuple[str, ...] = ("item_id", "prompt_strategy", "arm", "image_condi
 """String fields that place a record in the grid; always required."""
 VALUE_FIELDS: dict[str, tuple[type, ...]] = {"label": (str,)}
 """The verdict field (null with ``no_judgment``)."""
+FIELD_VALUES: dict[str, tuple[str, ...]] = {
+    "prompt_strategy": STRATEGIES,
+    "arm": (*ARMS, "none"),
+    "image_condition": CONDITIONS,
+    "label": LABELS,
+}
+"""The values each field may take: the four prompt strategies; the arms ``explicit`` (told to ignore the
+image), ``silent`` (not told) and ``none`` (the text-only cell, which has no image); the image conditions
+``none`` (text only), ``aligned`` and ``misleading``; the labels FF, WF, FL, LL. :data:`CELLS` says which
+(image condition, arm) pairs the grid holds."""
 
 
 def record_id(record: Mapping[str, Any]) -> str:

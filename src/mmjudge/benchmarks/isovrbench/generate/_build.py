@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from mmjudge._hashing import file_sha256
 from mmjudge.benchmarks.isovrbench.generate._builders import BUILDERS, Context, Job, Produced
 from mmjudge.benchmarks.isovrbench.generate._config import GenerateConfig, load_config
 from mmjudge.benchmarks.isovrbench.generate._editor import TextModelEditor
@@ -33,7 +34,7 @@ from mmjudge.benchmarks.isovrbench.generate._pipelines import (
 )
 from mmjudge.benchmarks.isovrbench.generate._plan import check_edits, plan_jobs, stage_order
 from mmjudge.benchmarks.isovrbench.generate._prompts import PromptRecord, read_prompts
-from mmjudge.benchmarks.isovrbench.generate._store import ClipLog, file_sha256
+from mmjudge.benchmarks.isovrbench.generate._store import ClipLog
 from mmjudge.benchmarks.isovrbench.generate._table import write_outputs
 from mmjudge.errors import ConfigError
 

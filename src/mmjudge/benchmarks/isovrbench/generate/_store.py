@@ -18,9 +18,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mmjudge._hashing import file_sha256
 from mmjudge._rank_log import RankLog
 
-__all__ = ["ClipLog", "file_sha256", "spec_key"]
+__all__ = ["ClipLog", "spec_key"]
 
 logger = logging.getLogger(__name__)
 
@@ -33,12 +34,6 @@ def spec_key(spec: Mapping[str, Any]) -> str:
     """
     text = json.dumps(spec, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes."""
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class ClipLog:

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._atomic import write_atomic
+from mmjudge._hashing import file_sha256
 from mmjudge.benchmarks.isovrbench.generate._builders import Job
 from mmjudge.benchmarks.isovrbench.generate._config import GenerateConfig
-from mmjudge.benchmarks.isovrbench.generate._store import file_sha256
 from mmjudge.errors import MediaError
 
 __all__ = ["PAIR_COLUMNS", "clip_row", "pair_rows", "write_json", "write_jsonl", "write_outputs"]
