@@ -377,8 +377,10 @@ Built from {checkout.describe(root)} (mmjudge {_version()}). The files ``{VENDOR
 are the {len(modules)} mmjudge modules the metric and its widget reach, plain source: each is the mmjudge
 repository's ``src/mmjudge/<path>.py`` at that commit with the package renamed ``{package}``, so that an
 installed mmjudge of another version never mixes in. :func:`import_from` copies them (and ``DATA``, the package
-data files) once into ``$MMJUDGE_METRIC_CACHE`` (default ``~/.cache/mmjudge/metrics``, else the temp folder), in
-a folder named by the sha256 of their contents, as the package ``{package}``, and imports from there.
+data files) once into ``$MMJUDGE_METRIC_CACHE`` (default ``~/.cache/mmjudge/metrics``; never a shared temp
+folder), in a folder named by the sha256 of their contents, as the package ``{package}``, and imports from there.
+Before every import the copy is checked: the folder is this user's and nobody else's to write, it holds exactly
+these files with exactly these bytes (compiled caches are removed), else the import is refused.
 """
 
 import hashlib
@@ -405,9 +407,28 @@ def _cache_base() -> Path:
     home = Path.home() / ".cache" / "mmjudge" / "metrics"
     try:
         home.mkdir(parents=True, exist_ok=True)
-        return home
-    except OSError:
-        return Path(tempfile.gettempdir()) / "mmjudge-metrics"
+    except OSError as exc:
+        raise ImportError(f"cannot create {{home}} for the metric's code ({{exc}}); set MMJUDGE_METRIC_CACHE to a "
+                          "folder of your own") from exc
+    return home
+
+
+def _checked(target: Path, contents: dict) -> Path:
+    """``target`` when it holds exactly ``contents`` in folders only this user can write; else ImportError."""
+    for folder in [target.parent, target, *(p for p in target.rglob("*") if p.is_dir() and not p.is_symlink())]:
+        info = folder.lstat()
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            raise ImportError(f"refusing the metric code cached in {{folder}}: it is not this user's alone to write; "
+                              "set MMJUDGE_METRIC_CACHE to a folder of your own")
+    for cache in [p for p in target.rglob("__pycache__") if p.is_dir()]:
+        shutil.rmtree(cache)  # compiled files are made again from the checked sources
+    outside = [p.name for p in target.iterdir() if p.name != PACKAGE]
+    found = {{p.relative_to(target / PACKAGE).as_posix() for p in (target / PACKAGE).rglob("*") if not p.is_dir()}}
+    differs = [n for n in contents if n not in found or (target / PACKAGE / n).read_bytes() != contents[n]]
+    if outside or differs or found - set(contents) or (target / PACKAGE).is_symlink():
+        raise ImportError(f"refusing the metric code cached in {{target}}: it differs from this metric's files "
+                          f"({{sorted(found - set(contents))[:3] or differs[:3] or outside[:3]}}); delete that folder")
+    return target
 
 
 def _contents() -> dict:
@@ -426,6 +447,7 @@ def _unpacked() -> Path:
     if not (target / PACKAGE / "__init__.py").is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=target.parent))
+        staging.chmod(0o755)
         for inside, data in contents.items():
             path = staging / PACKAGE / inside
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -434,7 +456,7 @@ def _unpacked() -> Path:
             os.replace(staging, target)
         except OSError:  # another process copied them first
             shutil.rmtree(staging, ignore_errors=True)
-    return target
+    return _checked(target, contents)
 
 
 def import_from(module, *names):

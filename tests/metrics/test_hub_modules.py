@@ -253,3 +253,50 @@ def test_the_widget_finds_the_script_in_a_space_folder(built: dict[str, Path], t
         shutil.copyfile(built["mist"] / local, space / remote)
     assert metric_script(space) == space / "mist.py"
     assert metric_script(REPO / "metrics" / "mist") == REPO / "metrics" / "mist" / "mist.py"
+
+
+def _vendored_loader(folder: Path, name: str) -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, folder / "mmjudge_vendored.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cached_copy_is_checked_before_every_import(
+    built: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree edited after it was copied, or holding a planted file, is refused; there is no shared fallback."""
+    loader = _vendored_loader(built["emoprefer"], "_vendored_check")
+    monkeypatch.setenv("MMJUDGE_METRIC_CACHE", str(tmp_path / "cache"))
+    tree = loader._unpacked()
+    package = tree / loader.PACKAGE
+    assert loader._unpacked() == tree  # unchanged: accepted again
+    (package / "__pycache__").mkdir(exist_ok=True)
+    (package / "__pycache__" / "scoring.cpython-311.pyc").write_bytes(b"planted")
+    assert loader._unpacked() == tree and not (package / "__pycache__").exists()  # compiled caches are dropped
+    edited = next(package.rglob("*.py"))
+    original = edited.read_bytes()
+    edited.write_bytes(original + b"\nimport os  # edited after copying\n")
+    with pytest.raises(ImportError, match="differs from this metric's files"):
+        loader._unpacked()
+    edited.write_bytes(original)
+    (package / "planted.py").write_text("raise SystemExit('planted code ran')\n", encoding="utf-8")
+    with pytest.raises(ImportError, match=r"planted\.py"):
+        loader._unpacked()
+    (package / "planted.py").unlink()
+    (tree / "json.py").write_text("", encoding="utf-8")  # would shadow the standard library on sys.path
+    with pytest.raises(ImportError, match="differs"):
+        loader._unpacked()
+    (tree / "json.py").unlink()
+    tree.chmod(0o777)
+    with pytest.raises(ImportError, match="not this user's alone to write"):
+        loader._unpacked()
+    tree.chmod(0o755)
+    monkeypatch.delenv("MMJUDGE_METRIC_CACHE")
+    monkeypatch.setenv("HOME", str(tmp_path / "file-not-folder"))
+    (tmp_path / "file-not-folder").write_text("", encoding="utf-8")
+    with pytest.raises(ImportError, match="MMJUDGE_METRIC_CACHE"):
+        loader._unpacked()  # never the shared temp folder
