@@ -62,8 +62,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})")  # fmt: skip
     parser.add_argument(
         "--private-labels", action="store_true",
-        help="the labels are private (users cannot read them): a submitted row shows only its Ladder score, its "
-        "breakdowns and results file are withheld",
+        help="the labels are private (users cannot read them): a row from a non-admin's upload or model request "
+        "shows only its Ladder score, its breakdowns and results file are withheld, and weight-free backends are "
+        "requestable by admins only",
     )
     parser.add_argument("--ladder-margin", type=float, default=default("ladder_margin"),
                         help="with --private-labels: the Ladder's margin and rounding step, in headline points "
