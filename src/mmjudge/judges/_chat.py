@@ -29,6 +29,7 @@ __all__ = [
     "generate_texts",
     "media_groups",
     "next_logprobs",
+    "pad_token_id",
     "row_logprobs",
     "timed_verdicts",
     "user_content",
@@ -103,6 +104,16 @@ def encode_text(tokenizer: Any, text: str) -> Encoded:
     """Encode a text-only user turn for a text LLM (its chat template when it has one)."""
     prompt = _template(tokenizer, [{"role": "user", "content": user_content(text)}])
     return dict(tokenizer([prompt], return_tensors="pt", add_special_tokens=False))
+
+
+def pad_token_id(tokenizer: Any) -> int:
+    """The tokenizer's padding id, its end-of-sequence id when it has no pad token.
+
+    >>> from types import SimpleNamespace
+    >>> pad_token_id(SimpleNamespace(pad_token_id=None, eos_token_id=7))
+    7
+    """
+    return int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id)
 
 
 def collate(rows: Sequence[tuple[Mapping[str, Any], Sequence[int]]], pad_id: int) -> dict[str, Any]:

@@ -230,11 +230,11 @@ class AudioVisualJudge(Judge):
     def _generate(self, encodings: list[dict[str, Any]], interleaved: bool) -> list[str]:
         import torch
 
-        from mmjudge.judges._chat import collate
+        from mmjudge.judges._chat import collate, pad_token_id
         from mmjudge.judges._hf import to_device
 
         tokenizer = self.processor.tokenizer
-        pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+        pad_id = pad_token_id(tokenizer)
         batch = to_device(collate([(e, ()) for e in encodings], pad_id), self.model.device, self.model.dtype)
         with torch.inference_mode():
             out = self.model.generate(

@@ -132,8 +132,7 @@ class LabelChoiceJudge(FamilyJudge):
     @property
     def pad_id(self) -> int:
         """Padding token id (the EOS token when the tokenizer has no pad token)."""
-        tok = self.tokenizer
-        return int(tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id)
+        return _chat.pad_token_id(self.tokenizer)
 
     def trie(self, labels: tuple[str, ...]) -> LabelTrie:
         """The label trie of ``labels`` under the model's tokenizer (cached)."""

@@ -85,8 +85,7 @@ class _LM:
 
     @property
     def pad_id(self) -> int:
-        tok = self.tokenizer
-        return int(tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id)
+        return _chat.pad_token_id(self.tokenizer)
 
     def generate(self, encodings: Sequence[_chat.Encoded], max_new_tokens: int) -> list[str]:
         return _chat.generate_texts(self.model, self.tokenizer, encodings, max_new_tokens, self.pad_id)

@@ -170,13 +170,12 @@ class VlmDigitJudge(FamilyJudge):
         """``(positions, processor batch)`` pairs covering ``inputs``: one :meth:`encode` call, or, when every
         input's model inputs were made ahead, those inputs left-padded together per
         :func:`~mmjudge.judges._chat.media_groups` group."""
-        from mmjudge.judges._chat import collate, media_groups
+        from mmjudge.judges._chat import collate, media_groups, pad_token_id
 
         made = [x.model_inputs for x in inputs]
         if any(m is None for m in made):
             return [(list(range(len(inputs))), self.encode(inputs))]
-        tokenizer = self.processor.tokenizer
-        pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id)
+        pad = pad_token_id(self.processor.tokenizer)
         return [(group, collate([(made[i], ()) for i in group], pad)) for group in media_groups(made)]
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
