@@ -36,3 +36,19 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+COLUMN = """([table, title]) => {
+    const at = [...table.querySelectorAll('th')].map(th => th.getAttribute('title')).indexOf(title);
+    return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
+        .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
+}"""
+"""Page script: the non-empty cell texts of the column titled ``title`` of ``table`` (``[table, title]``)."""
+
+
+def sort_column(page: Any, table: Any, title: str, how: str) -> None:
+    """Choose ``how`` (``Sort ascending``/``Sort descending``) in the menu of the column titled ``title``."""
+    header = table.locator(f"th[title='{title}']")
+    header.hover()
+    header.locator("button[aria-label='Open cell menu']").click()
+    page.locator(".cell-menu").get_by_text(how, exact=True).click()

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mmjudge.judges.tiny import (
+    CHECKPOINTS,
     GEMMA3_CHAT_TEMPLATE,
     IDEFICS2_CHAT_TEMPLATE,
     IDEFICS3_CHAT_TEMPLATE,
@@ -66,17 +67,10 @@ __all__ = [
 ]
 
 FAMILY_BUILDERS: dict[str, Callable[..., Path]] = {
-    "gemma3": build_gemma3,
-    "mistral3": build_mistral3,
-    "idefics2": build_idefics2,
-    "idefics3": build_idefics3,
-    "smolvlm": build_smolvlm,
-    "internvl": build_internvl,
-    "llava_onevision": build_llava_onevision,
-    "llava_next_video": build_llava_next_video,
-    "video_llava": build_video_llava,
-    "qwen3_5": build_qwen3_5,
-}
+    key: CHECKPOINTS[key]
+    for key in ("gemma3", "mistral3", "idefics2", "idefics3", "smolvlm", "internvl", "llava_onevision",
+                "llava_next_video", "video_llava", "qwen3_5")
+}  # fmt: skip
 """Family key -> builder."""
 VIDEO_FAMILIES: frozenset[str] = frozenset(
     {"smolvlm", "internvl", "llava_onevision", "llava_next_video", "video_llava", "qwen3_5"}

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser_helpers import STEP_MS, chromium
+from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
 
 from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard.reported import seed_reported
@@ -387,29 +387,14 @@ def test_the_tier_filter_leaves_only_rows_of_that_tier(browser, ranked_url, tier
         assert table.evaluate(_TIER_COLUMN) == [tier]
 
 
-_COLUMN = """([table, title]) => {
-    const at = [...table.querySelectorAll('th')].map(th => th.getAttribute('title')).indexOf(title);
-    return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
-        .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
-}"""
-
-
-def _sort(page, table, title: str, how: str) -> None:
-    """Choose ``how`` (``Sort ascending``/``Sort descending``) in the menu of the column titled ``title``."""
-    header = table.locator(f"th[title='{title}']")
-    header.hover()
-    header.locator("button[aria-label='Open cell menu']").click()
-    page.locator(".cell-menu").get_by_text(how, exact=True).click()
-
-
 def _column(page, table, title: str) -> list[str]:
     """The shown cells of the column titled ``title``, top to bottom."""
-    return page.evaluate(_COLUMN, [table.element_handle(), title])
+    return page.evaluate(COLUMN, [table.element_handle(), title])
 
 
 def _first_is(page, table, title: str, value: str) -> None:
     page.wait_for_function(
-        f"args => ({_COLUMN})(args)[0] === {json.dumps(value)}", arg=[table.element_handle(), title]
+        f"args => ({COLUMN})(args)[0] === {json.dumps(value)}", arg=[table.element_handle(), title]
     )
 
 
@@ -420,14 +405,14 @@ def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser
         table = page.locator("#table-isovrbench")
         expect(table).to_contain_text("vlm judge", timeout=STEP_MS)
         shuffle = "motion: temporal_shuffle"
-        _sort(page, table, shuffle, "Sort ascending")
+        sort_column(page, table, shuffle, "Sort ascending")
         _first_is(page, table, shuffle, "11.9")  # LiFT, Table 2's lowest
-        _sort(page, table, "Average", "Sort descending")
+        sort_column(page, table, "Average", "Sort descending")
         _first_is(page, table, "Judge", "VideoReward")  # ranked by Average alone, not shuffle first
         averages = [float(v.split()[0]) for v in _column(page, table, "Average")]
         assert averages[:-1] == sorted(averages[:-1], reverse=True)  # the ranked rows
         assert _column(page, table, "Judge")[-1] == "random floor"  # the baseline below them
-        _sort(page, table, "Judge", "Sort ascending")
+        sort_column(page, table, "Judge", "Sort ascending")
         _first_is(page, table, "Judge", "GPT-4.1")
         judges = _column(page, table, "Judge")
         ranks = dict(zip(judges, _column(page, table, "Rank"), strict=True))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import STEP_MS, chromium
+from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
 
 from mmjudge.leaderboard.ui import Handlers
 
@@ -150,20 +150,6 @@ def test_judge_names_break_between_words_only(browser, ranked) -> None:
         assert fits, f"{name!r} overflows its column"
 
 
-_COLUMN = """([table, title]) => {
-    const at = [...table.querySelectorAll('th')].map(th => th.getAttribute('title')).indexOf(title);
-    return [...table.querySelectorAll('[role=row]')].map(row => row.querySelectorAll('td, [role=gridcell]')[at])
-        .filter(cell => cell).map(cell => cell.innerText.trim()).filter(text => text);
-}"""
-
-
-def _sort(page, table, title: str, how: str) -> None:
-    header = table.locator(f"th[title='{title}']")
-    header.hover()
-    header.locator("button[aria-label='Open cell menu']").click()
-    page.locator(".cell-menu").get_by_text(how, exact=True).click()
-
-
 @pytest.mark.parametrize("how", ["Sort descending", "Sort ascending"])
 def test_after_a_sort_the_baseline_stays_below_the_ranked_rows(browser, ranked, how) -> None:
     """The baseline ``random floor`` (Average 37.5, above published LiFT's 19.5) is not ranked: sorted by
@@ -174,13 +160,13 @@ def test_after_a_sort_the_baseline_stays_below_the_ranked_rows(browser, ranked, 
     with page_at(browser, url, DESKTOP) as page:
         table = page.locator("#table-isovrbench")
         expect(table).to_contain_text("random floor")
-        _sort(page, table, "Average", how)
+        sort_column(page, table, "Average", how)
         descending = how == "Sort descending"
         # the rank order already starts with VideoReward: wait for the sorted answer (vlm judge's 31.2 and
         # LiFT's 19.5 swap places), not for a first row that may be there before it
         swapped = "(j => j.indexOf('vlm judge') < j.indexOf('LiFT'))" if descending else "(j => j[0] === 'LiFT')"
-        page.wait_for_function(f"args => {swapped}(({_COLUMN})(args))", arg=[table.element_handle(), "Judge"])
-        judges, ranks, averages = (page.evaluate(_COLUMN, [table.element_handle(), t]) for t in ("Judge", "Rank", "Average"))
+        page.wait_for_function(f"args => {swapped}(({COLUMN})(args))", arg=[table.element_handle(), "Judge"])
+        judges, ranks, averages = (page.evaluate(COLUMN, [table.element_handle(), t]) for t in ("Judge", "Rank", "Average"))
     assert judges[-1] == "random floor" and ranks[-1] == "baseline"
     ranked_averages = [float(a.split()[0]) for a in averages[:-1]]
     assert ranked_averages == sorted(ranked_averages, reverse=descending)
