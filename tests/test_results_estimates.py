@@ -7,18 +7,20 @@ from pathlib import Path
 
 import pytest
 
+from mmjudge.benchmarks._intervals import jackknife_method
 from mmjudge.benchmarks.isovrbench import score as score_isovrbench
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import Estimate
 from mmjudge.results import RESULTS_VERSION, estimates_of, read_results, write_results
 
 
-def _clustered_scores() -> dict:
-    # 12 pairs on 4 anchor prompts, 3 pairs each, in one intervention
-    wins = [1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0]
+def _clustered_scores(n_anchors: int = 6) -> dict:
+    # 3 pairs on each anchor prompt, in one intervention
+    wins = ([1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0] * 3)[: 3 * n_anchors]
+    n = len(wins)
     return score_isovrbench(
-        ["temporal_shuffle"] * 12, score_chosen=wins, score_rejected=[0.5] * 12,
-        pair_id=[f"p{k}" for k in range(12)], cluster=[f"anchor{k // 3}" for k in range(12)], n_resamples=200,
+        ["temporal_shuffle"] * n, score_chosen=wins, score_rejected=[0.5] * n,
+        pair_id=[f"p{k}" for k in range(n)], cluster=[f"anchor{k // 3}" for k in range(n)], n_resamples=200,
     )  # fmt: skip
 
 
@@ -29,19 +31,30 @@ def test_write_and_read_back_every_estimate(tmp_path: Path) -> None:
     assert record["results_version"] == RESULTS_VERSION == 3
     results = read_results(path)
     with_ci = {k[: -len("_ci_low")] for k in scores if k.endswith("_ci_low")}
-    assert set(results.estimates) == with_ci and "average" in with_ci
+    withheld = {k for k, v in scores.intervals.items() if v["method"].startswith("none: ")}
+    assert set(results.estimates) == with_ci | withheld and "average" in with_ci
     average = results.estimates["average"]
     assert (average.value, average.low, average.high) == (
         scores["average"], scores["average_ci_low"], scores["average_ci_high"]
     )
-    assert average.method == "percentile bootstrap over prompts (stratified), 200 resamples"
-    assert (average.n_units, average.n_clusters, average.unit, average.confidence) == (12, 4, "pair", 0.95)
+    assert average.method == jackknife_method("prompt", False)
+    assert (average.n_units, average.n_clusters, average.unit, average.confidence) == (18, 6, "pair", 0.95)
+    assert average.cluster == "prompt"
     assert average.higher_is_better is True
     assert results.estimates["tie_rate"].higher_is_better is False
     # every estimate is the scorer's own record of its interval
     for key, how in scores.intervals.items():
         if key in results.estimates:
             assert results.estimates[key].method == how["method"]
+
+
+def test_a_withheld_interval_is_an_estimate_with_its_reason(tmp_path: Path) -> None:
+    scores = _clustered_scores(n_anchors=4)
+    assert "average_ci_low" not in scores
+    results = read_results(write_results(tmp_path / "results.json", "isovrbench", "j", scores, {}, {}))
+    average = results.estimates["average"]
+    assert average.value == scores["average"] and average.low is None and average.high is None
+    assert average.method == "none: no interval: 4 prompts (at least 5 needed)" and average.n_clusters == 4
 
 
 def test_version_2_file_reads_with_unknown_method(tmp_path: Path) -> None:

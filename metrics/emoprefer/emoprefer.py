@@ -7,14 +7,15 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import emoprefer
-from mmjudge.metric_inputs import RowColumns, feature_sets
+from mmjudge.metric_inputs import RowColumns, feature_sets, with_interval_notes
 
 _DESCRIPTION = """\
 Scores a judge on EmoPrefer-Data (which of two emotion descriptions of a video is better: a1, a2 or
 same) with the official rules: the official response parser, 3-class weighted F1 (WAF) and accuracy,
 2-class WAF and accuracy (items with gold `same` dropped, predicted `same` mapped to `a1`), and swap
 consistency when the predictions on the reversed pairs are given. All numbers are percentages, each
-with a 95% CI (Wilson for the accuracies and swap consistency, an item bootstrap for the WAF scores).
+with a 95% CI (Wilson over independent items for the accuracies and swap consistency; Wilson on the
+effective sample size of a cluster jackknife, t quantile, for the WAF scores; none under 5 clips).
 """
 
 _CITATION = """\
@@ -33,17 +34,18 @@ Args (per pair, all lists of equal length; give them to `compute`, or to `add_ba
     swapped_predictions (`list` of `str`, optional): responses on the same items from the
         `_reverse` file, in that file's label space (a1 and a2 swapped).
     ids (`list` of `str` or `int`, optional): item names; duplicates are refused.
-    clusters (`list` of `str` or `int`, optional): the clip of each item: items of one clip are resampled
-        together (the release has one item per clip, so without it items are independent and the accuracies
-        get Wilson intervals).
+    clusters (`list` of `str` or `int`, optional): the clip of each item: items of one clip are one
+        independent draw (the release has one item per clip, so without it items are independent and the
+        accuracies get Wilson intervals).
 Optional keyword arguments of `compute`:
     strategy (`str`, optional): the prompting strategy (S1-S4), echoed.
-    n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
-    seed (`int`, default 0).
+    confidence (`float`, default 0.95): the level of every CI. n_resamples (`int`, default 10000), seed
+    (`int`, default 0): checked, but no CI depends on them (closed forms, present with n_resamples=0).
 Returns:
     waf_2class, acc_2class, waf_3class, acc_3class (0-100; the 2-class pair is NaN when no gold label
     is a1/a2), swap_consistency (0-100, only with swapped_predictions), each with <key>_ci_low and
-    <key>_ci_high; n_items, n_2class, confusion/<gold>/<predicted> (nine counts), strategy (when given).
+    <key>_ci_high; n_items, n_2class, confusion/<gold>/<predicted> (nine counts), strategy (when given);
+    interval_notes (a string: the thin and withheld intervals, "" when none).
 Examples:
     >>> metric = evaluate.load("metrics/emoprefer")  # doctest: +SKIP
     >>> metric.compute(predictions=["a1", "a2"], references=["a1", "a2"])  # doctest: +SKIP
@@ -88,14 +90,16 @@ class Emoprefer(RowColumns, evaluate.Metric):
         seed=0,
     ):
         rows = self.given({"swapped_predictions": swapped_predictions, "ids": ids, "clusters": clusters})
-        return emoprefer.score(
-            predictions,
-            references,
-            rows["swapped_predictions"],
-            ids=rows["ids"],
-            clusters=rows["clusters"],
-            strategy=strategy,
-            n_resamples=n_resamples,
-            confidence=confidence,
-            seed=seed,
+        return with_interval_notes(
+            emoprefer.score(
+                predictions,
+                references,
+                rows["swapped_predictions"],
+                ids=rows["ids"],
+                clusters=rows["clusters"],
+                strategy=strategy,
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+            )
         )

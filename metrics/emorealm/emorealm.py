@@ -7,7 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import emorealm
-from mmjudge.metric_inputs import RowColumns, feature_sets
+from mmjudge.metric_inputs import RowColumns, feature_sets, with_interval_notes
 
 _DESCRIPTION = """\
 Scores raw model responses on EmoReAlM (AVERE, arXiv 2602.07054), the audiovisual emotion reasoning
@@ -17,7 +17,8 @@ unweighted mean over tasks, and on the yes/no tasks the accuracies on gold-Yes a
 paper's "precision" and "recall"), their F1 and the Yes rate. Only None is a missing output (an empty
 response is an answer, as in the official code); `mode="strict"` counts missing outputs as wrong (the
 official code skips them); an opt-in stricter parser is available. Percentages, each with a 95% CI
-(Wilson for proportions, a stratified bootstrap for `overall` and the yes/no F1).
+(Wilson over independent questions for proportions; Wilson on the effective sample size of a cluster
+jackknife, t quantile, for `overall`, the yes/no F1 and rates over clips; none under 5 clips).
 """
 
 _CITATION = """\
@@ -39,17 +40,18 @@ Args (per question, all lists of equal length; give them to `compute`, or to `ad
         ["(A) Yes", "(B) No"]; they say which gold letter means Yes.
     gold_is_yes (`list` of `bool` or None, optional): overrides the Yes/No reading of the gold.
     ids (`list` of `str` or `int`, optional): item ids; duplicates are refused.
-    clusters (`list` of `str` or `int`, optional): the clip of each question: its questions are resampled
-        together (without it questions are independent and rates get Wilson intervals).
+    clusters (`list` of `str` or `int`, optional): the clip of each question: its questions are one
+        independent draw (without it questions are independent and rates get Wilson intervals).
 Optional keyword arguments of `compute`:
     mode (`str`, default "official"): "official" skips missing outputs, "strict" counts them wrong.
     matcher (`str`, default "official"): "official", "official_parse" (needs choices) or "explicit".
-    n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
-    seed (`int`, default 0): the bootstrap of `overall` and of the yes/no F1; Wilson CIs always.
+    confidence (`float`, default 0.95): the level of every CI. n_resamples (`int`, default 10000), seed
+    (`int`, default 0): checked, but no CI depends on them (closed forms, present with n_resamples=0).
 Returns:
     accuracy/<task>, n/<task>, n_correct/<task>, n_missing/<task>; yes_accuracy/<task>,
     no_accuracy/<task>, yes_no_f1/<task>, yes_rate/<task>, n_yes/<task>, n_no/<task> on yes/no tasks;
-    overall, n_items, n_missing, mode, matcher; every score with <key>_ci_low and <key>_ci_high.
+    overall, n_items, n_missing, mode, matcher; every score with <key>_ci_low and <key>_ci_high;
+    interval_notes (a string: the thin and withheld intervals, "" when none).
 Examples:
     >>> metric = evaluate.load("metrics/emorealm")  # doctest: +SKIP
     >>> metric.compute(predictions=["(B)"], references=["B"], tasks=["reasoning_basic_audio"])  # doctest: +SKIP
@@ -99,14 +101,16 @@ class Emorealm(RowColumns, evaluate.Metric):
         seed=0,
     ):
         rows = self.given({"choices": choices, "gold_is_yes": gold_is_yes, "ids": ids, "clusters": clusters})
-        return emorealm.score(
-            predictions,
-            references,
-            tasks,
-            **rows,
-            mode=mode,
-            matcher=matcher,
-            n_resamples=n_resamples,
-            confidence=confidence,
-            seed=seed,
+        return with_interval_notes(
+            emorealm.score(
+                predictions,
+                references,
+                tasks,
+                **rows,
+                mode=mode,
+                matcher=matcher,
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+            )
         )

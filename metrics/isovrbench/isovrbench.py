@@ -7,7 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import isovrbench
-from mmjudge.metric_inputs import RowColumns, feature_sets
+from mmjudge.metric_inputs import RowColumns, feature_sets, with_interval_notes
 
 _DESCRIPTION = """\
 Scores a video judge on IsoVRBench pairs (an anchor clip and a counterpart made from it by one
@@ -15,8 +15,9 @@ controlled intervention; the anchor is always preferred). Per intervention: accu
 missing judgments counted wrong (the paper's Table 2 rule), accuracy over decided pairs (Table 5), tie
 and no-judgment rates, VideoAlign's accuracy w/o ties (VideoGen-RewardBench), counts; then
 per-dimension means, the average over the interventions present, the mean decided accuracy (Table 5
-"Avg."). All rates are percentages with 95% Wilson CIs; the means carry bootstrap CIs stratified by
-intervention.
+"Avg."). All rates are percentages with 95% CIs: Wilson over independent pairs, else (pairs sharing an
+anchor prompt, and the means over interventions) Wilson on the effective sample size of a cluster
+jackknife with a t quantile; none under 5 clusters.
 """
 
 _CITATION = """\
@@ -38,16 +39,17 @@ Args (per pair, all lists of equal length; give them to `compute`, or to `add_ba
     no_judgment (`list` of `bool`, optional): with scores, marks pairs the judge did not score.
     pair_id (`list`, optional): pair ids; duplicates are refused.
     cluster (`list`, optional): each pair's anchor prompt (or any cluster id): the pairs of one cluster are
-        resampled together, so the intervals allow for what they share. Without it pairs are independent.
+        one independent draw, so the intervals allow for what they share. Without it pairs are independent.
 Optional keyword arguments of `compute`:
     tie_tolerance (`float`, default 0): |chosen - rejected| <= tie_tolerance is a tie.
-    n_resamples (`int`, default 10000; 0 for no bootstrap CIs), confidence (`float`, default 0.95),
-    seed (`int`, default 0): the bootstrap; without `cluster`, rates get Wilson CIs always.
+    confidence (`float`, default 0.95): the level of every CI. n_resamples (`int`, default 10000), seed
+    (`int`, default 0): checked, but no CI depends on them (closed forms, present with n_resamples=0).
 Returns:
     accuracy/<intervention>, decided_accuracy/<intervention>, tie_rate/<intervention>,
     no_judgment_rate/<intervention>, vgrb_accuracy/<intervention>, counts,
     dimension_accuracy/<dimension>, average, decided_average, decided_accuracy_pooled, pooled rates,
-    each with <key>_ci_low and <key>_ci_high; n_pairs, tie_tolerance; intervals (how each CI was made).
+    each with <key>_ci_low and <key>_ci_high; n_pairs, tie_tolerance; intervals (how each CI was made);
+    interval_notes (a string: the thin and withheld intervals, "" when none).
 Examples:
     >>> metric = evaluate.load("metrics/isovrbench")  # doctest: +SKIP
     >>> metric.compute(intervention=["frame_hold"], score_chosen=[0.9], score_rejected=[0.2])  # doctest: +SKIP
@@ -103,11 +105,13 @@ class Isovrbench(RowColumns, evaluate.Metric):
                 "cluster": cluster,
             }
         )
-        return isovrbench.score(
-            intervention,
-            **rows,
-            tie_tolerance=tie_tolerance,
-            n_resamples=n_resamples,
-            confidence=confidence,
-            seed=seed,
+        return with_interval_notes(
+            isovrbench.score(
+                intervention,
+                **rows,
+                tie_tolerance=tie_tolerance,
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+            )
         )

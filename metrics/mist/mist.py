@@ -7,7 +7,7 @@ import datasets
 import evaluate
 
 from mmjudge.benchmarks import mist
-from mmjudge.metric_inputs import RowColumns
+from mmjudge.metric_inputs import RowColumns, with_interval_notes
 
 _DESCRIPTION = """\
 Scores judge labels on MIST (Misleading-Image Stress Test): 200 idiom sentences labelled FF, WF, FL
@@ -15,7 +15,8 @@ or LL (ordinal 0..3) with no image, an aligned image or a misleading image, with
 ignore the image (explicit arm) or not told (silent arm, the control). Reports change rates, the
 direction of changes (pooled, and the mean over judges), the drift decomposition per sentence type and
 prompt and, given human labels, agreement with the trio majority, Fleiss' kappa per trio and the
-alt-test per trio on all / aligned / misleading items. Rates are percentages with 95% CIs.
+alt-test per trio on all / aligned / misleading items. Rates are percentages with 95% CIs over items
+(a cluster jackknife; none under 5 items).
 """
 
 _CITATION = """\
@@ -39,12 +40,12 @@ then `compute()`):
 Optional keyword arguments of `compute` (tables of their own lengths, and settings):
     meta_item_ids, meta_cells (T1..T4), meta_trios, meta_sentence_senses: item metadata.
     human_item_ids, human_annotators, human_labels: human labels. epsilons (trio -> alt-test epsilon),
-    n_resamples, confidence, seed (bootstrap; Wilson CIs always), q, min_humans_per_instance,
-    min_instances_per_human (alt-test). mode: "official" (default; cells without a label are left out) or
+    confidence (level of every CI), n_resamples and seed (checked; no CI depends on them), q,
+    min_humans_per_instance, min_instances_per_human (alt-test). mode: "official" (default; cells without a label are left out) or
     "strict" (a missing label counts as changed and as a disagreement; the leaderboard ranks in strict mode).
 Returns:
-    A flat dict of percentages (0-100), drift in label steps, kappa, their CIs and counts; see
-    README.md for every key.
+    A flat dict of percentages (0-100), drift in label steps, kappa, their CIs and counts, and
+    interval_notes (a string: the thin and withheld intervals, "" when none); see README.md for every key.
 """
 
 
@@ -97,26 +98,28 @@ class Mist(RowColumns, evaluate.Metric):
         min_instances_per_human=30,
         mode="official",
     ):
-        return mist.score(
-            item_ids=item_ids,
-            image_conditions=image_conditions,
-            arms=arms,
-            prompt_strategies=prompt_strategies,
-            predictions=predictions,
-            judges=self.given({"judges": judges})["judges"],
-            meta_item_ids=meta_item_ids,
-            meta_cells=meta_cells,
-            meta_trios=meta_trios,
-            meta_sentence_senses=meta_sentence_senses,
-            human_item_ids=human_item_ids,
-            human_annotators=human_annotators,
-            human_labels=human_labels,
-            epsilons=epsilons,
-            n_resamples=n_resamples,
-            confidence=confidence,
-            seed=seed,
-            q=q,
-            min_humans_per_instance=min_humans_per_instance,
-            min_instances_per_human=min_instances_per_human,
-            mode=mode,
+        return with_interval_notes(
+            mist.score(
+                item_ids=item_ids,
+                image_conditions=image_conditions,
+                arms=arms,
+                prompt_strategies=prompt_strategies,
+                predictions=predictions,
+                judges=self.given({"judges": judges})["judges"],
+                meta_item_ids=meta_item_ids,
+                meta_cells=meta_cells,
+                meta_trios=meta_trios,
+                meta_sentence_senses=meta_sentence_senses,
+                human_item_ids=human_item_ids,
+                human_annotators=human_annotators,
+                human_labels=human_labels,
+                epsilons=epsilons,
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+                q=q,
+                min_humans_per_instance=min_humans_per_instance,
+                min_instances_per_human=min_instances_per_human,
+                mode=mode,
+            )
         )

@@ -29,7 +29,7 @@ from mmjudge._atomic import write_atomic
 from mmjudge.data.rows import dataset_hash
 from mmjudge.data.source import DataSource, recorded_data
 from mmjudge.errors import MissingFileError, SchemaError
-from mmjudge.estimates import Estimate, interval_of, score_keys
+from mmjudge.estimates import Estimate, estimates_from
 from mmjudge.predictions import PredictionFile, read_predictions
 from mmjudge.scoring import load_reference_rows, score_predictions
 
@@ -153,7 +153,8 @@ def read_results(path: str | Path) -> Results:
 
 def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "not recorded") -> dict[str, Estimate]:
     """The typed estimate of every score key of ``scores`` that has an interval (``<key>_ci_low`` and
-    ``_ci_high``), with how the scorer made it (a :class:`~mmjudge.benchmarks.Scores` carries that);
+    ``_ci_high``) or whose interval the scorer withheld (a recorded method beginning ``none:``, with the reason),
+    with how the scorer made it (a :class:`~mmjudge.benchmarks.Scores` carries that);
     ``method`` names the interval where the scorer's record is absent (an older file, a stored row).
 
     >>> e = estimates_of("emorealm", {"overall": 50.0, "overall_ci_low": 30.0, "overall_ci_high": 70.0, "n": 4})
@@ -162,24 +163,18 @@ def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "no
     """
     from mmjudge.benchmarks import get_benchmark, intervals_of
 
-    made = intervals_of(scores)
     try:
         spec: Any = get_benchmark(benchmark)
     except KeyError:
         spec = None
-    out: dict[str, Estimate] = {}
-    for key in score_keys(scores):
-        interval = interval_of(scores, key)
-        if interval is None:
-            continue
-        how = made.get(key, {})
+
+    def higher(key: str) -> bool | None:
         try:
-            higher = spec.metrics.higher_is_better(key) if spec is not None else None
+            return spec.metrics.higher_is_better(key) if spec is not None else None
         except KeyError:
-            higher = None
-        out[key] = Estimate.from_json({"method": method, **how, "value": scores.get(key), "low": interval[0],
-                                       "high": interval[1], "higher_is_better": higher})  # fmt: skip
-    return out
+            return None
+
+    return estimates_from(scores, intervals_of(scores), method=method, higher_is_better=higher)
 
 
 class ScoredFile(NamedTuple):

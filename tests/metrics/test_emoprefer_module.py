@@ -10,6 +10,7 @@ from metric_cases import compute_in_two_batches
 
 from mmjudge.benchmarks import emoprefer
 from mmjudge.errors import SchemaError
+from mmjudge.metric_inputs import with_interval_notes
 
 
 def test_compute_returns_exactly_the_core_result(metric):
@@ -18,12 +19,12 @@ def test_compute_returns_exactly_the_core_result(metric):
         "references": ["a1", "a2", "same", "a2", "a2", "a1"],
     }
     swapped = ["a2", "a1", "a1", "a2", "a1", "same"]
-    assert metric.compute(**kwargs, swapped_predictions=swapped) == emoprefer.score(
-        **kwargs, swapped_predictions=swapped
+    assert metric.compute(**kwargs, swapped_predictions=swapped) == with_interval_notes(
+        emoprefer.score(**kwargs, swapped_predictions=swapped)
     )
-    assert metric.compute(**kwargs) == emoprefer.score(**kwargs)
+    assert metric.compute(**kwargs) == with_interval_notes(emoprefer.score(**kwargs))
     options = {"strategy": "S4", "n_resamples": 300, "confidence": 0.9, "seed": 3}
-    assert metric.compute(**kwargs, **options) == emoprefer.score(**kwargs, **options)
+    assert metric.compute(**kwargs, **options) == with_interval_notes(emoprefer.score(**kwargs, **options))
 
 
 def test_bad_input_reaches_the_user(metric):
@@ -50,7 +51,9 @@ def test_rows_added_in_two_batches_score_as_in_one_call(metric):
         "ids": ["c1", "c2", "c3", "c4", "c5", "c6"],
         "clusters": ["v1", "v1", "v2", "v2", "v3", "v3"],
     }
-    want = emoprefer.score(**kwargs, n_resamples=300, seed=2)
+    want = with_interval_notes(emoprefer.score(**kwargs, n_resamples=300, seed=2))
     assert compute_in_two_batches(metric, kwargs, n_resamples=300, seed=2) == want
     plain = {k: kwargs[k] for k in ("predictions", "references")}
-    assert compute_in_two_batches(metric, plain, strategy="S1") == emoprefer.score(**plain, strategy="S1")
+    assert compute_in_two_batches(metric, plain, strategy="S1") == with_interval_notes(
+        emoprefer.score(**plain, strategy="S1")
+    )

@@ -9,9 +9,11 @@ import re
 
 import pytest
 from metric_cases import compute_in_two_batches
+from report_helpers import check_notes, needs_mark
 
 from mmjudge.benchmarks import emorealm, get_benchmark
 from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.metric_inputs import with_interval_notes
 
 
 def test_compute_returns_exactly_the_core_result(metric):
@@ -25,10 +27,10 @@ def test_compute_returns_exactly_the_core_result(metric):
         "seed": 2,
     }
     for options in ({}, {"mode": "strict"}, {"matcher": "explicit"}, {"matcher": "official_parse"}):
-        assert metric.compute(**kwargs, **options) == emorealm.score(**kwargs, **options)
+        assert metric.compute(**kwargs, **options) == with_interval_notes(emorealm.score(**kwargs, **options))
     flags = {"gold_is_yes": [None] * 4 + [True, True, False]}
     plain = {k: v for k, v in kwargs.items() if k != "choices"}
-    assert metric.compute(**plain, **flags) == emorealm.score(**plain, **flags)
+    assert metric.compute(**plain, **flags) == with_interval_notes(emorealm.score(**plain, **flags))
 
 
 def test_a_missing_answer_in_the_first_position_is_scored_like_any_other(metric):
@@ -38,7 +40,7 @@ def test_a_missing_answer_in_the_first_position_is_scored_like_any_other(metric)
         "tasks": ["modality_agreement"] * 3,
     }
     result = metric.compute(**kwargs)
-    assert result == emorealm.score(**kwargs)
+    assert result == with_interval_notes(emorealm.score(**kwargs))
     assert result["n_missing"] == 1
 
 
@@ -78,8 +80,32 @@ def test_rows_added_in_two_batches_score_as_in_one_call(metric):
         "clusters": ["v1", "v1", "v2", "v3", "v3", "v4", "v4"],
     }
     for options in ({}, {"mode": "strict"}, {"matcher": "official_parse"}):
-        want = emorealm.score(**kwargs, n_resamples=300, seed=2, **options)
+        want = with_interval_notes(emorealm.score(**kwargs, n_resamples=300, seed=2, **options))
         assert compute_in_two_batches(metric, kwargs, n_resamples=300, seed=2, **options) == want
     flags = {k: kwargs[k] for k in ("predictions", "references", "tasks")}
     flags["gold_is_yes"] = [None] * 4 + [True, True, False]
-    assert compute_in_two_batches(metric, flags, n_resamples=0) == emorealm.score(**flags, n_resamples=0)
+    assert compute_in_two_batches(metric, flags, n_resamples=0) == with_interval_notes(
+        emorealm.score(**flags, n_resamples=0)
+    )
+
+
+def test_the_output_names_the_thin_and_withheld_intervals_and_changes_no_score(metric):
+    """A dozen clips, two questions each, two tasks: every interval rests on few clips. The one string key
+    `interval_notes` says which, as the recorded estimates have it; every other key is the core's."""
+    from mmjudge.metric_inputs import INTERVAL_NOTES
+    from mmjudge.results import estimates_of
+
+    n = 24
+    kwargs = {
+        "predictions": ["A", "B", "A", "A"] * 6,
+        "references": ["A"] * n,
+        "tasks": ["reasoning_basic_audio"] * 12 + ["modality_agreement"] * 12,
+        "clusters": [f"clip{k // 2}" for k in range(n)],
+        "n_resamples": 200,
+    }
+    result = metric.compute(**kwargs)
+    core = emorealm.score(**kwargs)
+    assert {k: v for k, v in result.items() if k != INTERVAL_NOTES} == core
+    estimates = {k: e.to_json() for k, e in estimates_of("emorealm", core).items()}
+    assert any(needs_mark(e) for e in estimates.values()), estimates
+    check_notes(result[INTERVAL_NOTES], estimates)

@@ -33,7 +33,7 @@ from mmjudge.benchmarks import emoprefer
 from mmjudge.cli import main
 from mmjudge.errors import ConfigError
 from mmjudge.metric_build import build_metric, metric_names, plan_metric_push
-from mmjudge.metric_inputs import metric_script
+from mmjudge.metric_inputs import metric_script, with_interval_notes
 from mmjudge.scoring import load_reference_rows
 from mmjudge.stats import alt_test_from_rows, classification_summary
 
@@ -157,6 +157,8 @@ def test_every_module_scores_like_mmjudge_in_a_fresh_venv(
     assert got["modules"] == []  # nothing named mmjudge was imported there: only the vendored copies
     for name, want in expected.items():
         for have in (got["results"][name], got["results"][f"{name} in two batches"]):
+            if name.split("/")[0] in BENCHMARKS:  # a benchmark's module adds its interval notes to the scores
+                have = metric_cases.scores_only(have)
             assert set(have) == set(want), (name, sorted(set(have) ^ set(want)))
             for key, value in want.items():
                 assert _same(have[key], value), (name, key, have[key], value)
@@ -234,7 +236,7 @@ def test_a_folder_named_otherwise_loads_and_scores_like_the_core(tmp_path: Path,
     assert "load it with evaluate.load('metric-emoprefer')" in capsys.readouterr().out
     metric = evaluate.load("metric-emoprefer")
     kwargs = {"predictions": ["a1", "A2!", "same", "a1"], "references": ["a1", "a2", "same", "a2"], "ids": list("wxyz")}
-    want = emoprefer.score(**kwargs, n_resamples=200)
+    want = with_interval_notes(emoprefer.score(**kwargs, n_resamples=200))
     assert metric.compute(**kwargs, n_resamples=200) == want
     metric.add_batch(**{k: v[:3] for k, v in kwargs.items()})
     metric.add_batch(**{k: v[3:] for k, v in kwargs.items()})

@@ -11,9 +11,11 @@ import re
 
 import pytest
 from metric_cases import compute_in_two_batches
+from report_helpers import check_notes, needs_mark
 
 from mmjudge.benchmarks import get_benchmark, isovrbench
 from mmjudge.errors import SchemaError
+from mmjudge.metric_inputs import with_interval_notes
 
 
 def test_compute_returns_exactly_the_core_result(metric):
@@ -27,13 +29,13 @@ def test_compute_returns_exactly_the_core_result(metric):
         "n_resamples": 500,
         "seed": 3,
     }
-    assert metric.compute(**scores) == isovrbench.score(**scores)
+    assert metric.compute(**scores) == with_interval_notes(isovrbench.score(**scores))
     choices = {
         "intervention": ["motion_regen", "attribute_edit"],
         "choice": ["tie", "chosen"],
         "n_resamples": 0,
     }
-    assert metric.compute(**choices) == isovrbench.score(**choices)
+    assert metric.compute(**choices) == with_interval_notes(isovrbench.score(**choices))
 
 
 def test_bad_input_reaches_the_user(metric):
@@ -70,7 +72,7 @@ def test_rows_added_in_two_batches_or_one_by_one_score_as_in_one_call(metric):
         "pair_id": ["p1", "p2", "p3", "p4", "p5"],
         "cluster": ["a", "a", "b", "c", "c"],
     }
-    want = isovrbench.score(**scores, n_resamples=300, seed=1)
+    want = with_interval_notes(isovrbench.score(**scores, n_resamples=300, seed=1))
     assert compute_in_two_batches(metric, scores, n_resamples=300, seed=1) == want
     for k in range(5):
         metric.add(**{name: column[k] for name, column in scores.items()})
@@ -79,8 +81,8 @@ def test_rows_added_in_two_batches_or_one_by_one_score_as_in_one_call(metric):
         "intervention": ["motion_regen", "attribute_edit", "frame_hold"],
         "choice": ["tie", "chosen", "none"],
     }
-    assert compute_in_two_batches(metric, choices, n_resamples=0) == isovrbench.score(
-        **choices, n_resamples=0
+    assert compute_in_two_batches(metric, choices, n_resamples=0) == with_interval_notes(
+        isovrbench.score(**choices, n_resamples=0)
     )
 
 
@@ -97,3 +99,25 @@ def test_an_optional_column_given_in_one_batch_only_is_refused(metric):
         ]
         == 1
     )
+
+
+def test_the_output_names_the_intervals_resting_on_three_prompts(metric):
+    """Nine pairs on three anchor prompts: every interval rests on three prompts (withheld, or thin), and the
+    string key `interval_notes` says so for each, as the recorded estimates have it."""
+    from mmjudge.metric_inputs import INTERVAL_NOTES
+    from mmjudge.results import estimates_of
+
+    kwargs = {
+        "intervention": ["temporal_shuffle"] * 9,
+        "score_chosen": [0.9, 0.2, 0.8] * 3,
+        "score_rejected": [0.1] * 9,
+        "cluster": [f"prompt{k // 3}" for k in range(9)],
+        "n_resamples": 200,
+    }
+    result = metric.compute(**kwargs)
+    core = isovrbench.score(**kwargs)
+    assert {k: v for k, v in result.items() if k != INTERVAL_NOTES} == core
+    estimates = {k: e.to_json() for k, e in estimates_of("isovrbench", core).items()}
+    assert estimates and all(needs_mark(e) for e in estimates.values()), estimates
+    check_notes(result[INTERVAL_NOTES], estimates)
+    assert "3 prompts" in result[INTERVAL_NOTES] or "3 clusters" in result[INTERVAL_NOTES]

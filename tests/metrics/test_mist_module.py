@@ -10,6 +10,7 @@ from metric_cases import compute_in_two_batches
 
 from mmjudge.benchmarks import mist
 from mmjudge.errors import SchemaError
+from mmjudge.metric_inputs import with_interval_notes
 
 
 def _equal(a: dict, b: dict) -> bool:
@@ -56,14 +57,14 @@ def _grid(n_items: int = 32) -> dict:
 def test_compute_returns_exactly_the_core_result(metric):
     kwargs = _grid()
     result = metric.compute(**kwargs)
-    assert _equal(result, mist.score(**kwargs))
+    assert _equal(result, with_interval_notes(mist.score(**kwargs)))
     assert any(k.startswith("alt_test/informed/all/mae/zs/explicit") for k in result)
     assert any(k.startswith("drift/figurative/zs/explicit/") for k in result)
     assert result["change_rate/control"] == mist.score(**kwargs)["change_rate/control"] > 1.0  # percent
     judge_only = {
         k: kwargs[k] for k in ("item_ids", "prompt_strategies", "image_conditions", "arms", "predictions")
     }
-    assert _equal(metric.compute(**judge_only), mist.score(**judge_only))
+    assert _equal(metric.compute(**judge_only), with_interval_notes(mist.score(**judge_only)))
 
 
 @pytest.mark.filterwarnings("ignore:alt-test not run")
@@ -72,7 +73,9 @@ def test_a_missing_label_in_the_first_position_is_scored_like_any_other(metric):
     kwargs = _grid()
     kwargs["predictions"][0] = None
     for mode in ("official", "strict"):
-        assert _equal(metric.compute(**kwargs, mode=mode), mist.score(**kwargs, mode=mode))
+        assert _equal(
+            metric.compute(**kwargs, mode=mode), with_interval_notes(mist.score(**kwargs, mode=mode))
+        )
 
 
 def test_bad_input_reaches_the_user(metric):
@@ -99,8 +102,8 @@ def test_labels_added_in_two_batches_score_as_in_one_call(metric):
     kwargs["predictions"][7] = None
     kwargs["judges"] = ["j1", "j2"] * (len(kwargs["predictions"]) // 2)
     for mode in ("official", "strict"):
-        want = mist.score(**kwargs, mode=mode)
+        want = with_interval_notes(mist.score(**kwargs, mode=mode))
         assert _equal(compute_in_two_batches(metric, kwargs, mode=mode), want)
     cells = ("item_ids", "prompt_strategies", "image_conditions", "arms", "predictions")
     judge_only = {k: kwargs[k] for k in cells}
-    assert _equal(compute_in_two_batches(metric, judge_only), mist.score(**judge_only))
+    assert _equal(compute_in_two_batches(metric, judge_only), with_interval_notes(mist.score(**judge_only)))

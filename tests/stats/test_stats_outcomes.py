@@ -3,7 +3,8 @@
 - reductions: numpy / pandas group means and scikit-learn's weighted F1 (ties, one class, left-out units);
 - the cluster bootstrap: its half-width against statsmodels' cluster-robust standard error of a mean, and
   the stratified draw (each stratum keeps its clusters);
-- a rate whose outcomes are all equal: Wilson over the clusters (statsmodels' ``proportion_confint``);
+- the scorers' intervals: the jackknife Wilson interval against a plain delete-one loop and statsmodels'
+  Wilson (``proportion_confint``), never zero-width at 0 or 100, none below five clusters;
 - the paired bootstrap's p-value: exact tie counting, against integer counts of the same draws.
 """
 
@@ -15,10 +16,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
+from scipy import stats
 from sklearn.metrics import f1_score
 from statsmodels.stats.proportion import proportion_confint
+from wilson_reference import repaired_wilson
 
-from mmjudge.benchmarks._intervals import outcome_keys
+from mmjudge.benchmarks._intervals import jackknife_method, outcome_keys
 from mmjudge.stats import (
     HarmonicMean,
     Outcomes,
@@ -123,33 +126,57 @@ def test_stratified_draw_keeps_every_stratum() -> None:
 
 
 @pytest.mark.parametrize("value", [0.0, 1.0])
-def test_rate_with_equal_outcomes_gets_wilson_over_clusters(value: float) -> None:
-    """Every pair tied (rate 0) or every pair won (rate 100): a cluster bootstrap repeats the value; the
-    interval is Wilson with the prompts as the independent draws."""
+def test_rate_with_equal_outcomes_is_not_certain(value: float) -> None:
+    """Every pair tied (rate 0) or every pair won (rate 100): a bootstrap would repeat the value; the interval
+    is Wilson over the units with the t quantile of the prompts (statsmodels' Wilson at the matching alpha)."""
     hit = np.full(40, value)
     table = _table(hit, [f"p{k // 4}" for k in range(40)])
     values, methods = outcome_keys(
         table, {"rate": Ratio("hit", "one")}, proportions=("rate",), n_resamples=300, confidence=0.95, seed=0
     )
-    low, high = proportion_confint(int(10 * value), 10, alpha=0.05, method="wilson")
+    alpha = 2 * stats.norm.sf(stats.t.ppf(0.975, 9))  # 10 prompts of 4 pairs: 9 degrees of freedom
+    low, high = proportion_confint(int(40 * value), 40, alpha=alpha, method="wilson")
     assert values["rate"] == 100 * value
     assert values["rate_ci_low"] == pytest.approx(100 * low, abs=1e-9)
     assert values["rate_ci_high"] == pytest.approx(100 * high, abs=1e-9)
-    assert methods["rate"] == {"method": "wilson over prompts (every outcome equal: nothing to resample)",
-                               "n_units": 40, "n_clusters": 10, "unit": "pair", "confidence": 0.95}  # fmt: skip
+    assert values["rate_ci_high"] - values["rate_ci_low"] > 10.0
+    assert methods["rate"] == {"method": jackknife_method("prompt", False), "n_units": 40, "n_clusters": 10,
+                               "unit": "pair", "cluster": "prompt", "confidence": 0.95}  # fmt: skip
     # the same rate over independent units: Wilson over the units
     free = _table(hit, [str(k) for k in range(40)])
     values, methods = outcome_keys(free, {"rate": Ratio("hit", "one")}, proportions=("rate",), n_resamples=300,
                                    confidence=0.95, seed=0)  # fmt: skip
-    low, high = proportion_confint(int(40 * value), 40, alpha=0.05, method="wilson")
-    assert values["rate_ci_low"] == pytest.approx(100 * low, abs=1e-9) and methods["rate"]["method"] == "wilson"
+    low, high = repaired_wilson(int(40 * value), 40)
+    assert values["rate_ci_low"] == pytest.approx(100 * low, abs=1e-9)
+    assert methods["rate"]["method"] == "Wilson score interval over independent pairs (repaired next to 0 and 100)"
 
 
-def test_rate_that_varies_keeps_the_cluster_bootstrap() -> None:
+def test_rate_that_varies_gets_the_jackknife_wilson_interval() -> None:
+    """Reference: delete each prompt in a plain loop, the CR2-weighted jackknife variance, the effective
+    sample size, and statsmodels' Wilson at the alpha whose z is the t quantile."""
     hit, clusters = _clustered(np.random.default_rng(2), 30, 4, sd=1.0)
-    _, methods = outcome_keys(_table(hit, clusters), {"rate": Ratio("hit", "one")}, proportions=("rate",),
-                              n_resamples=300, confidence=0.95, seed=0)  # fmt: skip
-    assert methods["rate"]["method"].startswith("percentile bootstrap over prompts")
+    values, methods = outcome_keys(_table(hit, clusters), {"rate": Ratio("hit", "one")}, proportions=("rate",),
+                                   n_resamples=300, confidence=0.95, seed=0)  # fmt: skip
+    names = sorted(set(clusters))
+    labels = np.asarray(clusters)
+    left_out = np.array([100 * hit[labels != c].mean() for c in names])
+    share = np.array([np.mean(labels == c) for c in names])
+    variance = float(np.sum((1 - share) * (left_out - left_out.mean()) ** 2))
+    p = hit.mean()
+    n_eff = min(p * (1 - p) / (variance / 100**2), hit.size)
+    alpha = 2 * stats.norm.sf(stats.t.ppf(0.975, 29))
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=alpha, method="wilson")
+    assert values["rate_ci_low"] == pytest.approx(100 * low, abs=1e-9)
+    assert values["rate_ci_high"] == pytest.approx(100 * high, abs=1e-9)
+    assert methods["rate"]["method"] == jackknife_method("prompt", False)
+
+
+def test_few_clusters_get_no_interval_and_say_why() -> None:
+    hit, clusters = _clustered(np.random.default_rng(4), 4, 6, sd=1.0)
+    values, methods = outcome_keys(_table(hit, clusters), {"rate": Ratio("hit", "one")}, proportions=("rate",),
+                                   n_resamples=300, confidence=0.95, seed=0)  # fmt: skip
+    assert "rate_ci_low" not in values and values["rate"] == pytest.approx(100 * hit.mean())
+    assert methods["rate"]["method"] == "none: no interval: 4 prompts (at least 5 needed)"
 
 
 def test_paired_identical_judges_differ_by_nothing() -> None:

@@ -20,6 +20,7 @@ __all__ = [
     "MAX_VERIFIED",
     "TIER_MARKS",
     "bars",
+    "bars_caption",
     "board_figure",
     "errors",
     "legend_below",
@@ -70,6 +71,19 @@ def number(value: Any) -> float:
         return float(value)
     except (TypeError, ValueError):
         return math.nan
+
+
+def bars_caption(scores: Mapping[str, Any], keys: Sequence[str]) -> str:
+    """`` Error bars: <caption>`` naming how the intervals of the drawn ``keys`` were made, read from the
+    scorer's records (:func:`mmjudge.estimates.interval_caption`); ``""`` when none has an interval record.
+
+    >>> bars_caption({"a": 1.0}, ["a"])
+    ''
+    """
+    from mmjudge.estimates import estimates_from, interval_caption
+
+    caption = interval_caption(estimates_from(scores), keys)
+    return f" Error bars: {caption}" if caption else ""
 
 
 def errors(scores: Mapping[str, Any], keys: Sequence[str]) -> list[list[float]]:

@@ -1,8 +1,10 @@
 """The CI keys every scorer writes: ``<key>_ci_low`` and ``<key>_ci_high``, in the key's own unit.
 
-Proportions get a Wilson score interval (closed form, present whatever ``n_resamples`` is); averages
-and F1-type scores get a percentile bootstrap, present only when ``n_resamples > 0``. The leaderboard
-and the reports read these keys and compute no interval of their own.
+Rates of independent units get a Wilson score interval; every other key of a benchmark's outcomes gets the
+Wilson score interval on the effective sample size of the cluster jackknife, with a t quantile on the clusters'
+degrees of freedom (:func:`outcome_keys`). Both are closed forms: present whatever ``n_resamples`` is. A key
+carried by fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters gets none, and its record says why. The
+leaderboard and the reports read these keys and compute no interval of their own.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import CI_SUFFIXES
+from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, thin_note
 
 if TYPE_CHECKING:
     from mmjudge.stats import Metric, Outcomes
 
-__all__ = ["CI_SUFFIXES", "Scores", "check_resampling", "intervals_of", "outcome_keys", "percentile_keys", "wilson_keys"]
-
+__all__ = [
+    "CI_SUFFIXES", "Scores", "check_resampling", "intervals_of", "jackknife_method", "outcome_keys", "percentile_keys",
+    "wilson_keys",
+]  # fmt: skip
 
 
 def check_resampling(
@@ -42,19 +46,20 @@ def check_resampling(
 def wilson_keys(
     key: str, successes: int, n: int, confidence: float, scale: float = 100.0
 ) -> dict[str, float]:
-    """The Wilson interval of ``successes / n`` as ``key``'s CI keys (percent by default); none when n = 0.
+    """The Wilson interval of ``successes / n`` as ``key``'s CI keys (percent by default), repaired next to 0 and
+    ``n`` as Brown, Cai and DasGupta recommend (:func:`mmjudge.stats.wilson_repaired`); none when n = 0.
 
-    >>> wilson_keys("accuracy/t2v_5b", 2, 2, 0.95)
-    {'accuracy/t2v_5b_ci_low': 34.23802275066532, 'accuracy/t2v_5b_ci_high': 100.0}
+    >>> wilson_keys("accuracy/t2v_5b", 5, 5, 0.95)
+    {'accuracy/t2v_5b_ci_low': 56.551753521682535, 'accuracy/t2v_5b_ci_high': 100.0}
     >>> wilson_keys("tie_rate", 0, 0, 0.95)
     {}
     """
     if n <= 0:
         return {}
-    from mmjudge.stats import wilson_interval
+    from mmjudge.stats import wilson_repaired
 
-    ci = wilson_interval(int(successes), int(n), confidence=confidence)
-    return {key + CI_SUFFIXES[0]: scale * float(ci.low), key + CI_SUFFIXES[1]: scale * float(ci.high)}
+    low, high = wilson_repaired(int(successes), int(n), confidence)
+    return {key + CI_SUFFIXES[0]: scale * low, key + CI_SUFFIXES[1]: scale * high}
 
 
 def percentile_keys(key: str, replicates: np.ndarray, confidence: float) -> dict[str, float]:
@@ -86,7 +91,11 @@ class Scores(dict[str, Any]):
     (True, 'wilson')
     """
 
-    def __init__(self, values: Mapping[str, Any] | None = None, intervals: Mapping[str, Mapping[str, Any]] | None = None):
+    def __init__(
+        self,
+        values: Mapping[str, Any] | None = None,
+        intervals: Mapping[str, Mapping[str, Any]] | None = None,
+    ):
         super().__init__(values or {})
         self.intervals: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (intervals or {}).items()}
 
@@ -108,60 +117,76 @@ def outcome_keys(
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Each metric's value and CI keys from the outcomes, and how each interval was made.
 
-    A key in ``proportions`` (a rate of 0/1 outcomes, each unit counting once in the denominator) gets a
-    Wilson interval when the units are independent (every unit its own cluster); every other key, and every
-    key of clustered units, gets the percentile cluster bootstrap of :func:`mmjudge.stats.bootstrap_metrics`
-    (none with ``n_resamples=0``). A proportion of clustered units whose outcomes are all equal (a rate of 0
-    or 100) would get a zero-width bootstrap interval; it gets Wilson with the clusters as the draws instead.
+    A key in ``proportions`` (a rate of 0/1 outcomes, each unit counting once in the denominator) of
+    independent units (every unit its own cluster, or one unit of the key in each cluster: one intervention's
+    pairs of prompts that span the interventions) gets a Wilson score interval. Every other key gets the Wilson
+    score interval on the effective sample size of the delete-one-cluster jackknife, with a t quantile on the
+    clusters' degrees of freedom (:func:`mmjudge.stats.wilson_effective`; every outcome metric is a rate from
+    0 to 100): it neither collapses at 0 or 100 nor narrows with few clusters the way a percentile bootstrap
+    does. A key carried by fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters gets no interval; its
+    record (``method`` beginning ``none:``) says why. ``n_resamples`` and ``seed`` are checked and kept for the
+    callers' bootstrap-based measures; these intervals draw nothing.
     """
-    from mmjudge.stats import bootstrap_metrics
+    from mmjudge.stats import jackknife_metrics, rate_df, wilson_effective
 
-    wilson = outcomes.independent
-    boot = {k: m for k, m in metrics.items() if not (wilson and k in proportions)}
-    estimates = bootstrap_metrics(
-        outcomes, boot, n_resamples=n_resamples, confidence=confidence, seed=seed, stratify=stratify
-    )
+    del n_resamples, seed  # the jackknife resamples nothing
+    independent = outcomes.independent
+    spreads = jackknife_metrics(outcomes, metrics, stratify=stratify)
     values: dict[str, float] = {}
     methods: dict[str, dict[str, Any]] = {}
     for key, metric in metrics.items():
-        pooled = key in proportions and key in boot
-        flat = _flat_clusters(outcomes, metric) if pooled and estimates[key].value in (0.0, 100.0) else None
-        if flat is not None and n_resamples > 0:
-            # every unit has the same outcome, so every resample repeats the value and the bootstrap interval
-            # has width 0; Wilson over the clusters (the independent draws) says how little n clusters show
-            values[key] = estimates[key].value
-            all_hits, n_clusters, n_units = flat
-            values.update(wilson_keys(key, n_clusters if all_hits else 0, n_clusters, confidence))
-            methods[key] = {"method": f"wilson over {outcomes.cluster_name}s (every outcome equal: nothing to "
-                            "resample)", "n_units": n_units, "n_clusters": n_clusters, "unit": outcomes.unit,
-                            "confidence": confidence}  # fmt: skip
+        spread = spreads[key]
+        values[key] = spread.value
+        if spread.n_clusters == 0:
             continue
-        if key in boot:
-            estimate = estimates[key]
-            values[key] = estimate.value
-            if n_resamples > 0 and not math.isnan(estimate.low):
-                values[key + CI_SUFFIXES[0]], values[key + CI_SUFFIXES[1]] = estimate.low, estimate.high
-                methods[key] = {"method": estimate.method, "n_units": estimate.n_units,
-                                "n_clusters": estimate.n_clusters, "unit": outcomes.unit, "confidence": confidence}  # fmt: skip
+        cluster = outcomes.unit if independent else outcomes.cluster_name
+        record: dict[str, Any] = {"n_units": spread.n_units, "n_clusters": spread.n_clusters, "unit": outcomes.unit,
+                                  "cluster": cluster, "confidence": confidence}  # fmt: skip
+        if spread.n_clusters < MIN_CLUSTERS:
+            methods[key] = {**record, "method": "none: " + thin_note(spread.n_clusters, cluster)}
             continue
-        terms = metric.terms(outcomes).sum(axis=0)
-        values[key] = float(metric.reduce(terms))
-        hits, n = int(round(terms[1])), int(round(terms[2]))  # a pooled Ratio's sums: drawn, num, den
-        values.update(wilson_keys(key, hits, n, confidence))
-        if n > 0:
-            methods[key] = {"method": "wilson", "n_units": n, "n_clusters": n, "unit": outcomes.unit,
-                            "confidence": confidence}  # fmt: skip
+        if key in proportions and (independent or spread.independent) and _unit_rate(metric, outcomes):
+            terms = metric.terms(outcomes).sum(axis=0)
+            hits, n = int(round(terms[1])), int(round(terms[2]))  # a pooled Ratio's sums: drawn, num, den
+            values.update(wilson_keys(key, hits, n, confidence))
+            methods[key] = {**record, "n_units": n, "n_clusters": n, "cluster": outcomes.unit,
+                            "method": f"Wilson score interval over independent {outcomes.unit}s (repaired next to 0 "
+                            "and 100)"}  # fmt: skip
+            continue
+        trials = _trials(metric, outcomes, spread.n_units)
+        low, high = wilson_effective(spread.value, spread.variance, trials, rate_df(spread), confidence)
+        if math.isnan(low):
+            continue
+        values[key + CI_SUFFIXES[0]], values[key + CI_SUFFIXES[1]] = low, high
+        methods[key] = {**record, "method": jackknife_method(cluster, spread.stratified)}
     return values, methods
 
 
-def _flat_clusters(outcomes: Outcomes, metric: Metric) -> tuple[bool, int, int] | None:
-    """``(all hits, clusters, units)`` of a pooled 0/1 rate whose units all have the same outcome (all hits
-    or none); ``None`` when the outcomes vary, the rate has no unit, or it is not a pooled rate."""
+def _trials(metric: Metric, outcomes: Outcomes, units: int) -> int:
+    """The most 0/1 trials a rate's value can rest on, what its effective sample size is capped at: the sum of
+    a ratio's denominators (a MIST control cell counts two comparisons), the counted units otherwise."""
+    from mmjudge.stats import Ratio
+
+    if not isinstance(metric, Ratio):
+        return units
+    terms = metric.terms(outcomes)
+    return max(units, int(round(float(terms[:, 2 * terms.shape[1] // 3 :].sum()))))
+
+
+def _unit_rate(metric: Metric, outcomes: Outcomes) -> bool:
+    """Whether ``metric`` is a pooled rate of 0/1 outcomes with each unit counting once in the denominator
+    (what a Wilson interval over the units assumes)."""
     terms = metric.terms(outcomes)
     if terms.shape[1] != 3:
-        return None
-    counted = terms[:, 2] > 0
-    hits, n = float(terms[:, 1].sum()), float(terms[:, 2].sum())
-    if not counted.any() or 0.0 < hits < n:
-        return None
-    return hits > 0, len(set(np.asarray(outcomes.clusters)[counted].tolist())), int(counted.sum())
+        return False
+    return bool(np.isin(terms[:, 1], (0.0, 1.0)).all() and np.isin(terms[:, 2], (0.0, 1.0)).all())
+
+
+def jackknife_method(cluster: str, stratified: bool) -> str:
+    """The recorded name of :func:`outcome_keys`' clustered interval.
+
+    >>> jackknife_method("prompt", True)
+    'Wilson score interval on the effective sample size (jackknife over prompts, stratified; t quantile)'
+    """
+    how = ", stratified" if stratified else ""
+    return f"Wilson score interval on the effective sample size (jackknife over {cluster}s{how}; t quantile)"

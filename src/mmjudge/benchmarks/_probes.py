@@ -140,23 +140,25 @@ class Probe:
 
 
 def scored_effect(scores: Mapping[str, Any], key: str, n: int, description: str, *, note: str = "") -> Effect:
-    """The scorer's own percentage ``key`` with its interval, named as the scorer made it (Wilson over
-    independent units, a cluster bootstrap where units share a cluster); ``None`` with ``note`` when the
-    scorer has no such key.
+    """The scorer's own percentage ``key`` with its interval, named as the scorer recorded it (its method), and
+    in ``note`` whether that interval is thin or withheld (:func:`mmjudge.estimates.interval_caveat`); ``None``
+    with ``note`` when the scorer has no such key.
 
     >>> from mmjudge.benchmarks._intervals import Scores
     >>> s = Scores({"tie_rate": 10.0, "tie_rate_ci_low": 5.0, "tie_rate_ci_high": 20.0},
-    ...            {"tie_rate": {"method": "percentile bootstrap over prompts, 1000 resamples"}})
+    ...            {"tie_rate": {"method": "percentile bootstrap over prompts, 1000 resamples", "n_clusters": 12,
+    ...                          "cluster": "prompt"}})
     >>> e = scored_effect(s, "tie_rate", 40, "ties")
-    >>> e.value, e.ci_low, e.interval
-    (10.0, 5.0, 'percentile bootstrap over prompts, 1000 resamples')
+    >>> e.value, e.ci_low, e.interval, e.note
+    (10.0, 5.0, 'percentile bootstrap over prompts, 1000 resamples', 'thin: 12 prompts (under 30)')
     """
     from mmjudge.benchmarks._intervals import intervals_of
-    from mmjudge.estimates import interval_of
+    from mmjudge.estimates import estimates_from, interval_caveat, interval_of
 
     ci = interval_of(scores, key)
     method = str(intervals_of(scores).get(key, {}).get("method", "")) if ci is not None else ""
     low, high = ci if ci is not None else (None, None)
+    note = "; ".join(text for text in (note, interval_caveat(estimates_from(scores).get(key))) if text)
     return Effect(key, scores.get(key), "%", n, description, low, high, method, note=note)
 
 

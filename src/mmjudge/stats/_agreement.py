@@ -16,8 +16,9 @@ from mmjudge._checks import (
 )
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._bootstrap import ConfidenceInterval, resample_indices
+from mmjudge.stats._jackknife import Spread
 
-__all__ = ["cohen_kappa", "fleiss_kappa", "fleiss_kappa_ci", "rating_table"]
+__all__ = ["cohen_kappa", "fleiss_kappa", "fleiss_kappa_ci", "fleiss_kappa_jackknife", "rating_table"]
 
 
 def rating_table(ratings: Any) -> tuple[np.ndarray, list[Hashable]]:
@@ -169,6 +170,32 @@ def _label_grid(ratings: Any) -> tuple[list[Hashable], int, int]:
     flat = [label for row in rows for label in row]
     check_labels_present("ratings", flat)
     return flat, len(rows), width
+
+
+def fleiss_kappa_jackknife(ratings: Any) -> Spread:
+    """Fleiss' kappa with its delete-one-item jackknife variance (:func:`mmjudge.stats.jackknife`): kappa is a
+    function of the items' summed agreement and category shares, so each item left out costs one reduction.
+
+    >>> s = fleiss_kappa_jackknife([["a", "a"], ["b", "b"], ["a", "b"], ["b", "b"]] * 5)
+    >>> round(s.value, 4), s.n_clusters, s.df, s.variance > 0
+    (0.4667, 20, 19, True)
+    """
+    from mmjudge.stats._jackknife import jackknife
+
+    table, _ = rating_table(ratings)
+    agreement, shares = _fleiss_parts(table)
+    terms = np.column_stack([agreement, shares, np.ones(len(agreement))])
+    return jackknife(terms, np.arange(len(agreement)), _kappa_from_sums)
+
+
+def _kappa_from_sums(sums: np.ndarray) -> np.ndarray:
+    """Kappa from the summed per-item agreement, category shares and item count (last axis)."""
+    n = sums[..., -1]
+    observed = sums[..., 0] / n
+    chance = np.sum((sums[..., 1:-1] / n[..., None]) ** 2, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = (observed - chance) / (1.0 - chance)
+    return np.where(np.isclose(chance, 1.0, rtol=0.0, atol=1e-12), np.nan, kappa)
 
 
 def _fleiss_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mmjudge.errors import SchemaError
+from mmjudge.stats._jackknife import Spread
 
 __all__ = [
     "CLUSTER_CHUNK",
@@ -40,6 +41,7 @@ __all__ = [
     "Ratio",
     "WeightedF1",
     "bootstrap_metrics",
+    "jackknife_metrics",
     "metric_from_json",
     "paired_metric_bootstrap",
 ]
@@ -68,10 +70,14 @@ class Outcomes:
     def __post_init__(self) -> None:
         n = len(self.units)
         if len(self.clusters) != n or (self.strata and len(self.strata) != n):
-            raise SchemaError(f"outcomes: expected {n} clusters and strata, got {len(self.clusters)}, {len(self.strata)}")
+            raise SchemaError(
+                f"outcomes: expected {n} clusters and strata, got {len(self.clusters)}, {len(self.strata)}"
+            )
         for name, column in self.columns.items():
             if np.asarray(column).shape != (n,):
-                raise SchemaError(f"outcomes column {name!r}: expected shape ({n},), got {np.asarray(column).shape}")
+                raise SchemaError(
+                    f"outcomes column {name!r}: expected shape ({n},), got {np.asarray(column).shape}"
+                )
 
     @property
     def n_clusters(self) -> int:
@@ -146,6 +152,10 @@ class Metric:
         """The metric on the full sample."""
         return float(self.reduce(self.terms(outcomes).sum(axis=0)))
 
+    def counted(self, outcomes: Outcomes) -> np.ndarray:
+        """Which units the metric counts (bool, ``(n,)``): what the interval's cluster and unit counts read."""
+        return np.any(self.terms(outcomes) != 0.0, axis=1)
+
     def columns(self) -> tuple[str, ...]:
         """The outcome columns the metric reads."""
         raise NotImplementedError
@@ -194,6 +204,11 @@ class Ratio(Metric):
         num, den = outcomes.column(self.num)[:, None], outcomes.column(self.den)[:, None]
         return np.concatenate([member, num * member, den * member], axis=1)
 
+    def counted(self, outcomes: Outcomes) -> np.ndarray:
+        names = list(self.strata) if self.strata is not None else outcomes.stratum_names()
+        inside = outcomes.stratum_member(names).sum(axis=1) > 0
+        return inside & (outcomes.column(self.den) > 0)
+
     def reduce(self, sums: np.ndarray) -> np.ndarray:
         drawn, num, den = np.split(np.asarray(sums, dtype=np.float64), 3, axis=-1)
         if self.share_first:
@@ -223,6 +238,9 @@ class HarmonicMean(Metric):
 
     def terms(self, outcomes: Outcomes) -> np.ndarray:
         return np.concatenate([self.first.terms(outcomes), self.second.terms(outcomes)], axis=1)
+
+    def counted(self, outcomes: Outcomes) -> np.ndarray:
+        return self.first.counted(outcomes) | self.second.counted(outcomes)
 
     def reduce(self, sums: np.ndarray) -> np.ndarray:
         sums = np.asarray(sums, dtype=np.float64)
@@ -317,7 +335,9 @@ class KeyOutcomes:
     def of(cls, key: str, outcomes: Outcomes, metric: Metric) -> KeyOutcomes:
         """Keep only the columns ``metric`` reads."""
         columns = {name: outcomes.column(name) for name in dict.fromkeys(metric.columns())}
-        kept = Outcomes(outcomes.units, outcomes.clusters, columns, outcomes.strata, outcomes.unit, outcomes.cluster_name)
+        kept = Outcomes(
+            outcomes.units, outcomes.clusters, columns, outcomes.strata, outcomes.unit, outcomes.cluster_name
+        )
         return cls(key, kept, metric)
 
     def value(self) -> float:
@@ -346,7 +366,10 @@ class KeyOutcomes:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> KeyOutcomes:
         """Read :meth:`to_json`'s object back."""
-        columns = {str(k): np.array([np.nan if x is None else float(x) for x in v]) for k, v in data["columns"].items()}
+        columns = {
+            str(k): np.array([np.nan if x is None else float(x) for x in v])
+            for k, v in data["columns"].items()
+        }
         outcomes = Outcomes(tuple(str(u) for u in data["units"]), tuple(str(c) for c in data["clusters"]), columns,
                             tuple(str(s) for s in data.get("strata") or ()), str(data.get("unit", "unit")),
                             str(data.get("cluster_name", "cluster")))  # fmt: skip
@@ -415,7 +438,9 @@ def _resampled_sums(sums: np.ndarray, draws: _Draws, n_resamples: int, seed: int
     pairs takes milliseconds).
     """
     if draws.n_clusters == 0:
-        raise SchemaError("outcomes hold no unit: there is nothing to resample (expected at least one cluster)")
+        raise SchemaError(
+            "outcomes hold no unit: there is nothing to resample (expected at least one cluster)"
+        )
     rng = np.random.default_rng(seed)
     groups = []
     for group in draws.groups or [np.arange(draws.n_clusters)]:
@@ -464,9 +489,38 @@ def bootstrap_metrics(
     out = {}
     for key, metric in metrics.items():
         value = float(metric.reduce(terms[key].sum(axis=0)))
-        low, high = _percentile(np.concatenate(replicates[key]) if replicates[key] else np.array([]), confidence)
+        low, high = _percentile(
+            np.concatenate(replicates[key]) if replicates[key] else np.array([]), confidence
+        )
         out[key] = Estimate(value, low, high, confidence, method, len(outcomes.units), draws.n_clusters)
     return out
+
+
+def jackknife_metrics(
+    outcomes: Outcomes, metrics: Mapping[str, Metric], *, stratify: bool = True
+) -> dict[str, Spread]:
+    """Each metric's value and delete-one-cluster jackknife variance (:func:`mmjudge.stats.jackknife`), the
+    clusters nested in strata handled as :func:`bootstrap_metrics` draws them.
+
+    >>> o = Outcomes(("a", "b", "c", "d"), ("x", "x", "y", "z"), {"hit": np.array([1.0, 1, 0, 1]),
+    ...              "one": np.ones(4)})
+    >>> s = jackknife_metrics(o, {"acc": Ratio("hit", "one")})["acc"]
+    >>> s.value, s.n_clusters, s.df, s.n_units
+    (75.0, 3, 2, 4)
+    """
+    from mmjudge.stats._jackknife import jackknife
+
+    draws = _draws(outcomes, stratify)
+    return {
+        key: jackknife(
+            metric.terms(outcomes),
+            draws.codes,
+            metric.reduce,
+            draws.groups or None,
+            counted=metric.counted(outcomes),
+        )
+        for key, metric in metrics.items()
+    }
 
 
 def paired_metric_bootstrap(
@@ -485,7 +539,10 @@ def paired_metric_bootstrap(
     estimate = float(metric.reduce(ta.sum(axis=0)) - metric.reduce(tb.sum(axis=0)))
     m = ta.shape[1]
     sums = _cluster_sums(np.concatenate([ta, tb], axis=1), draws)
-    parts = [metric.reduce(c[:, :m]) - metric.reduce(c[:, m:]) for c in _resampled_sums(sums, draws, n_resamples, seed)]
+    parts = [
+        metric.reduce(c[:, :m]) - metric.reduce(c[:, m:])
+        for c in _resampled_sums(sums, draws, n_resamples, seed)
+    ]
     return estimate, np.concatenate(parts) if parts else np.array([]), draws.n_clusters
 
 
@@ -496,4 +553,3 @@ def _percentile(values: np.ndarray, confidence: float) -> tuple[float, float]:
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(values, [alpha, 1.0 - alpha])
     return float(low), float(high)
-

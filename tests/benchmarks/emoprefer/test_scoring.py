@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, f1_score
-from statsmodels.stats.proportion import proportion_confint
+from wilson_reference import repaired_wilson
 
 from mmjudge.benchmarks import emoprefer as ep
 from mmjudge.benchmarks import get_benchmark
@@ -176,7 +176,7 @@ def test_registered_and_keys_documented():
     spec = get_benchmark("emoprefer")
     assert spec.metrics.score is ep.score
     documented = {k.name for k in spec.metrics.result_keys}
-    result = ep.score(["a1", "a2"], ["a1", "a2"], ["a2", "a1"], strategy="S1")
+    result = ep.score(["a1", "a2"] * 3, ["a1", "a2"] * 3, ["a2", "a1"] * 3, strategy="S1")
     assert set(result) <= documented and "waf_2class_ci_low" in result and result["strategy"] == "S1"
     rounds = ep.mean_std_over_rounds([["a1", "a2"]] * 2, ["a1", "a2"], [["a2", "a1"]] * 2, strategy="S4")
     assert set(rounds) <= documented and "waf_2class_std" in rounds
@@ -192,11 +192,12 @@ def test_proportions_get_wilson_intervals():
     # swapped mapped back: a1 a1 same a2 a2 a1 same a2, equal to the forward label 4 times of 8
     for key, k, n in (("acc_3class", 5, 8), ("acc_2class", 5, 6), ("swap_consistency", 4, 8)):
         assert result[key] == pytest.approx(100 * k / n)
-        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+        low, high = repaired_wilson(k, n)
         assert (result[f"{key}_ci_low"], result[f"{key}_ci_high"]) == pytest.approx((100 * low, 100 * high))
-    assert "waf_3class_ci_low" not in result  # n_resamples=0: no bootstrap
-    perfect = ep.score(["a1", "a2"], ["a1", "a2"], n_resamples=0)
-    assert perfect["acc_3class"] == 100.0 and perfect["acc_3class_ci_low"] < 35.0  # 2/2 is not certainty
+    assert "waf_3class_ci_low" in result  # the jackknife draws nothing: present with n_resamples=0
+    perfect = ep.score(["a1", "a2"] * 3, ["a1", "a2"] * 3, n_resamples=0)
+    assert perfect["acc_3class"] == 100.0 and perfect["acc_3class_ci_low"] < 62.0  # 6/6 is not certainty
+    assert perfect["waf_3class"] == 100.0 and perfect["waf_3class_ci_low"] < 70.0  # nor is a perfect WAF
 
 
 def test_waf_cis_are_the_item_bootstrap():
@@ -219,7 +220,7 @@ def test_waf_cis_are_the_item_bootstrap():
 
 def test_no_two_class_items_means_no_two_class_intervals():
     with pytest.warns(UserWarning, match="2-class subset is empty"):
-        result = ep.score(["a1", "same"], ["same", "same"], n_resamples=200)
+        result = ep.score(["a1", "same"] * 3, ["same", "same"] * 3, n_resamples=200)
     assert not [k for k in result if k.startswith(("waf_2class_ci", "acc_2class_ci"))]
     assert "waf_3class_ci_low" in result and "acc_3class_ci_low" in result
 

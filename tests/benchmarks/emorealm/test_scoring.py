@@ -324,9 +324,12 @@ def test_proportions_get_wilson_intervals_and_the_overall_a_stratified_bootstrap
 
 
 def test_a_perfect_small_task_does_not_read_as_certainty():
-    result = emo.score(["B", "B"], ["B", "B"], ["reasoning_basic_audio"] * 2, n_resamples=1000)
+    result = emo.score(["B"] * 5, ["B"] * 5, ["reasoning_basic_audio"] * 5, n_resamples=1000)
     assert result["accuracy/reasoning_basic_audio"] == 100.0
-    assert result["accuracy/reasoning_basic_audio_ci_low"] < 40.0
+    assert result["accuracy/reasoning_basic_audio_ci_low"] < 60.0  # Wilson 5/5: 56.6
+    two = emo.score(["B", "B"], ["B", "B"], ["reasoning_basic_audio"] * 2)
+    assert "accuracy/reasoning_basic_audio_ci_low" not in two  # two questions: no interval, and why
+    assert two.intervals["accuracy/reasoning_basic_audio"]["method"].startswith("none: no interval: 2 questions")
 
 
 def test_single_task_and_registry():

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from statsmodels.stats.proportion import proportion_confint
+from wilson_reference import repaired_wilson
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.benchmarks import isovrbench as iso
 from mmjudge.errors import SchemaError
+from mmjudge.estimates import MIN_CLUSTERS
 
 IVS = iso.INTERVENTIONS
 
@@ -155,10 +156,10 @@ def test_ties_and_tolerance():
     assert iso.choices_from_scores([2.0, 2.0], [1.5, 1.49], tie_tolerance=0.5) == ["tie", "chosen"]
     assert iso.choices_from_scores([1.0], [1.5], tie_tolerance=0.5) == ["tie"]
     assert iso.choices_from_scores([1.0], [1.6], tie_tolerance=0.5) == ["rejected"]
-    all_ties = iso.score(["t2v_5b"] * 3, [1.0] * 3, [1.0] * 3, n_resamples=100)
+    all_ties = iso.score(["t2v_5b"] * 5, [1.0] * 5, [1.0] * 5, n_resamples=100)
     assert all_ties["accuracy/t2v_5b"] == 0.0 and all_ties["tie_rate/t2v_5b"] == 100.0
     assert "decided_accuracy/t2v_5b" not in all_ties and all_ties["vgrb_accuracy/t2v_5b"] == 0.0
-    assert all_ties["accuracy/t2v_5b_ci_low"] == 0.0 and all_ties["accuracy/t2v_5b_ci_high"] > 50.0  # 0/3
+    assert all_ties["accuracy/t2v_5b_ci_low"] == 0.0 and all_ties["accuracy/t2v_5b_ci_high"] > 40.0  # 0/5
 
 
 def test_missing_judgments():
@@ -194,11 +195,18 @@ def test_rates_get_wilson_intervals():
         decided = n - result[f"n_tie/{iv}"] - result[f"n_no_judgment/{iv}"]
         for key, k, total in (("accuracy", result[f"n_correct/{iv}"], n), ("decided_accuracy", result[f"n_correct/{iv}"], decided),
                               ("tie_rate", result[f"n_tie/{iv}"], n), ("no_judgment_rate", result[f"n_no_judgment/{iv}"], n)):  # fmt: skip
-            low, high = proportion_confint(k, total, alpha=0.05, method="wilson")
+            if total < MIN_CLUSTERS:  # fewer than 5 pairs: no interval, and the record says why
+                assert f"{key}/{iv}_ci_low" not in result
+                assert result.intervals[f"{key}/{iv}"]["method"].startswith("none: ")
+                continue
+            low, high = repaired_wilson(k, total)
             assert result[f"{key}/{iv}_ci_low"] == pytest.approx(100 * low, abs=1e-9)
             assert result[f"{key}/{iv}_ci_high"] == pytest.approx(100 * high, abs=1e-9)
-    two_of_two = iso.score(["t2v_1_3b"] * 2, choice=["chosen"] * 2, n_resamples=1000)
-    assert two_of_two["accuracy/t2v_1_3b_ci_low"] == pytest.approx(34.24, abs=0.01)  # not [100, 100]
+    five_of_five = iso.score(["t2v_1_3b"] * 5, choice=["chosen"] * 5, n_resamples=1000)
+    assert five_of_five["accuracy/t2v_1_3b_ci_low"] == pytest.approx(56.55, abs=0.01)  # not [100, 100]
+    two_of_two = iso.score(["t2v_1_3b"] * 2, choice=["chosen"] * 2)
+    assert "accuracy/t2v_1_3b_ci_low" not in two_of_two
+    assert two_of_two.intervals["accuracy/t2v_1_3b"]["method"] == "none: no interval: 2 pairs (at least 5 needed)"
 
 
 def test_group_ci_is_stratified_bootstrap_of_mean_accuracy():
@@ -223,16 +231,19 @@ def test_group_ci_is_stratified_bootstrap_of_mean_accuracy():
     assert result["dimension_accuracy/motion"] < result["dimension_accuracy/motion_ci_high"]
 
 
-def test_seeded_and_optional_cis():
-    intervention, chosen, rejected, _ = random_pairs(2)
+def test_intervals_draw_nothing():
+    """The intervals are closed forms (Wilson, and the jackknife for the means): the seed and the number of
+    resamples do not move them, and ``n_resamples=0`` keeps them."""
+    intervention, chosen, rejected, _ = random_pairs(6)
     first = iso.score(intervention, chosen, rejected, n_resamples=300, seed=4)
-    assert first == iso.score(intervention, chosen, rejected, n_resamples=300, seed=4)
-    assert first != iso.score(intervention, chosen, rejected, n_resamples=300, seed=5)
-    bare = iso.score(intervention, chosen, rejected, n_resamples=0)
-    means = ("average", "decided_average", "dimension_accuracy/")
-    assert not [k for k in bare if "_ci_" in k and k.startswith(means)]
-    assert {k: v for k, v in first.items() if not ("_ci_" in k and k.startswith(means))} == bare
-    assert all(v["method"] == "wilson" for v in bare.intervals.values())  # the means got none
+    assert first == iso.score(intervention, chosen, rejected, n_resamples=300, seed=5)
+    assert first == iso.score(intervention, chosen, rejected, n_resamples=0)
+    means = [k for k in first if k.startswith(("average", "dimension_accuracy/")) and "_ci_" not in k]
+    assert means and all(f"{k}_ci_low" in first for k in means)
+    assert first.intervals["average"]["method"] == (
+        "Wilson score interval on the effective sample size (jackknife over pairs, stratified; t quantile)"
+    )
+    assert all(first.intervals[k]["method"].startswith("Wilson score interval on the effective") for k in means)
 
 
 def test_human_row_constant():

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
-from statsmodels.stats.proportion import proportion_confint
+from wilson_reference import repaired_wilson
 
 from mmjudge.benchmarks import get_benchmark, mist
 from mmjudge.errors import SchemaError
@@ -71,14 +71,23 @@ def test_change_rates_and_control_by_hand():
 
 
 def test_rates_carry_wilson_intervals():
-    r = mist.score(**columns(TWO_ITEMS), **FAST)
-    for key, k, n in (("change_rate/none_to_misleading/explicit", 1, 2), ("change_rate/control", 2, 4),
-                      ("change_rate/none_to_aligned/explicit", 0, 2)):  # fmt: skip
-        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+    two = mist.score(**columns(TWO_ITEMS), **FAST)
+    assert "change_rate/control_ci_low" not in two  # two items: no interval, and the record says why
+    assert two.intervals["change_rate/control"]["method"].startswith("none: no interval: 2 ")
+    six = {(f"{item}_{copy}", *rest): label for (item, *rest), label in TWO_ITEMS.items() for copy in range(3)}
+    r = mist.score(**columns(six), **FAST)
+    # the control rate counts two comparisons per cell (aligned and misleading): not a rate of independent
+    # 0/1 units, so it gets the jackknife interval over the cells
+    control = r.intervals["change_rate/control"]
+    assert control["method"].startswith("Wilson score interval on the effective sample size (jackknife over cells")
+    assert r["change_rate/control_ci_low"] < r["change_rate/control"] < r["change_rate/control_ci_high"]
+    for key, k, n in (("change_rate/none_to_misleading/explicit", 3, 6),
+                      ("change_rate/none_to_aligned/explicit", 0, 6)):  # fmt: skip
+        low, high = repaired_wilson(k, n)
         assert r[f"{key}_ci_low"] == pytest.approx(100 * low) and r[f"{key}_ci_high"] == pytest.approx(
             100 * high
         )
-    assert r["change_rate/none_to_aligned/explicit_ci_high"] > 50  # 0 of 2 is not a certain zero
+    assert r["change_rate/none_to_aligned/explicit_ci_high"] > 35  # 0 of 6 is not a certain zero
 
 
 def paper_drift(labels, senses, prompt, arm):
@@ -155,7 +164,12 @@ def test_direction_toward_the_misleading_image_sense():
     assert r["direction/explicit/n_changed"] == 3
     assert r["direction/explicit"] == pytest.approx(200 / 3)
     assert r["direction/silent/n_changed"] == 1 and r["direction/silent"] == 100.0
-    low, high = proportion_confint(2, 3, alpha=0.05, method="wilson")
+    assert "direction/explicit_ci_low" not in r  # three changed cells: no interval
+    twice = {(f"{item}{copy}", *rest): label for (item, *rest), label in labels.items() for copy in "ab"}
+    meta2 = {"meta_item_ids": [f"{i}{c}" for i in meta["meta_item_ids"] for c in "ab"],
+             "meta_cells": [cell for cell in meta["meta_cells"] for _ in "ab"]}  # fmt: skip
+    r = mist.score(**columns(twice), **meta2, **FAST)
+    low, high = repaired_wilson(4, 6)
     assert (r["direction/explicit_ci_low"], r["direction/explicit_ci_high"]) == pytest.approx(
         (100 * low, 100 * high)
     )
@@ -164,7 +178,7 @@ def test_direction_toward_the_misleading_image_sense():
 
 def test_direction_pooled_and_mean_over_judges():
     """Table 6 prints the mean of the judges' rates (34), its text the pooled rate (37): name both."""
-    meta = {"meta_item_ids": [f"f{k}" for k in range(4)], "meta_cells": ["T2"] * 4}
+    meta = {"meta_item_ids": [f"f{k}" for k in range(6)], "meta_cells": ["T2"] * 6}
     toward, away = ("FF", "FF", "FF", "WF", "WF"), ("FF", "WF", "WF", "FF", "FF")  # figurative: up is toward
     a = {
         **grid("f0", "zs", *toward),
@@ -172,10 +186,11 @@ def test_direction_pooled_and_mean_over_judges():
         **grid("f2", "zs", *toward),
         **grid("f3", "zs", *away),
     }
-    b = {**grid("f0", "zs", *away), **grid("f1", "zs", *toward)}  # 1 of 2 toward
+    b = {**grid("f0", "zs", *away), **grid("f1", "zs", *toward), **grid("f4", "zs", *toward),
+         **grid("f5", "zs", *away)}  # 2 of 4 toward; six items in all  # fmt: skip
     cols_a, cols_b = columns(a, judge="a"), columns(b, judge="b")
     r = mist.score(**{k: cols_a[k] + cols_b[k] for k in cols_a}, **meta, n_resamples=500)
-    assert r["direction/explicit"] == pytest.approx(100 * 4 / 6)  # pooled over the 6 changed cells
+    assert r["direction/explicit"] == pytest.approx(100 * 5 / 8)  # pooled over the 8 changed cells
     assert r["direction/explicit/mean_over_judges"] == pytest.approx((75 + 50) / 2)
     assert r["direction/explicit/mean_over_judges/n_judges"] == 2
     assert (
@@ -214,7 +229,14 @@ def test_agreement_with_trio_majority():
     assert r["agreement/aligned/silent"] == 50.0
     assert r["agreement/misleading/explicit"] == 50.0
     assert r["agreement/misleading/silent"] == 100.0
-    low, _ = proportion_confint(2, 2, alpha=0.05, method="wilson")
+    assert "agreement/none_ci_low" not in r  # two items: no interval
+    copies = range(3)
+    labels = {(f"{item}_{c}", *rest): label for (item, *rest), label in labels.items() for c in copies}
+    humans = {"human_item_ids": [f"{i}_{c}" for c in copies for i in humans["human_item_ids"]],
+              "human_annotators": humans["human_annotators"] * 3, "human_labels": humans["human_labels"] * 3}  # fmt: skip
+    r = mist.score(**columns(labels), **humans, **FAST)
+    assert r["agreement/none"] == 100.0 and r["agreement/none/n"] == 6
+    low, _ = repaired_wilson(6, 6)
     assert r["agreement/none_ci_low"] == pytest.approx(100 * low) and r["agreement/none_ci_high"] == 100.0
 
 

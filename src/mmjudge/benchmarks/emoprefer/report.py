@@ -77,15 +77,15 @@ def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
                 TableRow("2-class (gold same dropped)", cells("waf_2class", "acc_2class", "n_2class")),
                 TableRow("3-class (a1, a2, same)", cells("waf_3class", "acc_3class", "n_items")),
             ),
-            "Weighted F1 and accuracy x100 with 95% intervals (bootstrap over items for WAF, Wilson for "
-            "ACC). 2-class: items whose gold label is same are dropped and a predicted same reads as a1.",
+            "Weighted F1 and accuracy x100. 2-class: items whose gold label is same are dropped and a predicted "
+            "same reads as a1.",
         ),
         BreakdownTable(
             "Swap consistency",
             ("measure", "value", "n"),
             (TableRow("same answer on the reversed pair", cells("swap_consistency", "n_items")),),
             "Percent of items whose answer on the pair with a1 and a2 swapped, mapped back, equals the "
-            "forward answer (95% Wilson interval); a dash when the run judged no reversed pairs (`--swap`).",
+            "forward answer; a dash when the run judged no reversed pairs (`--swap`).",
         ),
         BreakdownTable(
             "Confusion matrix of the forward pairs",

@@ -14,12 +14,12 @@ The rules follow the paper's official code as REFERENCE.md states them:
   predictions; the share that agree.
 
 Every number is multiplied by 100, as the paper reports it, and carries a 95% CI computed here (keys
-``<key>_ci_low``/``<key>_ci_high``): the accuracies and swap consistency are proportions and get a
-Wilson interval; the weighted F1 scores get a percentile bootstrap over items (drawn as multinomial
-counts of the 3 x 3 confusion table, the 2-class table derived from each draw, which is what
-resampling items gives). Rounds (mean ± std), votes, the reported-strategy rule and the Bradley-Terry
-ranking of description models live in :mod:`mmjudge.benchmarks.emoprefer.extra` and are re-exported
-here.
+``<key>_ci_low``/``<key>_ci_high``) from the per-item outcomes (:func:`outcomes`): the accuracies and swap
+consistency of independent items are proportions and get the Wilson score interval over the items; the
+weighted F1 scores (and every score when clips hold several items) get the Wilson score interval on the
+effective sample size of a bias-reduced delete-one-cluster jackknife, with a t quantile (see :func:`score`).
+Rounds (mean ± std), votes, the reported-strategy rule and the Bradley-Terry ranking of description
+models live in :mod:`mmjudge.benchmarks.emoprefer.extra` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -236,11 +236,13 @@ def score(
         swapped_predictions: responses on the same items from the ``_reverse`` file, in that file's
             label space. Optional; ``swap_consistency`` is present only when given.
         ids: optional item names, checked for duplicates; scores do not depend on them.
-        clusters: optional clip of each item; items of one clip are resampled together (each item is its
-            own clip in the release, so the intervals are those of independent items either way).
+        clusters: optional clip of each item; the jackknife leaves the items of one clip out together
+            (each item is its own clip in the release, so the intervals are those of independent items
+            either way).
         strategy: the prompting strategy of the run (``"S1"`` ... ``"S4"``), echoed as ``strategy``.
-        n_resamples, confidence, seed: the bootstrap of the two WAF scores (``n_resamples=0``: none);
-            ``confidence`` also sets the Wilson intervals.
+        n_resamples, confidence, seed: ``confidence`` sets the level of every interval; ``n_resamples``
+            and ``seed`` are checked but change no interval (all are closed forms, present with
+            ``n_resamples=0`` too).
 
     Returns:
         ``waf_2class``, ``acc_2class``, ``waf_3class``, ``acc_3class`` (0-100, NaN for the 2-class pair
@@ -248,11 +250,24 @@ def score(
         each with ``_ci_low``/``_ci_high``; ``n_items``, ``n_2class``, the nine counts
         ``confusion/<gold>/<predicted>`` of the 3 x 3 confusion table and, when given, ``strategy``.
 
+    Intervals: a proportion (``acc_2class``, ``acc_3class``, ``swap_consistency``) of independent items
+    (every item its own clip, or one item of the key per clip) gets the Wilson score interval over the
+    items, repaired next to 0 and 100 (Brown, Cai and DasGupta); the weighted F1 scores, and the
+    proportions when clips hold several items, get the Wilson score interval on the effective sample size
+    of a bias-reduced (CR2-weighted) delete-one-cluster jackknife, with a t quantile on Bell and
+    McCaffrey's degrees of freedom; it never has zero width at 0 or 100. A score carried by fewer than 5
+    clips gets no interval (its record in the result's ``intervals`` says why); under 30 it is marked thin.
+
     >>> r = score(["a1", "A2 is better", "same", "a2"], ["a1", "a2", "same", "a1"], ["a2", "a1", "a2", "a1"])
     >>> r["acc_3class"], r["acc_2class"], r["swap_consistency"]
     (75.0, 66.66666666666666, 75.0)
-    >>> round(r["acc_3class_ci_low"], 1), round(r["acc_3class_ci_high"], 1)
-    (30.1, 95.4)
+    >>> "acc_3class_ci_low" in r, r.intervals["acc_3class"]["method"]  # 4 items: no interval
+    (False, 'none: no interval: 4 items (at least 5 needed)')
+    >>> r = score(["a1", "a2", "same", "a1"] * 3, ["a1", "a2", "a2", "a1"] * 3)
+    >>> r["acc_3class"], round(r["acc_3class_ci_low"], 1), round(r["acc_3class_ci_high"], 1)
+    (75.0, 46.8, 91.1)
+    >>> round(r["waf_3class_ci_low"], 1), round(r["waf_3class_ci_high"], 1), r.intervals["waf_3class"]["method"]
+    (51.6, 97.0, 'Wilson score interval on the effective sample size (jackknife over items; t quantile)')
     """
     check_resampling(n_resamples, confidence)
     preds, refs, back = _checked(predictions, references, swapped_predictions, ids)
@@ -373,8 +388,14 @@ def confusion_counts(references: Sequence[str], predictions: Sequence[str]) -> n
     return table
 
 
-_WILSON = "Wilson (independent items) or cluster bootstrap over clips (items given their clips)"
-_BOOTSTRAP = "bootstrap over items, or over clips (items given their clips)"
+_RATE = (
+    "Wilson score interval over the items where they are independent (one item of the key per clip), else "
+    "Wilson score interval on the effective sample size of the jackknife over clips"
+)
+_WAF = (
+    "Wilson score interval on the effective sample size of the jackknife over items, or over clips (items "
+    "given their clips)"
+)
 
 
 def _result_keys() -> tuple[ResultKey, ...]:
@@ -382,19 +403,27 @@ def _result_keys() -> tuple[ResultKey, ...]:
         (
             "waf_2class",
             "2-class weighted F1 x100 (gold same dropped, predicted same -> a1); 0-100",
-            _BOOTSTRAP,
+            _WAF,
         ),
-        ("acc_2class", "2-class accuracy x100 under the same rules; 0-100", _WILSON),
-        ("waf_3class", "3-class weighted F1 x100 over {a1, a2, same}; 0-100", _BOOTSTRAP),
-        ("acc_3class", "3-class accuracy x100; 0-100", _WILSON),
-        ("swap_consistency", "share x100 of items judged the same way on the reversed pair; 0-100", _WILSON),
+        ("acc_2class", "2-class accuracy x100 under the same rules; 0-100", _RATE),
+        ("waf_3class", "3-class weighted F1 x100 over {a1, a2, same}; 0-100", _WAF),
+        ("acc_3class", "3-class accuracy x100; 0-100", _RATE),
+        ("swap_consistency", "share x100 of items judged the same way on the reversed pair; 0-100", _RATE),
     )
     keys: list[ResultKey] = []
     for name, text, how in scores:
         keys += [
             ResultKey(name, True, text),
-            ResultKey(f"{name}_ci_low", True, f"lower end of the 95% {how} CI of {name} (0-100)"),
-            ResultKey(f"{name}_ci_high", True, f"upper end of the 95% {how} CI of {name} (0-100)"),
+            ResultKey(
+                f"{name}_ci_low",
+                True,
+                f"lower end of the 95% CI of {name} (0-100): {how}; none under 5 clips",
+            ),
+            ResultKey(
+                f"{name}_ci_high",
+                True,
+                f"upper end of the 95% CI of {name} (0-100): {how}; none under 5 clips",
+            ),
             ResultKey(
                 f"{name}_std",
                 False,

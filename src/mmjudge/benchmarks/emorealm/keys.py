@@ -6,15 +6,25 @@ from collections.abc import Sequence
 
 from mmjudge.benchmarks._base import ResultKey
 
-RATE = "Wilson (independent questions) or cluster bootstrap over clips (questions given their clips)"
-MEAN = "bootstrap over questions stratified by task, or over clips (questions given their clips)"
+RATE = (
+    "Wilson score interval over the questions where they are independent (one question of the key per clip), "
+    "else Wilson score interval on the effective sample size of the jackknife over clips"
+)
+MEAN = (
+    "Wilson score interval on the effective sample size of the jackknife over questions (over clips for "
+    "questions given their clips), stratified by task when the clips nest in it"
+)
 
 
 def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
     return [
         ResultKey(name, higher, text),
-        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% {how} CI of {name} (0-100)"),
-        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% {how} CI of {name} (0-100)"),
+        ResultKey(
+            f"{name}_ci_low", higher, f"lower end of the 95% CI of {name} (0-100): {how}; none under 5 clips"
+        ),
+        ResultKey(
+            f"{name}_ci_high", higher, f"upper end of the 95% CI of {name} (0-100): {how}; none under 5 clips"
+        ),
     ]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks._figures import bars, report_figure, save
+from mmjudge.benchmarks._figures import bars, bars_caption, report_figure, save
 from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells
 from mmjudge.benchmarks.emorealm.scoring import TASKS, YES_NO_TASKS
 
@@ -22,7 +22,8 @@ def plot(
     bars(ax, names, scores, "accuracy")
     ax.set_ylim(0, 105)
     ax.set_ylabel("accuracy (%)")
-    caption = f"Accuracy per task with 95% Wilson intervals (mode `{scores.get('mode')}`, matcher `{scores.get('matcher')}`)."
+    caption = f"Accuracy per task (mode `{scores.get('mode')}`, matcher `{scores.get('matcher')}`)."
+    caption += bars_caption(scores, [f"accuracy/{t}" for t in names])
     return save(fig, folder / "emorealm_accuracy.png"), caption
 
 
@@ -46,15 +47,14 @@ def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
             "Accuracy per task",
             ("task", "accuracy", "n", "no output"),
             tuple(rows),
-            "Percent correct with 95% intervals (Wilson per task; overall: the unweighted mean of the task "
-            f"accuracies, bootstrap stratified by task). Scoring mode `{scores.get('mode', '-')}`, answer "
-            f"matcher `{scores.get('matcher', '-')}`.",
+            "Percent correct; overall: the unweighted mean of the task accuracies. Scoring mode "
+            f"`{scores.get('mode', '-')}`, answer matcher `{scores.get('matcher', '-')}`.",
         ),
         BreakdownTable(
             "Yes/no tasks: accuracy per gold class",
             ("task", "Yes accuracy", "n Yes", "No accuracy", "n No", "yes/no F1", "Yes rate"),
             tuple(yes_no),
-            "Yes accuracy is the paper's precision, No accuracy its recall; F1 their harmonic mean "
-            "(bootstrap CI); Yes rate: percent of answers read as Yes (neither direction is better).",
+            "Yes accuracy is the paper's precision, No accuracy its recall; F1 their harmonic mean; Yes rate: "
+            "percent of answers read as Yes (neither direction is better).",
         ),
     )

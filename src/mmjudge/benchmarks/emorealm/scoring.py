@@ -23,10 +23,16 @@ official rule, the official ``parse_answer`` (``"official_parse"``, needs ``choi
 :func:`explicit_answer` (``"explicit"``). The result names its ``mode`` and ``matcher``.
 
 Intervals (95% by default, keys ``<key>_ci_low``/``_ci_high``, percent) come from the per-question
-outcomes (:func:`outcomes`): with ``clusters`` (each question's clip: EmoReAlM asks several questions of
-one clip, across tasks) every score gets a percentile bootstrap over clips; without them questions are
-independent, every accuracy and rate gets a Wilson interval and ``overall`` and ``yes_no_f1`` a bootstrap
-over questions stratified by task. How each interval was made is in the result's ``intervals``.
+outcomes (:func:`outcomes`), whose cluster is the question's clip (``clusters``: EmoReAlM asks several
+questions of one clip, across tasks; without them every question is its own clip). An accuracy or rate of
+independent questions (one question of the key per clip) gets the Wilson score interval over the
+questions, repaired next to 0 and 100 (Brown, Cai and DasGupta); every other score (a rate over clips
+holding several of its questions; ``overall`` and ``yes_no_f1`` always) gets the Wilson score interval on
+the effective sample size of a bias-reduced (CR2-weighted) delete-one-clip jackknife, stratified by task
+when each clip sits in one task, with a t quantile on Bell and McCaffrey's degrees of freedom (the
+effective number of clips minus the strata); it never has zero width at 0 or 100. A score carried by
+fewer than 5 clips gets no interval (its record says why); under 30 it is marked thin. How each interval
+was made is in the result's ``intervals``.
 """
 
 from __future__ import annotations
@@ -129,11 +135,12 @@ def score(
             the Yes/No reading of the gold. Without either, the yes/no keys are left out.
         ids: optional item ids; duplicates raise ``SchemaError``.
         clusters: optional clip of each question (EmoReAlM asks several questions of one clip): the
-            questions of one clip are resampled together; without it questions are independent.
+            jackknife leaves the questions of one clip out together; without it questions are independent.
         mode: ``"official"`` (skip missing outputs) or ``"strict"`` (count them wrong).
         matcher: one of :data:`MATCHERS`.
-        n_resamples, confidence, seed: the bootstrap of ``overall`` and ``yes_no_f1``
-            (``n_resamples=0``: none); ``confidence`` also sets the Wilson intervals.
+        n_resamples, confidence, seed: ``confidence`` sets the level of every interval; ``n_resamples``
+            and ``seed`` are checked but change no interval (all are closed forms, present with
+            ``n_resamples=0`` too).
 
     Returns:
         Per task present: ``accuracy/<task>``, ``n/<task>`` (items scored), ``n_correct/<task>``,
@@ -143,11 +150,19 @@ def score(
         ``n_missing``, ``mode``, ``matcher``. Every score has its CI keys (see the module docstring).
 
     >>> r = score(["(A)", None, "B", "no"], ["A", "B", "A", "B"], ["reasoning_basic_audio"] * 2
-    ...           + ["modality_agreement"] * 2, choices=[None, None] + [["(A) Yes", "(B) No"]] * 2, n_resamples=0)
+    ...           + ["modality_agreement"] * 2, choices=[None, None] + [["(A) Yes", "(B) No"]] * 2)
     >>> r["accuracy/reasoning_basic_audio"], r["accuracy/modality_agreement"], r["overall"], r["mode"]
     (100.0, 0.0, 50.0, 'official')
-    >>> score(["B", ""], ["B", "A"], ["reasoning_basic_audio"] * 2, n_resamples=0)["overall"]  # "" is wrong
+    >>> "overall_ci_low" in r, r.intervals["overall"]["method"]  # 3 questions scored: no interval
+    (False, 'none: no interval: 3 questions (at least 5 needed)')
+    >>> score(["B", ""], ["B", "A"], ["reasoning_basic_audio"] * 2)["overall"]  # "" is wrong
     50.0
+    >>> r = score(["A", "B", "A", "C", "A", "B"] * 2, ["A", "B", "B", "C", "A", "A"] * 2,
+    ...           ["reasoning_basic_audio"] * 6 + ["reasoning_basic_video"] * 6)
+    >>> round(r["accuracy/reasoning_basic_audio_ci_low"], 1), round(r["accuracy/reasoning_basic_audio_ci_high"], 1)
+    (30.0, 94.1)
+    >>> round(r["overall_ci_low"], 1), round(r["overall_ci_high"], 1), r.intervals["overall"]["method"]
+    (33.4, 88.8, 'Wilson score interval on the effective sample size (jackknife over questions, stratified; t quantile)')
     """
     _check_config(mode, matcher, choices, n_resamples, confidence)
     table, golds, correct, missing = _questions(
@@ -197,8 +212,8 @@ def outcomes(
     ids: Sequence[Any] | None = None,
     clusters: Sequence[Any] | None = None,
 ) -> Outcomes:
-    """Per-question outcomes (:data:`COLUMNS`), stratum = task, cluster = the question's clip (its questions
-    are resampled together); without ``clusters`` each question is its own.
+    """Per-question outcomes (:data:`COLUMNS`), stratum = task, cluster = the question's clip (the jackknife
+    leaves its questions out together); without ``clusters`` each question is its own.
 
     >>> o = outcomes(np.array([True, False]), np.array([False, True]), [None, None], ["reasoning_basic_audio"] * 2)
     >>> o.column("correct").tolist(), o.column("scored").tolist()

@@ -4,8 +4,10 @@
   exactly equal scores, identical-clip control pairs (the same anchor judged twice as two queries, up to
   :data:`CONTROLS_PER_INTERVENTION` per intervention as the paper's human study; a tie is the right
   answer) and the spread of clip scores.
-* ``frames``: pair accuracy (ties and missing judgments wrong) at each count of :data:`SWEEP` (the paper's
-  4, 8, 16, 32, 48), each clip decoded once; the slope of correctness on log2(frame count) in points
+* ``frames``: the headline (:data:`HEADLINE`, the mean of the per-intervention accuracies, ties and missing
+  judgments wrong) at each count of :data:`SWEEP` (the paper's 4, 8, 16, 32, 48), each clip decoded once,
+  scored by the benchmark's scorer with its interval and method as ``mmjudge eval`` reports them at that
+  count; the slope of pair correctness on log2(frame count) in points
   per doubling, least squares with standard errors clustered by pair (statsmodels). A judge sampling at
   its own rate (``fps`` in its config) is also judged at each rate of :data:`FPS_SWEEP`.
 * ``irrelevant_prompt``: each anchor clip scored again under another pair's prompt (the next pair, in
@@ -17,6 +19,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -35,8 +38,9 @@ from mmjudge.benchmarks._probes import (
     rate_effect,
     scored_effect,
 )
-from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS, clip_score
-from mmjudge.benchmarks.isovrbench.scoring import choices_from_scores
+from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS, clip_score, records_from_verdicts
+from mmjudge.benchmarks.isovrbench.records import score_inputs
+from mmjudge.benchmarks.isovrbench.scoring import choices_from_scores, score
 from mmjudge.queries import Query, ScoreQuery, Verdict
 
 __all__ = [
@@ -56,6 +60,8 @@ SWEEP: tuple[int, ...] = (4, 8, 16, 32, 48)
 """The paper's frame-count sweep."""
 FPS_SWEEP: tuple[float, ...] = (1.0, 2.0, 4.0)
 """Sampling rates judged too for a judge that samples at its own rate (VideoReward's default is 2 fps)."""
+HEADLINE = "average"
+"""The headline key (``BENCHMARK.metrics.headline``) the frame-count probe reads at each setting."""
 
 
 def _head(row: Row) -> str:
@@ -195,10 +201,20 @@ def _frames_apply(judge: JudgeTraits) -> str:
     return ""
 
 
+def _scored(rows: Sequence[Row], verdicts: Mapping[str, Verdict]) -> Mapping[str, Any]:
+    """The benchmark's own scores of one setting's verdicts, as ``mmjudge eval`` computes them at that setting
+    (its warnings concern the scores, which ``mmjudge eval`` reports)."""
+    records = records_from_verdicts((), list(verdicts.values()), rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return score(**score_inputs(records, rows))
+
+
 def _sweep(
     rows: Sequence[Row], sweep: Mapping[Any, Mapping[str, Verdict]], unit: str, name: str, what: str
 ) -> tuple[list[Effect], dict[str, Any]]:
-    """Pair accuracy at each setting of a sweep, and the slope of correctness on log2(setting)."""
+    """The scorer's headline at each setting of a sweep (value, interval and its method, as ``mmjudge eval``
+    reports them at that setting), and the slope of pair correctness on log2(setting)."""
     table: dict[str, Any] = {}
     xs: list[float] = []
     ys: list[float] = []
@@ -207,7 +223,9 @@ def _sweep(
     for setting in sorted(sweep):
         right = [c == "chosen" for c in _pair_choices(rows, sweep[setting])]
         label = f"{setting:g}"
-        accuracy = rate_effect(f"accuracy@{label}{unit}", sum(right), len(right), f"pair accuracy at {label} {what}")
+        description = f"the headline `{HEADLINE}` (mean of the per-intervention accuracies) at {label} {what}"
+        accuracy = replace(scored_effect(_scored(rows, sweep[setting]), HEADLINE, len(right), description),
+                           name=f"accuracy@{label}{unit}")  # fmt: skip
         effects.append(accuracy)
         table[label] = {"accuracy": accuracy.value, "ci_low": accuracy.ci_low, "ci_high": accuracy.ci_high}
         xs += [float(setting)] * len(right)
@@ -291,8 +309,6 @@ def generator_predictions(
     >>> generator_predictions([("a", "b")] * 3 + [("a", "c")] * 3, ["chosen"] * 3 + ["rejected"] * 3, folds=3)
     ['chosen', 'chosen', 'chosen', 'rejected', 'rejected', 'rejected']
     """
-    import warnings
-
     from sklearn.model_selection import KFold, StratifiedKFold
 
     n = len(labels)
@@ -348,8 +364,9 @@ PROBES: tuple[Probe, ...] = (
     ),
     Probe(
         "frames", "Frame count",
-        "Pair accuracy at each frame count (each clip decoded once), and the slope of correctness on "
-        "log2(frame count) with standard errors clustered by pair; for a judge sampling at its own rate "
+        f"The headline ({HEADLINE}, with the scorer's interval) at each frame count (each clip decoded once), "
+        "and the slope of pair correctness on log2(frame count) with standard errors clustered by pair; for a "
+        "judge sampling at its own rate "
         f"(fps in its config), the same at {', '.join(f'{r:g}' for r in FPS_SWEEP)} fps.",
         _measure_frames, applies=_frames_apply, frames=SWEEP, fps=FPS_SWEEP,
     ),

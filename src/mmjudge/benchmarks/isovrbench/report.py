@@ -1,7 +1,8 @@
 """IsoVRBench report: accuracy per intervention (plot and tables) and what a frame-count sweep follows.
 
 The tables follow the paper's Table 2 (accuracy, ties wrong) and Table 5 (decided pairs, tie rate) side
-by side, one row per intervention, then the averages; a second table gives the per-dimension means.
+by side, one row per intervention, then the averages; a second table gives the per-dimension means. How each
+interval was made is named from the scorer's records (:func:`mmjudge.estimates.interval_caption`), never here.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks._figures import bars, report_figure, save
+from mmjudge.benchmarks._figures import bars, bars_caption, report_figure, save
 from mmjudge.benchmarks._tables import BreakdownTable, Cell, SweepSeries, TableRow, cells, label
 from mmjudge.benchmarks.isovrbench.scoring import DIMENSIONS, HUMAN_ACCURACY, INTERVENTIONS
 
@@ -42,8 +43,8 @@ def plot(
     ax.set_ylabel("accuracy (%)")
     ax.legend(fontsize=7, loc="lower right")
     caption = (
-        "Accuracy per intervention (ties and no-judgments count as wrong) with 95% Wilson intervals; "
-        "dashed: chance (50%); orange: the paper's human accuracy."
+        "Accuracy per intervention (ties and no-judgments count as wrong); dashed: chance (50%); orange: the "
+        "paper's human accuracy." + bars_caption(scores, [f"accuracy/{n}" for n in names])
     )
     return save(fig, folder / "isovrbench_accuracy.png"), caption
 
@@ -69,8 +70,7 @@ def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
             "Accuracy per intervention (paper Tables 2 and 5)",
             _COLUMNS,
             tuple(rows),
-            "Percent with 95% intervals (Wilson; bootstrap stratified by intervention for the averages). "
-            "accuracy counts ties and no-judgments wrong; decided accuracy leaves them out. The average "
+            "Percent. accuracy counts ties and no-judgments wrong; decided accuracy leaves them out. The average "
             "row holds the mean of the per-intervention accuracies (Table 2 'Avg.'), the mean decided "
             "accuracy (Table 5 'Avg.') and the pooled tie and no-judgment rates.",
         ),
@@ -81,7 +81,7 @@ def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
                 TableRow(d, (*cells(f"dimension_accuracy/{d}"), label(", ".join(DIMENSIONS[d]))))
                 for d in dims
             ),
-            "Mean of the accuracies of the dimension's interventions (bootstrap CI).",
+            "Mean of the accuracies of the dimension's interventions.",
         ),
     )
 

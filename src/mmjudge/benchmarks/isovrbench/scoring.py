@@ -14,9 +14,13 @@ All rates are **percentages** (0-100), as the paper reports them. Second views: 
 pairs (ties and missing judgments removed) and its mean over interventions (the paper's Table 5 "Avg."),
 tie and no-judgment rates, and VideoGen-RewardBench's "accuracy w/o ties" (see :func:`score`).
 
-Every rate carries a 95% Wilson interval (``<key>_ci_low``/``_ci_high``); the means over interventions
-(``average``, ``dimension_accuracy/<dim>``, ``decided_average``) carry a percentile bootstrap stratified
-by intervention, as the benchmark fixes 1,000 pairs per intervention.
+Every score carries a 95% interval (``<key>_ci_low``/``_ci_high``) from the per-pair outcomes
+(:func:`outcomes`, :func:`mmjudge.benchmarks._intervals.outcome_keys`): a rate of independent pairs gets
+the Wilson score interval over the pairs; every other key (a rate over pairs that share an anchor prompt,
+and the means over interventions ``average``, ``dimension_accuracy/<dim>``, ``decided_average``) the
+Wilson score interval on the effective sample size of a bias-reduced delete-one-cluster jackknife,
+stratified by intervention, with a t quantile. A key carried by fewer than 5 clusters gets none (see
+:func:`score`).
 """
 
 from __future__ import annotations
@@ -160,23 +164,32 @@ def score(
     reversed pair and a pair without a judgment, NaN in VideoAlign, are discordant). With
     ``tie_tolerance = 0`` it equals ``accuracy``; with choices, concordant means ``"chosen"``.
 
-    Intervals come from the per-pair outcomes (:func:`outcomes`), resampling the benchmark's top cluster.
-    With ``cluster`` (each pair's anchor prompt; ``mmjudge score`` and ``eval`` pass the dataset's
-    ``prompt``), every key gets a percentile cluster bootstrap over prompts: stratified by intervention when
-    each prompt sits in one intervention, over all prompts when prompts span interventions; a rate whose
-    pairs all have the same outcome (a tie rate of 0) gets Wilson with the prompts as the draws, where a
-    bootstrap would give a zero-width interval. Without ``cluster`` every pair is its own cluster: rates
-    get Wilson intervals (present whatever ``n_resamples``) and the means over interventions a bootstrap
-    of pairs stratified by intervention. ``n_resamples`` resamples from ``seed`` (``n_resamples=0``: no
-    bootstrap intervals); the result depends only on the outcomes per cluster, not on row order. How each
+    Intervals come from the per-pair outcomes (:func:`outcomes`), with the pairs of one ``cluster`` (each
+    pair's anchor prompt; ``mmjudge score`` and ``eval`` pass the dataset's ``prompt``) taken together;
+    without ``cluster`` every pair is its own cluster. A rate of independent pairs (no ``cluster``, or one
+    pair of the key per prompt: an intervention's accuracy when prompts span interventions) gets the Wilson
+    score interval over the pairs, repaired next to 0 and 100 (Brown, Cai and DasGupta). Every other key (a
+    rate over prompts holding several of its pairs; ``average``, ``dimension_accuracy/<dim>`` and
+    ``decided_average`` always) gets the Wilson score interval on the effective sample size of a
+    bias-reduced (CR2-weighted) delete-one-cluster jackknife, stratified by intervention when each cluster
+    sits in one intervention, with a t quantile on Bell and McCaffrey's degrees of freedom (the effective
+    number of clusters minus the strata); it never has zero width at 0 or 100. A key carried by fewer than
+    5 clusters gets no interval (its record says why); under 30 the interval is marked thin. The intervals
+    are closed forms: ``n_resamples`` and ``seed`` are checked but change none of them (``n_resamples=0``
+    does not remove them). The result depends only on the outcomes per cluster, not on row order. How each
     interval was made is in the result's ``intervals`` (``results.json`` ``estimates``).
 
-    >>> r = score(["frame_hold", "frame_hold", "t2v_5b", "t2v_5b"], choice=["chosen", "tie", "chosen", "none"],
-    ...           n_resamples=0)
+    >>> r = score(["frame_hold"] * 5 + ["t2v_5b"] * 5,
+    ...           choice=["chosen", "tie", "chosen", "chosen", "rejected", "chosen", "none", "chosen", "chosen", "chosen"])
     >>> r["accuracy/frame_hold"], r["decided_accuracy/frame_hold"], r["average"], r["decided_average"]
-    (50.0, 100.0, 50.0, 100.0)
+    (60.0, 75.0, 70.0, 87.5)
     >>> r["vgrb_accuracy/t2v_5b"], round(r["accuracy/t2v_5b_ci_low"], 1), round(r["accuracy/t2v_5b_ci_high"], 1)
-    (50.0, 9.5, 90.5)
+    (80.0, 37.6, 99.0)
+    >>> round(r["average_ci_low"], 1), round(r["average_ci_high"], 1), r.intervals["average"]["method"]
+    (32.7, 91.8, 'Wilson score interval on the effective sample size (jackknife over pairs, stratified; t quantile)')
+    >>> few = score(["frame_hold", "frame_hold"], choice=["chosen", "tie"])  # 2 pairs: no interval
+    >>> "accuracy/frame_hold_ci_low" in few, few.intervals["accuracy/frame_hold"]["method"]
+    (False, 'none: no interval: 2 pairs (at least 5 needed)')
     """
     check_resampling(n_resamples, confidence)
     table = outcomes(
@@ -223,8 +236,8 @@ def outcomes(
 ) -> Outcomes:
     """The per-pair outcomes every IsoVRBench key reduces (:data:`COLUMNS`), stratum = intervention.
 
-    ``cluster`` is each pair's top cluster (its anchor prompt: the pairs of one prompt are resampled
-    together); without it each pair is its own cluster.
+    ``cluster`` is each pair's top cluster (its anchor prompt: the jackknife leaves the pairs of one prompt
+    out together); without it each pair is its own cluster.
 
     >>> o = outcomes(["frame_hold", "t2v_5b"], choice=["chosen", "tie"], cluster=["p", "p"])
     >>> o.column("correct").tolist(), o.column("tie").tolist(), o.n_clusters

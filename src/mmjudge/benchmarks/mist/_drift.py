@@ -13,7 +13,9 @@ Rules:
   aligned_to_misleading`` holds exactly, as it does to rounding in the paper's table;
 * the point estimate is the mean over items of each item's mean shift (with one judge and one
   prompt an item has one cell; with several judges in the table their cells are pooled per item);
-* the CI resamples items (the three terms with the same resamples); none for ``n_resamples=0``.
+* the CI is the jackknife t interval over items (:func:`mmjudge.stats.mean_interval`; the Wilson bound
+  rescaled to -3..3 when every item shifts alike), none with fewer than
+  :data:`~mmjudge.estimates.MIN_CLUSTERS` items.
 """
 
 from __future__ import annotations
@@ -32,9 +34,16 @@ TERMS: tuple[str, ...] = ("text_to_aligned", "aligned_to_misleading", "text_to_m
 
 
 def drift(
-    table: pd.DataFrame, items: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int
+    table: pd.DataFrame,
+    items: pd.DataFrame,
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+    methods: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, float]:
-    """``drift/<sense>/<prompt>/<arm>/<term>`` with ``_ci_low``/``_ci_high``, and ``.../n_items``."""
+    """``drift/<sense>/<prompt>/<arm>/<term>`` with ``_ci_low``/``_ci_high``, and ``.../n_items``; how each
+    interval was made goes into ``methods``."""
     sense = dict(zip(items["item_id"], items["sense"], strict=True))
     item_ids = table.index.get_level_values("item_id").to_numpy()
     prompts = table.index.get_level_values("prompt").to_numpy()
@@ -53,6 +62,7 @@ def drift(
                         n_resamples,
                         confidence,
                         seed,
+                        methods,
                     )
                 )
     return out
@@ -66,6 +76,7 @@ def _terms(
     n_resamples: int,
     confidence: float,
     seed: int,
+    methods: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, float]:
     text = rows[("none", "none")].to_numpy()
     aligned, misleading = rows[("aligned", arm)].to_numpy(), rows[("misleading", arm)].to_numpy()
@@ -76,7 +87,7 @@ def _terms(
         np.column_stack([aligned - text, misleading - aligned, misleading - text])[full], columns=list(TERMS)
     )
     per_item = shifts.groupby(item_ids[full]).mean().to_numpy()
-    cis = _cis(prefix, per_item, n_resamples, confidence, seed) if n_resamples > 0 else {}
+    cis = _cis(prefix, per_item, n_resamples, confidence, seed, methods)
     out: dict[str, float] = {}
     for term, value in zip(TERMS, per_item.mean(axis=0), strict=True):
         out[f"{prefix}/{term}"] = float(value)
@@ -86,12 +97,37 @@ def _terms(
 
 
 def _cis(
-    prefix: str, per_item: np.ndarray, n_resamples: int, confidence: float, seed: int
+    prefix: str,
+    per_item: np.ndarray,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+    methods: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, float]:
-    from mmjudge.stats import bootstrap_cis
+    """Each term's jackknife interval over items (:func:`mmjudge.stats.mean_interval`, bounds -3..3 code
+    points); ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
+    from mmjudge.estimates import MIN_CLUSTERS, thin_note
+    from mmjudge.stats import jackknife, mean_interval
 
-    cis: Any = bootstrap_cis(per_item, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    del n_resamples, seed
     out: dict[str, float] = {}
-    for term, ci in zip(TERMS, cis, strict=True):
-        out[f"{prefix}/{term}_ci_low"], out[f"{prefix}/{term}_ci_high"] = float(ci.low), float(ci.high)
+    if len(per_item) < MIN_CLUSTERS:
+        if methods is not None:
+            why = {"method": "none: " + thin_note(len(per_item), "item"), "n_units": len(per_item),
+                   "n_clusters": len(per_item), "unit": "item", "cluster": "item", "confidence": confidence}  # fmt: skip
+            methods.update({f"{prefix}/{term}": why for term in TERMS})
+        return out
+    codes = np.arange(len(per_item))
+    for k, term in enumerate(TERMS):
+        terms = np.column_stack([per_item[:, k], np.ones(len(per_item))])
+        spread = jackknife(terms, codes, _mean)
+        low, high, how = mean_interval(spread, confidence, (-3.0, 3.0), "item")
+        out[f"{prefix}/{term}_ci_low"], out[f"{prefix}/{term}_ci_high"] = low, high
+        if methods is not None:
+            methods[f"{prefix}/{term}"] = {"method": how, "n_units": len(per_item), "n_clusters": len(per_item),
+                                           "unit": "item", "cluster": "item", "confidence": confidence}  # fmt: skip
     return out
+
+
+def _mean(sums: np.ndarray) -> np.ndarray:
+    return sums[..., 0] / sums[..., 1]

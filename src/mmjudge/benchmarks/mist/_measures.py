@@ -3,8 +3,9 @@
 A *cell* is one (item, judge, prompt strategy) combination; measures pool cells over items, judges
 and prompt strategies, as the paper does. Rates are percentages (0-100) over the per-cell outcomes
 (:func:`cell_outcomes`), whose cluster is the item: the cells of one item (its prompts, its judges) are
-resampled together, so every rate gets a percentile cluster bootstrap over items (Wilson over items when
-its cells all have the same outcome; Wilson over cells only when each item has one cell). Documented rules:
+left out together, so every rate gets the Wilson score interval on the effective sample size of the
+delete-one-item jackknife with a t quantile (the Wilson score interval over the cells only when each item
+has one cell of the rate; none with fewer than 5 items). Documented rules:
 
 * change rate A -> B: share of cells, present under both inputs, whose label differs. In strict mode a
   cell without a label (``no_judgment``) under either input counts as changed.
@@ -15,7 +16,7 @@ its cells all have the same outcome; Wilson over cells only when each item has o
   NaN with ``n_changed = 0`` when no label differs. ``direction/<arm>`` pools every changed cell (the
   paper's running text, 37% over 13 judges); with several judges ``direction/<arm>/mean_over_judges``
   is the mean of the own rates of the judges that change at least one label (the paper's Table 6 mean
-  row, 34), with an item bootstrap.
+  row, 34), with its jackknife interval over items.
 * trio majority: the most frequent human label of the item; a tie (e.g. a three-way split) goes to
   the lower median of the item's ordinal codes (the middle label of three).
 
@@ -26,13 +27,12 @@ The drift decomposition is in :mod:`mmjudge.benchmarks.mist._drift`, the alt-tes
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from mmjudge.benchmarks._intervals import outcome_keys, percentile_keys
+from mmjudge.benchmarks._intervals import outcome_keys
 from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import with_its_interval
@@ -88,7 +88,9 @@ def cell_outcomes(scored: pd.DataFrame, labelled: pd.DataFrame, items: pd.DataFr
         columns[f"{key}#num"], columns[f"{key}#den"] = num.astype(np.float64), den.astype(np.float64)
         metrics[key] = Ratio(f"{key}#num", f"{key}#den", share_first=True)
 
-    def change(frame: pd.DataFrame, first: tuple[str, str], second: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    def change(
+        frame: pd.DataFrame, first: tuple[str, str], second: tuple[str, str]
+    ) -> tuple[np.ndarray, np.ndarray]:
         a, b = frame[first].to_numpy(), frame[second].to_numpy()
         both = ~(np.isnan(a) | np.isnan(b))
         moved = both & ((a != b) | (a == NO_LABEL) | (b == NO_LABEL))
@@ -122,7 +124,9 @@ def cell_outcomes(scored: pd.DataFrame, labelled: pd.DataFrame, items: pd.DataFr
                 key = "agreement/none" if cond == "none" else f"agreement/{cond}/{arm}"
                 add(key, present & (code == gold), present)
     units = tuple("::".join(map(str, cell)) for cell in table.index)
-    return Outcomes(units, tuple(str(i) for i in items_of), columns, unit="cell", cluster_name="item"), metrics
+    return Outcomes(
+        units, tuple(str(i) for i in items_of), columns, unit="cell", cluster_name="item"
+    ), metrics
 
 
 def outcome_scores(
@@ -137,9 +141,10 @@ def outcome_scores(
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]], Outcomes, dict[str, Metric]]:
     """Change rates, direction and agreement (with their counts) from the cell outcomes, clustered by item.
 
-    Cells of one item share its sentence and image, so a rate's interval resamples items (a percentile
-    cluster bootstrap); with one cell per item the cells are independent and the rates get Wilson
-    intervals.
+    Cells of one item share its sentence and image, so a rate's interval is the Wilson score interval on the
+    effective sample size of the delete-one-item jackknife (t quantile); with one cell of the rate per item
+    the cells are independent and the rate gets the Wilson score interval over the cells
+    (:func:`mmjudge.benchmarks._intervals.outcome_keys`).
     """
     majority = trio_majority(humans) if humans is not None else None
     table, metrics = cell_outcomes(scored, labelled, items, majority)
@@ -170,10 +175,18 @@ def changed(pairs: Pairs) -> np.ndarray:
 
 
 def direction_means(
-    table: pd.DataFrame, items: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int
+    table: pd.DataFrame,
+    items: pd.DataFrame,
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+    methods: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, float]:
     """With several judges: ``direction/<arm>/mean_over_judges``, the mean of the judges' own direction rates
-    (the pooled ``direction/<arm>`` comes from the cell outcomes)."""
+    (the pooled ``direction/<arm>`` comes from the cell outcomes), with its jackknife interval over items
+    (:func:`mmjudge.benchmarks._intervals.outcome_keys`: the judges are the strata of a rate averaged over
+    them, the items the clusters); how it was made goes into ``methods``."""
     if table.index.get_level_values("judge").nunique() <= 1:
         return {}
     sense = dict(zip(items["item_id"], items["sense"], strict=True))
@@ -183,52 +196,23 @@ def direction_means(
         keep = np.array([i in sense for i in pairs.item_id], dtype=bool) & (pairs.a != pairs.b)
         sign = np.array([1 if sense[i] == "figurative" else -1 for i in pairs.item_id[keep]], dtype=np.int64)
         toward = np.sign(pairs.b[keep] - pairs.a[keep]) == sign
-        out.update(
-            _judge_mean(
-                f"direction/{arm}/mean_over_judges", pairs.item_id[keep], pairs.judge[keep], toward,
-                n_resamples=n_resamples, confidence=confidence, seed=seed,
-            )
+        key = f"direction/{arm}/mean_over_judges"
+        judges = pairs.judge[keep]
+        out[f"{key}/n_judges"] = len(set(judges.tolist()))
+        if not judges.size:
+            out[key] = math.nan
+            continue
+        outcomes = Outcomes(
+            tuple(str(k) for k in range(judges.size)), tuple(str(i) for i in pairs.item_id[keep]),
+            {"toward": toward.astype(np.float64), "one": np.ones(judges.size)}, tuple(str(j) for j in judges),
+            unit="cell", cluster_name="item",
         )  # fmt: skip
-    return out
-
-def _judge_mean(
-    key: str,
-    item_ids: np.ndarray,
-    judges: np.ndarray,
-    hits: np.ndarray,
-    *,
-    n_resamples: int,
-    confidence: float,
-    seed: int,
-) -> dict[str, float]:
-    """Mean over judges of each judge's hit rate (percent), with a bootstrap over items.
-
-    A resample draws items with replacement (multinomial counts of the items) and recomputes every
-    judge's rate from its cells on those items; a judge without a cell in a resample is left out of
-    that resample's mean.
-    """
-    names = sorted(set(judges.tolist()), key=str)
-    out: dict[str, float] = {f"{key}/n_judges": len(names)}
-    if not names:
-        out[key] = math.nan
-        return out
-    item_list = sorted(set(item_ids.tolist()), key=str)
-    row, col = {i: k for k, i in enumerate(item_list)}, {j: k for k, j in enumerate(names)}
-    hit_table = np.zeros((len(item_list), len(names)))
-    all_table = np.zeros((len(item_list), len(names)))
-    np.add.at(all_table, ([row[i] for i in item_ids], [col[j] for j in judges]), 1.0)
-    np.add.at(hit_table, ([row[i] for i in item_ids], [col[j] for j in judges]), hits.astype(float))
-    out[key] = float(np.mean(100.0 * hit_table.sum(axis=0) / all_table.sum(axis=0)))
-    if n_resamples > 0:
-        weights = np.random.default_rng(seed).multinomial(
-            len(item_list), np.full(len(item_list), 1.0 / len(item_list)), size=n_resamples
-        )
-        num, den = weights @ hit_table, weights @ all_table
-        rates = np.divide(100.0 * num, den, out=np.full(num.shape, np.nan), where=den > 0)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a resample without any changed cell
-            means = np.nanmean(rates, axis=1)
-        out.update(percentile_keys(key, means, confidence))
+        names = tuple(sorted(set(outcomes.strata)))
+        values, made = outcome_keys(outcomes, {key: Ratio("toward", "one", by_stratum=True, strata=names)},
+                                    n_resamples=n_resamples, confidence=confidence, seed=seed)  # fmt: skip
+        out.update(values)
+        if methods is not None:
+            methods.update(made)
     return out
 
 
@@ -250,10 +234,21 @@ def trio_majority(humans: pd.DataFrame) -> pd.Series:
 
 
 def kappa_by_trio(
-    humans: pd.DataFrame, *, n_resamples: int, confidence: float, seed: int
+    humans: pd.DataFrame,
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+    methods: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, float]:
-    """Fleiss' kappa of each trio's labels with an item-bootstrap CI (none for ``n_resamples=0``)."""
-    from mmjudge.stats import fleiss_kappa, fleiss_kappa_ci
+    """Fleiss' kappa of each trio's labels with the jackknife interval over items
+    (:func:`mmjudge.stats.fleiss_kappa_jackknife`, :func:`mmjudge.stats.mean_interval`; none with fewer than
+    :data:`~mmjudge.estimates.MIN_CLUSTERS` items); how each interval was made goes into ``methods``.
+    ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
+    from mmjudge.estimates import MIN_CLUSTERS, thin_note
+    from mmjudge.stats import fleiss_kappa, fleiss_kappa_jackknife, mean_interval
+
+    del n_resamples, seed
 
     out: dict[str, float] = {}
     for trio, rows in humans.groupby("trio", sort=True):
@@ -265,11 +260,16 @@ def kappa_by_trio(
                 f"{sorted(set(sizes))}; drop the items with missing labels"
             )
         ratings = np.array(per_item.tolist(), dtype=np.int64)
-        if n_resamples > 0:
-            ci: Any = fleiss_kappa_ci(ratings, n_resamples=n_resamples, seed=seed, confidence=confidence)
-            out[f"kappa/{trio}"] = float(ci.estimate)
-            out[f"kappa/{trio}_ci_low"], out[f"kappa/{trio}_ci_high"] = float(ci.low), float(ci.high)
-        else:
-            out[f"kappa/{trio}"] = float(fleiss_kappa(ratings))
+        out[f"kappa/{trio}"] = float(fleiss_kappa(ratings))
+        spread = fleiss_kappa_jackknife(ratings)
+        record = {"n_units": len(per_item), "n_clusters": len(per_item), "unit": "item", "cluster": "item",
+                  "confidence": confidence}  # fmt: skip
+        if len(per_item) >= MIN_CLUSTERS and math.isfinite(spread.value):
+            low, high, how = mean_interval(spread, confidence, (-1.0, 1.0), "item")
+            out[f"kappa/{trio}_ci_low"], out[f"kappa/{trio}_ci_high"] = low, high
+            if methods is not None:
+                methods[f"kappa/{trio}"] = {**record, "method": how}
+        elif methods is not None and len(per_item) < MIN_CLUSTERS:
+            methods[f"kappa/{trio}"] = {**record, "method": "none: " + thin_note(len(per_item), "item")}
         out[f"kappa/{trio}/n_items"] = len(per_item)
     return out

@@ -9,15 +9,22 @@ from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
 __all__ = ["RESULT_KEYS"]
 
 
-CELLS = "cluster bootstrap over items (the cells of one item together; Wilson over items when every cell agrees)"
-ITEMS = "bootstrap over items"
+CELLS = (
+    "Wilson score interval over the cells where every item holds one cell of the key, else Wilson score "
+    "interval on the effective sample size of the jackknife over items (the cells of one item together)"
+)
+JUDGE_MEAN = "Wilson score interval on the effective sample size of the jackknife over items"
+ITEMS = (
+    "t interval of the jackknife over items (the Wilson bound rescaled to the key's range when every item "
+    "gives the same value)"
+)
 
 
 def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
     return [
         ResultKey(name, higher, text),
-        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% {how} CI of {name}"),
-        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% {how} CI of {name}"),
+        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% CI of {name}: {how}; none under 5 items"),
+        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% CI of {name}: {how}; none under 5 items"),
     ]
 
 
@@ -67,7 +74,7 @@ def _result_keys() -> tuple[ResultKey, ...]:
             f"direction/{arm}/mean_over_judges",
             False,
             f"mean over judges of each judge's direction ({arm}; several judges only); Table 6 mean row; 0-100",
-            ITEMS,
+            JUDGE_MEAN,
         )
         keys.append(
             ResultKey(f"direction/{arm}/mean_over_judges/n_judges", True, "judges averaged (a count)")
@@ -123,7 +130,9 @@ def _result_keys() -> tuple[ResultKey, ...]:
         ]
     keys.append(ResultKey("n_labels", True, "judge labels scored (a count)"))
     keys.append(ResultKey("n_no_judgment", False, "cells without a label (a count; kept in strict mode)"))
-    keys.append(ResultKey("mode", True, "scoring mode: official (labelled cells) or strict (missing = changed)"))
+    keys.append(
+        ResultKey("mode", True, "scoring mode: official (labelled cells) or strict (missing = changed)")
+    )
     return tuple(keys)  # fmt: skip
 
 

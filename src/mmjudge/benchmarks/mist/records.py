@@ -65,7 +65,9 @@ def expected_ids(rows: Sequence[Mapping[str, Any]], records: Sequence[Mapping[st
     40
     """
     return [
-        record_id({"item_id": r["item_id"], "prompt_strategy": strategy, "arm": arm, "image_condition": condition})
+        record_id(
+            {"item_id": r["item_id"], "prompt_strategy": strategy, "arm": arm, "image_condition": condition}
+        )
         for r in rows
         for strategy in STRATEGIES
         for condition, arm in CELLS

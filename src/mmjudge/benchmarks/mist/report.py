@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks._figures import errors, number, report_figure, save
+from mmjudge.benchmarks._figures import bars_caption, errors, number, report_figure, save
 from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells, label, present_segments
 from mmjudge.benchmarks.mist._drift import SENSES, TERMS
 from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
@@ -49,7 +49,7 @@ def plot(
     caption = (
         "Left: percent of cells whose label changes from text-only to an image (per arm) and in the "
         "control; right: among changed labels, the percent moving toward the sense the image depicts "
-        "(dashed: chance). Bars: 95% Wilson intervals from the scorer."
+        "(dashed: chance)." + bars_caption(scores, [*change, *direction])
     )
     return save(fig, folder / "mist_change_direction.png"), caption
 
@@ -84,8 +84,8 @@ def _change_rates() -> BreakdownTable:
         "Label change rates (paper Table 6)",
         header,
         tuple(rows),
-        "Percent of cells whose label changes when the image is added (95% Wilson interval); n: cells "
-        "labelled under both inputs. The image never decides the label, so every change is an error.",
+        "Percent of cells whose label changes when the image is added; n: cells labelled under both "
+        "inputs. The image never decides the label, so every change is an error.",
     )
 
 
@@ -110,7 +110,7 @@ def _direction() -> BreakdownTable:
         ("arm", "toward the image's sense", "changed cells"),
         tuple(rows),
         "Among cells whose label differs between the aligned and the misleading image, the percent that "
-        "moved toward the sense the image depicts (chance 50; 95% Wilson interval).",
+        "moved toward the sense the image depicts (chance 50).",
     )
 
 
@@ -129,9 +129,9 @@ def _agreement(trios: list[str]) -> BreakdownTable:
         "Agreement with the human trios",
         ("judge input", "agreement / kappa", "n"),
         tuple(rows),
-        "Agreement: percent of the judge's labels equal to the majority of the trio that labelled the item "
-        "(95% Wilson interval). Kappa: the trio's own Fleiss' kappa (-1..1, bootstrap CI), a ceiling "
-        "for reading the judge's agreement, not a judge score.",
+        "Agreement: percent of the judge's labels equal to the majority of the trio that labelled the item. "
+        "Kappa: the trio's own Fleiss' kappa (-1..1), a ceiling for reading the judge's agreement, not a "
+        "judge score.",
     )
 
 
@@ -153,7 +153,7 @@ def _drift(prompts: list[str], arm: str) -> BreakdownTable:
         header,
         tuple(rows),
         "Mean signed shift on the ordinal label scale (FF=0 ... LL=3; + = toward LL) over the items of one "
-        "sentence type, with an item-bootstrap 95% CI; n: items with all three labels.",
+        "sentence type; n: items with all three labels.",
     )
 
 

@@ -8,8 +8,13 @@ and their documented choices (direction, trio-majority tie-break) in
 
 Units: change rates, direction, agreement, alt-test winning rates and advantage probabilities are
 **percentages** (0-100), as the paper prints them; drift is in label steps (-3..3) and kappa in -1..1.
-Each score carries ``<key>_ci_low``/``<key>_ci_high``: Wilson intervals for the rates, an item
-bootstrap for drift, kappa and the judge mean of direction.
+Each score carries ``<key>_ci_low``/``<key>_ci_high``, with the item as the independent cluster (the cells
+of one item, its prompts and judges, share its sentence and images): a rate (change rate, direction,
+agreement) gets the Wilson score interval over the cells when every item holds one cell of it, else the
+Wilson score interval on the effective sample size of a bias-reduced delete-one-item jackknife with a t
+quantile, as the judge mean of direction always does; drift and kappa get the jackknife t interval over
+items (the Wilson bound rescaled to -3..3 or -1..1 when every item gives the same value). A key carried by
+fewer than 5 items gets no interval. The alt-test rates carry none.
 
 Which keys appear:
 
@@ -28,7 +33,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mmjudge.benchmarks._intervals import CI_SUFFIXES, Scores, check_resampling
+from mmjudge.benchmarks._intervals import Scores, check_resampling
 from mmjudge.benchmarks.mist import _measures as measures
 from mmjudge.benchmarks.mist._alt_test import alt_tests
 from mmjudge.benchmarks.mist._drift import drift
@@ -151,8 +156,9 @@ def score(
         meta_item_ids, meta_cells, meta_trios, meta_sentence_senses: item metadata; cells T1..T4.
         human_item_ids, human_annotators, human_labels: human labels, one row per (item, annotator).
         epsilons: alt-test epsilon per trio (default informed 0.20, blind 0.15).
-        n_resamples, confidence, seed: item bootstrap for the drift, kappa and judge-mean direction CIs
-            (``n_resamples=0``: none); ``confidence`` also sets the Wilson intervals of the rates.
+        n_resamples, confidence, seed: ``confidence`` sets the level of every interval; ``n_resamples``
+            and ``seed`` are checked but change no interval (all are closed forms, present with
+            ``n_resamples=0`` too).
         q, min_humans_per_instance, min_instances_per_human: alt-test settings.
         mode: ``"official"`` scores the labelled cells only (the paper's judges always answer under
             constrained decoding); ``"strict"`` counts a cell without a label as a changed label in the
@@ -166,6 +172,8 @@ def score(
     ...           arms=["none", "explicit", "silent"], prompt_strategies=["zs"] * 3, predictions=["FF", "FF", "LL"])
     >>> r["change_rate/none_to_aligned/explicit"], r["change_rate/none_to_aligned/silent"], r["change_rate/control"]
     (0.0, 100.0, 100.0)
+    >>> "change_rate/control_ci_low" in r, r.intervals["change_rate/control"]["method"]  # one item: no interval
+    (False, 'none: no interval: 1 cell (at least 5 needed)')
     >>> gamed = dict(item_ids=["i1"] * 2, image_conditions=["none", "aligned"], arms=["none", "explicit"],
     ...              prompt_strategies=["zs"] * 2, predictions=["FF", None])
     >>> score(**gamed)["change_rate/none_to_aligned/explicit"], score(**gamed, mode="strict")["change_rate/none_to_aligned/explicit"]
@@ -187,10 +195,10 @@ def score(
     boot: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
     out, intervals, _, _ = measures.outcome_scores(scored, labelled, t.items, t.humans, **boot)
     if t.items is not None:
-        out.update(measures.direction_means(table, t.items, **boot))
-        out.update(drift(table, t.items, **boot))
+        out.update(measures.direction_means(table, t.items, **boot, methods=intervals))
+        out.update(drift(table, t.items, **boot, methods=intervals))
     if t.humans is not None:
-        out.update(measures.kappa_by_trio(t.humans, **boot))
+        out.update(measures.kappa_by_trio(t.humans, **boot, methods=intervals))
     if t.humans is not None and t.items is not None:
         if t.judge["judge"].nunique() > 1:
             warnings.warn(
@@ -211,28 +219,4 @@ def score(
     out["n_labels"] = len(labelled)
     out["n_no_judgment"] = n_missing
     out["mode"] = mode
-    intervals.update(_item_bootstrap_intervals(out, intervals, n_resamples, confidence))
-    return Scores(out, intervals)
-
-
-def _item_bootstrap_intervals(
-    out: dict[str, Any], known: dict[str, dict[str, Any]], n_resamples: int, confidence: float
-) -> dict[str, dict[str, Any]]:
-    """How the drift and kappa intervals were made: a percentile bootstrap over items (drift averages each
-    item's cells first; kappa resamples each item's labels together)."""
-    made: dict[str, dict[str, Any]] = {}
-    for name in list(out):
-        if not name.endswith(CI_SUFFIXES[0]):
-            continue
-        key = name[: -len(CI_SUFFIXES[0])]
-        if key in known:
-            continue
-        if key.startswith("drift/"):
-            n = out.get(key.rsplit("/", 1)[0] + "/n_items")
-        elif key.startswith("kappa/"):
-            n = out.get(key + "/n_items")
-        else:
-            continue
-        made[key] = {"method": f"percentile bootstrap over items, {n_resamples} resamples", "n_units": n,
-                     "n_clusters": n, "unit": "item", "confidence": confidence}  # fmt: skip
-    return made
+    return Scores(out, {k: v for k, v in intervals.items() if k in out})

@@ -84,7 +84,8 @@ def test_agreement_per_intervention_matches_the_hand_computation(study: Study) -
     )
     assert (r["n/frame_hold"], r["n_tie/frame_hold"], r["n_tie/t2v_5b"]) == (2, 1, 1)
     assert r["average"] == pytest.approx(200 / 3)
-    assert (r["accuracy/frame_hold_ci_low"], r["accuracy/frame_hold_ci_high"]) == pytest.approx(_wilson(1, 2))
+    assert "accuracy/frame_hold_ci_low" not in r  # two pairs: no interval, and the record says why
+    assert r.intervals["accuracy/frame_hold"]["method"] == "none: no interval: 2 pairs (at least 5 needed)"
     assert r["dimension_accuracy/overall"] == 50.0 and "accuracy/motion_regen" not in r
     x = score.extra
     assert x["annotation_agreement/frame_hold"] == 50.0 and x["n_annotations/frame_hold"] == 6
@@ -158,7 +159,10 @@ def test_the_human_row_goes_into_the_leaderboard(study: Study, tmp_path: Path) -
     assert stored.kind == "verified" and stored.judge == "Human raters" and stored.sha256
     table = build_table("isovrbench", [stored])
     assert "Human raters" in json.dumps(table.gradio_value(), default=str)
-    assert "| frame_hold | 2 | 50.0 [" in (out / "report.md").read_text()
+    report = (out / "report.md").read_text()
+    assert "| frame_hold | 2 | 50.0 |" in report  # two pairs: no interval
+    withheld = report.split("Withheld: ", 1)[1]
+    assert withheld.startswith("accuracy/frame_hold, ") and "no interval: 2 pairs (at least 5 needed)" in withheld
     assert human_row(score_study(study, n_resamples=0), study, kind="reported")["revision"] == ""
     write_outputs(score_study(study, n_resamples=0), study, tmp_path / "again", kind="reported")
     assert json.loads((tmp_path / "again" / "human_row.json").read_text())["kind"] == "reported"

@@ -17,7 +17,7 @@ from typing import Any
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.benchmarks.isovrbench.human_study._score import StudyScore
 from mmjudge.benchmarks.isovrbench.human_study._study import Study
-from mmjudge.estimates import interval_of, interval_text
+from mmjudge.estimates import estimates_from, interval_caption, interval_of, interval_text
 
 __all__ = ["HUMAN_JUDGE", "answers_digest", "human_row", "write_outputs"]
 
@@ -28,7 +28,7 @@ PROTOCOL = (
     "Human validation (mmjudge human-study): agreement (%) with the intervention label on the targeted "
     "dimension (motion, text, visual quality; overall = sign of the sum of the three answers for the generator "
     "substitutions), one majority verdict per pair over its annotators, 'same' counted as not agreeing; "
-    "Wilson 95% CIs; average = mean of the interventions present with a stratified bootstrap CI."
+    "average = mean of the interventions present."
 )
 
 
@@ -53,9 +53,11 @@ def human_row(score: StudyScore, study: Study, *, kind: str = "verified") -> dic
     counts = ", ".join(
         f"{iv} {score.results[f'n/{iv}']}" for iv in INTERVENTIONS if f"n/{iv}" in score.results
     )
+    caption = interval_caption(estimates_from(score.results))
     source = (
         f"Human study {study.name!r}: {len(score.annotators)} annotators; pairs per intervention: {counts}. "
         + PROTOCOL
+        + (f" {caption}" if caption else "")
     )
     return {
         "benchmark": "isovrbench",
@@ -122,6 +124,10 @@ def report_markdown(score: StudyScore, study: Study) -> str:
         f"Fleiss' kappa over pair verdicts: {_kappa_text(x)}.",
         "",
         PROTOCOL,
+        "",
+        "Pair verdicts: " + (interval_caption(estimates_from(r)) or "no interval."),
+        "Per-answer agreement and control rates: 95% Wilson score intervals over the answers; Fleiss' kappa: "
+        "percentile bootstrap over the pairs.",
         "",
     ]
     return "\n".join(lines)

@@ -143,7 +143,7 @@ def score_study(
     answered = set(pairs) | {a.item_id for a in controls}
     unanswered = Counter(item.kind for item in study.items if item.item_id not in answered)
     return StudyScore(
-        dict(results), extra, annotators, {"pair": unanswered["pair"], "control": unanswered["control"]}
+        results, extra, annotators, {"pair": unanswered["pair"], "control": unanswered["control"]}
     )
 
 
