@@ -6,11 +6,14 @@ import argparse
 from pathlib import Path
 
 NAME = "compare"
-HELP = "compare runs of one benchmark on the same items: paired bootstrap CIs, p-values and McNemar tests"
+HELP = (
+    "compare runs of one benchmark on the same items: paired CIs and p-values (cluster bootstrap; sign-flip test "
+    "and jackknife t interval below 30 clusters) and McNemar tests"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Options: the runs, output folder, reference folder, bootstrap settings."""
+    """Options: the runs, output folder, reference folder, resampling settings."""
     parser.add_argument(
         "runs", nargs="+", type=Path, metavar="RUN",
         help="mmjudge eval --out folders (a frame sweep: one frames_<n> subfolder); the first is the baseline",
@@ -19,10 +22,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out", required=True, type=Path, help="write compare.md, compare.json, compare.png here"
     )
     parser.add_argument(
-        "--data", help="built benchmark folder or Hub dataset ORG/NAME[@REVISION] (default: the one the runs recorded)"
+        "--data",
+        help="built benchmark folder or Hub dataset ORG/NAME[@REVISION] (default: the one the runs recorded)",
     )
-    parser.add_argument("--n-resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument(
+        "--n-resamples", type=int, default=10_000,
+        help="bootstrap resamples, or sign flips drawn when the sign-flip test is not exact (default 10000)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="seed of the resamples and flips (default 0)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval coverage (default 0.95)")
 
 

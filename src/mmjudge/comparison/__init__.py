@@ -1,8 +1,9 @@
 """Paired comparison of judges on the same items (``mmjudge compare``, the leaderboard's significance).
 
 :func:`load_runs` reads and checks the runs, :func:`compare_runs` compares every run with the first on the
-benchmark's paired keys through :func:`compare_units` (paired cluster bootstrap, McNemar's exact test) and
-Holm-corrects them (:func:`adjust`); :func:`write_comparison` writes the files.
+benchmark's paired keys through :func:`compare_units` (paired cluster bootstrap from 30 independent clusters
+on; below, the paired sign-flip test and a jackknife t interval; McNemar's exact test) and Holm-corrects them
+(:func:`adjust`); :func:`write_comparison` writes the files.
 
 ``compare.json`` (strict JSON, NaN as ``null``)::
 
@@ -10,17 +11,22 @@ Holm-corrects them (:func:`adjust`); :func:`write_comparison` writes the files.
      "runs": [{"label", "judge", "path"}, ...],           # the first is the baseline
      "n_resamples", "seed", "confidence", "correction": "holm", "skipped": [...],
      "comparisons": [{"key", "a", "b", "value_a", "value_b", "difference", "ci_low", "ci_high",
-                      "p_value", "p_adjusted", "n_units", "n_clusters", "n_valid", "higher_is_better",
-                      "significant", "note",
+                      "p_value", "p_adjusted", "p_floor", "n_units", "n_clusters", "n_valid",
+                      "higher_is_better", "significant", "method", "note",
                       "mcnemar": null | {"both", "only_a", "only_b", "neither", "p_value", "p_adjusted"}}]}
 
-``difference`` is ``a - b`` with ``b`` the baseline (the first run), ``ci_*`` the paired cluster-bootstrap
-percentile interval, ``p_value`` its two-sided p-value, ``p_adjusted`` the Holm-corrected p-value over
-the file's comparisons and ``significant`` whether ``p_adjusted < 1 - confidence``; ``n_valid`` counts the
-resamples on which both statistics are defined. ``mcnemar`` (keys that are rates of per-unit 0/1 outcomes)
-counts the units both runs count as hits, only ``a``, only ``b`` and neither, with the exact p-value and
-its Holm correction over the file's McNemar tests. ``note`` says why a number is missing, or that there
-are few clusters.
+``difference`` is ``a - b`` with ``b`` the baseline (the first run). ``n_clusters`` counts the independent
+clusters that carry the key; ``method`` says how ``ci_*`` and ``p_value`` were made: from
+:data:`FEW_CLUSTERS` (30) clusters on, the paired cluster-bootstrap percentile interval and the bootstrap's
+two-sided p-value; from ``MIN_CLUSTERS`` (5) to 29, a jackknife t interval and the paired sign-flip test over
+clusters (exact when at most 16 clusters differ, Monte Carlo with ``n_resamples`` flips otherwise); below 5,
+neither. ``p_floor`` is the smallest p-value that test can give (``2 / 2^clusters`` for the exact sign-flip
+test); ``p_adjusted`` is the Holm-corrected p-value over the file's comparisons and ``significant`` whether
+``p_adjusted < 1 - confidence`` by a test whose ``p_floor`` is below it. ``n_valid`` counts the resamples, or
+flips, on which the difference is defined. ``mcnemar`` (keys that are rates of per-unit 0/1 outcomes) counts
+the units both runs count as hits, only ``a``, only ``b`` and neither, with the exact p-value and its Holm
+correction over the file's McNemar tests. ``note`` says why a number is missing, that the interval is thin
+(:func:`mmjudge.estimates.thin_note`), or that no test at this size can reach ``p < 1 - confidence``.
 
 >>> from mmjudge.comparison import CORRECTION
 >>> CORRECTION

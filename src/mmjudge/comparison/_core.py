@@ -1,11 +1,23 @@
 """The paired comparison of two judges on one key, and of several runs with a multiple-test correction.
 
 :func:`compare_units` is the one place a difference is tested: it pairs two judges' outcomes of one key
-(:class:`~mmjudge.stats.KeyOutcomes`: the scorer's own per-unit outcomes and metric, on the same units),
-draws the same clusters for both (:func:`mmjudge.stats.paired_metric_bootstrap`) and, where the key is a
-rate of per-unit correct/wrong outcomes counted on the same units for both judges, runs McNemar's exact
-test (statsmodels). ``mmjudge compare`` and the
-leaderboard's significance column both call it.
+(:class:`~mmjudge.stats.KeyOutcomes`: the scorer's own per-unit outcomes and metric, on the same units) and,
+by the number ``G`` of independent clusters that carry the key:
+
+- ``G >= RANDOMISATION_BELOW`` (100): draws the same clusters for both judges
+  (:func:`mmjudge.stats.paired_metric_bootstrap`): percentile interval and bootstrap p-value;
+- ``MIN_CLUSTERS <= G < RANDOMISATION_BELOW`` (5 to 99): a percentile bootstrap over fewer clusters rejects a
+  true null more often than its level (14.3% at 5 prompts, 7.1% at 30, 6.7% at 50, 4.0% at 100:
+  ``benchmarks/_coverage_compare.py``, ``benchmarks/RESULTS.md``), so the p-value is the paired sign-flip test's
+  (:func:`mmjudge.stats.sign_flip_test`, exact where at most 16 clusters differ) and the interval the jackknife
+  t interval (:func:`mmjudge.stats.paired_jackknife`, :func:`mmjudge.stats.mean_interval`, Bell-McCaffrey
+  df); a test that cannot reach ``p < alpha`` at this size (``2 / 2^G >= alpha``: 5 clusters at 0.05) never
+  marks a difference significant, and the note says so; below ``FEW_CLUSTERS`` (30) the note marks it thin;
+- ``G < MIN_CLUSTERS``: no interval and no p-value, and the note says why.
+
+Where the key is a rate of per-unit correct/wrong outcomes counted on the same units for both judges, it also
+runs McNemar's exact test (statsmodels). ``mmjudge compare`` and the leaderboard's significance column both
+call it.
 """
 
 from __future__ import annotations
@@ -19,9 +31,13 @@ import numpy as np
 
 from mmjudge._deps import require
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats import KeyOutcomes
+from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, thin_note
+from mmjudge.stats import KeyOutcomes, Outcomes, SignFlipResult, Spread
 
 __all__ = ["CORRECTION", "FEW_CLUSTERS", "KeyComparison", "McNemar", "adjust", "compare_units"]
+
+RANDOMISATION_BELOW = 100
+"""Below this many clusters a comparison's p-value is the sign-flip test's and its interval the jackknife's."""
 
 CORRECTION = "holm"
 """Multiple-test correction over a comparison's tests (statsmodels ``multipletests`` method name)."""
@@ -29,10 +45,6 @@ CORRECTION = "holm"
 TOLERANCE = 1e-9
 """Largest relative gap allowed between the pairing's statistic at weights 1 and the scorer's value
 (the two sum the same counts in a different order, which moves the last bits only)."""
-
-
-FEW_CLUSTERS = 30
-"""Below this many clusters a comparison carries a note that its bootstrap interval and p are optimistic."""
 
 
 @dataclass(frozen=True)
@@ -70,17 +82,19 @@ class KeyComparison:
     difference: float
     """``value_a - value_b`` (NaN when either is undefined)."""
     ci_low: float
-    """Lower end of the paired cluster-bootstrap percentile interval of the difference."""
+    """Lower end of the interval of the difference (:attr:`method` says which: the paired cluster-bootstrap
+    percentile interval, or the jackknife t interval below :data:`FEW_CLUSTERS` clusters; NaN when none)."""
     ci_high: float
     """Upper end of that interval."""
     p_value: float
-    """Two-sided bootstrap p-value of "no difference"."""
+    """Two-sided p-value of "no difference" (the bootstrap's, or the sign-flip test's below
+    :data:`FEW_CLUSTERS` clusters; NaN when none)."""
     n_units: int
     """Units paired."""
     n_clusters: int
-    """Clusters resampled."""
+    """Independent clusters carrying the key (those whose units count in it for either judge)."""
     n_valid: int
-    """Resamples on which both statistics are defined."""
+    """Bootstrap resamples, or sign flips (enumerated or drawn), on which the difference is defined."""
     higher_is_better: bool
     """The key's direction (from the benchmark's result keys)."""
     mcnemar: McNemar | None = None
@@ -88,11 +102,24 @@ class KeyComparison:
     p_adjusted: float = math.nan
     """``p_value`` after the correction over the comparison's bootstrap tests."""
     note: str = ""
-    """Why a number is missing, or a caveat (few clusters)."""
+    """Why a number is missing, or a caveat (:func:`mmjudge.estimates.thin_note` below :data:`FEW_CLUSTERS`
+    clusters; that no test at this size can reach ``p < alpha``)."""
+    method: str = ""
+    """How the interval and the p-value were made, e.g. ``sign-flip test over 12 prompts (exact, 4096 flips);
+    jackknife t interval, 11 df`` (``none`` when neither was made)."""
+    p_floor: float = 0.0
+    """The smallest p-value the test can give at this size (``2 / 2^G`` for the exact sign-flip test over ``G``
+    clusters, ``2 / (B + 1)`` for ``B`` bootstrap resamples; NaN without a test, 0 when not recorded)."""
 
     def significant(self, alpha: float) -> bool:
-        """Whether the corrected bootstrap p-value is below ``alpha``."""
-        return bool(self.p_adjusted < alpha)
+        """Whether the corrected p-value is below ``alpha``, by a test that can reach below ``alpha`` at all.
+
+        >>> c = KeyComparison("k", "a", "b", 100.0, 0.0, 100.0, 60.0, 140.0, 0.0625, 50, 5, 32, True,
+        ...                   p_adjusted=0.0625, p_floor=0.0625)
+        >>> c.significant(0.05), c.significant(0.1)
+        (False, True)
+        """
+        return bool(self.p_adjusted < alpha and self.p_floor < alpha)
 
 
 def compare_units(
@@ -106,7 +133,7 @@ def compare_units(
     confidence: float = 0.95,
     seed: int = 0,
 ) -> KeyComparison:
-    """Compare two judges on the same units of one key.
+    """Compare two judges on the same units of one key (the method depends on the clusters: module docstring).
 
     Args:
         a, b: each judge's outcomes of the key (the same units, clusters and strata, the same metric).
@@ -114,7 +141,10 @@ def compare_units(
         values: the scorer's values of the key (default: the metric on the outcomes); the difference is
             ``values[0] - values[1]``, and each must match the metric on its outcomes (:data:`TOLERANCE`).
         higher_is_better: the key's direction.
-        n_resamples, confidence, seed: the paired cluster bootstrap.
+        n_resamples: bootstrap resamples, or sign flips drawn when the sign-flip test is not exact.
+        confidence: the interval's coverage; the note says when no test at this size can reach
+            ``p < 1 - confidence``.
+        seed: seed of the resamples or the drawn flips.
 
     Raises:
         SchemaError: the units, clusters or metrics differ, or a value does not match its outcomes.
@@ -126,43 +156,110 @@ def compare_units(
     >>> r = compare_units(u([1.0, 1.0, 1.0]), u([0.0, 1.0, 1.0]), n_resamples=200)
     >>> round(r.difference, 2), r.mcnemar.only_a, r.mcnemar.p_value
     (33.33, 1, 1.0)
+    >>> r.note
+    'no interval: 3 units (at least 5 needed); no p-value: no test at this size can reach p < 0.05'
     """
-    from mmjudge.stats import paired_metric_bootstrap, two_sided_p
+    from mmjudge.stats import paired_jackknife
 
     b = _aligned(a, b)
     value_a, value_b = values if values is not None else (a.value(), b.value())
     _check_value(a, value_a)
     _check_value(b, value_b)
     base: dict[str, Any] = {"key": a.key, "a": labels[0], "b": labels[1], "value_a": value_a, "value_b": value_b,
-                            "n_units": len(a.outcomes.units), "higher_is_better": higher_is_better}  # fmt: skip
-    n_clusters, mcnemar = a.outcomes.n_clusters, _mcnemar(a, b)
-    if n_clusters < 2 or math.isnan(value_a) or math.isnan(value_b):
-        # one cluster: every resample is the full sample, so the bootstrap says nothing about chance
-        note = {0: "no unit to pair", 1: "one cluster: nothing to resample"}.get(n_clusters, "")
-        note = note or "the key is undefined for a judge"
-        return KeyComparison(**base, difference=value_a - value_b, ci_low=math.nan, ci_high=math.nan, p_value=math.nan,
-                             n_clusters=n_clusters, n_valid=0, mcnemar=mcnemar, note=note)  # fmt: skip
+                            "difference": value_a - value_b, "n_units": len(a.outcomes.units),
+                            "higher_is_better": higher_is_better, "mcnemar": _mcnemar(a, b)}  # fmt: skip
+    spread = paired_jackknife(a.outcomes, b.outcomes, a.metric) if a.outcomes.units else None
+    n_clusters = spread.n_clusters if spread is not None else 0
+    if spread is None or n_clusters < MIN_CLUSTERS or math.isnan(value_a) or math.isnan(value_b):
+        note = _why_none(a.outcomes, n_clusters, value_a, value_b, 1.0 - confidence)
+        return KeyComparison(**base, ci_low=math.nan, ci_high=math.nan, p_value=math.nan, n_clusters=n_clusters,
+                             n_valid=0, note=note, method="none", p_floor=math.nan)  # fmt: skip
+    if n_clusters < RANDOMISATION_BELOW:
+        return _few_clusters(a, b, base, spread, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    return _bootstrap(a, b, base, n_clusters, n_resamples=n_resamples, confidence=confidence, seed=seed)
+
+
+def _bootstrap(
+    a: KeyOutcomes, b: KeyOutcomes, base: dict[str, Any], n_clusters: int, *, n_resamples: int,
+    confidence: float, seed: int,
+) -> KeyComparison:  # fmt: skip
+    """The paired cluster bootstrap: percentile interval and bootstrap p-value (at 100 clusters or more)."""
+    from mmjudge.stats import paired_metric_bootstrap, two_sided_p
+
     _, replicates, _ = paired_metric_bootstrap(
         a.outcomes, b.outcomes, a.metric, n_resamples=n_resamples, seed=seed
     )
     valid = replicates[~np.isnan(replicates)]
     alpha = (1.0 - confidence) / 2.0
-    low, high = (np.quantile(valid, [alpha, 1.0 - alpha]) if valid.size else (math.nan, math.nan))
-    return KeyComparison(
-        **base, difference=value_a - value_b, ci_low=float(low), ci_high=float(high), p_value=two_sided_p(valid),
-        n_clusters=n_clusters, n_valid=int(valid.size), mcnemar=mcnemar, note=_few(n_clusters),
-    )  # fmt: skip
+    low, high = np.quantile(valid, [alpha, 1.0 - alpha]) if valid.size else (math.nan, math.nan)
+    over = _count(n_clusters, a.outcomes)
+    method = f"paired percentile bootstrap over {over}, {n_resamples} resamples (interval and p)"
+    floor = min(1.0, 2.0 / (valid.size + 1)) if valid.size else math.nan  # two_sided_p's smallest value
+    return KeyComparison(**base, ci_low=float(low), ci_high=float(high), p_value=two_sided_p(valid),
+                         n_clusters=n_clusters, n_valid=int(valid.size), method=method, p_floor=floor)  # fmt: skip
 
 
-def _few(n_clusters: int) -> str:
-    """A warning for few clusters: the percentile bootstrap under-covers there (its p-values are too small)."""
-    if n_clusters >= FEW_CLUSTERS:
-        return ""
-    return f"only {n_clusters} clusters: bootstrap interval and p are optimistic below {FEW_CLUSTERS}"
+def _few_clusters(
+    a: KeyOutcomes, b: KeyOutcomes, base: dict[str, Any], spread: Spread, *, n_resamples: int, confidence: float,
+    seed: int,
+) -> KeyComparison:  # fmt: skip
+    """The sign-flip test's p-value and the jackknife t interval (5 to 99 clusters)."""
+    from mmjudge.stats import mean_interval, rate_df, sign_flip_test
+
+    flip = sign_flip_test(a.outcomes, b.outcomes, a.metric, n_flips=n_resamples, seed=seed)
+    # a difference of two 0-100 keys lies in [-100, 100]: a difference equal in every cluster (zero jackknife
+    # variance) gets the Wilson bound over the units there, never a zero-width interval
+    low, high, how = mean_interval(spread._replace(value=base["difference"]), confidence, (-100.0, 100.0),
+                                   _cluster_word(a.outcomes))  # fmt: skip
+    stratified = ", stratified" if spread.stratified else ""
+    method = f"{_flip_method(flip, a.outcomes)}; {how.replace('; t quantile', f'{stratified}; t, {rate_df(spread)} df')}"
+    notes = [n for n in [thin_note(spread.n_clusters, _cluster_word(a.outcomes))] if n]
+    alpha = 1.0 - confidence
+    if not flip.p_floor < alpha:
+        notes.append(f"no test at this size can reach p < {alpha:g}")
+    if math.isnan(low):
+        notes.append("no interval: leaving a cluster out leaves the difference undefined")
+    return KeyComparison(**base, ci_low=low, ci_high=high, p_value=flip.p_value, n_clusters=spread.n_clusters,
+                         n_valid=flip.n_flips - flip.n_undefined, note="; ".join(notes), method=method,
+                         p_floor=flip.p_floor)  # fmt: skip
+
+
+def _why_none(outcomes: Outcomes, n_clusters: int, value_a: float, value_b: float, alpha: float) -> str:
+    """The note of a comparison without interval or p-value."""
+    if not outcomes.units:
+        return "no unit to pair"
+    if n_clusters == 1:
+        return "one cluster: nothing to resample"
+    if math.isnan(value_a) or math.isnan(value_b) or n_clusters == 0:
+        return "the key is undefined for a judge"
+    reach = f": no test at this size can reach p < {alpha:g}" if 2.0 ** (1 - n_clusters) >= alpha else ""
+    return f"{thin_note(n_clusters, _cluster_word(outcomes))}; no p-value{reach}"
+
+
+def _cluster_word(outcomes: Outcomes) -> str:
+    """What a cluster is (the unit when every unit is its own cluster)."""
+    return outcomes.unit if outcomes.independent else outcomes.cluster_name
+
+
+def _count(n: int, outcomes: Outcomes) -> str:
+    """``12 prompts``."""
+    return f"{n} {_cluster_word(outcomes)}{'' if n == 1 else 's'}"
+
+
+def _flip_method(flip: SignFlipResult, outcomes: Outcomes) -> str:
+    """``sign-flip test over 12 prompts (exact, 4096 flips)`` and its variants."""
+    over = f"sign-flip test over {_count(flip.n_clusters, outcomes)}"
+    if not flip.exact:
+        return f"{over} (Monte Carlo, {flip.n_flips} flips)"
+    if flip.n_differing == flip.n_clusters:
+        return f"{over} (exact, {flip.n_flips} flips)"
+    differ = _count(flip.n_differing, outcomes)
+    return f"{over} (exact, {flip.n_flips} flips of the {differ} where the judges differ)"
 
 
 def adjust(comparisons: Sequence[KeyComparison]) -> list[KeyComparison]:
-    """Holm-correct the bootstrap p-values over all comparisons, and the McNemar p-values over theirs.
+    """Holm-correct the p-values over all comparisons (bootstrap and sign-flip p-values alike: each is a valid
+    p-value of its own comparison, which is all Holm needs), and the McNemar p-values over theirs.
 
     Undefined (NaN) p-values stay NaN and do not count in the family.
     """

@@ -14,7 +14,8 @@ from typing import Any
 from mmjudge._deps import require
 from mmjudge.comparison._compare import COMPARE_VERSION, Comparison
 from mmjudge.comparison._core import KeyComparison
-from mmjudge.estimates import interval_text, number_text
+from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, interval_text, number_text
+from mmjudge.stats import EXACT_MAX_CLUSTERS
 
 __all__ = ["comparison_record", "format_difference", "summary_lines", "write_comparison"]
 
@@ -42,19 +43,25 @@ def comparison_record(comparison: Comparison) -> dict[str, Any]:
 
 
 def format_difference(c: KeyComparison, alpha: float) -> str:
-    """``"+3.10 [1.20, 5.00] p=0.004 *"`` (``*``: corrected p below ``alpha``); the note when undefined.
+    """``"+3.10 [1.20, 5.00] p=0.004 *"`` (``*``: corrected p below ``alpha`` by a test that can reach below it,
+    :meth:`KeyComparison.significant`); ``(no interval)`` in place of the interval when only the p-value is
+    defined; the note when neither is.
 
     >>> c = KeyComparison("k", "a", "b", 60.0, 50.0, 10.0, 2.0, 18.0, 0.01, 100, 10, 1000, True, p_adjusted=0.02)
     >>> format_difference(c, 0.05)
     '+10.00 [+2.00, +18.00] p=0.02 *'
     >>> format_difference(dataclasses.replace(c, p_adjusted=1e-4), 0.05)
     '+10.00 [+2.00, +18.00] p<0.001 *'
+    >>> format_difference(dataclasses.replace(c, n_clusters=5, p_adjusted=0.0625, p_floor=0.0625), 0.05)
+    '+10.00 [+2.00, +18.00] p=0.0625'
     """
-    if math.isnan(c.difference) or math.isnan(c.ci_low):
+    if math.isnan(c.difference) or (math.isnan(c.ci_low) and math.isnan(c.p_adjusted)):
         return c.note or "undefined"
     star = " *" if c.significant(alpha) else ""
     p = _p(c.p_adjusted)
-    interval = interval_text(c.ci_low, c.ci_high, 2, style="signed")
+    interval = (
+        "(no interval)" if math.isnan(c.ci_low) else interval_text(c.ci_low, c.ci_high, 2, style="signed")
+    )
     return f"{number_text(c.difference, 2, style='signed')} {interval} p{'' if p.startswith('<') else '='}{p}{star}"
 
 
@@ -66,8 +73,10 @@ def summary_lines(comparison: Comparison) -> list[str]:
         exact = _p(c.mcnemar.p_adjusted) if c.mcnemar else "-"
         lines.append(f"{c.key:<42} {c.a:<24} {format_difference(c, comparison.alpha):<40} {exact}")
     lines.append(f"(each run minus {comparison.runs[0]['label']}; * Holm-corrected p < {comparison.alpha:g})")
-    notes = sorted({c.note for c in comparison.comparisons if c.note and not math.isnan(c.ci_low)})
-    return lines + [f"note: {note}" for note in notes]
+    methods = list(dict.fromkeys(c.method for c in comparison.comparisons if c.method and c.method != "none"))
+    alpha = comparison.alpha  # notes that the table shows in place of a difference are not repeated below
+    notes = {c.note for c in comparison.comparisons if c.note and format_difference(c, alpha) != c.note}
+    return lines + [f"method: {method}" for method in methods] + [f"note: {note}" for note in sorted(notes)]
 
 
 def write_comparison(comparison: Comparison, out: str | Path) -> list[Path]:
@@ -89,19 +98,23 @@ def _markdown(comparison: Comparison, png: str) -> str:
         f"# Paired comparison on {comparison.benchmark}",
         "",
         f"Each run minus the baseline **{base}**, on the same {comparison.benchmark} items (dataset hash "
-        f"`{comparison.dataset_hash}`). Interval: {comparison.confidence:.0%} paired cluster bootstrap "
-        f"({comparison.n_resamples} resamples, seed {comparison.seed}); p: bootstrap, Holm-corrected over the "
-        f"{len(comparison.comparisons)} comparisons; McNemar: exact test on the per-unit 0/1 outcomes the rate "
-        f"counts (Holm-corrected), where the key is such a rate. * : corrected p < {comparison.alpha:g}.",
+        f"`{comparison.dataset_hash}`). With {FEW_CLUSTERS} or more independent clusters: "
+        f"{comparison.confidence:.0%} paired cluster-bootstrap percentile interval and bootstrap p "
+        f"({comparison.n_resamples} resamples, seed {comparison.seed}); with {MIN_CLUSTERS} to {FEW_CLUSTERS - 1}: "
+        "jackknife t interval and the paired sign-flip (randomisation) test over clusters, exact up to "
+        f"{EXACT_MAX_CLUSTERS} clusters that differ (its p cannot go below 2 / 2^clusters); fewer: neither. The "
+        f"method column says which. p: Holm-corrected over the {len(comparison.comparisons)} comparisons; "
+        "McNemar: exact test on the per-unit 0/1 outcomes the rate counts (Holm-corrected; it takes the units "
+        f"as independent), where the key is such a rate. * : corrected p < {comparison.alpha:g}.",
         "",
-        "| key | run | value | baseline | difference [CI] | p (raw) | McNemar p | units / clusters | note |",
-        "|---|---|---:|---:|---|---:|---:|---:|---|",
+        "| key | run | value | baseline | difference [CI] | p (raw) | McNemar p | units / clusters | method | note |",
+        "|---|---|---:|---:|---|---:|---:|---:|---|---|",
     ]
     for c in comparison.comparisons:
         exact = f"{_p(c.mcnemar.p_adjusted)} ({c.mcnemar.only_a}:{c.mcnemar.only_b})" if c.mcnemar else "-"
         lines.append(
             f"| {c.key} | {c.a} | {_num(c.value_a)} | {_num(c.value_b)} | {format_difference(c, comparison.alpha)} "
-            f"| {_p(c.p_value)} | {exact} | {c.n_units} / {c.n_clusters} | {c.note} |"
+            f"| {_p(c.p_value)} | {exact} | {c.n_units} / {c.n_clusters} | {c.method} | {c.note} |"
         )
     lines += [
         "",
@@ -129,7 +142,8 @@ def _plot(comparison: Comparison, path: Path) -> Path:
     ax.set_yticks(range(len(shown)), [f"{c.key}\n{c.a} − {c.b}" for c in shown], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel(
-        f"difference with {comparison.confidence:.0%} paired bootstrap CI (red: Holm p < {comparison.alpha:g})"
+        f"difference with {comparison.confidence:.0%} paired CI (method per key in compare.md; red: Holm p < "
+        f"{comparison.alpha:g})"
     )
     ax.set_title(f"{comparison.benchmark}: each run minus {comparison.runs[0]['label']}", fontsize=9)
     fig.tight_layout()
