@@ -1,4 +1,5 @@
-"""Screenshots of the served leaderboard in headless Chromium: provenance tiers and ranking by reference set.
+"""Screenshots of the served leaderboard in headless Chromium: provenance tiers, ranking by reference set,
+rank sets.
 
     .venv/bin/python benchmarks/screenshot_leaderboard.py --demo-output demo-output --out benchmarks/screenshots
 
@@ -7,9 +8,13 @@ The store gets what a deployed leaderboard holds: the shipped published rows; th
 ingested as baselines (``mmjudge leaderboard --demo-output``); one ``run here`` row, stored by the
 real worker path (a request queued, claimed, and its predictions stored under the worker's lease; the
 predictions are the demo's ``random`` baseline file renamed, as no model is run here); and ``submitted``
-uploads, one of them MIST's ``constant`` baseline file renamed, which MIST's companion check flags.
-Writes ``isovrbench.png`` and ``mist.png``: the table of each tab, 1400 px wide, with only the rank, judge,
-headline and details columns shown (the other column groups unchecked).
+uploads, one of them MIST's ``constant`` baseline file renamed, which MIST's companion check flags, and on
+EmoReAlM three files (the demo's ``random`` and ``constant`` files and the reference answers) so that its rows
+get rank sets. Writes ``isovrbench.png``, ``mist.png`` and ``emorealm.png``: the table of each tab, 1400 px
+wide, with the rank, judge, headline, the paired-test columns (rank set and test) and the details shown (the
+other column groups unchecked), and the caption under EmoReAlM's table. The sample's IsoVRBench pairs fall on
+2 prompts, so their rank-set cells say why there is none; MIST's one compared row ranks alone (``1``, ``best``;
+the flagged upload is not compared); EmoReAlM's 10 questions on 5 clips get thin rank sets (``†``).
 """
 
 from __future__ import annotations
@@ -52,6 +57,18 @@ def fill(board, demo: Path) -> None:  # type: ignore[no-untyped-def]
                  SubmissionMeta("never reads the image", "eve/constant", "v1"), "eve")  # fmt: skip
     board.submit(_renamed(demo / "mist" / "random" / "predictions.jsonl", "uploaded mist judge"),
                  SubmissionMeta("uploaded mist judge", "eve/mist", "v1"), "eve")  # fmt: skip
+    for name in ("random", "constant"):
+        board.submit(_renamed(demo / "emorealm" / name / "predictions.jsonl", f"uploaded {name}"),
+                     SubmissionMeta(f"uploaded {name}", f"eve/{name}", "v1"), "eve")  # fmt: skip
+    board.submit(_answers(board), SubmissionMeta("reference answers", "eve/answers", "v1"), "eve")
+
+
+def _answers(board) -> bytes:  # type: ignore[no-untyped-def]
+    """An EmoReAlM file answering every question as the labels do (a perfect judge, as a file proves nothing)."""
+    header = {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "reference answers"}
+    rows = board.reference_rows("emorealm")
+    lines = [json.dumps(header)] + [json.dumps({"id": r["id"], "prediction": r["answer"]}) for r in rows]
+    return ("\n".join(lines) + "\n").encode()
 
 
 def main() -> None:
@@ -62,6 +79,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from mmjudge.leaderboard.startup import about_text, open_leaderboard
+    from mmjudge.leaderboard.tables import RANK_SET_HEADER, SIGNIFICANCE
     from mmjudge.leaderboard.ui import build_app
 
     board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", data_root=args.demo_output / "sample-data",
@@ -76,18 +94,18 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto("http://127.0.0.1:7871/")
             page.get_by_role("tab", name="Submit").wait_for(timeout=60_000)
-            for tab, title in (("isovrbench", "IsoVRBench"), ("mist", "MIST")):
+            for tab, title in (("isovrbench", "IsoVRBench"), ("mist", "MIST"), ("emorealm", "EmoReAlM")):
                 page.get_by_role("tab", name=title, exact=True).click()
                 # the controls are enabled once the page-load table and figure are in
                 page.locator(f"#tiers-{tab} input").first.wait_for(state="visible", timeout=60_000)
                 page.wait_for_function(f"() => !document.querySelector('#tiers-{tab} input').disabled", timeout=60_000)
                 groups = page.locator(f"#groups-{tab}")
-                for box in groups.get_by_role("checkbox").all():  # only rank, judge, headline and the details
-                    if box.is_checked() and (box.get_attribute("value") or box.get_attribute("name")) != "details":
-                        label = box.evaluate("b => b.closest('label').innerText.trim()")
-                        if label != "details":
-                            box.uncheck()
+                for box in groups.get_by_role("checkbox").all():  # rank, judge, headline, paired test, details
+                    label = box.evaluate("b => b.closest('label').innerText.trim()")
+                    if box.is_checked() and label not in ("details", SIGNIFICANCE):
+                        box.uncheck()
                 page.locator(f"#table-{tab} th[title='Scored on']").wait_for(timeout=60_000)
+                page.locator(f"#table-{tab} th[title='{RANK_SET_HEADER}']").wait_for(timeout=60_000)
                 page.locator(f"#table-{tab} th[title='Coverage %']").wait_for(state="detached", timeout=60_000)
                 page.wait_for_timeout(1500)  # the figure below settles; the table is in
                 # scrolled to its last rows: the published set's last ranks, then the sample set ranked apart
@@ -96,7 +114,15 @@ def main() -> None:
                     "getComputedStyle(el).overflowY !== 'visible') el.scrollTop = el.scrollHeight; }"
                 )
                 page.wait_for_timeout(800)
-                page.locator(f"#table-{tab}").screenshot(path=str(args.out / f"{tab}.png"))
+                table = page.locator(f"#table-{tab}")
+                if tab == "emorealm":  # the table down to the caption under it (the legend between them)
+                    top, end = table.bounding_box(), page.locator(f"#caption-{tab}").bounding_box()
+                    assert top is not None and end is not None
+                    clip = {"x": top["x"], "y": top["y"], "width": top["width"],
+                            "height": end["y"] + end["height"] - top["y"]}  # fmt: skip
+                    page.screenshot(path=str(args.out / f"{tab}.png"), clip=clip, full_page=True)  # type: ignore[arg-type]
+                else:
+                    table.screenshot(path=str(args.out / f"{tab}.png"))
                 print(f"wrote {args.out / f'{tab}.png'}")
             browser.close()
     finally:

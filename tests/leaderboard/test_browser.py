@@ -3,7 +3,8 @@ rejected with its line, the same predictions uploaded again are rejected as a du
 names is shown literally, once, and exported as submitted; rank, judge and headline are in view at
 1400 px and at 390 px (also scrolled right: they are pinned), a column-group toggle hides and shows its
 headers, the tier filter leaves only rows of that tier, and a column sort replaces the previous one
-while each row keeps its rank (and a baseline stays below the ranked rows).
+while each row keeps its rank (and a baseline stays below the ranked rows); rows on the same items show
+their rank sets, with the caption saying what the marks mean.
 
 Each test starts from a fresh store, a fresh app and a fresh browser page, and every step waits on state
 the app itself shows (the file component's value, the message, a table row), never on something that
@@ -422,3 +423,41 @@ def test_a_sort_replaces_the_previous_one_and_ranks_stay_with_their_rows(browser
             and ranks["VideoReward"] == "1"
             and ranks["GPT-4.1"] == "2"
         )
+
+
+def _answers(rows, answer) -> bytes:
+    header = {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"}
+    lines = [json.dumps(header)] + [json.dumps({"id": r["id"], "prediction": answer(k, r)}) for k, r in enumerate(rows)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_the_rank_set_column_and_the_caption_show_and_sort(browser, board_factory, reference) -> None:
+    """Rows scored on the same clips get rank sets: the column shows the cells the table holds, its group's
+    toggle hides it, the caption under the table says what the marks mean, and a sort by the rank set orders
+    the rows by the set's first rank."""
+    from playwright.sync_api import expect
+
+    from mmjudge.leaderboard.tables import RANK_SET_HEADER, SIGNIFICANCE, build_table
+
+    board, rows = board_factory(), reference["emorealm"]
+    for name, answer in (("perfect", lambda k, r: r["answer"]), ("never", lambda k, r: "Z"),
+                         ("some", lambda k, r: r["answer"] if k % 3 else "Z")):  # fmt: skip
+        board.submit(_answers(rows, answer), SubmissionMeta(name, f"org/{name}", "r1"), "local")
+    built = build_table("emorealm", board.store.submissions("emorealm"), significance=True)
+    at, judge = built.headers.index(RANK_SET_HEADER), built.headers.index("Judge")
+    expected = {row[judge]: row[at] for row in built.display}
+    assert expected["perfect"].startswith("1") and expected["never"].endswith("3 †")
+    with _page_on(browser, board) as page:
+        page.get_by_role("tab", name="EmoReAlM", exact=True).click()
+        table, header = page.locator("#table-emorealm"), page.locator(f"#table-emorealm th[title='{RANK_SET_HEADER}']")
+        expect(table).to_contain_text("never", timeout=STEP_MS)
+        expect(header).to_have_count(1)
+        shown = dict(zip(_column(page, table, "Judge"), _column(page, table, RANK_SET_HEADER), strict=True))
+        assert shown == expected
+        expect(page.locator("#caption-emorealm")).to_contain_text(f"{RANK_SET_HEADER}: the ranks a row may hold")
+        sort_column(page, table, RANK_SET_HEADER, "Sort descending")
+        _first_is(page, table, "Judge", "never")
+        page.locator("#tiers-emorealm input").first.wait_for(state="visible")
+        page.wait_for_function("() => !document.querySelector('#tiers-emorealm input').disabled")
+        page.locator("#groups-emorealm").get_by_label(SIGNIFICANCE).uncheck()
+        expect(header).to_have_count(0)

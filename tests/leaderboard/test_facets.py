@@ -176,20 +176,24 @@ def test_one_cell_format() -> None:
 
 
 def test_freshly_scored_rows_show_an_interval_in_every_estimate(board_factory, reference) -> None:
-    """Today's scorers give every score column a CI: ``(no CI)`` appears on no freshly scored row."""
+    """Today's scorers give every score column a CI or say why not: on the tiny reference rows many keys rest on
+    fewer than 5 clusters, and such a cell shows ``(no CI)`` with the mark of its withheld-interval footnote."""
     board = board_factory()
+    withheld = 0
     for benchmark in ("isovrbench", "emoprefer", "emorealm"):
         data = ("\n".join(prediction_lines(benchmark, reference[benchmark], seed=5)) + "\n").encode()
         stored = board.submit(data, SubmissionMeta("j", "m", "r"), "local")
         for view in views(benchmark):
             table = build_table(benchmark, [stored], view)
             cells = dict(zip(table.headers, table.display[0], strict=True))
-            assert not [h for h, d in cells.items() if "(no CI)" in d], (benchmark, view)
+            assert not [h for h, d in cells.items() if "(no CI)" in d and "†" not in d], (benchmark, view, cells)
+            withheld += sum("(no CI)" in d for d in cells.values())
             scores = [
                 h for h, g in zip(table.headers, table.groups, strict=True) if g not in (DETAILS, "coverage")
             ]
             numeric = [h for h in scores[2:] if table.datatypes[table.headers.index(h)] == "number"]
-            assert all(cells[h] == "—" or "[" in cells[h] for h in numeric), (benchmark, view, cells)
+            assert all(cells[h] == "—" or "[" in cells[h] or "(no CI)" in cells[h] for h in numeric), (benchmark, view, cells)
+    assert withheld  # the check above saw withheld intervals
 
 
 def test_figures_follow_the_table_order_and_name_every_row(board_factory) -> None:

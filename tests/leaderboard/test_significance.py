@@ -1,4 +1,4 @@
-"""The significance column: verified rows against the best one (paired), reported and pre-migration rows."""
+"""The rank-set and test columns: verified rows ranked together (paired, simultaneous), reported and older rows."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mmjudge.comparison import FEW_CLUSTERS, KeyComparison, adjust, compare_units
+from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS
 from mmjudge.leaderboard import NewSubmission, Store
 from mmjudge.leaderboard import significance as sig
 from mmjudge.leaderboard.reported import reported_rows
 from mmjudge.leaderboard.store import MIGRATIONS
-from mmjudge.leaderboard.tables import SIGNIFICANCE_HEADER, build_table
+from mmjudge.leaderboard.tables import RANK_SET_HEADER, SIGNIFICANCE_HEADER, build_table
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.validation import SubmissionMeta
+from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, rank_sets
 
 
 def emorealm_file(rows, answer) -> bytes:
@@ -41,51 +42,89 @@ def board(board_factory):
     return board_factory(require_login=False, daily_limit=100)
 
 
-def test_verified_rows_against_the_best_reported_and_old_rows(board, reference) -> None:
+def ranks(table) -> dict[int, str]:
+    at, key = table.headers.index(RANK_SET_HEADER), table.headers.index("id")
+    return {int(row[key]): shown[at] for row, shown in zip(table.values, table.display, strict=True)}
+
+
+def test_verified_rows_get_rank_sets_and_reported_and_old_rows_say_why_not(board, reference) -> None:
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
     twin = submit(board, emorealm_file(rows, lambda k, r: f"({r['answer']})"), "oracle-twin")  # same outcomes
+    some = submit(board, emorealm_file(rows, lambda k, r: r["answer"] if k % 3 else "Z"), "some")  # a third wrong
     poor = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")  # every answer wrong
     paper = NewSubmission("emorealm", "reported", "paper judge", "paper/model", "paper", {"overall": 99.0})
     published = [board.store.insert_submission(r) for r in [*reported_rows("emorealm"), paper]]
     old = board.store.insert_submission(  # a verified row as stored before migration 4: no paired data
         NewSubmission("emorealm", "verified", "old", "old", "u", dict(poor.results), sha256="0" * 64)
     )
-    cells = column(Handlers(board).table("emorealm"))
+    table = Handlers(board).table("emorealm")
+    cells, sets = column(table), ranks(table)
     stored = {s.id: s for s in board.store.submissions("emorealm")}
-    units = {i: sig.unpack_paired(stored[i].paired)[1]["overall"] for i in (best.id, twin.id, poor.id)}
-    few = f" ({len(set(units[best.id].outcomes.clusters))} clusters: optimistic)"  # the sample's videos, under 30
-    assert len(set(units[best.id].outcomes.clusters)) < FEW_CLUSTERS
-    assert cells[best.id] == "best"
-    assert cells[twin.id].startswith("n.s. +0.00 [+0.00, +0.00]") and cells[twin.id].endswith(few)
-    assert cells[poor.id].startswith("-100.00 [-100.00, -100.00]") and cells[poor.id].endswith(f" *{few}")
-    assert published and all(cells[i] == "published numbers: no pairing" for i in published)
-    assert cells[old] == "no per-item data (stored before pairing)"
-    # the cells are the comparison core's, Holm-corrected over the rows compared
-    direct = adjust([
-        compare_units(units[i], units[best.id], values=(stored[i].results["overall"], stored[best.id].results["overall"]),
-                      n_resamples=sig.N_RESAMPLES)
-        for i in (twin.id, poor.id)
-    ])  # fmt: skip
-    assert cells[poor.id].endswith(f"p={direct[1].p_adjusted:.3g} *{few}")
-    assert direct[0].difference == 0.0 and direct[1].difference == -100.0
+    family = (best.id, twin.id, some.id, poor.id)
+    units = [sig.unpack_paired(stored[i].paired)[1]["overall"] for i in family]
+    n_clusters = units[0].outcomes.n_clusters  # the sample's clips: enough for rank sets, too few not to be thin
+    assert MIN_CLUSTERS <= n_clusters < FEW_CLUSTERS
+    # the cells are rank_sets' over the family (rows in id order, the board's resamples and seed)
+    direct = rank_sets(units, n_resamples=sig.N_RESAMPLES, seed=0)
+    assert [sets[i] for i in family] == [f"{s.text()} †" for s in direct.sets]
+    assert sets[best.id] == sets[twin.id] == "1–3 †" and sets[some.id] == "1–3 †" and sets[poor.id] == "4 †"
+    assert cells[best.id] == "best †"
+    assert cells[twin.id] == "n.s. +0.00 [+0.00, +0.00] †"  # the same outcomes: the same value on every resample
+    assert cells[poor.id] == "-100.00 [-100.00, -100.00] * †"  # wrong wherever the best is right
+    difference, low, high = direct.interval(2, 0)
+    star = " *" if direct.worse_than_best(2) else ""
+    assert cells[some.id] == f"{'' if star else 'n.s. '}{difference:+.2f} [{low:+.2f}, {high:+.2f}]{star} †"
+    assert low < difference < high and direct.critical > 1.96  # a real interval, wider than a lone pair's
+    assert published and all(cells[i] == "published numbers: no pairing" and sets[i] == "—" for i in published)
+    assert cells[old] == "no per-item data (stored before pairing)" and sets[old] == "—"
+    assert f"thin: {n_clusters} clips (under 30)" in table.caption and direct.method in table.caption
 
 
-@pytest.mark.parametrize("n_clusters", [2, FEW_CLUSTERS - 1, FEW_CLUSTERS, 400])
-@pytest.mark.parametrize("p", [0.001, 0.049999, 0.05, 0.7])
-def test_a_cell_says_significance_and_few_clusters(n_clusters: int, p: float) -> None:
-    """The cell's rule written out: ``*`` when the Holm p is below 0.05, ``n.s.`` otherwise, and a note
-    below FEW_CLUSTERS clusters; an undefined comparison shows its own note alone."""
-    c = KeyComparison("overall", "row", "best", 40.0, 55.0, -15.0, -21.5, -8.25, p / 2, 10 * n_clusters,
-                      n_clusters, sig.N_RESAMPLES, True, p_adjusted=p)  # fmt: skip
-    core = f"-15.00 [-21.50, -8.25] p{'<0.001' if p < 0.001 else f'={p:.3g}'}"
-    expected = f"{core} *" if p < 0.05 else f"n.s. {core}"
-    if n_clusters < 30:
-        expected += f" ({n_clusters} clusters: optimistic)"
-    assert sig.cell_text(c) == expected
-    undefined = KeyComparison("overall", "row", "best", 40.0, 55.0, -15.0, float("nan"), float("nan"),
-                              float("nan"), 10, 1, 0, True, note="one cluster: nothing to resample")  # fmt: skip
-    assert sig.cell_text(undefined) == "one cluster: nothing to resample"
+def _packed(outcomes: Outcomes, digest: str = "h") -> str:
+    """Paired data of one synthetic ``overall`` (version 3, no estimates)."""
+    import base64
+    import zlib
+
+    data = KeyOutcomes("overall", outcomes, Ratio("hit", "one")).to_json()
+    text = json.dumps({"version": 3, "dataset_hash": digest, "keys": {"overall": data}, "estimates": {}})
+    return base64.b64encode(zlib.compress(text.encode())).decode()
+
+
+def _rows(n_clusters: int, hits: list[list[float]]) -> list[sig.StoredSubmission]:
+    """Verified rows of emorealm whose ``overall`` is the rate of ``hits`` on units spread over ``n_clusters``
+    clips (the stored score is the outcomes' own)."""
+    n = len(hits[0])
+    units = tuple(f"q{u}" for u in range(n))
+    clips = tuple(f"c{u % n_clusters}" for u in range(n))
+    out = []
+    for k, h in enumerate(hits):
+        outcomes = Outcomes(units, clips, {"hit": np.asarray(h), "one": np.ones(n)}, cluster_name="clip")
+        value = KeyOutcomes("overall", outcomes, Ratio("hit", "one")).value()
+        out.append(sig.StoredSubmission("emorealm", "verified", f"j{k}", f"m{k}", "u", {"overall": value},
+                                        sha256=f"{n_clusters}-{k}", paired=_packed(outcomes), id=k + 1))  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("n_clusters", [MIN_CLUSTERS - 1, MIN_CLUSTERS, FEW_CLUSTERS - 1, FEW_CLUSTERS, 60])
+def test_few_clusters_give_no_rank_set_or_a_thin_one(n_clusters: int) -> None:
+    """The rule written out: fewer than MIN_CLUSTERS shared clusters, no rank set and no test (the cells say
+    why); under FEW_CLUSTERS, both cells end with the thin mark; a row wrong wherever the best is right is
+    significantly worse, an equal one is not."""
+    n = 4 * n_clusters
+    good = [1.0] * n
+    rows = _rows(n_clusters, [good, good, [0.0] * n])
+    got = sig.board_ranks("emorealm", rows)
+    if n_clusters < MIN_CLUSTERS:
+        why = f"{n_clusters} clips (at least {MIN_CLUSTERS} needed)"
+        assert {r.rank_text for r in got.values()} == {f"no rank set: {why}"}
+        assert {r.cell for r in got.values()} == {f"no test: {why}"}
+        return
+    mark = " †" if n_clusters < FEW_CLUSTERS else ""
+    assert [got[i].rank_text for i in (1, 2, 3)] == [f"1–2{mark}", f"1–2{mark}", f"3{mark}"]
+    assert [got[i].cell for i in (1, 2, 3)] == [f"best{mark}", f"n.s. +0.00 [+0.00, +0.00]{mark}",
+                                                f"-100.00 [-100.00, -100.00] *{mark}"]  # fmt: skip
+    assert got[1].thin == (f"thin: {n_clusters} clips (under 30)" if mark else "")
 
 
 def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> None:
@@ -94,29 +133,62 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
     other = submit(board, emorealm_file(rows, lambda k, r: "A" if k % 2 else r["answer"]), "half")
     moved = board.store.insert_submission(NewSubmission(  # paired data made on another dataset
         "emorealm", "verified", "moved", "moved", "u", dict(other.results), sha256="1" * 64,
-        paired=sig.pack_paired("emorealm", [{"id": r["id"], "prediction": "A"} for r in rows], rows,
-                               dict(other.results), "another-hash"),
+        paired=sig.pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
+                                            for k, r in enumerate(rows)], rows, dict(other.results), "another-hash"),
     ))  # fmt: skip
     calls = []
-    real = sig.compare_units
-    monkeypatch.setattr(sig, "compare_units", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = sig.rank_sets
+    monkeypatch.setattr(sig, "rank_sets", lambda *a, **k: calls.append(1) or real(*a, **k))
     rows_now = board.store.submissions("emorealm")
     first = sig.significance_cells("emorealm", rows_now)
-    again = sig.significance_cells("emorealm", rows_now)
-    assert first == again and len(calls) == 1  # the second render reads the cache
-    assert first[moved] == "other items" and first[best.id] == "best"
+    again = sig.board_ranks("emorealm", rows_now)
+    assert first == {i: r.cell for i, r in again.items()} and len(calls) == 1  # the second render reads the cache
+    assert first[moved] == "other items" and again[moved].rank is None and first[best.id].startswith("best")
 
 
-def test_a_table_without_the_column_is_unchanged(board, reference) -> None:
+def test_a_table_without_the_columns_is_unchanged_and_exports_carry_the_rank_set(board, reference, tmp_path) -> None:
+    from mmjudge.leaderboard.export import write_table
+
     rows = reference["emorealm"]
     submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
     plain = build_table("emorealm", board.store.submissions("emorealm"))
-    assert SIGNIFICANCE_HEADER not in plain.headers
+    assert SIGNIFICANCE_HEADER not in plain.headers and RANK_SET_HEADER not in plain.headers
     with_column = build_table("emorealm", board.store.submissions("emorealm"), significance=True)
-    at = with_column.headers.index(SIGNIFICANCE_HEADER)
-    assert with_column.headers[at + 1 : at + 3] == ["Coverage %", "No judgment %"]  # after the scores
-    assert with_column.headers[:at] + with_column.headers[at + 1 :] == plain.headers
-    assert [r[:at] + r[at + 1 :] for r in with_column.values] == plain.values
+    at = with_column.headers.index(RANK_SET_HEADER)
+    assert with_column.headers[at : at + 4] == [RANK_SET_HEADER, SIGNIFICANCE_HEADER, "Coverage %", "No judgment %"]
+    assert with_column.headers[:at] + with_column.headers[at + 2 :] == plain.headers
+    assert [r[:at] + r[at + 2 :] for r in with_column.values] == plain.values
+    assert [r[at] for r in with_column.values] == [1, 2]  # sorted by the set's first rank
+    records = json.loads(write_table(with_column, tmp_path / "t.json").read_text())
+    assert [(r[RANK_SET_HEADER], r[f"{RANK_SET_HEADER} low"], r[f"{RANK_SET_HEADER} high"]) for r in records] == [
+        ("1 †", 1, 1), ("2 †", 2, 2)]  # fmt: skip
+    header, *lines = write_table(with_column, tmp_path / "t.csv").read_text().splitlines()
+    assert f"{RANK_SET_HEADER},{RANK_SET_HEADER} low,{RANK_SET_HEADER} high,{SIGNIFICANCE_HEADER}" in header
+    assert "1 †,1,1,best †" in lines[0] and "'-100.00 [-100.00, -100.00] * †" in lines[1]
+
+
+def test_score_cells_are_marked_thin_from_the_stored_estimates(board, reference) -> None:
+    """The scorer's estimates ride with the paired data: a score whose interval rests on fewer than 30 clusters
+    ends with the mark, and the caption names the method that made it; a row stored without them is unmarked."""
+    rows = reference["emorealm"]
+    row = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    made = sig.stored_estimates(board.store.get_submission(row.id))
+    overall = made["overall"]
+    assert overall.n_clusters is not None and MIN_CLUSTERS <= overall.n_clusters < FEW_CLUSTERS
+    assert overall.method.startswith("Wilson score interval") and overall.cluster == "clip"
+    table = build_table("emorealm", board.store.submissions("emorealm"))
+    headline = table.headers[table.rank_column]
+    assert table.display[0][table.rank_column].endswith(" †")
+    assert f"`†` after a score: its interval rests on {overall.n_clusters} clips (under 30): {overall.method}" in (
+        table.caption)  # fmt: skip
+    bare = sig.pack_paired("emorealm", [{"id": r["id"], "prediction": r["answer"]} for r in rows], rows,
+                           dict(row.results), board.dataset_hash("emorealm"))  # a plain dict: no estimates  # fmt: skip
+    older = board.store.insert_submission(NewSubmission("emorealm", "verified", "o", "o", "u", dict(row.results),
+                                                        sha256="5" * 64, paired=bare))  # fmt: skip
+    again = build_table("emorealm", board.store.submissions("emorealm"))
+    shown = dict(zip(again.column("id"), (d[again.headers.index(headline)] for d in again.display), strict=True))
+    assert not shown[older].endswith("†") and shown[row.id].endswith(" †")
 
 
 def test_a_version_3_sqlite_store_is_migrated_and_its_rows_say_they_have_no_pairing(tmp_path: Path) -> None:
@@ -196,7 +268,7 @@ def test_unusable_paired_data_is_said_and_the_table_still_builds(board, referenc
         paired=sig.pack_paired("emorealm", records, rows, {"overall": 0.0, "mode": "strict"}, board.dataset_hash("emorealm")),
     ))  # fmt: skip
     cells = column(Handlers(board).table("emorealm"))
-    assert cells[best.id] == "best"
+    assert cells[best.id] == "best †"  # alone on its items: ranked first among one
     assert cells[garbled] == cells[off] == "paired data unusable (see the log)"
 
 

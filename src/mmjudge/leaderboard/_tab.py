@@ -214,6 +214,8 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
     higher = next(c.higher_is_better for c in columns(benchmark) if c.header == headline)
     legend = LEGEND.format(direction="higher" if higher else "lower")  # the same in every view
     gr.Markdown(legend, elem_id=f"legend-{benchmark}")
+    # what this table's marks mean (thin intervals, rank sets), redrawn with the table
+    caption = gr.Markdown(table.caption, elem_id=f"caption-{benchmark}")
     # empty until the page-load chain draws it (a figure drawn here would be replaced before anyone saw it)
     plot = gr.Plot(value=None, label="figure", show_label=False, format="png", elem_id=f"plot-{benchmark}")
     note = reported_note(benchmark)
@@ -232,6 +234,7 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
           concurrency_limit=1)  # fmt: skip
     search.change(handlers.plot, [name, *controls.figure_inputs()], plot, trigger_mode="always_last",
                   api_visibility="private", concurrency_id=slot, concurrency_limit=1)  # fmt: skip
+    frame.change(handlers.caption, [name, view], caption, trigger_mode="always_last", api_visibility="private")
     return controls
 
 

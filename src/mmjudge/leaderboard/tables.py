@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 
 from mmjudge.benchmarks import Benchmark, View, get_benchmark
 from mmjudge.benchmarks import Column as ColumnSpec
-from mmjudge.estimates import ci_keys, is_ci_key
+from mmjudge.estimates import FEW_CLUSTERS, Estimate, ci_keys, interval_caveat, is_ci_key
 from mmjudge.leaderboard import facets
-from mmjudge.leaderboard.significance import significance_cells
+from mmjudge.leaderboard.significance import THIN, RowRank, board_ranks, stored_estimates
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 
 __all__ = [
@@ -57,6 +57,8 @@ NO_CI = "(no CI)"
 """Beside a verified score whose stored result has no interval (rows stored before their scorer gave one)."""
 SIGNIFICANCE_HEADER = "vs best (paired)"
 """Title of the significance column (``build_table(..., significance=True)``)."""
+RANK_SET_HEADER = "Rank set (95%)"
+"""Title of the rank-set column beside it (sorted by the set's first rank; exported as text and both ends)."""
 LADDER_CELL = "private labels: Ladder score only"
 """The significance cell of a submitted row in private-label mode."""
 SIGNIFICANCE = "paired test"
@@ -84,6 +86,10 @@ class Column:
     """Column group (``""``: always shown)."""
     exact: bool = False
     """A count of the submitted file, not an estimate: shown without an interval."""
+    key: str = ""
+    """The result key shown (``""``: none, e.g. the file's counts), for the scorer's stored estimate."""
+    mode: str | None = None
+    """The scoring mode the column shows the key in (``None``: the ranked scoring)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,11 @@ class Table:
     groups: list[str] = field(default_factory=list)
     """Column group of each column (``""``: always shown); empty for a table without groups."""
     intervals: dict[str, list[tuple[float, float] | None]] = field(default_factory=dict)
-    """Score column title -> each row's stored 95% interval (``None`` where the row has none), for exports."""
+    """Score column title -> each row's stored 95% interval (``None`` where the row has none), for exports;
+    for :data:`RANK_SET_HEADER`, each row's rank set (first and last rank)."""
+    caption: str = ""
+    """What the table's marks mean (``†``: thin intervals and rank sets), generated from the stored estimates'
+    methods and cluster counts and the rank sets' method (Markdown; ``""`` when there is nothing to say)."""
 
     def column(self, header: str) -> list[Any]:
         """The raw values of the column titled ``header``, in row order."""
@@ -131,7 +141,9 @@ class Table:
 
         columns: dict[str, list[Any]] = {}
         for k, header in enumerate(self.headers):
-            columns[header] = [row[k] for row in self.values]
+            # a rank set is sorted on the page by its first rank; an export writes it as shown, with both ends
+            shown = header == RANK_SET_HEADER
+            columns[header] = [row[k] for row in (self.display if shown else self.values)]
             if header in self.intervals:
                 ends = self.intervals[header]
                 columns[f"{header} low"] = [None if e is None else e[0] for e in ends]
@@ -187,12 +199,11 @@ def _stored(benchmark: Benchmark, spec: ColumnSpec) -> Column:
     higher = benchmark.metrics.higher_is_better(spec.key)
     if spec.mode is None:
         spread = _key(f"{spec.key}_std")
-        return Column(
-            spec.header, _key(spec.key), _ci_keys(spec.key), higher, spread=spread, group=spec.group
-        )
+        value, ci = _key(spec.key), _ci_keys(spec.key)
+        return Column(spec.header, value, ci, higher, spread=spread, group=spec.group, key=spec.key)
     default = benchmark.metrics.modes[0] if benchmark.metrics.modes else ""
     value, ci = _in_mode(spec.mode, default, _key(spec.key)), _in_mode(spec.mode, default, _ci_keys(spec.key))
-    return Column(spec.header, value, ci, higher, group=spec.group)
+    return Column(spec.header, value, ci, higher, group=spec.group, key=spec.key, mode=spec.mode)
 
 
 def _text(key: str, out_of: str | None) -> Callable[[Results], str | None]:
@@ -286,9 +297,10 @@ def build_table(
     ``private`` (private-label mode): a submitted row shows its Ladder score as the headline and nothing
     else (:func:`public_row`).
 
-    Columns: ``Rank``, ``Judge``, the headline, the view's other score columns, with ``significance`` a
-    text column saying whether each row differs from the best verified row on the headline key, paired
-    (:func:`mmjudge.leaderboard.significance.significance_cells`), the file's coverage, then the row's
+    Columns: ``Rank``, ``Judge``, the headline, the view's other score columns, with ``significance`` the
+    row's rank set among the verified rows scored on the same items (:data:`RANK_SET_HEADER`) and a text
+    column saying whether another of them is significantly better on the headline key, paired and
+    simultaneous (:func:`mmjudge.leaderboard.significance.board_ranks`), the file's coverage, then the row's
     details (:data:`DETAIL_HEADERS`, the store id last). Text cells hold the text as submitted (a ``str``
     cell of ``gr.Dataframe`` is shown as text). Rows are grouped by the set they were scored on and ranked
 only within it, published and run-here rows above submitted ones; baselines and rows the benchmark
@@ -310,10 +322,14 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
                                 lambda s: flags[s.id])  # fmt: skip
     ranked = [entry.row for entry in ordered]
     groups = facets.reported_groups(benchmark)
-    values, display = [], []
+    mode = spec.metrics.modes[0] if spec.metrics.modes else ""
+    values, display, marked = [], [], []
     for entry in ordered:
         sub, place = entry.row, entry.place
-        cells = [_cell(c, mapped[sub.id], sub.kind, ladder=sub.id in laddered) for c in cols]
+        made = stored_estimates(sub)  # a laddered row keeps no paired data in its public view
+        found = [(c, _estimate(c, made, mapped[sub.id], mode)) for c in cols]
+        cells = [_cell(c, mapped[sub.id], sub.kind, ladder=sub.id in laddered, estimate=e) for c, e in found]
+        marked += [e for c, e in found if e is not None and _thin(c, mapped[sub.id], e)]
         details = [facets.row_tier(sub), facets.set_text(sub, spec), entry.note, facets.judge_type(sub, groups),
                    *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
         values.append([place.number, str(sub.judge), *(v for v, _ in cells), *details, sub.id])
@@ -322,20 +338,81 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     datatypes = ["number", "str", *("str" if c.text else "number" for c in cols), *["str"] * (len(DETAIL_HEADERS) - 1),
                  "number"]  # fmt: skip
     column_groups = ["", "", *(c.group for c in cols), *[DETAILS] * len(DETAIL_HEADERS)]
+    intervals = {c.header: [_interval(c, mapped[s.id]) for s in ranked] for c in cols if c.ci is not None}
+    ranks: dict[int, RowRank] = {}
     if significance:
         at = 2 + len(chosen.columns)  # after the score columns, before the file's
         # a baseline or a flagged row is never "best"; a Ladder score has no paired data to test
         compared = [e.row for e in ordered if e.compared and e.row.id not in laddered]
-        paired = significance_cells(benchmark, compared, chosen.columns[first].key)
-        paired.update({i: LADDER_CELL for i in laddered})
+        ranks = board_ranks(benchmark, compared, chosen.columns[first].key)
+        ranks.update({i: RowRank(None, NO_RANK_SET, LADDER_CELL, "") for i in laddered})
         for sub, raw, shown in zip(ranked, values, display, strict=True):
-            raw.insert(at, paired.get(sub.id, facets.NOT_RANKED))
-            shown.insert(at, paired.get(sub.id, facets.NOT_RANKED))
-        headers.insert(at, SIGNIFICANCE_HEADER)
-        datatypes.insert(at, "str")
-        column_groups.insert(at, SIGNIFICANCE)
-    intervals = {c.header: [_interval(c, mapped[s.id]) for s in ranked] for c in cols if c.ci is not None}
-    return Table(benchmark, headers, values, display, datatypes, rank_column=2, groups=column_groups, intervals=intervals)
+            row = ranks.get(sub.id, RowRank(None, NO_RANK_SET, facets.NOT_RANKED, ""))
+            raw[at:at] = [None if row.rank is None else row.rank.lower, row.cell]
+            shown[at:at] = [row.rank_text, row.cell]
+        headers[at:at] = [RANK_SET_HEADER, SIGNIFICANCE_HEADER]
+        datatypes[at:at] = ["number", "str"]
+        column_groups[at:at] = [SIGNIFICANCE, SIGNIFICANCE]
+        sets = [ranks[s.id].rank if s.id in ranks else None for s in ranked]
+        intervals[RANK_SET_HEADER] = [None if r is None else (r.lower, r.upper) for r in sets]
+    return Table(benchmark, headers, values, display, datatypes, rank_column=2, groups=column_groups,
+                 intervals=intervals, caption=_caption(marked, list(ranks.values())))  # fmt: skip
+
+
+NO_RANK_SET = "—"
+"""The rank cell of a row without a rank set (published numbers, no paired data, a baseline, a Ladder score)."""
+
+
+def _estimate(col: Column, made: Mapping[str, Estimate], results: Results, mode: str) -> Estimate | None:
+    """The scorer's stored estimate behind ``col``'s cell (the ranked scoring's only: ``mode`` is the scorer's
+    default mode, which a result naming none is in)."""
+    if not col.key or (col.mode is not None and results.get("mode", mode) != col.mode):
+        return None
+    return made.get(col.key)
+
+
+def _thin(col: Column, results: Results, estimate: Estimate | None) -> bool:
+    """Whether ``col``'s cell is a number whose interval the estimate marks thin or absent (few clusters)."""
+    return isinstance(col.value(results), (int, float)) and bool(interval_caveat(estimate))
+
+
+def _caption(marked: Sequence[Estimate], ranks: Sequence[RowRank]) -> str:
+    """What the table's marks mean, from the estimates behind the marked cells and the rows' rank sets.
+
+    >>> e = Estimate(50.0, 30.0, 70.0, 0.95, "jackknife over prompts", 40, 12, "pair", True, "prompt")
+    >>> print(_caption([e, e._replace(n_clusters=20)], []))
+    `†` after a score: its interval rests on 12–20 prompts (under 30): jackknife over prompts.
+    """
+    return "\n\n".join([*_score_caption(marked), *_rank_caption(ranks)])
+
+
+def _score_caption(marked: Sequence[Estimate]) -> list[str]:
+    lines = []
+    thin = [e for e in marked if e.low is not None]
+    if thin:
+        spans = []
+        for what in sorted({e.cluster or "cluster" for e in thin}):
+            counts = sorted({e.n_clusters or 0 for e in thin if (e.cluster or "cluster") == what})
+            spans.append(f"{counts[0]}{f'–{counts[-1]}' if len(counts) > 1 else ''} {what}s")
+        rests = f"its interval rests on {', '.join(spans)} (under {FEW_CLUSTERS})"
+        lines.append(f"`{THIN}` after a score: {rests}: {'; '.join(sorted({e.method for e in thin}))}.")
+    absent = sorted({e.method.removeprefix("none: ") for e in marked if e.low is None})
+    if absent:
+        lines.append(f"`{THIN}` after `{NO_CI}`: {'; '.join(absent)}.")
+    return lines
+
+
+def _rank_caption(ranks: Sequence[RowRank]) -> list[str]:
+    lines = []
+    methods = sorted({r.method for r in ranks if r.method})
+    if methods:
+        lines.append(f"`{RANK_SET_HEADER}`: the ranks a row may hold among the rows scored on the same items, every "
+                     f"row's set holding at once with 95% probability; a `*` in `{SIGNIFICANCE_HEADER}`: another of "
+                     f"those rows is significantly better (the set starts after 1). {'; '.join(methods)}.")  # fmt: skip
+    notes = sorted({r.thin for r in ranks if r.thin and r.rank is not None})
+    if notes:
+        lines.append(f"`{THIN}` after a rank set or a test: {'; '.join(notes)}.")
+    return lines
 
 
 def _interval(col: Column, results: Results) -> tuple[float, float] | None:
@@ -402,7 +479,10 @@ def _ranked_column(spec: Benchmark, view: View) -> int:
     return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 
-def _cell(col: Column, results: Results, kind: str = "verified", *, ladder: bool = False) -> tuple[Any, str]:
+def _cell(col: Column, results: Results, kind: str = "verified", *, ladder: bool = False,
+          estimate: Estimate | None = None) -> tuple[Any, str]:  # fmt: skip
+    """``(raw value, display)`` of one cell; ``†`` after a number whose stored ``estimate`` says its interval is
+    thin or absent (fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters)."""
     value = col.value(results)
     if value is None:
         return None, "—"
@@ -413,7 +493,8 @@ def _cell(col: Column, results: Results, kind: str = "verified", *, ladder: bool
     # a reported row without a spread is the number as printed (the table's legend says so); a count of
     # the file is exact; a verified estimate without its interval says so
     missing = "" if col.exact or kind == "reported" else "(Ladder)" if ladder else NO_CI
-    return round(value, 4), facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
+    text = facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
+    return round(value, 4), f"{text} {THIN}" if _thin(col, results, estimate) else text
 
 
 ROBUSTNESS = "robustness"

@@ -89,6 +89,11 @@ class Handlers:
                            private=self.board.settings.private_labels)  # fmt: skip
 
     @tracked
+    def caption(self, benchmark: str, view: str | None = None) -> str:
+        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.tables.Table.caption`, Markdown)."""
+        return self.table(benchmark, view).caption
+
+    @tracked
     def table_value(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
                     tiers: list[str] | None = None, types: list[str] | None = None,
                     order: str | None = None) -> dict[str, Any]:  # fmt: skip
