@@ -88,6 +88,15 @@ def row_columns(metric: Any) -> list[str]:
     return list(features)
 
 
+def scores_only(output: dict[str, Any]) -> dict[str, Any]:
+    """An evaluate module's output without the one key it adds to the core's scores (a string naming the thin
+    and withheld intervals): what ``results.json`` and the leaderboard store."""
+    from mmjudge.metric_inputs import INTERVAL_NOTES
+
+    assert isinstance(output[INTERVAL_NOTES], str), output.get(INTERVAL_NOTES)
+    return {k: v for k, v in output.items() if k != INTERVAL_NOTES}
+
+
 def compute_in_two_batches(metric: Any, inputs: dict[str, Any], **options: Any) -> dict[str, Any]:
     """``add_batch`` with the first half of the rows, then the rest, then ``compute`` with the other inputs;
     asserts that every list input as long as the rows is a feature (so distributed gathering carries it)."""

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from report_helpers import check_cell
+from report_helpers import check_cell, check_footnotes
 
 from mmjudge.cli import main
 from mmjudge.commands import demo
@@ -51,19 +51,28 @@ def test_demo_runs_every_registered_baseline_and_says_what_it_did(
 
 
 def assert_summary_equals_results(out: Path, runs: list[tuple[str, str]]) -> None:
-    """Each headline score in ``summary.md`` is ``results.json``'s, with its CI, in the reports' format."""
+    """Each headline score in ``summary.md`` is ``results.json``'s, with its CI and the mark of a thin or
+    withheld interval, in the reports' format; the marks are explained after the table."""
     from mmjudge.benchmarks import get_benchmark
 
     lines = (out / "summary.md").read_text().splitlines()
     with_ci = 0
+    marked: list[tuple[str, str]] = []
+    recorded: dict[str, dict] = {}
     for benchmark, name in runs:
-        scores = json.loads((out / benchmark / name / "results.json").read_text())["scores"]
+        results = json.loads((out / benchmark / name / "results.json").read_text())
         cell = next(line for line in lines if line.startswith(f"| {benchmark} | {name} | ")).split(" | ")[2]
         for key in get_benchmark(benchmark).metrics.headline:
-            found = re.search(rf"(?:^|, ){re.escape(key)} (\S+(?: \[[^\]]*\])?)(?:,|$)", cell)
+            found = re.search(rf"(?:^|, ){re.escape(key)} (\S+(?: \[[^\]]*\]\S*)?)(?:,|$)", cell)
             assert found, (key, cell)
-            with_ci += check_cell(found.group(1), scores, key) == "float with CI"
+            kind = check_cell(found.group(1), results["scores"], key, estimates=results["estimates"])
+            with_ci += kind == "float with CI" or results["estimates"].get(key, {}).get("low", 0) is None
+            marked.append((f"{benchmark}/{name}/{key}", found.group(1)))
+            recorded[f"{benchmark}/{name}/{key}"] = results["estimates"].get(key)
     assert with_ci >= len(runs)
+    last = max(k for k, line in enumerate(lines) if line.startswith("| "))
+    footnotes = [n for line in lines[last + 1 :] if line for n in re.split(r"; (?=[†‡§¶])", line)]
+    check_footnotes(marked, footnotes, recorded)
 
 
 @pytest.mark.slow

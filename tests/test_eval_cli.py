@@ -9,6 +9,7 @@ from pathlib import Path
 
 import evaluate
 import pytest
+from metric_cases import scores_only
 
 from mmjudge.cli import main
 from mmjudge.predictions import read_predictions
@@ -60,10 +61,12 @@ def test_eval_then_score_equals_the_evaluate_module(
     forward = {r["name"]: r["prediction"] for r in records if r["order"] == "forward"}
     swapped = {r["name"]: r["prediction"] for r in records if r["order"] == "reversed"}
     names = list(gold)
-    expected = load_metric("emoprefer", monkeypatch).compute(
-        predictions=[forward[n] for n in names],
-        references=[gold[n] for n in names],
-        swapped_predictions=[swapped[n] for n in names],
+    expected = scores_only(
+        load_metric("emoprefer", monkeypatch).compute(
+            predictions=[forward[n] for n in names],
+            references=[gold[n] for n in names],
+            swapped_predictions=[swapped[n] for n in names],
+        )
     )
     assert rescored == json.loads(json.dumps(expected))
     results = json.loads((out / "results.json").read_text())
@@ -84,13 +87,15 @@ def test_isovrbench_eval_matches_the_evaluate_module_and_plots(
     rows = load_reference_rows("isovrbench", sample_data / "isovrbench")
     by_id = {r["id"]: r for r in read_predictions(out / "predictions.jsonl").records}
     ordered = [by_id[str(r["pair_id"])] for r in rows]
-    expected = load_metric("isovrbench", monkeypatch).compute(
-        intervention=[r["intervention"] for r in rows],
-        score_chosen=[r["score_chosen"] for r in ordered],
-        score_rejected=[r["score_rejected"] for r in ordered],
-        no_judgment=[r["no_judgment"] for r in ordered],
-        pair_id=[str(r["pair_id"]) for r in rows],
-        cluster=[r["prompt"] for r in rows],  # the anchor prompt: the unit eval's intervals resample
+    expected = scores_only(
+        load_metric("isovrbench", monkeypatch).compute(
+            intervention=[r["intervention"] for r in rows],
+            score_chosen=[r["score_chosen"] for r in ordered],
+            score_rejected=[r["score_rejected"] for r in ordered],
+            no_judgment=[r["no_judgment"] for r in ordered],
+            pair_id=[str(r["pair_id"]) for r in rows],
+            cluster=[r["prompt"] for r in rows],  # the anchor prompt: the unit eval's intervals resample
+        )
     )
     results = json.loads((out / "results.json").read_text())
     assert results["scores"] == json.loads(json.dumps(expected))

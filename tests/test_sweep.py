@@ -27,8 +27,8 @@ def swept(sample_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[
     return out, stdout.getvalue()
 
 
-def results_of(out: Path) -> dict[int, dict]:
-    return {n: json.loads((out / f"frames_{n}" / "results.json").read_text())["scores"] for n in COUNTS}
+def results_of(out: Path, part: str = "scores") -> dict[int, dict]:
+    return {n: json.loads((out / f"frames_{n}" / "results.json").read_text())[part] for n in COUNTS}
 
 
 def test_sweep_json_equals_each_frame_counts_results(swept: tuple[Path, str]) -> None:
@@ -47,13 +47,18 @@ def test_sweep_json_equals_each_frame_counts_results(swept: tuple[Path, str]) ->
             for field, key in (("value", ""), ("ci_low", "_ci_low"), ("ci_high", "_ci_high")):
                 assert point[field] == stored.get(series["key"] + key), (series["key"], point)
     band = [p for s in sweep["series"] for p in s["points"] if p["ci_low"] is not None]
-    assert band and all(p["ci_low"] <= p["value"] <= p["ci_high"] for p in band)
+    assert all(p["ci_low"] <= p["value"] <= p["ci_high"] for p in band)
+    estimates = results_of(out, "estimates")  # a point without a band: results.json says why
+    for series in sweep["series"]:
+        for point in series["points"]:
+            if point["ci_low"] is None:
+                assert estimates[point["frames"]][series["key"]]["method"].startswith("none: no interval: ")
 
 
 def test_sweep_md_table_equals_each_frame_counts_results(swept: tuple[Path, str]) -> None:
     out, _ = swept
     text = (out / "sweep.md").read_text()
-    scores = results_of(out)
+    scores, estimates = results_of(out), results_of(out, "estimates")
     header = next(line for line in text.splitlines() if line.startswith("| series"))
     assert header == "| series | key | " + " | ".join(f"{n} frames" for n in COUNTS) + " |"
     rows = table_after(text, header)
@@ -61,7 +66,8 @@ def test_sweep_md_table_equals_each_frame_counts_results(swept: tuple[Path, str]
     for row in rows:
         key = row[1].strip("`")
         for shown, n in zip(row[2:], COUNTS, strict=True):
-            assert check_cell(shown, scores[n], key) == "float with CI"
+            kind = check_cell(shown, scores[n], key, estimates=estimates[n])
+            assert kind == "float with CI" or estimates[n][key]["low"] is None, (key, n, shown)
 
 
 def test_sweep_plot_and_terminal(swept: tuple[Path, str]) -> None:
@@ -74,7 +80,12 @@ def test_sweep_plot_and_terminal(swept: tuple[Path, str]) -> None:
     rows = [line for line in stdout.splitlines() if line.startswith("| isovrbench ")]
     assert [r.split("|")[3].strip() for r in rows] == [f"frames={n}" for n in COUNTS]
     for row, n in zip(rows, COUNTS, strict=True):
-        check_cell(row.split("|")[5].strip(), results_of(out)[n], "average")
+        check_cell(
+            row.split("|")[5].strip(),
+            results_of(out)[n],
+            "average",
+            estimates=results_of(out, "estimates")[n],
+        )
 
 
 def test_a_benchmark_without_declared_series_follows_its_headline(tmp_path: Path) -> None:

@@ -5,21 +5,34 @@ unit). This module is the one place that spelling lives: reports, the leaderboar
 summaries and the human study read and write intervals through :func:`ci_keys`, :func:`interval_of` and
 :func:`with_interval`, and write them as text through :func:`interval_text`. ``results.json`` (schema 3) also carries a typed :class:`Estimate` per score: value,
 interval, confidence, the method that made it (which units or clusters it resampled) and the counts.
+
+Every display of intervals words them from those records: :func:`interval_caption` names the methods,
+:func:`interval_caveat` says when an interval is thin or withheld, :class:`Footnotes` marks such cells in a
+table, and :func:`interval_notes` lists them in one line.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
-    "CI_SUFFIXES", "Estimate", "ci_keys", "interval_of", "interval_text", "is_ci_key", "number_text", "score_keys",
-    "with_interval", "with_its_interval",
+    "CI_SUFFIXES", "FEW_CLUSTERS", "MIN_CLUSTERS", "Estimate", "Footnotes", "ci_keys", "estimates_from",
+    "interval_caption", "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key",
+    "number_text", "score_keys", "thin_note", "with_interval", "with_its_interval",
 ]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
 """Suffixes of the two CI keys of a score key."""
+
+FEW_CLUSTERS = 30
+"""Below this many independent clusters an interval is marked *thin*: it rests on a small-sample correction
+(t quantiles with the clusters' degrees of freedom) that the coverage benchmark checks only down to
+:data:`MIN_CLUSTERS` (``benchmarks/RESULTS.md``, "Interval coverage")."""
+
+MIN_CLUSTERS = 5
+"""Fewer independent clusters than this: no interval at all (the estimate says why)."""
 
 
 def number_text(value: float, digits: int = 1, *, style: str = "fixed") -> str:
@@ -127,7 +140,7 @@ class Estimate(NamedTuple):
     method: str
     """How the interval was made: ``wilson`` (independent units), ``percentile bootstrap over prompts
     (stratified), 10000 resamples``, ``wilson over clips (every outcome equal: nothing to resample)``, ...;
-    ``none`` without an interval."""
+    ``none: <reason>`` when the scorer withheld the interval (``none`` where no reason is recorded)."""
     n_units: int | None
     """Scored units behind the interval."""
     n_clusters: int | None
@@ -136,6 +149,8 @@ class Estimate(NamedTuple):
     """What a unit is (``pair``, ``cell``, ``question``, ``item``), when the scorer says."""
     higher_is_better: bool | None
     """The score's direction (``None`` for counts and descriptive keys)."""
+    cluster: str | None = None
+    """What an independent cluster is (``prompt``, ``item``, ``clip``), when the scorer says."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object with NaN as ``null``."""
@@ -154,7 +169,187 @@ class Estimate(NamedTuple):
             n_clusters=_int_or_none(data.get("n_clusters")),
             unit=None if data.get("unit") is None else str(data["unit"]),
             higher_is_better=None if data.get("higher_is_better") is None else bool(data["higher_is_better"]),
+            cluster=None if data.get("cluster") is None else str(data["cluster"]),
         )
+
+
+def thin_note(n_clusters: int | None, cluster: str | None = None) -> str:
+    """Why an interval over ``n_clusters`` independent clusters is thin or absent (``""`` when neither).
+
+    >>> thin_note(12, "prompt"), thin_note(3, "clip"), thin_note(400, "item"), thin_note(None)
+    ('thin: 12 prompts (under 30)', 'no interval: 3 clips (at least 5 needed)', '', '')
+    """
+    if n_clusters is None or n_clusters >= FEW_CLUSTERS:
+        return ""
+    if n_clusters < MIN_CLUSTERS:
+        return f"no interval: {_clusters(n_clusters, cluster)} (at least {MIN_CLUSTERS} needed)"
+    return f"thin: {_clusters(n_clusters, cluster)} (under {FEW_CLUSTERS})"
+
+
+def interval_caveat(estimate: Estimate | None) -> str:
+    """What a reader must know about a recorded estimate's interval: when the scorer withheld it (no ends),
+    why (its method, ``none: <reason>``, else :func:`thin_note`); else whether it is thin (fewer than
+    :data:`FEW_CLUSTERS` clusters); ``""`` for ``None`` or an interval over enough clusters.
+
+    >>> e = Estimate(50.0, 30.0, 70.0, 0.95, "m", 40, 12, "pair", True, "prompt")
+    >>> interval_caveat(e), interval_caveat(e._replace(n_clusters=3))
+    ('thin: 12 prompts (under 30)', 'thin: 3 prompts (under 30)')
+    >>> interval_caveat(e._replace(low=None, high=None, method="none: every outcome equal", n_clusters=40))
+    'no interval: every outcome equal'
+    """
+    if estimate is None:
+        return ""
+    note = thin_note(estimate.n_clusters, estimate.cluster)
+    if not _withheld(estimate):  # an interval that is there is thin, never absent
+        return note and f"thin: {_clusters(estimate.n_clusters, estimate.cluster)} (under {FEW_CLUSTERS})"
+    reason = estimate.method.removeprefix("none").lstrip(": ")
+    if reason:
+        return reason if reason.startswith("no interval") else f"no interval: {reason}"
+    return note if note.startswith("no interval") else "no interval"
+
+
+def estimates_from(
+    scores: Mapping[str, Any],
+    intervals: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    method: str = "not recorded",
+    higher_is_better: Callable[[str], bool | None] | None = None,
+) -> dict[str, Estimate]:
+    """The typed estimate of every score key of ``scores`` that has an interval (``<key>_ci_low`` and
+    ``_ci_high``) or whose interval the scorer withheld (a recorded method beginning ``none:``, with the reason).
+
+    ``intervals`` records how each interval was made (default: the ``intervals`` a scorer's ``Scores``
+    carries); ``method`` names the interval where that record is absent (an older file, a plain dict);
+    ``higher_is_better`` gives a key's direction.
+
+    >>> e = estimates_from({"acc": 50.0, "acc_ci_low": 30.0, "acc_ci_high": 70.0, "avg": 40.0, "n": 4},
+    ...                    {"avg": {"method": "none: 2 prompts", "n_clusters": 2}})
+    >>> [(k, v.method, v.low) for k, v in e.items()]
+    [('acc', 'not recorded', 30.0), ('avg', 'none: 2 prompts', None)]
+    """
+    made = dict(getattr(scores, "intervals", None) or {}) if intervals is None else intervals
+    out: dict[str, Estimate] = {}
+    for key in score_keys(scores):
+        interval = interval_of(scores, key)
+        how = made.get(key, {})
+        if interval is None and not str(how.get("method", "")).startswith("none:"):
+            continue  # no interval, and no record of why: not an estimate
+        low, high = interval if interval is not None else (None, None)
+        higher = higher_is_better(key) if higher_is_better is not None else None
+        out[key] = Estimate.from_json({"method": method, **how, "value": scores.get(key), "low": low,
+                                       "high": high, "higher_is_better": higher})  # fmt: skip
+    return out
+
+
+def interval_caption(estimates: Mapping[str, Estimate], keys: Iterable[str] | None = None) -> str:
+    """The caption naming how the intervals of ``keys`` (default: all of ``estimates``) were made, read from
+    their records: keys grouped by confidence and method (``P/*`` for every captioned key under ``P/``), then
+    the withheld ones with the reason; ``""`` when no key has an estimate.
+
+    >>> e = Estimate(50.0, 30.0, 70.0, 0.95, "wilson", 40, 40, "pair", True, "pair")
+    >>> estimates = {"acc/a": e, "acc/b": e, "avg": e._replace(method="bootstrap over prompts", n_clusters=12),
+    ...              "mean": e._replace(low=None, high=None, method="none: no interval: 3 prompts", n_clusters=3)}
+    >>> interval_caption(estimates)
+    '95% intervals: acc/* — wilson; avg — bootstrap over prompts. Withheld: mean — no interval: 3 prompts.'
+    """
+    chosen = [k for k in (estimates if keys is None else dict.fromkeys(keys)) if k in estimates]
+    made: dict[float, dict[str, list[str]]] = {}
+    withheld: dict[str, list[str]] = {}
+    for key in chosen:
+        estimate = estimates[key]
+        if _withheld(estimate):
+            withheld.setdefault(interval_caveat(estimate), []).append(key)
+        else:
+            made.setdefault(estimate.confidence, {}).setdefault(estimate.method, []).append(key)
+    parts = [
+        f"{number_text(100 * confidence, 0)}% intervals: "
+        + "; ".join(f"{_compact(group, chosen)} — {how}" for how, group in methods.items())
+        for confidence, methods in made.items()
+    ]
+    if withheld:
+        why = "; ".join(f"{_compact(group, chosen)} — {reason}" for reason, group in withheld.items())
+        parts.append(f"Withheld: {why}")
+    return "".join(f"{part}." if k == 0 else f" {part}." for k, part in enumerate(parts))
+
+
+def interval_notes(estimates: Mapping[str, Estimate], keys: Iterable[str] | None = None) -> str:
+    """The thin and withheld intervals among ``keys`` (default: all of ``estimates``), grouped by their
+    :func:`interval_caveat`; ``""`` when none is.
+
+    >>> e = Estimate(50.0, 30.0, 70.0, 0.95, "wilson", 12, 12, "item", True, "item")
+    >>> interval_notes({"acc/a": e, "acc/b": e, "f1": e._replace(n_clusters=400)})
+    'acc/* — thin: 12 items (under 30)'
+    """
+    chosen = [k for k in (estimates if keys is None else dict.fromkeys(keys)) if k in estimates]
+    groups: dict[str, list[str]] = {}
+    for key in chosen:
+        note = interval_caveat(estimates[key])
+        if note:
+            groups.setdefault(note, []).append(key)
+    return "; ".join(f"{_compact(group, chosen)} — {note}" for note, group in groups.items())
+
+
+class Footnotes:
+    """Marks for thin or withheld intervals (one mark per distinct :func:`interval_caveat`) and the footnote
+    lines that explain them, for a table that shows intervals.
+
+    >>> notes = Footnotes()
+    >>> e = Estimate(50.0, 30.0, 70.0, 0.95, "wilson", 12, 12, "item", True, "item")
+    >>> notes.mark(e), notes.mark(e._replace(n_clusters=400)), notes.mark(e._replace(n_clusters=20)), notes.mark(e)
+    ('†', '', '‡', '†')
+    >>> notes.lines()
+    ['† thin: 12 items (under 30)', '‡ thin: 20 items (under 30)']
+    """
+
+    MARKS = ("†", "‡", "§", "¶")
+    """The first marks; later notes get ``†5``, ``†6``, ..."""
+
+    def __init__(self) -> None:
+        self._marks: dict[str, str] = {}
+
+    def mark(self, estimate: Estimate | None) -> str:
+        """The mark of ``estimate``'s caveat (``""`` without one), numbered in order of first use."""
+        note = interval_caveat(estimate)
+        if not note:
+            return ""
+        if note not in self._marks:
+            n = len(self._marks)
+            self._marks[note] = self.MARKS[n] if n < len(self.MARKS) else f"{self.MARKS[0]}{n + 1}"
+        return self._marks[note]
+
+    def lines(self) -> list[str]:
+        """One line per mark used: ``<mark> <caveat>``."""
+        return [f"{mark} {note}" for note, mark in self._marks.items()]
+
+
+def _withheld(estimate: Estimate) -> bool:
+    return estimate.low is None or estimate.high is None
+
+
+def _clusters(n: int | None, cluster: str | None) -> str:
+    return f"{n} {cluster or 'cluster'}{'' if n == 1 else 's'}"
+
+
+def _compact(group: list[str], chosen: list[str]) -> str:
+    """``group``'s keys, each ``P/*`` under the shortest prefix ``P`` whose captioned keys are all in ``group``
+    (two or more of them).
+
+    >>> _compact(["a/x", "a/y", "b/x", "c"], ["a/x", "a/y", "b/x", "b/y", "c"])
+    'a/*, b/x, c'
+    """
+    members = set(group)
+    shown: dict[str, None] = {}
+    for key in group:
+        parts = key.split("/")
+        name = key
+        for depth in range(1, len(parts)):
+            prefix = "/".join(parts[:depth]) + "/"
+            under = [k for k in chosen if k.startswith(prefix)]
+            if len(under) >= 2 and members.issuperset(under):
+                name = prefix + "*"
+                break
+        shown.setdefault(name, None)
+    return ", ".join(shown)
 
 
 def _finite(value: Any) -> TypeGuard[float]:

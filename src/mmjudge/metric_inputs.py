@@ -16,18 +16,38 @@ arguments. Two things evaluate 0.4 does not do for such modules are done here:
   out (``optional_columns``); a left-out column is filled with ``None`` per row, remembered as left out,
   and reaches the scorer as ``None`` (not given), as it would from a direct call.
 
+A module returns its benchmark scorer's result through :func:`with_interval_notes`: the same keys and values,
+plus one string key, :data:`INTERVAL_NOTES`, naming the intervals that are thin or withheld (read from the
+scorer's records), since evaluate's output has no other place to say it.
+
 :func:`metric_script` finds the evaluate script of a module folder, in this checkout (``metrics/<id>``),
 in a folder ``mmjudge metric build`` wrote, or in a Space (whose folder is called ``app``).
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["VENDORED_PREFIX", "MissingFirstValueAllowed", "RowColumns", "feature_sets", "metric_script"]
+from mmjudge.estimates import estimates_from, interval_notes
+
+__all__ = [
+    "INTERVAL_NOTES",
+    "VENDORED_PREFIX",
+    "MissingFirstValueAllowed",
+    "RowColumns",
+    "feature_sets",
+    "metric_script",
+    "with_interval_notes",
+]
+
+INTERVAL_NOTES = "interval_notes"
+"""The string key an evaluate module adds to its scorer's result (:func:`with_interval_notes`)."""
+
+_Result = TypeVar("_Result", bound=Mapping[str, Any])
 
 VENDORED_PREFIX = "mmjudge_vendored"
 """Names of the files ``mmjudge metric build`` writes beside the script (the loader and the sources)."""
@@ -149,6 +169,23 @@ def feature_sets(columns: Mapping[str, Any], alternatives: Mapping[str, Iterable
     out = []
     for types in itertools.product(*(list(alternatives[n]) for n in names)):
         out.append(datasets.Features({**columns, **dict(zip(names, types, strict=True))}))
+    return out
+
+
+def with_interval_notes(scores: _Result) -> _Result:
+    """A copy of a scorer's result (a ``Scores`` stays one, with its records) with :data:`INTERVAL_NOTES`: its
+    thin and withheld intervals, grouped by why (:func:`mmjudge.estimates.interval_notes`), ``""`` when none is;
+    every other key and value unchanged.
+
+    >>> from mmjudge.benchmarks import Scores
+    >>> s = Scores({"acc": 40.0}, {"acc": {"method": "none: no interval: 3 clips (at least 5 needed)", "n_clusters": 3}})
+    >>> with_interval_notes(s)
+    {'acc': 40.0, 'interval_notes': 'acc — no interval: 3 clips (at least 5 needed)'}
+    >>> with_interval_notes({"acc": 40.0, "acc_ci_low": 30.0, "acc_ci_high": 50.0})["interval_notes"]
+    ''
+    """
+    out = copy.copy(scores)  # a dict subclass keeps its attributes (a Scores' intervals)
+    out[INTERVAL_NOTES] = interval_notes(estimates_from(scores))  # type: ignore[index]
     return out
 
 

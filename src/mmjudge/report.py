@@ -7,6 +7,11 @@ breakdown tables the benchmark's own (``Benchmark.present.report_tables``, laid 
 plot the benchmark's (``Benchmark.present.report_plot``). Every cell is read from the scores with
 :func:`value_text`: one format for a value and its CI, a dash for a key that is absent, ``n/a`` for a
 score the scorer left undefined (NaN or null). The full key list stays in ``results.json``.
+
+How each interval was made is read from the scorer's records (the typed estimates ``results.json`` writes,
+:func:`mmjudge.estimates.estimates_from`): each table's caption names the confidence and methods
+(:func:`mmjudge.estimates.interval_caption`), and a cell whose interval is thin or withheld carries a mark
+explained under its table (:class:`mmjudge.estimates.Footnotes`).
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from mmjudge.benchmarks import BreakdownTable, Cell, get_benchmark
-from mmjudge.estimates import interval_of, interval_text
+from mmjudge.estimates import (
+    Estimate,
+    Footnotes,
+    estimates_from,
+    interval_caption,
+    interval_of,
+    interval_text,
+)
 
 __all__ = [
     "MISSING",
@@ -44,7 +56,7 @@ def headline(benchmark: str, scores: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def ci_text(scores: Mapping[str, Any], key: str, digits: int = 1) -> str:
-    """``key``'s 95% CI as the scorer wrote it (``<key>_ci_low``/``_ci_high``), or ``""`` without one.
+    """``key``'s interval as the scorer wrote it (``<key>_ci_low``/``_ci_high``), or ``""`` without one.
 
     >>> ci_text({"overall": 50.0, "overall_ci_low": 31.25, "overall_ci_high": 68.75}, "overall")
     '[31.2, 68.8]'
@@ -88,34 +100,59 @@ def _is_number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def cell_text(scores: Mapping[str, Any], cell: Cell) -> str:
-    """One cell of a breakdown table: its fixed text, or its key's value read with :func:`value_text`.
+def cell_text(
+    scores: Mapping[str, Any],
+    cell: Cell,
+    estimates: Mapping[str, Estimate] | None = None,
+    notes: Footnotes | None = None,
+) -> str:
+    """One cell of a breakdown table: its fixed text, or its key's value read with :func:`value_text`,
+    marked by ``notes`` when its estimate's interval is thin or withheld.
 
     >>> cell_text({"n/x": 3}, Cell("n/x")), cell_text({}, Cell(None, text="motion"))
     ('3', 'motion')
     """
     if cell.key is None:
         return cell.text
-    return value_text(scores, cell.key, cell.digits, cell.ci)
+    text = value_text(scores, cell.key, cell.digits, cell.ci)
+    if notes is None or estimates is None or not cell.ci or text in (MISSING, UNDEFINED):
+        return text
+    return text + notes.mark(estimates.get(cell.key))
 
 
-def table_lines(table: BreakdownTable, scores: Mapping[str, Any]) -> list[str]:
-    """A breakdown table as markdown lines (title, table, note), every value read from ``scores``.
+def table_lines(
+    table: BreakdownTable, scores: Mapping[str, Any], estimates: Mapping[str, Estimate] | None = None
+) -> list[str]:
+    """A breakdown table as markdown lines (title, table, note, caption of its intervals, footnotes), every
+    value read from ``scores``; ``estimates`` default to the scorer's records (:func:`estimates_from`).
 
-    >>> from mmjudge.benchmarks import TableRow, cells
+    >>> from mmjudge.benchmarks import Scores, TableRow, cells
     >>> t = BreakdownTable("Per task", ("task", "accuracy", "n"), (TableRow("a", cells("acc/a", "n/a")),))
     >>> table_lines(t, {"acc/a": 50.0})[2:]
     ['| task | accuracy | n |', '|---|---|---|', '| a | 50.0 | — |']
+    >>> s = Scores({"acc/a": 50.0, "acc/a_ci_low": 40.0, "acc/a_ci_high": 60.0},
+    ...            {"acc/a": {"method": "m", "n_clusters": 12, "cluster": "clip", "confidence": 0.9}})
+    >>> table_lines(t, s)[4:]
+    ['| a | 50.0 [40.0, 60.0]† | — |', '', '90% intervals: acc/a — m.', '', '† thin: 12 clips (under 30)']
     """
+    estimates = estimates_from(scores) if estimates is None else estimates
+    notes = Footnotes()
     lines = [f"### {table.title}", "", "| " + " | ".join(table.header) + " |"]
     lines.append("|" + "---|" * len(table.header))
+    captioned: list[str] = []  # the keys whose value a cell shows with its interval
     for row in table.rows:
-        lines.append("| " + " | ".join([row.label, *(cell_text(scores, c) for c in row.cells)]) + " |")
-    return lines + (["", table.note] if table.note else [])
+        shown = [cell_text(scores, c, estimates, notes) for c in row.cells]
+        lines.append("| " + " | ".join([row.label, *shown]) + " |")
+        captioned += [c.key for c, text in zip(row.cells, shown, strict=True)
+                      if c.key and c.ci and text not in (MISSING, UNDEFINED)]  # fmt: skip
+    caption = interval_caption(estimates, captioned)
+    return lines + _paragraphs(table.note, caption, "; ".join(notes.lines()))
 
 
 def score_table(benchmark: str, judge: str, runs: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
-    """The terminal table of headline scores with CIs, one row per (run, headline key).
+    """The terminal table of headline scores with CIs, one row per (run, headline key), then a blank line and
+    one footnote line per mark of a thin or withheld interval (read from the scorer's records,
+    :func:`estimates_from`).
 
     ``runs`` are ``(setting, scores)`` pairs: the setting labels a frame count of a sweep (``""`` for a
     single run). Columns are padded so the table reads in a terminal and pastes as markdown.
@@ -125,13 +162,24 @@ def score_table(benchmark: str, judge: str, runs: Sequence[tuple[str, Mapping[st
     | benchmark | judge  | setting | score   | value             |
     |-----------|--------|---------|---------|-------------------|
     | emorealm  | random | -       | overall | 30.0 [20.0, 40.0] |
+    >>> from mmjudge.benchmarks import Scores
+    >>> print(score_table("emorealm", "random", [("", Scores({"overall": 30.0}, {"overall": {
+    ...     "method": "none: no interval: 3 clips (at least 5 needed)", "n_clusters": 3, "cluster": "clip"}}))]))
+    | benchmark | judge  | setting | score   | value |
+    |-----------|--------|---------|---------|-------|
+    | emorealm  | random | -       | overall | 30.0† |
+    <BLANKLINE>
+    † no interval: 3 clips (at least 5 needed)
     """
     keys = get_benchmark(benchmark).metrics.headline
-    body = [
-        [benchmark, judge, setting or "-", key, value_text(scores, key)]
-        for setting, scores in runs
-        for key in keys
-    ]
+    notes = Footnotes()
+    body = []
+    for setting, scores in runs:
+        estimates = estimates_from(scores)
+        for key in keys:
+            text = value_text(scores, key)
+            mark = notes.mark(estimates.get(key)) if text not in (MISSING, UNDEFINED) else ""
+            body.append([benchmark, judge, setting or "-", key, text + mark])
     header = ["benchmark", "judge", "setting", "score", "value"]
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
 
@@ -139,7 +187,8 @@ def score_table(benchmark: str, judge: str, runs: Sequence[tuple[str, Mapping[st
         return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
 
     rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([line(header), rule, *(line(row) for row in body)])
+    footnotes = ["", *notes.lines()] if notes.lines() else []  # a blank line ends a markdown table
+    return "\n".join([line(header), rule, *(line(row) for row in body), *footnotes])
 
 
 def _model_text(provenance: Mapping[str, Any]) -> str:
@@ -194,14 +243,12 @@ def write_report(
             f"{run.get('cached')} from the cache, {_num(run.get('wall_s'))} s wall, "
             f"{_num(run.get('judge_s'))} s in the judge"
         )
-    lines += ["", "## Headline", "", "| score | value | 95% CI |", "|---|---|---|"]
-    lines += [
-        f"| `{k}` | {value_text(scores, k, ci=False)} | {ci_text(scores, k) or MISSING} |"
-        for k in spec.metrics.headline
-    ]
+    estimates = estimates_from(scores)
+    lines += ["", "## Headline", "", *_headline(spec.metrics.headline, scores, estimates)]
     for plot, caption in figure:
         lines += ["", f"![{benchmark}]({plot.name})", "", caption]
-    lines += _breakdown(spec.present.report_tables(scores) if spec.present.report_tables is not None else (), scores)
+    tables = spec.present.report_tables(scores) if spec.present.report_tables is not None else ()
+    lines += _breakdown(tables, scores, estimates)
     lines += [
         "",
         f"All {len(scores)} result keys are in `results.json` beside this report. Scores come from `{spec.package or 'mmjudge.benchmarks.' + benchmark}.score`, the core `evaluate.load("
@@ -213,13 +260,33 @@ def write_report(
     return path
 
 
-def _breakdown(tables: Sequence[BreakdownTable], scores: Mapping[str, Any]) -> list[str]:
+def _headline(keys: Sequence[str], scores: Mapping[str, Any], estimates: Mapping[str, Estimate]) -> list[str]:
+    """The headline table (value, interval, a mark when the interval is thin or withheld), its caption and
+    footnotes."""
+    notes = Footnotes()
+    lines = ["| score | value | interval |", "|---|---|---|"]
+    for key in keys:
+        interval = ci_text(scores, key) or ("withheld" if key in estimates else MISSING)
+        mark = notes.mark(estimates.get(key))
+        lines.append(f"| `{key}` | {value_text(scores, key, ci=False)} | {interval}{mark} |")
+    return lines + _paragraphs(interval_caption(estimates, keys), "; ".join(notes.lines()))
+
+
+def _paragraphs(*texts: str) -> list[str]:
+    """Each non-empty text as a markdown paragraph (a blank line before it)."""
+    return [line for text in texts if text for line in ("", text)]
+
+
+def _breakdown(
+    tables: Sequence[BreakdownTable], scores: Mapping[str, Any], estimates: Mapping[str, Estimate]
+) -> list[str]:
     if not tables:
         return []
-    lines = ["", "## Breakdown", "", f"Values with their 95% CI as `value [low, high]`; {MISSING}: not in the "
-             f"results, {UNDEFINED}: undefined (e.g. no item to rate)."]  # fmt: skip
+    lines = ["", "## Breakdown", "", f"Values with their interval as `value [low, high]` (under each table: the "
+             f"confidence and how each interval was made; a mark: the interval is thin or withheld); {MISSING}: "
+             f"not in the results, {UNDEFINED}: undefined (e.g. no item to rate)."]  # fmt: skip
     for table in tables:
-        lines += ["", *table_lines(table, scores)]
+        lines += ["", *table_lines(table, scores, estimates)]
     return lines
 
 

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 from huggingface_hub import CommitOperationAdd, parse_eval_result_entries
+from report_helpers import expected_note
 
 from mmjudge.benchmarks import eval_yaml_document, get_benchmark
 from mmjudge.cli import main
@@ -71,8 +72,15 @@ def test_yaml_round_trips_and_every_value_equals_results_json(runs, benchmark, t
     assert header["fingerprint"] in entries[0].notes
     direction = "higher" if spec.metrics.higher_is_better(tasks[entries[0].task_id].key) else "lower"
     assert f"({direction} is better)" in entries[0].notes
-    low, high = scores[f"{tasks[entries[0].task_id].key}_ci_low"], scores[f"{tasks[entries[0].task_id].key}_ci_high"]
-    assert f"95% CI [{low:.4g}, {high:.4g}]" in entries[0].notes
+    # the interval as results.json records it: confidence, ends, method; or why it was withheld
+    for entry in entries:
+        estimate = read_results(runs[benchmark] / "results.json").estimates[tasks[entry.task_id].key]
+        if estimate.low is None:
+            assert "CI" not in entry.notes and "no interval: " in entry.notes, entry.notes
+        else:
+            percent = f"{100 * estimate.confidence:.0f}%"
+            ends = f"[{estimate.low:.4g}, {estimate.high:.4g}]"
+            assert f"{percent} CI {ends} ({estimate.method})" in entry.notes, entry.notes
 
 
 @pytest.mark.parametrize("benchmark", BENCHMARKS)
@@ -109,7 +117,8 @@ def test_notes_carry_frame_count_and_mode():
     header = {"fingerprint": "abc", "mmjudge_version": "9.9", "provenance": {"frames": {"frames": 8}}}
     (entry, *_) = eval_result_entries(results, header, dataset_repo="org/isovrbench")
     assert entry.notes == (
-        "result key average (higher is better); 95% CI [40, 60]; frames=8; mmjudge 9.9; judge j (fingerprint abc)"
+        "result key average (higher is better); 95% CI [40, 60] (not recorded); frames=8; mmjudge 9.9; "
+        "judge j (fingerprint abc)"
     )
 
 
@@ -194,3 +203,37 @@ def test_eval_yaml_document_matches_the_spec():
     doc = eval_yaml_document(spec.title, spec.present.exports.description, spec.present.exports.eval_tasks)
     assert doc["tasks"][0] == {"id": "overall", "config": "all", "split": "test"}
     assert len(doc["tasks"]) == 6
+
+
+def _emorealm_results(scores):
+    from mmjudge.results import Results, estimates_of
+
+    return Results("emorealm", "j", dict(scores), {}, {"date": "2026-01-01T00:00:00+00:00"},
+                   estimates=estimates_of("emorealm", scores))  # fmt: skip
+
+
+def test_notes_mark_a_thin_interval_and_name_its_recorded_method():
+    """A dozen clips: the interval is there, with the method results.json records, and said to be thin."""
+    from mmjudge.benchmarks.emorealm import score
+
+    n = 24
+    scores = score(["A", "B"] * 12, ["A"] * n, ["reasoning_basic_audio"] * n,
+                   clusters=[f"clip{k // 2}" for k in range(n)], n_resamples=200)  # fmt: skip
+    results = _emorealm_results(scores)
+    overall = results.estimates["overall"]
+    assert overall.low is not None and overall.n_clusters == 12
+    entry = eval_result_entries(results, {}, dataset_repo="org/emorealm")[0]
+    ends = f"[{overall.low:.4g}, {overall.high:.4g}]"
+    wanted = f"(higher is better); 95% CI {ends} ({overall.method}); {expected_note(overall.to_json())}; "
+    assert wanted in entry.notes, entry.notes
+
+
+def test_notes_say_why_an_interval_was_withheld():
+    from mmjudge.benchmarks import Scores
+
+    reason = "no interval: 3 clips (at least 5 needed)"
+    scores = Scores({"overall": 40.0, "n_items": 6},
+                    {"overall": {"method": f"none: {reason}", "n_clusters": 3, "cluster": "clip"}})  # fmt: skip
+    entry = eval_result_entries(_emorealm_results(scores), {}, dataset_repo="org/emorealm")[0]
+    assert entry.task_id == "overall" and entry.value == 40.0
+    assert entry.notes.split("; ")[:2] == ["result key overall (higher is better)", reason]

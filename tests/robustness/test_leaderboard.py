@@ -50,9 +50,8 @@ def test_ingested_rows_carry_their_summary_and_the_table_shows_it(
     assert table.headers[-2:] == ["ties/tie_rate", "irrelevant_prompt/prompt_drop"]
     tie = summary["ties/tie_rate"]
     assert table.values[0][-2] == round(tie, 4)
-    assert table.display[0][-2] == (
-        f"{tie:.1f} [{summary['ties/tie_rate_ci_low']:.1f}, {summary['ties/tie_rate_ci_high']:.1f}]"
-    )
+    # the sample's two prompts are too few for the tie rate's interval: the cell shows the value alone
+    assert "ties/tie_rate_ci_low" not in summary and table.display[0][-2] == f"{tie:.1f} (no CI)"
     board.store.set_hidden(rows["random"].id, True)
     assert robustness_table("isovrbench", board.store.submissions()).values == []
 

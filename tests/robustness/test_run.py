@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from report_helpers import expected_note, needs_mark
 
 from mmjudge.judges import JudgeConfig
 from mmjudge.robustness import RobustnessOptions, read_report, robustness_report, validate_report
@@ -216,3 +217,20 @@ def test_weights_are_loaded_once_across_probes_seeds_and_rates(
     assert sj.LoadCountingJudge.loads == ["cpu"]
     assert report["base"]["judged"] == 0
     assert _effect(report, "repeat", "exact_agreement")["value"] == 0.0  # the score moves with the seed
+
+
+def test_the_frame_probe_at_the_judges_own_count_is_the_eval_headline(synthetic_judges: Path, tmp_path: Path) -> None:
+    """At the judge's own 8 frames the probe reads the benchmark's scorer, as `mmjudge eval` does: the same
+    value, the same interval (or none) and its recorded method, not an interval of its own."""
+    (output,) = evaluate_judge(
+        "isovrbench", "test_frame_blind", synthetic_judges / "isovrbench", tmp_path, RunOptions(progress=False)
+    )
+    recorded = json.loads(output.results.read_text(encoding="utf-8"))["estimates"]["average"]
+    report = _run(synthetic_judges, "isovrbench", "test_frame_blind", tmp_path, probes=("frames",), frames=(4, 8))
+    effect = _effect(report, "frames", "accuracy@8")
+    assert (effect["value"], effect["ci_low"], effect["ci_high"]) == (
+        recorded["value"], recorded["low"], recorded["high"]
+    )  # fmt: skip
+    assert effect["interval"] == ("" if recorded["low"] is None else recorded["method"])
+    assert (expected_note(recorded) in effect["note"]) == needs_mark(recorded), (effect["note"], recorded)
+    assert report["estimates"]["average"] == recorded  # the report's headline is the eval's

@@ -136,6 +136,7 @@ def _config(name: str) -> Any:
 def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict[str, Any]:
     from mmjudge.benchmarks import get_benchmark
     from mmjudge.errors import MmjudgeError
+    from mmjudge.estimates import estimates_from
     from mmjudge.report import value_text
     from mmjudge.runner import RunOptions, evaluate_judge
 
@@ -153,8 +154,9 @@ def _one(benchmark: str, name: str, data: Path, out: Path, workers: int) -> dict
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
     row["robustness"], probe_errors = _robustness(benchmark, name, data, out, options)
-    # the same "value [low, high]" text as report.md and the terminal table
+    # the same "value [low, high]" text as report.md and the terminal table, marked there when thin or withheld
     row["scores"] = {key: value_text(output.scores, key) for key in get_benchmark(benchmark).metrics.headline}
+    row["estimates"] = estimates_from(output.scores)
     row["report"] = str(output.report)
     run = json.loads(output.results.read_text(encoding="utf-8"))["run"]
     row["verdicts"] = f"{run['judged']} judged, {run['cached']} cached, {run['failed']} no judgment"
@@ -187,15 +189,25 @@ def _robustness(
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
+    """The demo's table: one row per run, then a line with the footnote of each mark of a thin or withheld
+    interval (after a blank line: a markdown table runs on to the next blank line)."""
+    from mmjudge.estimates import Footnotes
+    from mmjudge.report import MISSING, UNDEFINED
+
+    notes = Footnotes()
     lines = [
-        "| benchmark | judge | headline scores, value [95% CI] | verdicts | report | robustness |",
+        "| benchmark | judge | headline scores, value [interval] | verdicts | report | robustness |",
         "|---|---|---|---|---|---|",
     ]
     for row in rows:
-        scores = row["error"] or ", ".join(f"{k} {text}" for k, text in row["scores"].items())
+        estimates = row.get("estimates", {})
+        scores = row["error"] or ", ".join(
+            f"{k} {text}{'' if text in (MISSING, UNDEFINED) else notes.mark(estimates.get(k))}"
+            for k, text in row["scores"].items()
+        )
         verdicts = row.get("verdicts", "-")
         lines.append(
             f"| {row['benchmark']} | {row['judge']} | {scores} | {verdicts} | {row['report'] or '-'} "
             f"| {row.get('robustness') or '-'} |"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, *(["", "; ".join(notes.lines())] if notes.lines() else [])])

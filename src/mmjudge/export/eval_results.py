@@ -3,8 +3,9 @@
 :func:`eval_result_entries` turns one ``results.json`` into ``huggingface_hub.EvalResultEntry`` objects:
 one for the benchmark's main task and one per further task of its ``eval.yaml``
 (``Benchmark.present.exports.eval_tasks``), each with the value exactly as ``results.json`` holds it, the run
-date, the link to the predictions and notes (result key and its direction, 95% CI, frame count, scoring
-mode, mmjudge version, judge and its fingerprint). :func:`export_eval_results` writes ``.eval_results/mmjudge_<benchmark>.yaml``
+date, the link to the predictions and notes (result key and its direction, its interval with the confidence
+and method ``results.json`` records, whether that interval is thin or withheld, frame count, scoring mode,
+mmjudge version, judge and its fingerprint). :func:`export_eval_results` writes ``.eval_results/mmjudge_<benchmark>.yaml``
 with ``eval_result_entries_to_yaml``; :func:`plan_eval_results_pr` lists the exact files a pull request
 to a model repo adds (no network) and :func:`open_eval_results_pr` opens it with one
 ``create_commit(..., create_pr=True)`` call, so nothing is ever pushed to ``main``.
@@ -24,7 +25,7 @@ import yaml
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import ConfigError, MissingDependencyError, MissingFileError
-from mmjudge.estimates import interval_of, interval_text
+from mmjudge.estimates import interval_caveat, interval_of, interval_text, number_text
 from mmjudge.predictions import read_predictions
 from mmjudge.results import Results, read_results
 
@@ -172,13 +173,21 @@ def _is_number(value: Any) -> bool:
 
 
 def _notes(results: Results, header: Mapping[str, Any], key: str) -> str:
-    """``result key K (higher is better); 95% CI [lo, hi]; frames=N; mode=M; mmjudge V; judge J (fingerprint F)``."""
+    """``result key K (higher is better); 95% CI [lo, hi] (method); thin: ...; frames=N; mode=M; mmjudge V;
+    judge J (fingerprint F)``: the interval's confidence and method as ``results.json`` records them (without a
+    record: the CI keys, method not recorded), then whether it is thin or withheld."""
     scores = results.scores
     direction = "higher" if get_benchmark(results.benchmark).metrics.higher_is_better(key) else "lower"
     parts = [f"result key {key} ({direction} is better)"]
+    estimate = results.estimates.get(key)
     interval = interval_of(scores, key)
     if interval is not None:
-        parts.append(f"95% CI {interval_text(*interval, 4, style='significant')}")
+        confidence, method = (estimate.confidence, estimate.method) if estimate else (0.95, "not recorded")
+        text = interval_text(*interval, 4, style="significant")
+        parts.append(f"{number_text(100 * confidence, 0)}% CI {text} ({method})")
+    caveat = interval_caveat(estimate)
+    if caveat:
+        parts.append(caveat)
     frames = (header.get("provenance") or {}).get("frames") or {}
     if isinstance(frames, Mapping) and frames.get("frames") is not None:
         parts.append(f"frames={frames['frames']}")

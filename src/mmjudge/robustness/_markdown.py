@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mmjudge.estimates import interval_text, number_text
+from mmjudge.estimates import Estimate, Footnotes, interval_caption, interval_text, number_text
 
 __all__ = ["write_markdown"]
 
@@ -82,20 +82,41 @@ def _plot_frames(folder: Path, probe: Mapping[str, Any]) -> Path | None:
     fig, ax = plt.subplots(figsize=(5, 3.2))
     x = [int(c) for c in counts]
     y = [table[c]["accuracy"] for c in counts]
-    low = [table[c]["ci_low"] for c in counts]
-    high = [table[c]["ci_high"] for c in counts]
+    nan = float("nan")  # no band where the scorer withheld the interval
+    low = [nan if table[c]["ci_low"] is None else table[c]["ci_low"] for c in counts]
+    high = [nan if table[c]["ci_high"] is None else table[c]["ci_high"] for c in counts]
     ax.fill_between(x, low, high, alpha=0.25)
     ax.plot(x, y, "o-")
     ax.set_xscale("log", base=2)
     ax.set_xticks(x, [str(v) for v in x])
     ax.set_xlabel("frames per clip")
-    ax.set_ylabel("pair accuracy (%)")
+    ax.set_ylabel("headline accuracy (%)")
     ax.set_ylim(-2, 102)
     fig.tight_layout()
     path = folder / "robustness_frames.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _headline(report: Mapping[str, Any]) -> list[str]:
+    """The headline line (each score with its interval as ``report.md`` writes it, marked when thin or
+    withheld), then the caption naming how each interval was made and the footnotes, from the recorded
+    estimates."""
+    estimates = {k: Estimate.from_json(e) for k, e in (report.get("estimates") or {}).items()}
+    notes = Footnotes()
+    shown = []
+    for key, value in report["headline"].items():
+        estimate = estimates.get(key)
+        if estimate is None or value is None:
+            shown.append(f"`{key}` {_num(value)}")
+            continue
+        low, high = estimate.low, estimate.high
+        interval = f" {interval_text(low, high)}" if low is not None and high is not None else ""
+        shown.append(f"`{key}` {number_text(float(value))}{interval}{notes.mark(estimate)}")
+    captions = (interval_caption(estimates, report["headline"]), "; ".join(notes.lines()))
+    lines = ["- headline: " + (", ".join(shown) or "-")]
+    return lines + [line for text in captions if text for line in ("", text)]
 
 
 def write_markdown(folder: str | Path, report: Mapping[str, Any]) -> Path:
@@ -109,7 +130,7 @@ def write_markdown(folder: str | Path, report: Mapping[str, Any]) -> Path:
         f"- judge fingerprint `{report['fingerprint']}`, dataset `{report['dataset'].get('folder')}` "
         f"(hash `{report['dataset'].get('hash')}`), mmjudge {report['mmjudge_version']}, probe seed {report['seed']}",
         f"- the benchmark's own items: {base['items']} ({base['judged']} judged, {base['cached']} from the cache)",
-        "- headline: " + (", ".join(f"`{k}` {_num(v)}" for k, v in report["headline"].items()) or "-"),
+        *_headline(report),
         "",
         "Probes derive their items at run time and record them in `robustness.json` (`variants`); they do not "
         "change the benchmark's scoring.",

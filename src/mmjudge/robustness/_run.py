@@ -160,12 +160,15 @@ def judge_robustness(
     from mmjudge._version import __version__
     from mmjudge.data.rows import dataset_hash
     from mmjudge.report import headline
+    from mmjudge.results import estimates_of
 
+    shown = headline(benchmark, scores)
+    recorded = {k: e.to_json() for k, e in estimates_of(benchmark, scores).items() if k in shown}
     report.update(
         schema_version=SCHEMA_VERSION, benchmark=benchmark, judge=config.display_name,
         fingerprint=fingerprint(config, base_judge.version), mmjudge_version=__version__,
         dataset={"folder": Path(data_dir).resolve().name, "hash": dataset_hash(data_dir)}, seed=options.seed,
-        base=_cost(base), headline=headline(benchmark, scores), summary=summary_of(report["probes"]),
+        base=_cost(base), headline=shown, estimates=recorded, summary=summary_of(report["probes"]),
     )  # fmt: skip
     return Judged(report, errors)
 

@@ -6,6 +6,8 @@ One JSON object (strict JSON: NaN and infinities become ``null``)::
      "mmjudge_version": "...", "dataset": {"folder": ..., "hash": ...}, "seed": 0,
      "base": {"items": n, "judged": k, "cached": c},        # the benchmark's own items
      "headline": {...},                                      # the benchmark's headline scores
+     "estimates": {"<key>": {...}, ...},   # each headline score's interval as results.json records it
+                                           # (mmjudge.estimates.Estimate; optional: absent in older reports)
      "probes": [{"name", "title", "description", "status": "ran" | "skipped", "reason",
                  "effects": [{"name", "value", "unit", "n", "description", "ci_low", "ci_high",
                               "interval", "p_value", "note"}, ...],
@@ -99,6 +101,7 @@ SCHEMA: dict[str, Any] = {
         "seed": {"type": "integer"},
         "base": _COST,
         "headline": {"type": "object"},
+        "estimates": {"type": "object", "additionalProperties": {"type": "object"}},
         "probes": {"type": "array", "items": _PROBE},
         "summary": {"type": "object", "additionalProperties": _NUM},
     },

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import SweepSeries, get_benchmark
-from mmjudge.estimates import ci_keys
+from mmjudge.estimates import Footnotes, ci_keys, estimates_from, interval_caption
 from mmjudge.report import MISSING, UNDEFINED, value_text
 
 __all__ = ["SWEEP_FILES", "SweepFiles", "SweepRun", "sweep_series", "write_sweep"]
@@ -131,20 +131,35 @@ def _markdown(
     lines = [
         f"# {benchmark}: {judge}, frame-count sweep",
         "",
-        f"Each column is one frame count, scored in `frames_<n>/results.json`; values with their 95% CI "
-        f"as `value [low, high]` ({MISSING}: not in the results, {UNDEFINED}: undefined).",
+        f"Each column is one frame count, scored in `frames_<n>/results.json`; values with their interval "
+        f"as `value [low, high]` ({MISSING}: not in the results, {UNDEFINED}: undefined; a mark: the interval "
+        "is thin or withheld, see below the table).",
         "",
         "| " + " | ".join(header) + " |",
         "|" + "---|" * len(header),
     ]
+    estimates = [estimates_from(r.scores) for r in runs]
+    notes = Footnotes()
     for s in series:
-        values = [value_text(r.scores, s.key) for r in runs]
+        values = [_marked(r.scores, s.key, e, notes) for r, e in zip(runs, estimates, strict=True)]
         lines.append("| " + " | ".join([s.label, f"`{s.key}`", *values]) + " |")
+    keys = [s.key for s in series]
+    captions = {r.frames: interval_caption(e, keys) for r, e in zip(runs, estimates, strict=True)}
+    if len(set(captions.values())) == 1:
+        lines += ["", next(iter(captions.values()))] if any(captions.values()) else []
+    else:  # one line each (two trailing spaces: a markdown line break)
+        lines += ["", *(f"{n} frames: {text}  " for n, text in captions.items())]
+    lines += ["", "; ".join(notes.lines())] if notes.lines() else []
     lines += ["", f"![{benchmark} frame-count sweep]({plot.name})", ""]
     lines.append(
-        "The plot has one panel per series (black: an aggregate such as the average); the band is its stored 95% CI."
+        "The plot has one panel per series (black: an aggregate such as the average); the band is its stored interval."
     )
     return "\n".join(lines) + "\n"
+
+
+def _marked(scores: Mapping[str, Any], key: str, estimates: Mapping[str, Any], notes: Footnotes) -> str:
+    text = value_text(scores, key)
+    return text if text in (MISSING, UNDEFINED) else text + notes.mark(estimates.get(key))
 
 
 def _plot(
@@ -172,7 +187,7 @@ def _plot(
         ax.set_xlabel("frames per clip", fontsize=8)
     for row in axes:
         row[0].set_ylabel("score", fontsize=8)
-    fig.suptitle(f"{benchmark}: {judge}, score per frame count (band: 95% CI)", fontsize=10)
+    fig.suptitle(f"{benchmark}: {judge}, score per frame count (band: the stored interval)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
