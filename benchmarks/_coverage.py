@@ -19,7 +19,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["DESIGNS", "Design", "Replicates", "coverage", "iso_draw", "iso_truth", "run_replicates"]
+__all__ = [
+    "DESIGNS", "Design", "Replicates", "coverage", "iso_draw", "iso_small_draw", "iso_small_truth", "iso_small_wins",
+    "iso_truth", "run_replicates",
+]  # fmt: skip
 
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(80)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
@@ -51,6 +54,10 @@ class Design:
     """``(rng, sd, n_resamples, seed) -> {key: (low, high)}``: one run scored by the benchmark's scorer."""
     truth: Callable[[float], Mapping[str, float]]
     """``sd -> {key: population value}``."""
+    sds: tuple[float, ...] = (0.0, 0.5, 1.0)
+    """Cluster sds (logit scale) the table runs it at; 5.4 gives a latent intraclass correlation of 0.9."""
+    fast: bool = False
+    """Whether ``make test``'s slice runs it."""
 
 
 # --- IsoVRBench -------------------------------------------------------------------------------------
@@ -67,7 +74,10 @@ def _iso_interventions() -> tuple[str, ...]:
 def iso_truth(sd: float, shift: float = 0.0) -> dict[str, float]:
     ivs = _iso_interventions()
     rates = {iv: _p(mu + shift, sd) for iv, mu in zip(ivs, _ISO_MU, strict=True)}
-    return {"average": float(np.mean(list(rates.values()))), **{f"accuracy/{iv}": r for iv, r in rates.items()}}
+    return {
+        "average": float(np.mean(list(rates.values()))),
+        **{f"accuracy/{iv}": r for iv, r in rates.items()},
+    }
 
 
 def _iso_layout(across: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -86,7 +96,9 @@ def _iso_layout(across: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return iv, anchor, _ISO_MU[iv]
 
 
-def _iso_wins(rng: np.random.Generator, sd: float, across: bool, shift: float = 0.0, u: np.ndarray | None = None):
+def _iso_wins(
+    rng: np.random.Generator, sd: float, across: bool, shift: float = 0.0, u: np.ndarray | None = None
+):
     iv, anchor, mu = _iso_layout(across)
     if u is None:
         u = rng.normal(0.0, sd, anchor.max() + 1)
@@ -140,6 +152,67 @@ def _iso_compare_truth(sd: float) -> dict[str, float]:
     return {"difference average": iso_truth(sd)["average"] - iso_truth(sd, shift=-0.25)["average"]}
 
 
+def _heavy_sizes(rng: np.random.Generator, n: int, cap: int = 40) -> np.ndarray:
+    """``n`` heavy-tailed cluster sizes: ``1 + floor(Pareto(1.2))``, at most ``cap`` (median 1, a few clusters
+    tens of times larger than most, as when a benchmark holds many items of some clips)."""
+    return np.minimum(1 + np.floor(rng.pareto(1.2, n)).astype(np.int64), cap)
+
+
+def _solve_mu(target: float, sd: float) -> float:
+    """The logit ``mu`` whose population rate ``E[logistic(mu + u)]`` is ``target`` percent."""
+    from scipy.optimize import brentq
+
+    return float(brentq(lambda m: _p(m, sd) - target, -60.0, 60.0, xtol=1e-12))
+
+
+def _iso_rates(target: tuple[float, float] | None, sd: float) -> np.ndarray:
+    """Each intervention's logit ``mu``: :data:`_ISO_MU`, or population rates spread evenly over ``target``."""
+    if target is None:
+        return _ISO_MU
+    return np.array([_solve_mu(t, sd) for t in np.linspace(target[0], target[1], len(_ISO_MU))])
+
+
+def iso_small_draw(n_prompts: int, heavy: bool, target: tuple[float, float] | None, keys: tuple[str, ...]):
+    """An IsoVRBench run of ``n_prompts`` anchor prompts, each in all eight interventions with one pair per
+    intervention, or (``heavy``) with a heavy-tailed number of pairs (:func:`_heavy_sizes`, the same for its
+    eight interventions); rates :data:`_ISO_MU` or spread over ``target``."""
+
+    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+        iv, anchor, win = iso_small_wins(rng, sd, n_prompts, heavy, target)
+        return _intervals(_iso_score(iv, anchor, win, n_resamples, seed), keys)
+
+    return draw
+
+
+def iso_small_wins(
+    rng: np.random.Generator,
+    sd: float,
+    n_prompts: int,
+    heavy: bool = False,
+    target: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One run of :func:`iso_small_draw`: each pair's intervention code, anchor prompt and whether it was won."""
+    mu = _iso_rates(target, sd)
+    sizes = _heavy_sizes(rng, n_prompts) if heavy else np.ones(n_prompts, dtype=np.int64)
+    anchor = np.repeat(np.repeat(np.arange(n_prompts), sizes), len(mu))
+    iv = np.tile(np.arange(len(mu)), int(sizes.sum()))
+    u = rng.normal(0.0, sd, n_prompts)
+    win = rng.random(iv.size) < _logistic(mu[iv] + u[anchor])
+    return iv, anchor, win
+
+
+def iso_small_truth(target: tuple[float, float] | None):
+    def truth(sd: float) -> dict[str, float]:
+        ivs = _iso_interventions()
+        rates = {iv: _p(mu, sd) for iv, mu in zip(ivs, _iso_rates(target, sd), strict=True)}
+        return {
+            "average": float(np.mean(list(rates.values()))),
+            **{f"accuracy/{iv}": r for iv, r in rates.items()},
+        }
+
+    return truth
+
+
 # --- MIST -------------------------------------------------------------------------------------------
 
 _MIST_LABELS = np.array(["FF", "WF", "FL", "LL"])
@@ -148,13 +221,12 @@ _MIST_MU = {("aligned", "explicit"): -1.2, ("aligned", "silent"): -0.6,
 _MIST_PROMPTS = ("zero_shot", "few_shot", "cot", "few_shot_cot")
 
 
-def _mist_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
-    """200 items x 4 prompt strategies, one judge; each cell is labelled text-only and under both images in
+def _mist_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_items: int = 200):
+    """``n_items`` (200) items x 4 prompt strategies, one judge; each cell is labelled text-only and under both images in
     both arms (20 labels per item). A labelled input changes the text-only label with probability
     ``logistic(mu + u_item)``, to one of the other three labels at random."""
     from mmjudge.benchmarks.mist.scoring import score
 
-    n_items = 200
     u = rng.normal(0.0, sd, n_items)
     rows: dict[str, list[Any]] = {"item_ids": [], "image_conditions": [], "arms": [], "prompt_strategies": [],
                                   "predictions": []}  # fmt: skip
@@ -213,12 +285,15 @@ def _pref_answer(rng: np.random.Generator, gold: np.ndarray, p_right: np.ndarray
     return labels[np.where(rng.random(code.size) < p_right, code, wrong)]
 
 
-def _pref_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+def _pref_draw(
+    rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_clips: int = 600, heavy: bool = False
+):
     """600 items, each on its own clip (the release names one item per clip), judged in the forward and the
-    swapped order; the clip effect is shared by both orders of its item."""
+    swapped order; the clip effect is shared by both orders of its item. ``heavy``: each clip has a
+    heavy-tailed number of items (:func:`_heavy_sizes`)."""
     from mmjudge.benchmarks.emoprefer.scoring import score
 
-    n_clips, per = 600, 1
+    per = _heavy_sizes(rng, n_clips) if heavy else np.ones(n_clips, dtype=np.int64)
     clip = np.repeat(np.arange(n_clips), per)
     u = rng.normal(0.0, sd, n_clips)[clip]
     labels, shares = zip(*_PREF_GOLD, strict=True)
@@ -269,10 +344,15 @@ def _realm_layout() -> np.ndarray:
     return np.repeat(np.arange(sizes.size), sizes)
 
 
-def _realm_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+def _realm_draw(
+    rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_videos: int | None = None
+):
+    """The release's layout (:func:`_realm_layout`), or ``n_videos`` videos with heavy-tailed question counts."""
     from mmjudge.benchmarks.emorealm.scoring import score
 
-    video = _realm_layout()
+    video = (
+        _realm_layout() if n_videos is None else np.repeat(np.arange(n_videos), _heavy_sizes(rng, n_videos))
+    )
     u = rng.normal(0.0, sd, video.max() + 1)[video]
     tasks = np.array(list(_REALM_MU))[rng.permutation(np.arange(video.size) % len(_REALM_MU))]
     yes_no = np.isin(tasks, _REALM_YES_NO)
@@ -321,34 +401,86 @@ DESIGNS: dict[str, Design] = {
     "isovrbench_across": Design(
         "IsoVRBench, anchors across interventions",
         "1,000 anchor prompts, each in all 8 interventions (8 pairs per prompt, 8,000 pairs)",
-        iso_draw(True, _ISO_KEYS), iso_truth,
+        iso_draw(True, _ISO_KEYS),
+        iso_truth,
     ),
     "isovrbench_within": Design(
         "IsoVRBench, 5 pairs per anchor within an intervention",
         "per intervention 200 prompts x 5 pairs (1,600 prompts nested in 8 interventions, 8,000 pairs)",
-        iso_draw(False, _ISO_KEYS), iso_truth,
+        iso_draw(False, _ISO_KEYS),
+        iso_truth,
     ),
     "isovrbench_compare": Design(
         "mmjudge compare, paired difference (IsoVRBench within)",
         "two judges on the pairs of isovrbench_within; anchor effect shared, second judge 0.25 logit weaker",
-        _iso_compare_draw, _iso_compare_truth,
+        _iso_compare_draw,
+        _iso_compare_truth,
     ),
     "mist": Design(
         "MIST change rates",
         "200 items x 4 prompts x 5 inputs, one judge (20 labels per item); cluster = item",
-        _mist_draw, _mist_truth,
+        _mist_draw,
+        _mist_truth,
     ),
     "emoprefer": Design(
         "EmoPrefer-Data",
         "600 items on 600 clips, each in forward and swapped order; cluster = clip",
-        _pref_draw, _pref_truth,
+        _pref_draw,
+        _pref_truth,
     ),
     "emorealm": Design(
         "EmoReAlM",
         "4,000 questions on 2,649 videos (1-3 per video) across 5 tasks; cluster = video",
-        _realm_draw, _realm_truth,
+        _realm_draw,
+        _realm_truth,
     ),
 }
+
+
+ICC_09 = 5.4
+"""Cluster sd (logit scale) of a latent intraclass correlation of 0.9: ``sd^2 / (sd^2 + pi^2 / 3)``."""
+_SMALL_KEYS = ("average", "accuracy/temporal_shuffle")
+_HIGH, _LOW = (97.0, 99.5), (0.5, 3.0)
+
+for _g in (5, 10, 20, 30):
+    DESIGNS[f"isovrbench_{_g}_prompts"] = Design(
+        f"IsoVRBench, {_g} prompts", f"{_g} anchor prompts, each in all 8 interventions (one pair each)",
+        iso_small_draw(_g, False, None, _SMALL_KEYS), iso_small_truth(None), (1.0, ICC_09), fast=_g in (5, 10),
+    )  # fmt: skip
+for _g in (5, 20, 100):
+    DESIGNS[f"isovrbench_{_g}_prompts_high"] = Design(
+        f"IsoVRBench, {_g} prompts, near-perfect judge",
+        f"{_g} anchor prompts in all 8 interventions; rates 97-99.5% across interventions",
+        iso_small_draw(_g, False, _HIGH, _SMALL_KEYS), iso_small_truth(_HIGH), (0.5, 1.0, ICC_09), fast=_g == 20,
+    )  # fmt: skip
+    DESIGNS[f"isovrbench_{_g}_prompts_rare"] = Design(
+        f"IsoVRBench, {_g} prompts, rare outcome",
+        f"{_g} anchor prompts in all 8 interventions; rates 0.5-3% across interventions (a rare tie rate)",
+        iso_small_draw(_g, False, _LOW, _SMALL_KEYS), iso_small_truth(_LOW), (0.5, 1.0, ICC_09), fast=_g == 100,
+    )  # fmt: skip
+for _g in (30, 60, 100):
+    DESIGNS[f"isovrbench_{_g}_prompts_unequal"] = Design(
+        f"IsoVRBench, {_g} prompts of unequal size",
+        f"{_g} anchor prompts in all 8 interventions with 1-40 pairs each (heavy-tailed, median 1)",
+        iso_small_draw(_g, True, None, _SMALL_KEYS), iso_small_truth(None), (1.0, ICC_09), fast=_g == 60,
+    )  # fmt: skip
+DESIGNS["mist_20_items"] = Design(
+    "MIST change rates, 20 items", "20 items x 4 prompts x 5 inputs (20 labels per item); cluster = item",
+    lambda rng, sd, n, seed: _mist_draw(rng, sd, n, seed, n_items=20), _mist_truth, (1.0, ICC_09), fast=True,
+)  # fmt: skip
+DESIGNS["emoprefer_20_clips"] = Design(
+    "EmoPrefer-Data, 20 clips of unequal size", "20 clips with 1-40 items each (heavy-tailed); cluster = clip",
+    lambda rng, sd, n, seed: _pref_draw(rng, sd, n, seed, n_clips=20, heavy=True), _pref_truth, (1.0, ICC_09),
+    fast=True,
+)  # fmt: skip
+DESIGNS["emoprefer_100_clips_unequal"] = Design(
+    "EmoPrefer-Data, 100 clips of unequal size", "100 clips with 1-40 items each (heavy-tailed); cluster = clip",
+    lambda rng, sd, n, seed: _pref_draw(rng, sd, n, seed, n_clips=100, heavy=True), _pref_truth, (1.0, ICC_09),
+)  # fmt: skip
+DESIGNS["emorealm_30_videos"] = Design(
+    "EmoReAlM, 30 videos of unequal size", "30 videos with 1-40 questions each (heavy-tailed) across 5 tasks",
+    lambda rng, sd, n, seed: _realm_draw(rng, sd, n, seed, n_videos=30), _realm_truth, (1.0, ICC_09),
+)  # fmt: skip
 
 
 class Replicates(NamedTuple):
@@ -361,7 +493,13 @@ class Replicates(NamedTuple):
 
 
 def run_replicates(
-    design: str | Design, sd: float, replicates: int, *, n_resamples: int = 1000, seed: int = 0, first: int = 0
+    design: str | Design,
+    sd: float,
+    replicates: int,
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    first: int = 0,
 ) -> dict[str, Replicates]:
     """Replicates ``first .. first + replicates - 1`` of ``design`` (a name in :data:`DESIGNS`, or a design)
     at cluster sd ``sd`` (each replicate's random stream depends only on ``seed`` and its number, so blocks
