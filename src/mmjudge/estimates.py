@@ -138,9 +138,11 @@ class Estimate(NamedTuple):
     confidence: float
     """Nominal coverage of the interval."""
     method: str
-    """How the interval was made: ``wilson`` (independent units), ``percentile bootstrap over prompts
-    (stratified), 10000 resamples``, ``wilson over clips (every outcome equal: nothing to resample)``, ...;
-    ``none: <reason>`` when the scorer withheld the interval (``none`` where no reason is recorded)."""
+    """How the interval was made, as the scorer names it: ``Wilson score interval over independent pairs
+    (repaired next to 0 and 100)``, ``Wilson score interval on the effective sample size (jackknife over
+    prompts, stratified; t quantile)``, ``t interval (jackknife over items; t quantile)``, ...; ``none:
+    <reason>`` when the scorer withheld the interval (``none`` where no reason is recorded); files written
+    before these methods name theirs (``percentile bootstrap over prompts (stratified), 10000 resamples``)."""
     n_units: int | None
     """Scored units behind the interval."""
     n_clusters: int | None

@@ -35,10 +35,10 @@ def check_resampling(
     >>> check_resampling(-1, 0.95)
     Traceback (most recent call last):
     ...
-    mmjudge.errors.SchemaError: `n_resamples` must be an integer >= 0 (0: no bootstrap CIs), got -1
+    mmjudge.errors.SchemaError: `n_resamples` must be an integer >= 0 (0: none drawn), got -1
     """
     if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 0:
-        raise error(f"`n_resamples` must be an integer >= 0 (0: no bootstrap CIs), got {n_resamples!r}")
+        raise error(f"`n_resamples` must be an integer >= 0 (0: none drawn), got {n_resamples!r}")
     if not 0.0 < float(confidence) < 1.0:
         raise error(f"`confidence` must lie strictly between 0 and 1, got {confidence!r}")
 

@@ -151,7 +151,7 @@ def _write_outputs(
         "decode_workers": options.decode_workers,
         "batch_size": options.batch_size or config.batch_size,
         "score_options": score_options,
-        "scoring_seed": score_options.get("seed", 0),  # the bootstrap seed (the scorers' default is 0)
+        "scoring_seed": score_options.get("seed", 0),  # the scorers' seed (their intervals draw nothing; the default is 0)
         "data": source.location,
     }
     results_path = write_results(

@@ -1,8 +1,8 @@
 """EmoPrefer on the leaderboard: 2- and 3-class WAF and accuracy, swap consistency, the strategy.
 
 The figure shows the 2-class WAF per row in the table's order (each bar labelled with its rank and judge):
-published rows grey with the ± std over rounds the paper prints, rows scored here blue with their
-bootstrap interval; the colour key under the plot.
+published rows grey with the ± std over rounds the paper prints, rows scored here blue with the
+interval their scorer recorded; the colour key under the plot.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The figure follows the paper's Figure 6: per intervention, the span of the published judges' accuracies
 (a bar from the lowest to the highest), each judge's accuracies as its own marker (a published judge's
-dots, the marks of a judge scored here with their Wilson intervals), named in the legend under the plot
+dots, the marks of a judge scored here with the intervals its scorer recorded), named in the legend under the plot
 with its table rank and listed in the table's order, and the paper's human accuracy as a star.
 """
 
