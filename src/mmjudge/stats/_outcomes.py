@@ -531,9 +531,7 @@ def paired_metric_bootstrap(
     The two judges' outcomes must cover the same units (``b`` is reordered to ``a``'s units) in the same
     clusters. Returns ``(difference, replicate differences (NaN where undefined), clusters)``.
     """
-    b = b.reordered(a.units)
-    if tuple(b.clusters) != tuple(a.clusters):
-        raise SchemaError("the two judges' outcomes put the same units in different clusters")
+    b = _paired(a, b)
     draws = _draws(a, stratify)
     ta, tb = metric.terms(a), metric.terms(b)
     estimate = float(metric.reduce(ta.sum(axis=0)) - metric.reduce(tb.sum(axis=0)))
@@ -544,6 +542,14 @@ def paired_metric_bootstrap(
         for c in _resampled_sums(sums, draws, n_resamples, seed)
     ]
     return estimate, np.concatenate(parts) if parts else np.array([]), draws.n_clusters
+
+
+def _paired(a: Outcomes, b: Outcomes) -> Outcomes:
+    """``b`` in ``a``'s unit order (``SchemaError`` unless the two put the same units in the same clusters)."""
+    b = b.reordered(a.units)
+    if tuple(b.clusters) != tuple(a.clusters):
+        raise SchemaError("the two judges' outcomes put the same units in different clusters")
+    return b
 
 
 def _percentile(values: np.ndarray, confidence: float) -> tuple[float, float]:

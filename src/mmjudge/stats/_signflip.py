@@ -37,10 +37,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mmjudge.errors import ConfigError, SchemaError
+from mmjudge.errors import ConfigError
 from mmjudge.stats._bootstrap import TIE_TOLERANCE
 from mmjudge.stats._jackknife import Spread, jackknife
-from mmjudge.stats._outcomes import CLUSTER_CHUNK, Metric, Outcomes, _cluster_sums, _draws
+from mmjudge.stats._outcomes import CLUSTER_CHUNK, Metric, Outcomes, _cluster_sums, _draws, _paired
 
 __all__ = ["EXACT_MAX_CLUSTERS", "SignFlipResult", "paired_jackknife", "sign_flip_test"]
 
@@ -146,7 +146,7 @@ def paired_jackknife(a: Outcomes, b: Outcomes, metric: Metric, *, stratify: bool
     >>> s.value, round(s.variance, 4), s.df
     (50.0, 833.3333, 3)
     """
-    b = _reordered(a, b)
+    b = _paired(a, b)
     draws = _draws(a, stratify)
     terms_a, terms_b = metric.terms(a), metric.terms(b)
     m = terms_a.shape[1]
@@ -158,16 +158,9 @@ def paired_jackknife(a: Outcomes, b: Outcomes, metric: Metric, *, stratify: bool
     return jackknife(terms, draws.codes, difference, draws.groups or None)
 
 
-def _reordered(a: Outcomes, b: Outcomes) -> Outcomes:
-    b = b.reordered(a.units)
-    if tuple(b.clusters) != tuple(a.clusters):
-        raise SchemaError("the two judges' outcomes put the same units in different clusters")
-    return b
-
-
 def _paired_sums(a: Outcomes, b: Outcomes, metric: Metric) -> tuple[np.ndarray, np.ndarray]:
     """Per-cluster term sums ``(G, m)`` of each judge."""
-    b = _reordered(a, b)
+    b = _paired(a, b)
     draws = _draws(a, stratify=False)
     return _cluster_sums(metric.terms(a), draws), _cluster_sums(metric.terms(b), draws)
 

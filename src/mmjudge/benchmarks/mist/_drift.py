@@ -113,8 +113,7 @@ def _cis(
     out: dict[str, float] = {}
     if len(per_item) < MIN_CLUSTERS:
         if methods is not None:
-            why = {"method": "none: " + thin_note(len(per_item), "item"), "n_units": len(per_item),
-                   "n_clusters": len(per_item), "unit": "item", "cluster": "item", "confidence": confidence}  # fmt: skip
+            why = item_record(len(per_item), confidence, "none: " + thin_note(len(per_item), "item"))
             methods.update({f"{prefix}/{term}": why for term in TERMS})
         return out
     codes = np.arange(len(per_item))
@@ -124,10 +123,16 @@ def _cis(
         low, high, how = mean_interval(spread, confidence, (-3.0, 3.0), "item")
         out[f"{prefix}/{term}_ci_low"], out[f"{prefix}/{term}_ci_high"] = low, high
         if methods is not None:
-            methods[f"{prefix}/{term}"] = {"method": how, "n_units": len(per_item), "n_clusters": len(per_item),
-                                           "unit": "item", "cluster": "item", "confidence": confidence}  # fmt: skip
+            methods[f"{prefix}/{term}"] = item_record(len(per_item), confidence, how)
     return out
 
 
 def _mean(sums: np.ndarray) -> np.ndarray:
     return sums[..., 0] / sums[..., 1]
+
+
+def item_record(n_items: int, confidence: float, method: str) -> dict[str, Any]:
+    """How an interval over ``n_items`` independent items was made (or why it was withheld), as
+    :class:`~mmjudge.benchmarks.Scores` records it; MIST's drift and kappa intervals share it."""
+    return {"method": method, "n_units": n_items, "n_clusters": n_items, "unit": "item", "cluster": "item",
+            "confidence": confidence}  # fmt: skip

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from mmjudge.benchmarks._intervals import outcome_keys
+from mmjudge.benchmarks.mist._drift import item_record
 from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import with_its_interval
@@ -262,14 +263,14 @@ def kappa_by_trio(
         ratings = np.array(per_item.tolist(), dtype=np.int64)
         out[f"kappa/{trio}"] = float(fleiss_kappa(ratings))
         spread = fleiss_kappa_jackknife(ratings)
-        record = {"n_units": len(per_item), "n_clusters": len(per_item), "unit": "item", "cluster": "item",
-                  "confidence": confidence}  # fmt: skip
         if len(per_item) >= MIN_CLUSTERS and math.isfinite(spread.value):
             low, high, how = mean_interval(spread, confidence, (-1.0, 1.0), "item")
             out[f"kappa/{trio}_ci_low"], out[f"kappa/{trio}_ci_high"] = low, high
             if methods is not None:
-                methods[f"kappa/{trio}"] = {**record, "method": how}
+                methods[f"kappa/{trio}"] = item_record(len(per_item), confidence, how)
         elif methods is not None and len(per_item) < MIN_CLUSTERS:
-            methods[f"kappa/{trio}"] = {**record, "method": "none: " + thin_note(len(per_item), "item")}
+            methods[f"kappa/{trio}"] = item_record(
+                len(per_item), confidence, "none: " + thin_note(len(per_item), "item")
+            )
         out[f"kappa/{trio}/n_items"] = len(per_item)
     return out
