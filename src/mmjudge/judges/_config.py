@@ -34,6 +34,11 @@ class JudgeConfig:
     """Model revision (commit hash or tag) to load."""
     local_files_only: bool = False
     """Never download: load from the local cache or path only."""
+    trust_remote_code: bool = False
+    """Run the Python code the model repo ships (its own model classes, ``auto_map``) when loading it: opt-in,
+    logged as a warning naming the repo and revision (pin ``revision`` to a commit), never asked interactively;
+    ``false`` refuses such a repo. A public model request may set it only for a repo the leaderboard's operator
+    allow-lists at a pinned commit (``Settings.remote_code``)."""
     dtype: str = "auto"
     """Torch dtype name (``auto``, ``bfloat16``, ``float16``, ``float32``)."""
     batch_size: int = 1
@@ -65,7 +70,7 @@ def config_from_mapping(data: Mapping[str, Any], *, source: str = "<config>") ->
     >>> config_from_mapping({"judge": "random", "frame": 8})
     Traceback (most recent call last):
     ...
-    mmjudge.errors.ConfigError: <config>: unknown key 'frame'; known keys: ['batch_size', 'dtype', 'fps', 'frames', 'judge', 'local_files_only', 'max_pixels', 'model', 'name', 'options', 'prompt_template', 'revision', 'seed']
+    mmjudge.errors.ConfigError: <config>: unknown key 'frame'; known keys: ['batch_size', 'dtype', 'fps', 'frames', 'judge', 'local_files_only', 'max_pixels', 'model', 'name', 'options', 'prompt_template', 'revision', 'seed', 'trust_remote_code']
     >>> config_from_mapping({"judge": "random", "batch_size": "4"})
     Traceback (most recent call last):
     ...
@@ -98,13 +103,18 @@ def load_config(path: str | Path) -> JudgeConfig:
 def fingerprint(config: JudgeConfig, judge_version: str) -> str:
     """Hash of the resolved config, the judge code version and the mmjudge version (16 hex digits).
 
+    ``trust_remote_code`` counts only when set, so the configs that never set it keep their fingerprints.
+
     >>> a = fingerprint(JudgeConfig(judge="random"), "1")
     >>> a == fingerprint(JudgeConfig(judge="random", seed=1), "1"), len(a)
     (False, 16)
     """
     from mmjudge._version import __version__
 
-    payload = {"config": dataclasses.asdict(config), "judge_version": judge_version, "mmjudge": __version__}
+    resolved = dataclasses.asdict(config)
+    if not resolved.get("trust_remote_code"):
+        resolved.pop("trust_remote_code", None)
+    payload = {"config": resolved, "judge_version": judge_version, "mmjudge": __version__}
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

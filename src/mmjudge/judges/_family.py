@@ -29,10 +29,10 @@ def resolve_family(config: Any, model_class: str = "AutoModelForImageTextToText"
     """The family of ``config.model`` (its ``config.json`` read with the config's revision and
     ``local_files_only``); a missing model, an unsupported family or a checkpoint ``model_class`` cannot
     load (a whole Qwen2.5-Omni model: its thinker loads) is a :class:`ConfigError`."""
-    from mmjudge.judges._hf import load_pretrained, model_source, require_transformers
+    from mmjudge.judges._hf import hub_options, load_pretrained, model_source, require_transformers
 
     source = model_source(config)
-    common = {"revision": config.revision, "local_files_only": config.local_files_only}
+    common = hub_options(config)
     model_config = load_pretrained("AutoConfig", source, **common)
     model_type = getattr(model_config, "model_type", None)
     family = family_of(model_type, source=repr(source))
@@ -43,6 +43,8 @@ def resolve_family(config: Any, model_class: str = "AutoModelForImageTextToText"
             + (
                 ": judge it with audio_visual, or save its thinker alone"
                 if family.name == "qwen2_5_omni"
+                else ": it hears and does not see; judge it with audio_language"
+                if family.audio_only
                 else ""
             )
         )

@@ -9,6 +9,9 @@ Every backend loads weights the same way:
   dtype=..., device_map={"": device})`` (never ``"auto"``: under a launcher each rank owns one device)
   and turns a missing or unreadable model into a :class:`~mmjudge.errors.ConfigError` that names the
   model, the revision and what to do;
+- :func:`hub_options` gives the config's ``revision``, ``local_files_only`` and ``trust_remote_code`` for
+  every ``from_pretrained`` of a judge, and logs the warning that opting in to a repo's own code deserves;
+  without the opt-in ``trust_remote_code=False`` is always passed, so transformers never asks at a prompt;
 - :func:`load_model_and_processor` does both halves for a :class:`~mmjudge.judges.JudgeConfig`;
 - :func:`to_device` moves a processor's batch to the model's device (floating tensors to its dtype).
 
@@ -20,6 +23,8 @@ torch.bfloat16
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +34,9 @@ from mmjudge._deps import require
 from mmjudge.errors import ConfigError
 
 __all__ = [
+    "COMMIT",
     "DTYPES",
+    "hub_options",
     "load_model_and_processor",
     "load_pretrained",
     "model_source",
@@ -51,6 +58,45 @@ DTYPES = {
     "half": "float16",
 }
 """Accepted ``dtype`` spellings -> torch dtype names (``"auto"``: the checkpoint's own dtype)."""
+
+
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+"""A full git commit hash: the only revision that pins a repo's code."""
+
+logger = logging.getLogger(__name__)
+_WARNED: set[tuple[Any, Any, Any]] = set()
+"""(judge, repo, revision) already warned about in this process (one warning per repo, not per file loaded)."""
+
+
+def hub_options(config: Any, *, source: str | None = None) -> dict[str, Any]:
+    """The ``from_pretrained`` options a judge config sets for the repos it loads: ``revision``,
+    ``local_files_only`` and ``trust_remote_code``.
+
+    With ``trust_remote_code: true`` a warning names the repo (``source``, default the config's ``model``) and
+    its revision, and says so when the revision is not a commit (code at a branch can change between runs).
+
+    >>> from mmjudge.judges import JudgeConfig
+    >>> hub_options(JudgeConfig(judge="vlm_digit", model="org/m", revision="abc"))
+    {'revision': 'abc', 'local_files_only': False, 'trust_remote_code': False}
+    """
+    trust = bool(getattr(config, "trust_remote_code", False))
+    repo = source or getattr(config, "model", None)
+    revision = config.revision
+    if trust and (config.judge, repo, revision) not in _WARNED:
+        _WARNED.add((config.judge, repo, revision))
+        pinned = bool(revision) and bool(COMMIT.match(str(revision)))
+        logger.warning(
+            "%s: trust_remote_code is set, so the Python code that %r ships runs in this process (revision %s)%s",
+            config.judge,
+            repo,
+            revision or "the default branch",
+            "" if pinned else "; pin `revision` to a 40-character commit so the code cannot change under you",
+        )
+    return {
+        "revision": config.revision,
+        "local_files_only": config.local_files_only,
+        "trust_remote_code": trust,
+    }
 
 
 def require_torch(purpose: str = "model-based judges") -> ModuleType:
@@ -107,6 +153,7 @@ def load_pretrained(
     local_files_only: bool = False,
     dtype: str | None = None,
     device: str | None = None,
+    trust_remote_code: bool = False,
     **kwargs: Any,
 ) -> Any:
     """``cls.from_pretrained`` with mmjudge's conventions and a clear error for a missing model.
@@ -119,6 +166,8 @@ def load_pretrained(
         local_files_only: never download.
         dtype: dtype string (:func:`parse_dtype`); ``None`` for classes without weights.
         device: put the whole model on this device (``device_map={"": device}``); ``None`` for processors.
+        trust_remote_code: run the repo's own code (:func:`hub_options`); always passed, so a repo that
+            needs its own code is refused (never asked about at a prompt) unless the config opts in.
         **kwargs: passed to ``from_pretrained``.
 
     Returns:
@@ -127,7 +176,8 @@ def load_pretrained(
     transformers = require_transformers()
     if isinstance(cls, str):
         cls = getattr(transformers, cls)
-    options: dict[str, Any] = {"revision": revision, "local_files_only": local_files_only, **kwargs}
+    options: dict[str, Any] = {"revision": revision, "local_files_only": local_files_only,
+                               "trust_remote_code": trust_remote_code, **kwargs}  # fmt: skip
     if dtype is not None:
         options["dtype"] = parse_dtype(dtype)
     if device is not None:
@@ -138,7 +188,10 @@ def load_pretrained(
     except (OSError, ValueError) as exc:
         where = f"{source!r}" + (f" at revision {revision!r}" if revision else "")
         hint = (
-            "the folder does not exist"
+            "the repo ships its own Python code: set `trust_remote_code: true` in the judge config to run it "
+            "(pin `revision` to a commit), or choose a model transformers implements"
+            if "trust_remote_code" in str(exc) and not trust_remote_code
+            else "the folder does not exist"
             if _looks_local(source) and not Path(source).exists()
             else "check the model id or path"
             + (" (local_files_only is set: download it first)" if local_files_only else "")
@@ -158,7 +211,7 @@ def load_model_and_processor(
 ) -> tuple[Any, Any]:
     """The config's model (on ``device``) and its processor (``AutoProcessor``)."""
     source = model_source(config)
-    common = {"revision": config.revision, "local_files_only": config.local_files_only}
+    common = hub_options(config)
     processor = load_pretrained("AutoProcessor", source, **common)
     model = load_pretrained(model_class, source, dtype=config.dtype, device=device, **common, **model_kwargs)
     return model, processor

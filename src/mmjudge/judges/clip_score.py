@@ -76,13 +76,10 @@ class ClipScoreJudge(Judge):
 
     def load(self, device: str) -> None:
         """Load the CLIP model onto ``device`` and its processor."""
-        from mmjudge.judges._hf import load_pretrained, model_source
+        from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 
         source = model_source(self.config)
-        common: dict[str, Any] = {
-            "revision": self.config.revision,
-            "local_files_only": self.config.local_files_only,
-        }
+        common: dict[str, Any] = hub_options(self.config)
         processor_source = self.options.processor or source
         self.processor = load_pretrained("AutoProcessor", processor_source, **common)
         self.model = load_pretrained(

@@ -36,11 +36,15 @@ __all__ = [
     "REVISION",
     "BackendRules",
     "Rule",
+    "check_remote_code_list",
     "check_request_config",
+    "remote_code_revision",
 ]
 
 REPO_ID = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
 """A Hub repo id (``org/name`` or ``name``); never a path: no leading ``/``, ``.``, ``~`` or ``..``."""
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+"""A full git commit hash (an allow-listed remote-code repo is pinned to one)."""
 REVISION = re.compile(r"^[A-Za-z0-9_.\-/]{0,100}$")
 """The characters of a commit, branch or tag name (the name must also pass :func:`mmjudge._checks.ref_name_problem`)."""
 ENDPOINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,127}$")
@@ -269,3 +273,60 @@ def _check_key(backend: str, key: str, value: Any, allowed: Mapping[str, Rule], 
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else f"{text[:40]}... ({len(text)} characters)"
+
+
+def check_remote_code_list(allowed: Mapping[str, str]) -> None:
+    """Refuse an operator's remote-code allow-list that does not pin each repo id to a full commit.
+
+    >>> check_remote_code_list({"THUDM/VisionReward-Video": "main"})
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: remote_code: 'THUDM/VisionReward-Video' must be pinned to a 40-character commit (the code the operator read), got 'main'
+    """
+    from mmjudge.errors import ConfigError
+
+    for repo, commit in allowed.items():
+        if not (isinstance(repo, str) and REPO_ID.match(repo) and ".." not in repo and "/" in repo):
+            raise ConfigError(
+                f"remote_code: expected Hub repo ids like 'org/name' as keys, got {_short(repo)}"
+            )
+        if not (isinstance(commit, str) and COMMIT.match(commit)):
+            raise ConfigError(f"remote_code: {repo!r} must be pinned to a 40-character commit (the code the "
+                              f"operator read), got {_short(commit)}")  # fmt: skip
+
+
+def remote_code_revision(model: str, revision: str, trust: Any, allowed: Mapping[str, str]) -> str:
+    """The revision a request runs at, after its ``trust_remote_code`` is checked against the operator's
+    allow-list: without it, ``revision`` as asked; with it, the one commit the list pins ``model`` to.
+
+    A repo's own code runs on the server with the server's credentials, so a request may ask for it only
+    for a repo the operator allow-listed, and only at the allow-listed commit (a branch could move to code
+    nobody read).
+
+    >>> pinned = {"org/m": "ab" * 20}
+    >>> remote_code_revision("org/m", "", True, pinned) == "ab" * 20, remote_code_revision("org/x", "v1", False, {})
+    (True, 'v1')
+    >>> remote_code_revision("org/x", "", True, pinned)
+    Traceback (most recent call last):
+    ...
+    mmjudge.leaderboard.store.SubmissionRejected: 'org/x' would run its own Python code on this server (trust_remote_code), and this leaderboard's operator has not allow-listed it; allow-listed repos: ['org/m'] (an operator adds one at a pinned commit: Settings.remote_code)
+    """
+    if not isinstance(trust, bool):
+        raise SubmissionRejected(
+            f"request key `trust_remote_code`: expected true or false, got {_short(trust)}"
+        )
+    if not trust:
+        return revision
+    pinned = allowed.get(model)
+    if pinned is None:
+        raise SubmissionRejected(
+            f"{model!r} would run its own Python code on this server (trust_remote_code), and this leaderboard's "
+            f"operator has not allow-listed it; allow-listed repos: {sorted(allowed) or 'none'} (an operator adds "
+            "one at a pinned commit: Settings.remote_code)"
+        )
+    if revision not in ("", "main", "refs/heads/main", pinned):
+        raise SubmissionRejected(
+            f"{model!r} runs its own code here only at the commit the operator allow-listed, {pinned}; "
+            f"got revision {revision!r}: leave the revision empty or give that commit"
+        )
+    return pinned

@@ -34,6 +34,7 @@ from mmjudge.leaderboard.policy import (
     REVISION,
     BackendRules,
     check_request_config,
+    remote_code_revision,
 )
 from mmjudge.leaderboard.store import (
     DEFAULT_MAX_ATTEMPTS,
@@ -73,7 +74,7 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
                      benchmarks: Iterable[str], *, known_backends: Iterable[str] | None = None,
                      allow_local_paths: bool = False, admin: bool = False,
                      rules: Mapping[str, BackendRules] | None = None,
-                     private_labels: bool = False) -> RequestSpec:  # fmt: skip
+                     private_labels: bool = False, remote_code: Mapping[str, str] | None = None) -> RequestSpec:  # fmt: skip
     """Check a model request: backend known, model and revision as the backend's model source reads them
     (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`: a Hub repo id at a git ref name, no model
     for a weight-free backend, a served model name for an API backend), config on the backend's allow-list,
@@ -84,7 +85,9 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     accepted (``judge``, ``model`` and ``revision`` come from the other arguments). ``allow_local_paths``
     (a local leaderboard's admin) lets ``model`` be an existing absolute folder. ``private_labels``: a
     weight-free backend is an admin's only (its answers depend on nothing but its seed and the item ids, so a
-    requester who chooses the seed can solve the labels from the scores).
+    requester who chooses the seed can solve the labels from the scores). ``trust_remote_code: true`` is
+    accepted only for a repo of the operator's ``remote_code`` allow-list, which pins the revision
+    (:func:`~mmjudge.leaderboard.policy.remote_code_revision`).
 
     >>> validate_request("not a repo", "", "video_reward", None, [], known_backends=["video_reward"])
     Traceback (most recent call last):
@@ -113,6 +116,8 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
             f"benchmarks must be a non-empty subset of {list(known_benchmarks)}, got {sorted(chosen)}"
         )
     mapping = dict(_config_mapping(config))
+    trust = mapping.pop("trust_remote_code", False)
+    revision = remote_code_revision(model, revision, trust, remote_code or {})
     check_request_config(backend, mapping, rules, admin=admin)
     if private_labels and source == NO_MODEL and not admin:
         raise SubmissionRejected(
@@ -122,6 +127,8 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     ordered = tuple(b for b in known_benchmarks if b in chosen)
     check_request_fit(backend, ordered, mapping, requestable=rules)
     mapping.update(judge=backend, model=model if source != NO_MODEL else None, revision=revision or None)
+    if trust:
+        mapping["trust_remote_code"] = True
     try:
         config_from_mapping(mapping, source="request config")
     except ConfigError as exc:
@@ -141,7 +148,9 @@ def _model_and_revision(model: str, revision: str, backend: str, source: str,
         model = backend
     elif source == ENDPOINT_MODEL:
         if not ENDPOINT_NAME.match(model) or ".." in model or "//" in model:
-            raise SubmissionRejected(f"model must be the name the API endpoint serves (e.g. 'gpt-4o'), got {model!r}")
+            raise SubmissionRejected(
+                f"model must be the name the API endpoint serves (e.g. 'gpt-4o'), got {model!r}"
+            )
     else:
         is_local = allow_local_paths and Path(model).is_absolute() and Path(model).is_dir()
         if not is_local and not (REPO_ID.match(model) and ".." not in model):
@@ -155,7 +164,9 @@ def _model_and_revision(model: str, revision: str, backend: str, source: str,
         return model, ""
     if revision and (not REVISION.match(revision) or ref_name_problem(revision)):
         why = ref_name_problem(revision) or "letters, digits and . _ - / only"
-        raise SubmissionRejected(f"revision must be a commit, branch or tag name ({why}), got {revision[:80]!r}")
+        raise SubmissionRejected(
+            f"revision must be a commit, branch or tag name ({why}), got {revision[:80]!r}"
+        )
     return model, revision
 
 
@@ -219,7 +230,11 @@ def _request_key(model: str, revision: str, config: Mapping[str, Any]) -> tuple[
     """What two requests are compared by: the model by :func:`mmjudge._text.text_key`, the revision as
     :func:`canonical_revision` reads it, and the config as :func:`canonical_config` reduces it (so a
     request that only spells its defaults, an empty ``options`` or another display name is the same run)."""
-    return text_key(model), text_key(canonical_revision(revision)), json.dumps(canonical_config(config), sort_keys=True)
+    return (
+        text_key(model),
+        text_key(canonical_revision(revision)),
+        json.dumps(canonical_config(config), sort_keys=True),
+    )
 
 
 DEFAULT_BRANCH = "main"
@@ -272,5 +287,3 @@ def canonical_config(config: Mapping[str, Any]) -> dict[str, Any]:
     if changed:
         out["options"] = changed
     return out
-
-

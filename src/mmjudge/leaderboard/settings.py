@@ -56,6 +56,10 @@ class Settings:
     server_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Backend options the server fixes for every request (e.g. ``openai_compatible``'s ``base_url``
     and ``api_key_env``); never taken from a request, never shown."""
+    remote_code: Mapping[str, str] = field(default_factory=dict)
+    """Model repos whose own Python code a model request may run (``trust_remote_code``), each at the one
+    commit the operator read and allows: ``{"org/name": "<40-hex commit>"}``. Empty: no request may run
+    a repo's code (:func:`mmjudge.leaderboard.policy.remote_code_revision`)."""
     resolve_revision: RevisionResolver | None = None
     """Model requests are queued at the commit this names for their revision (``None``: at the revision as
     named; :mod:`mmjudge.leaderboard.revisions`)."""
@@ -75,6 +79,9 @@ class Settings:
             raise ConfigError(f"ladder_margin must be a positive number of headline points, got {self.ladder_margin!r}")
         if self.daily_limit < 0:
             raise ConfigError(f"daily_limit must be 0 or more, got {self.daily_limit!r}")
+        from mmjudge.leaderboard.policy import check_remote_code_list
+
+        check_remote_code_list(self.remote_code)
         for name in ("max_bytes", "max_attempts"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be a positive integer, got {getattr(self, name)!r}")

@@ -59,6 +59,8 @@ VARIABLES: dict[str, str] = {
     "MMJUDGE_PRIVATE_LABELS": "1: the label repos are private (checked at start-up): a submitted row, and each row of a "
     "non-admin's model request, shows only its Ladder score, its breakdowns and results file are withheld; "
     "weight-free judges are requestable by admins only",
+    "MMJUDGE_REMOTE_CODE": "comma-separated model repos whose own Python code a model request may run "
+    "(trust_remote_code), each pinned: org/name@<40-hex commit> (default: none)",
     "MMJUDGE_LADDER_MARGIN": "private labels: the Ladder's margin and rounding step, in headline points "
     f"(default {default('ladder_margin'):g})",
     **AUTH_VARIABLES,
@@ -151,6 +153,8 @@ class SpaceConfig:
     """``MMJUDGE_PRIVATE_LABELS=1``: the Ladder mode of submitted rows (the label repos must be private)."""
     ladder_margin: float = default("ladder_margin")
     """The Ladder's margin (``MMJUDGE_LADDER_MARGIN``)."""
+    remote_code: tuple[tuple[str, str], ...] = ()
+    """``(repo, commit)`` pairs whose code a model request may run (``MMJUDGE_REMOTE_CODE``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, persistent: Path = Path("/data")) -> SpaceConfig:
@@ -187,6 +191,7 @@ class SpaceConfig:
                 labels.append(LabelSource.parse(benchmark, value))
             except ConfigError as exc:
                 problems.append(str(exc))
+        remote_code = _remote_code(env.get("MMJUDGE_REMOTE_CODE", ""), problems)
         numbers = {name: _number(env, name, fallback, problems) for name, fallback in
                    (("MMJUDGE_DAILY_LIMIT", cls.daily_limit), ("MMJUDGE_MAX_MB", cls.max_mb),
                     ("MMJUDGE_LADDER_MARGIN", cls.ladder_margin))}  # fmt: skip
@@ -203,7 +208,26 @@ class SpaceConfig:
             demo_output=env.get("MMJUDGE_DEMO_OUTPUT"), mirror_repo=env.get("MMJUDGE_MIRROR_REPO"),
             require_login=env.get("MMJUDGE_NO_AUTH") != "1",
             private_labels=env.get("MMJUDGE_PRIVATE_LABELS") == "1", ladder_margin=numbers["MMJUDGE_LADDER_MARGIN"],
+            remote_code=remote_code,
         )  # fmt: skip
+
+
+def _remote_code(value: str, problems: list[str]) -> tuple[tuple[str, str], ...]:
+    """``MMJUDGE_REMOTE_CODE``'s ``org/name@<commit>`` entries (each problem appended to ``problems``).
+
+    >>> _remote_code("THUDM/VisionReward-Video@" + "a" * 40, [])
+    (('THUDM/VisionReward-Video', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'),)
+    >>> problems = []; _remote_code("org/m@main", problems), problems
+    ((), ["MMJUDGE_REMOTE_CODE entry 'org/m@main': expected org/name@<40-hex commit>"])
+    """
+    pairs = []
+    for entry in (e.strip() for e in value.split(",") if e.strip()):
+        repo, _, commit = entry.partition("@")
+        if not (_REPO.fullmatch(repo) and _COMMIT.fullmatch(commit)):
+            problems.append(f"MMJUDGE_REMOTE_CODE entry {entry!r}: expected org/name@<40-hex commit>")
+            continue
+        pairs.append((repo, commit))
+    return tuple(pairs)
 
 
 def _number(env: Mapping[str, str], name: str, default: float, problems: list[str]) -> float:
@@ -303,7 +327,7 @@ def open_space(environ: Mapping[str, str], *, download: Download | None = None,
         config.db, data_root=data_root, require_login=config.require_login, admins=config.admins,
         daily_limit=config.daily_limit, max_bytes=int(config.max_mb * 1024 * 1024), demo_output=config.demo_output,
         private_labels=config.private_labels, ladder_margin=config.ladder_margin,
-        label_names={source.benchmark: source.repo_id for source in config.labels},
+        remote_code=dict(config.remote_code), label_names={source.benchmark: source.repo_id for source in config.labels},
     )  # fmt: skip
     if config.mirror_repo:
         start_mirror(board.store, config.mirror_repo, private_labels=board.settings.private_labels)

@@ -263,7 +263,8 @@ class Leaderboard:
         local = not self.settings.require_login  # a local admin may name a model folder
         spec = validate_request(model, revision, backend or "", config, benchmarks, allow_local_paths=local and admin,
                                 admin=admin, rules=self.settings.request_rules,
-                                private_labels=self.settings.private_labels)  # fmt: skip
+                                private_labels=self.settings.private_labels,
+                                remote_code=self.settings.remote_code)  # fmt: skip
         asked = spec.revision
         source = self.settings.request_rules[spec.backend].model_source
         if source == HUB_MODEL:
