@@ -2,7 +2,7 @@
 
 A benchmark turns its reference rows into *queries* (:attr:`mmjudge.benchmarks.RecordSpec.build_queries`)
 and maps the judge's verdicts back to prediction records. A query says what is asked, not which benchmark
-asks it: the media to look at or hear, the text, and the answer space. There are three kinds:
+asks it: the media to look at or hear, the text, and the answer space. There are four kinds:
 
 * :class:`ScoreQuery` -- rate one clip against a text: a number, or one number per quality dimension.
 * :class:`ChoiceQuery` -- choose one of the query's :attr:`~ChoiceQuery.labels` (labels, choice letters).
@@ -11,6 +11,8 @@ asks it: the media to look at or hear, the text, and the answer space. There are
   (:attr:`~ChoiceQuery.keeps_text`, as an official matcher does).
 * :class:`PairQuery` -- a choice between two candidate texts about one clip (``a1``, ``a2`` or the tie
   ``same``), which also offers the prompts of two-step strategies (describe the clip, then compare).
+* :class:`ClipPairQuery` -- which of two clips of one prompt is better (``first``, ``second`` or the tie
+  ``same``), for pairwise reward models that see both clips at once.
 
 A judge declares the kinds it answers and the media it reads (:attr:`mmjudge.judges.Judge.answers`,
 :attr:`~mmjudge.judges.Judge.reads`), never benchmark ids or benchmark classes; a benchmark declares the
@@ -34,6 +36,7 @@ __all__ = [
     "KINDS",
     "MEDIA",
     "ChoiceQuery",
+    "ClipPairQuery",
     "Diagnostics",
     "LabelPrompt",
     "PairQuery",
@@ -162,7 +165,30 @@ class PairQuery(ChoiceQuery):
         """Read the answer out of a reasoning text."""
 
 
-KINDS: tuple[type, ...] = (ScoreQuery, ChoiceQuery, PairQuery)
+@dataclass(frozen=True)
+class ClipPairQuery(Query):
+    """Which of two clips generated for one :attr:`prompt` is better: ``first`` (:attr:`video`, shown first),
+    ``second`` (:attr:`video_b`) or ``same``. The runner decodes both clips with the judge's one media request
+    (the second in :attr:`mmjudge.judges.JudgeInput.other`); the benchmark chooses which clip is shown first."""
+
+    kind: ClassVar[str] = "two clips of one prompt to compare"
+    labels: ClassVar[tuple[str, ...]] = ("first", "second", "same")
+    """The answers: the first clip is better, the second is, or they are equally good."""
+    item_id: str
+    """Id of the pair."""
+    video: Path | None
+    """Resolved path of the clip shown first."""
+    video_b: Path | None
+    """Resolved path of the clip shown second."""
+    prompt: str
+    """The text both clips were generated from."""
+    clips: tuple[str, str] = ("", "")
+    """Ids of the clips shown first and second (the benchmark maps the answer back to its pair with them)."""
+    audio = None
+    image = None
+
+
+KINDS: tuple[type, ...] = (ScoreQuery, ChoiceQuery, PairQuery, ClipPairQuery)
 """The query kinds (a :class:`PairQuery` is also a :class:`ChoiceQuery`)."""
 
 
@@ -263,7 +289,12 @@ class Verdict:
         >>> Verdict.failed("c1", "MediaError: unreadable").record("label", arm="explicit")
         {'id': 'c1', 'arm': 'explicit', 'label': None, 'no_judgment': True, 'error': 'MediaError: unreadable'}
         """
-        record: dict[str, Any] = {"id": self.item_id, **fields, value_field: self.value, "no_judgment": self.no_judgment}
+        record: dict[str, Any] = {
+            "id": self.item_id,
+            **fields,
+            value_field: self.value,
+            "no_judgment": self.no_judgment,
+        }
         if self.error:
             record["error"] = self.error
         return record

@@ -76,6 +76,9 @@ class JudgeInput:
     """Number of frames in the whole clip (the references' ``total_num_frames``)."""
     frame_size: tuple[int, int] | None = None
     """The clip's own ``(height, width)``, before any resize (``None``: the size of ``frames``)."""
+    other: JudgeInput | None = None
+    """The second clip of a two-clip query (:class:`mmjudge.queries.ClipPairQuery`), decoded with the same
+    request (its ``query`` is the pair's); ``None`` for every other query."""
     model_inputs: Any = None
     """The judge's model inputs for this query (its processor's output), made ahead in a decode worker by
     :meth:`mmjudge.judges.Judge.model_inputs`; ``None``: the judge makes them itself."""

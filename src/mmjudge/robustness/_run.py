@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, QuerySource, get_benchmark
+from mmjudge.errors import ConfigError
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
-from mmjudge.queries import Query, Verdict
+from mmjudge.queries import Query, Verdict, kind_name
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
 from mmjudge.runner import (
     ItemErrors,
@@ -91,7 +92,9 @@ def _traits(judge: Judge, queries: Sequence[Query]) -> JudgeTraits:
     return JudgeTraits(judge.config.judge, decodes, judge.config.fps is not None)
 
 
-def _scores(spec: Benchmark, queries: list[Query], verdicts: dict[str, Verdict], rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _scores(
+    spec: Benchmark, queries: list[Query], verdicts: dict[str, Verdict], rows: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The benchmark's own score of the verdicts, as ``mmjudge eval`` computes it (its warnings concern the
     scores, which ``mmjudge eval`` reports)."""
     records = spec.records.records_from_verdicts(queries, [verdicts[q.item_id] for q in queries], rows)
@@ -136,6 +139,12 @@ def judge_robustness(
     config = resolve_config(judge)
     base_judge = prepare_judge(benchmark, config)
     kind = base_judge.check_benchmark(benchmark)
+    if kind is not spec.records.query_kinds[0]:
+        raise ConfigError(
+            f"{benchmark}'s robustness probes derive their items from queries asking "
+            f"{kind_name(spec.records.query_kinds[0])!r}; judge {config.judge!r} answers {kind_name(kind)!r} "
+            f"there, so no probe applies: score it with `mmjudge eval`"
+        )
     probes = _selected(spec, options)
     run = dataclasses.replace(options.run, frames=(), swap=False)
     rows = _rows(benchmark, data_dir, run)
@@ -180,12 +189,13 @@ def _rows(benchmark: str, data_dir: str | Path, run: RunOptions) -> list[dict[st
 
 
 def _selected(spec: Benchmark, options: RobustnessOptions) -> list[Probe]:
-    from mmjudge.errors import ConfigError
 
     known = [p.name for p in spec.probes] + ["repeat"]
     unknown = [p for p in options.probes if p not in known]
     if unknown:
-        raise ConfigError(f"{spec.id} has no probe {unknown}; its probes: {known}; pass one of them (or none: all)")
+        raise ConfigError(
+            f"{spec.id} has no probe {unknown}; its probes: {known}; pass one of them (or none: all)"
+        )
     return [p for p in spec.probes if not options.probes or p.name in options.probes]
 
 
@@ -213,7 +223,9 @@ class _Context:
     errors: list[ItemErrors]
     """Where each run notes its errored items."""
 
-    def judged(self, label: str, judge: Judge, queries: list[Query], run: RunOptions | None = None) -> RunResult:
+    def judged(
+        self, label: str, judge: Judge, queries: list[Query], run: RunOptions | None = None
+    ) -> RunResult:
         """:func:`run_queries` into the run's folder, noting its errored items under ``label``."""
         out, rows = self.out_dir, self.rows
         return _judge(self.errors, label, self.spec.id, judge, queries, rows, out, run or self.run)
@@ -222,7 +234,14 @@ class _Context:
 def _one_probe(
     probe: Probe, ctx: _Context, traits: JudgeTraits, verdicts: dict[str, Verdict], scores: dict[str, Any]
 ) -> dict[str, Any]:
-    spec, judge, rows, queries, run, options = ctx.spec, ctx.judge, ctx.rows, ctx.queries, ctx.run, ctx.options
+    spec, judge, rows, queries, run, options = (
+        ctx.spec,
+        ctx.judge,
+        ctx.rows,
+        ctx.queries,
+        ctx.run,
+        ctx.options,
+    )
     entry = _entry(probe.name, probe.title, probe.description)
     reason = probe.applies(traits) if probe.applies else ""
     if reason:
@@ -261,7 +280,9 @@ def _one_probe(
         cost = {k: cost[k] + v for k, v in _cost(result).items()}
     if not ctx.is_main:
         return entry
-    data = ProbeData(rows, queries, verdicts, variants, variant_verdicts, sweep, scores, options.seed, fps_sweep)
+    data = ProbeData(
+        rows, queries, verdicts, variants, variant_verdicts, sweep, scores, options.seed, fps_sweep
+    )
     outcome = probe.measure(data)
     entry.update(
         status="ran", effects=[dataclasses.asdict(e) for e in outcome.effects], details=dict(outcome.details),
@@ -304,4 +325,3 @@ def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
     entry.update(status="ran", effects=[dataclasses.asdict(e) for e in effects], details={**details, "seeds": seeds},
                  cost=cost)  # fmt: skip
     return entry
-

@@ -36,7 +36,7 @@ from mmjudge.media.audio import load_audio
 from mmjudge.media.image import load_image
 from mmjudge.media.resize import resize_max_pixels
 from mmjudge.media.video import read_frames, sample_indices, video_info
-from mmjudge.queries import Query
+from mmjudge.queries import ClipPairQuery, Query
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +68,8 @@ class Decoded:
     """Each request's frames, contiguous, in a shared-memory file (set by :meth:`share`)."""
     model_inputs: list[Any] = field(default_factory=list)
     """Per request: the judge's model inputs made in the worker (empty, or ``None`` entries: none made)."""
+    other: Decoded | None = None
+    """A two-clip query's second clip (:class:`~mmjudge.queries.ClipPairQuery`), decoded with the same requests."""
 
     def input(self, position: int) -> JudgeInput:
         """The judge input of request ``position``, with its frames."""
@@ -76,6 +78,8 @@ class Decoded:
         judge_input = self.inputs[position]
         if self.model_inputs and self.model_inputs[position] is not None:
             judge_input = dataclasses.replace(judge_input, model_inputs=self.model_inputs[position])
+        if self.other is not None:
+            judge_input = dataclasses.replace(judge_input, other=self.other.input(position))
         if self.shared is not None:
             frames = self.shared.view(position)
             return judge_input if frames is None else dataclasses.replace(judge_input, frames=frames)
@@ -90,8 +94,10 @@ class Decoded:
         The runner then maps the file and hands out views: no pickling of frames through the pool's
         pipe and no copy in the judging process. Each frame goes from the decoded stack straight into
         the file (one copy; no per-request array in between). Without room in shared memory, nothing
-        changes.
+        changes. A two-clip query's second clip gets its own file.
         """
+        if self.other is not None:
+            self.other.share()
         shapes = [
             None if spec is None else (len(spec[1]), *self.frames[spec[0]].shape[1:]) for spec in self.slices
         ]
@@ -176,6 +182,9 @@ def decode_query(
     decoded = Decoded(query, [JudgeInput(query=query) for _ in requests], None, 0.0)
     try:
         _decode(decoded, requests, backend, threads)
+        if isinstance(query, ClipPairQuery):  # the second clip, read the same way, with the pair's query
+            decoded.other = Decoded(query, [JudgeInput(query=query) for _ in requests], None, 0.0)
+            _decode(decoded.other, requests, backend, threads, video=query.video_b)
         if model_inputs:
             decoded.model_inputs = [None if make is None else make(decoded.input(i))
                                     for i, make in enumerate(model_inputs)]  # fmt: skip
@@ -187,9 +196,12 @@ def decode_query(
     return decoded
 
 
-def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | None, threads: int) -> None:
+def _decode(decoded: Decoded, requests: Sequence[MediaRequest], backend: str | None, threads: int, *,
+            video: Path | None = None) -> None:  # fmt: skip
+    """Fill ``decoded`` with what ``requests`` ask of its query's media (``video``: this clip instead of the
+    query's own, for a two-clip query's second clip)."""
     query, inputs = decoded.query, decoded.inputs or []
-    video = query.video
+    video = video or query.video
     wants_video = [i for i, r in enumerate(requests) if r.num_frames is not None or r.target_fps is not None]
     decoded.slices = [None] * len(requests)
     if wants_video and video is not None:

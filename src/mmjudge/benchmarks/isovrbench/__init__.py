@@ -29,7 +29,7 @@ from mmjudge.benchmarks.isovrbench.scoring import (
     score,
     score_outcomes,
 )
-from mmjudge.queries import ScoreQuery
+from mmjudge.queries import ClipPairQuery, ScoreQuery
 
 __all__ = [
     "BENCHMARK",
@@ -49,7 +49,12 @@ BENCHMARK = Benchmark(
     citation="Li et al. 2026, IsoVRBench: Video Reward Modeling Without Human Feedback",
     data=DataSpec.from_modules(build, sample, reference_config="all"),
     records=RecordSpec.from_modules(
-        queries, records, unit="pairs", query_kinds=(ScoreQuery,), media=frozenset({"video"}), noun="pair"
+        queries,
+        records,
+        unit="pairs",
+        query_kinds=(ScoreQuery, ClipPairQuery),
+        media=frozenset({"video"}),
+        noun="pair",
     ),
     metrics=MetricSpec(
         score=score,
