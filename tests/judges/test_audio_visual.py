@@ -222,3 +222,177 @@ def test_the_shipped_config_loads() -> None:
     loaded = make_judge(load_config(root / "judges" / "audio_visual" / "config.yaml"))
     assert loaded.benchmarks == {"emoprefer", "emorealm"} and loaded.config.fps == 2.0
     assert loaded.options.use_audio_in_video and loaded.options.max_new_tokens == 64
+
+
+# Strategy S2 (EmoPrefer): describe the clip from frames + audio, then compare in text with the same thinker.
+
+
+@pytest.fixture(scope="module")
+def s2_judge(tiny_omni_thinker: Path):
+    loaded = make_judge(config(tiny_omni_thinker, strategy="S2", max_description_tokens=8, max_new_tokens=5))
+    loaded.load("cpu")
+    return loaded
+
+
+class _Calls:
+    """Records the keyword arguments of every ``model.generate`` call (tensors copied), then generates."""
+
+    def __init__(self, model) -> None:
+        self.generate, self.calls = model.generate, []
+
+    def __call__(self, **kwargs):
+        self.calls.append({k: v.clone() if hasattr(v, "clone") else v for k, v in kwargs.items()})
+        return self.generate(**kwargs)
+
+
+def _generate_calls(judge, inputs, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list[dict]]:
+    recorder = _Calls(judge.model)
+    with monkeypatch.context() as patch:
+        patch.setattr(judge.model, "generate", recorder)
+        verdicts = judge.judge_batch(inputs)
+    return verdicts, recorder.calls
+
+
+MEDIA_KEYS = (
+    "input_features",
+    "feature_attention_mask",
+    "pixel_values_videos",
+    "video_grid_thw",
+    "pixel_values",
+)
+
+
+def test_s2_describes_from_frames_and_audio_then_compares_in_text_only(
+    s2_judge, judge, tiny_omni_thinker: Path, decoded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    from mmjudge.benchmarks.emoprefer import parse_response, prompts
+
+    x = decoded["emoprefer"][0]
+    [verdict], calls = _generate_calls(s2_judge, [x], monkeypatch)
+    assert len(calls) == 2 and not verdict.no_judgment
+    describe, compare = calls
+    # step one: the clip's frames and its audio, interleaved, with the description request
+    assert describe["use_audio_in_video"] is True and describe["max_new_tokens"] == 8
+    assert describe["do_sample"] is False and "pixel_values_videos" in describe
+    tokenizer = s2_judge.processor.tokenizer
+    assert prompts.DESCRIBE in tokenizer.decode(describe["input_ids"][0])
+    _, s1_calls = _generate_calls(judge, [x], monkeypatch)  # S1 on the same clip: the same audio features
+    assert torch.equal(describe["input_features"], s1_calls[0]["input_features"])
+    assert torch.equal(describe["feature_attention_mask"], s1_calls[0]["feature_attention_mask"])
+    silent = make_judge(config(tiny_omni_thinker, strategy="S2", audio=False, max_description_tokens=8))
+    silent.model, silent.processor = s2_judge.model, s2_judge.processor
+    _, silent_calls = _generate_calls(silent, [decode(x.query, silent.media_request(x.query))], monkeypatch)
+    assert "input_features" not in silent_calls[0] and silent_calls[0]["use_audio_in_video"] is False
+    # step two: text only, the compare prompt embedding step one's decoded description
+    extra = verdict.diagnostics.extra
+    assert not any(key in compare for key in MEDIA_KEYS)
+    assert compare["use_audio_in_video"] is False and compare["max_new_tokens"] == 5
+    expected = s2_judge.encode_text(prompts.compare(extra["description"], x.query.a1, x.query.a2))
+    assert torch.equal(compare["input_ids"], expected["input_ids"])
+    assert extra["description"] in tokenizer.decode(compare["input_ids"][0])
+    assert "virtual human" in tokenizer.decode(compare["input_ids"][0])  # the same system prompt
+    # the verdict: the raw answer, the official parser's label, the description, the strategy
+    assert isinstance(verdict.value, str) and verdict.diagnostics.raw_text == verdict.value
+    assert extra["parsed"] == parse_response(verdict.value) and extra["strategy"] == "S2"
+    assert extra["audio_in_video"] is True and extra["audio_s"] > 0.5
+
+
+def test_s2_description_is_what_step_one_generated(
+    s2_judge, decoded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The description in the diagnostics (and in step two's prompt) is step one's new tokens, decoded."""
+    x = decoded["emoprefer"][1]
+    outputs = []
+    original = s2_judge.model.generate
+
+    def generate(**kwargs):
+        out = original(**kwargs)
+        outputs.append(out[:, kwargs["input_ids"].shape[1] :])
+        return out
+
+    with monkeypatch.context() as patch:
+        patch.setattr(s2_judge.model, "generate", generate)
+        [verdict] = s2_judge.judge_batch([x])
+    tokenizer = s2_judge.processor.tokenizer
+    description, answer = (tokenizer.decode(o[0], skip_special_tokens=True) for o in outputs)
+    assert verdict.diagnostics.extra["description"] == description and verdict.value == answer
+
+
+def test_s2_batch_of_many_equals_batch_of_one(s2_judge, decoded) -> None:
+    inputs = decoded["emoprefer"]
+    many = s2_judge.judge_batch(inputs)
+    for x, verdict in zip(inputs, many, strict=True):
+        [one] = s2_judge.judge_batch([x])
+        assert one.value == verdict.value
+        assert one.diagnostics.extra["description"] == verdict.diagnostics.extra["description"]
+
+
+def test_s2_is_refused_where_there_are_no_pairs(
+    tiny_omni_thinker: Path, sample_data: Path, tmp_path: Path
+) -> None:
+    from mmjudge.errors import ConfigError
+    from mmjudge.queries import PairQuery
+
+    s2 = make_judge(config(tiny_omni_thinker, strategy="S2"))
+    assert s2.check_benchmark("emoprefer") is PairQuery
+    with pytest.raises(ConfigError, match=r"strategy S2 .*'emorealm'.*use strategy S1"):
+        s2.check_benchmark("emorealm")
+    assert make_judge(config(tiny_omni_thinker)).check_benchmark("emorealm") is not PairQuery
+    from mmjudge.runner import evaluate_judge
+
+    options = RunOptions(limit=1, media_root=sample_data / MEDIA["emorealm"], progress=False)
+    with pytest.raises(ConfigError, match="strategy S2"):  # refused before anything is decoded or written
+        evaluate_judge("emorealm", config(tiny_omni_thinker, strategy="S2"), sample_data / "emorealm",
+                       tmp_path / "out", options)  # fmt: skip
+    assert not (tmp_path / "out").exists()
+    for bad in ({"strategy": "S3"}, {"max_description_tokens": 0}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            make_judge(config(tiny_omni_thinker, **bad))
+
+
+def test_s2_end_to_end_on_the_emoprefer_sample(
+    sample_data: Path, tiny_omni_thinker: Path, tmp_path: Path
+) -> None:
+    import yaml
+
+    from mmjudge.cli import main
+    from mmjudge.predictions import read_predictions
+
+    path = tmp_path / "config.yaml"
+    options = {"strategy": "S2", "max_description_tokens": 6, "max_new_tokens": 4}
+    data = {"judge": "audio_visual", "model": str(tiny_omni_thinker), "local_files_only": True, "batch_size": 2,
+            "options": options}  # fmt: skip
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["eval", "--benchmark", "emoprefer", "--judge", str(path), "--data", str(sample_data / "emoprefer"),
+            "--media-root", str(sample_data / MEDIA["emoprefer"]), "--out", str(out), "--swap", "--limit", "2",
+            "--decode-workers", "0", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    records = read_predictions(out / "predictions.jsonl", benchmark="emoprefer").records
+    assert len(records) == 4 and not any(r["no_judgment"] for r in records)
+    assert {r["order"] for r in records} == {"forward", "reversed"}
+    cached = [
+        json.loads(line) for f in (out / "cache").glob("*.jsonl") for line in f.read_text().splitlines()
+    ]
+    extras = [c["verdict"]["diagnostics"]["extra"] for c in cached]
+    assert len(extras) == 4 and all(
+        e["strategy"] == "S2" and isinstance(e["description"], str) for e in extras
+    )
+    assert all(e["audio_in_video"] and e["audio_s"] > 0.5 for e in extras)
+    assert (out / "results.json").is_file()
+
+
+def test_the_shipped_s2_config_loads() -> None:
+    from mmjudge.errors import ConfigError
+    from mmjudge.judges import load_config
+
+    root = Path(__file__).resolve().parents[2]
+    loaded = make_judge(load_config(root / "judges" / "audio_visual" / "omni-7b-s2.yaml"))
+    assert loaded.config.model == "Qwen/Qwen2.5-Omni-7B" and loaded.options.strategy == "S2"
+    assert loaded.options.audio and loaded.options.use_audio_in_video and loaded.config.fps == 2.0
+    with pytest.raises(ConfigError, match="strategy S2"):
+        loaded.check_benchmark("emorealm")
+    card = (root / "judges" / "audio_visual" / "README.md").read_text(encoding="utf-8")
+    assert "omni-7b-s2.yaml" in card

@@ -165,3 +165,54 @@ def test_a_real_clip_through_the_runner_decode(judge: Any, tmp_path: Path) -> No
     ours, _ = judge.encode(decoded.input(0))
     _, reference = _reference(judge, item, str(clip), audio, True)
     _assert_same(ours, reference)
+
+
+def test_s2_answer_equals_a_plain_two_step_reference(tiny_omni_thinker: Path, tmp_path: Path) -> None:
+    """S2 = ``process_mm_info`` + ``processor(...)`` + greedy ``model.generate`` for the description (the
+    model card's video-with-audio call), then ``generate`` on the chat-templated text-only compare prompt."""
+    from mmjudge.benchmarks.emoprefer import EmoPreferPair
+
+    config = JudgeConfig(
+        judge="audio_visual", model=str(tiny_omni_thinker), local_files_only=True, dtype="float32",
+        options={"strategy": "S2", "max_description_tokens": 12, "max_new_tokens": 6},
+    )  # fmt: skip
+    judge = make_judge(config)
+    judge.load("cpu")
+    video = synthetic_path(*CLIPS[0])
+    total, fps, height, width = clip_info(video)
+    audio = _wav(tmp_path / "a.wav", total / fps, 44100, 2)
+    pair = EmoPreferPair("n1", "n1", Path(video), audio, "calm and content", "furious, shouting", "forward")
+    request = judge.media_request(pair)
+    indices = frame_indices(total, fps, request)
+    judge_input = JudgeInput(
+        pair, frames_at(video, indices), tuple(indices), fps,
+        load_audio(audio, 16000, resampler=request.audio_resampler), total_frames=total, frame_size=(height, width),
+    )  # fmt: skip
+    [verdict] = judge.judge_batch([judge_input])
+
+    model, processor = judge.model, judge.processor
+    system = {"role": "system", "content": [{"type": "text", "text": OMNI_SYSTEM_PROMPT}]}
+
+    def generate(inputs: Any, max_new_tokens: int, use_audio_in_video: bool) -> str:
+        with torch.inference_mode():
+            out = model.generate(**inputs, use_audio_in_video=use_audio_in_video, do_sample=False,
+                                 max_new_tokens=max_new_tokens)  # fmt: skip
+        return str(processor.batch_decode(out[:, inputs["input_ids"].shape[1] :], skip_special_tokens=True)[0])
+
+    describe = [system, {"role": "user", "content": [
+        {"type": "video", "video": video}, {"type": "text", "text": pair.describe_prompt()}
+    ]}]  # fmt: skip
+    with reference_reader():
+        _, images, videos, kwargs = process_mm_info(describe, use_audio_in_video=False, return_video_kwargs=True)
+    (audios,) = [process_audio_info([{"role": "user", "content": [{"type": "audio", "audio": str(audio)}]}], False)]
+    inputs = processor(
+        text=[processor.apply_chat_template(describe, add_generation_prompt=True, tokenize=False)], audio=audios,
+        images=images, videos=videos, fps=kwargs["fps"][0], return_tensors="pt", padding=True,
+        load_audio_from_video=True, audio_from_video_indices=[0],
+    )  # fmt: skip
+    description = generate(inputs, 12, use_audio_in_video=True)
+    compare = [system, {"role": "user", "content": [{"type": "text", "text": pair.compare_prompt(description)}]}]
+    text = processor.apply_chat_template(compare, add_generation_prompt=True, tokenize=False)
+    answer = generate(processor(text=[text], return_tensors="pt", padding=True), 6, use_audio_in_video=False)
+    assert verdict.diagnostics.extra["description"] == description and description
+    assert verdict.value == answer and verdict.diagnostics.raw_text == answer

@@ -286,11 +286,16 @@ class RecordSpec:
     """What one record is called in an id mismatch message (``"pair"``, ``"cell"``)."""
     missing_groups: Callable[[Sequence[str]], list[tuple[str, list[str]]]] | None = None
     """Split missing ids into labelled groups for the message (default: one group named by :attr:`unit`)."""
+    sound: bool = False
+    """The clips carry sound a judge can judge from (an audio file beside each clip, or the clip's own track):
+    a judge that hears and does not look (it reads ``audio``, not ``video``: an audio-language model) is
+    accepted in place of one that sees the clips, and each of its queries then needs its audio instead of
+    frames (:func:`mmjudge.judges.media_needed`; a clip without sound fails alone, never judged blind)."""
 
     @classmethod
     def from_modules(
         cls, queries: ModuleType, records: ModuleType, *, unit: str, query_kinds: tuple[type, ...],
-        media: frozenset[str], noun: str = "cell",
+        media: frozenset[str], noun: str = "cell", sound: bool = False,
     ) -> RecordSpec:  # fmt: skip
         """The spec wired from a benchmark's ``queries`` module (``build_queries``, ``records_from_verdicts``)
         and ``records`` module (``expected_ids``, ``score_inputs``, ``VALUE_FIELDS``, and where it has them
@@ -301,6 +306,7 @@ class RecordSpec:
             query_kinds=query_kinds,
             media=media,
             noun=noun,
+            sound=sound,
             build_queries=_hook(queries, "build_queries"),
             records_from_verdicts=_hook(queries, "records_from_verdicts"),
             expected_ids=_hook(records, "expected_ids"),

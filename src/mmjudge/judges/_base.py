@@ -10,7 +10,10 @@ process with the rank's device.
 
 Which benchmarks a judge judges follows from the two declarations: a benchmark lists the kinds it can ask,
 in order of preference, and the media its queries need (``Benchmark.records``); the judge takes the first
-kind it answers, provided it reads the media needed (a ``blind`` floor needs none).
+kind it answers, provided it reads the media needed (a ``blind`` floor needs none). A judge that hears and
+does not look (reads ``audio``, not ``video``: an audio-language model) is accepted only where the benchmark
+says its clips carry sound (``RecordSpec.sound``), and each of its queries then needs the clip's audio
+(:func:`media_needed`): a clip without sound fails alone, never judged blind.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import VisionProfile
-from mmjudge.queries import ChoiceQuery, Diagnostics, Query, Verdict, kind_name
+from mmjudge.queries import ChoiceQuery, ClipPairQuery, Diagnostics, Query, Verdict, kind_name
 
 
 class _AnsweredBenchmarks:
@@ -91,7 +94,7 @@ class Judge(abc.ABC):
         from mmjudge.benchmarks import get_benchmark
 
         records = get_benchmark(benchmark).records
-        if not (cls.blind or records.media <= cls.reads):
+        if not (cls.blind or records.media <= cls.reads or hears_clips(records, cls.reads)):
             return None
         return next((kind for kind in records.query_kinds if cls.answers_kind(kind)), None)
 
@@ -106,7 +109,7 @@ class Judge(abc.ABC):
         raise ConfigError(
             f"judge {self.config.judge!r} judges {sorted(self.benchmarks)}, not {benchmark!r}: it answers "
             f"{describe_kinds(self.answers)} and reads {describe_media(self.reads, self.blind)}, and {benchmark!r} "
-            f"asks {describe_kinds(records.query_kinds)} and needs {describe_media(records.media)}; pick a judge "
+            f"asks {describe_kinds(records.query_kinds)} and needs {describe_needs(records)}; pick a judge "
             f"for {benchmark!r} (`mmjudge info` lists the registered judges)"
         )
 
@@ -177,34 +180,103 @@ def describe_media(media: frozenset[str], blind: bool = False) -> str:
     return str(sorted(media)) if media else "no media"
 
 
-def missing_media(x: JudgeInput) -> str | None:
-    """Why an input lacks a medium its query needs (``Query.needs``: no clip frames, no image), or ``None``.
+def hears_clips(records: Any, reads: frozenset[str]) -> bool:
+    """Whether a judge that reads ``reads`` judges a benchmark (its ``RecordSpec``) by ear: it hears and does not
+    look (``audio``, not ``video``), the benchmark's clips carry sound (``sound``), and it reads every other
+    medium the benchmark needs.
+
+    >>> from types import SimpleNamespace
+    >>> sounding, silent = SimpleNamespace(media=frozenset({"video"}), sound=True), SimpleNamespace(
+    ...     media=frozenset({"video"}), sound=False)
+    >>> hears_clips(sounding, frozenset({"audio"})), hears_clips(silent, frozenset({"audio"}))
+    (True, False)
+    >>> hears_clips(sounding, frozenset()), hears_clips(sounding, frozenset({"video", "audio"}))
+    (False, False)
+    """
+    if not getattr(records, "sound", False) or "audio" not in reads or "video" in reads:
+        return False
+    return "video" in records.media and records.media - {"video"} <= reads
+
+
+def describe_needs(records: Any) -> str:
+    """What a benchmark's judges must read, in words (its media, and whether its clips can be judged by ear).
+
+    >>> from types import SimpleNamespace
+    >>> describe_needs(SimpleNamespace(media=frozenset({"video"}), sound=True))
+    "['video'] (or, by ear, the clips' sound)"
+    >>> describe_needs(SimpleNamespace(media=frozenset({"video"}), sound=False))
+    "['video'] (its clips carry no sound to judge by ear)"
+    """
+    media = describe_media(records.media)
+    if "video" not in records.media:
+        return media
+    return media + (" (or, by ear, the clips' sound)" if getattr(records, "sound", False)
+                    else " (its clips carry no sound to judge by ear)")  # fmt: skip
+
+
+def media_needed(query: Query, reads: frozenset[str] | None = None) -> frozenset[str]:
+    """The media a judge that reads ``reads`` must have decoded to answer ``query`` faithfully: the query's
+    :attr:`~mmjudge.queries.Query.needs` (``reads`` ``None``: as every judge that looks), except that a judge
+    that hears and does not look (accepted by :func:`hears_clips`) needs the clip's audio in place of its frames.
+
+    >>> from pathlib import Path
+    >>> from mmjudge.queries import ScoreQuery
+    >>> query = ScoreQuery("c1", Path("c1.mp4"), "a cat")
+    >>> sorted(media_needed(query)), sorted(media_needed(query, frozenset({"audio"})))
+    (['video'], ['audio'])
+    """
+    needs = query.needs
+    if reads is not None and "video" in needs and "video" not in reads and "audio" in reads:
+        return (needs - {"video"}) | {"audio"}
+    return needs
+
+
+def missing_media(x: JudgeInput, reads: frozenset[str] | None = None) -> str | None:
+    """Why an input lacks a medium its query needs (:func:`media_needed` for a judge that reads ``reads``: no
+    clip frames, no image, no audio), or ``None``.
 
     >>> from pathlib import Path
     >>> from mmjudge.queries import ScoreQuery
     >>> missing_media(JudgeInput(ScoreQuery("c1", Path("c1.mp4"), "a cat")))
     "MediaError: 'c1' has no video frames (clip c1.mp4)"
     """
-    query, needs = x.query, x.query.needs
+    query, needs = x.query, media_needed(x.query, reads)
     if "video" in needs and (x.frames is None or len(x.frames) == 0):
         return f"MediaError: {query.item_id!r} has no video frames (clip {query.video})"
+    if (
+        isinstance(query, ClipPairQuery)
+        and "video" in needs
+        and (x.other is None or not _has_frames(x.other))
+    ):
+        return f"MediaError: {query.item_id!r} has no video frames of its second clip (clip {query.video_b})"
     if "image" in needs and x.image is None:
         return f"MediaError: {query.item_id!r} has no image (path {query.image})"
-    if "audio" in needs and x.audio is None:
+    if "audio" in needs and (x.audio is None or len(x.audio) == 0):
         return f"MediaError: {query.item_id!r} has no audio (path {query.audio or query.video})"
     return None
 
 
-def with_media(judge_fn: Callable[[Sequence[JudgeInput]], list[Verdict]], inputs: Sequence[JudgeInput]) -> list[Verdict]:
-    """``judge_fn`` on the inputs that have the media their query needs (:func:`missing_media`), timed (each
-    verdict's ``latency_s`` is the call's time over its inputs); the others fail alone, never judged blind.
-    One verdict per input, in order."""
+def _has_frames(x: JudgeInput) -> bool:
+    return x.frames is not None and len(x.frames) > 0
+
+
+def with_media(
+    judge_fn: Callable[[Sequence[JudgeInput]], list[Verdict]],
+    inputs: Sequence[JudgeInput],
+    reads: frozenset[str] | None = None,
+) -> list[Verdict]:
+    """``judge_fn`` on the inputs that have the media their query needs (:func:`missing_media`, for a judge that
+    reads ``reads``), timed (each verdict's ``latency_s`` is the call's time over its inputs); the others fail
+    alone, never judged blind. One verdict per input, in order."""
     from mmjudge.judges._chat import timed_verdicts
 
-    missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
+    missing = {x.query.item_id: why for x in inputs if (why := missing_media(x, reads)) is not None}
     ready = [x for x in inputs if x.query.item_id not in missing]
     verdicts = {v.item_id: v for v in timed_verdicts(judge_fn, ready)} if ready else {}
-    return [verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id]) for x in inputs]
+    return [
+        verdicts.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id])
+        for x in inputs
+    ]
 
 
 def free_text_verdict(query: ChoiceQuery, text: str, diagnostics: Diagnostics | None = None) -> Verdict:
@@ -263,9 +335,12 @@ __all__: Sequence[str] = [
     "NoOptions",
     "describe_kinds",
     "describe_media",
+    "describe_needs",
     "free_text_verdict",
+    "hears_clips",
     "judge_batch_checked",
     "make_judge",
+    "media_needed",
     "missing_media",
     "with_frames",
     "with_media",

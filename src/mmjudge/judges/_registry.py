@@ -17,6 +17,7 @@ T = TypeVar("T")
 JUDGES: Registry[type[Judge]] = Registry(
     "judge",
     builtin_modules={
+        "audio_language": "mmjudge.judges.audio_language",
         "audio_visual": "mmjudge.judges.audio_visual",
         "clip_score": "mmjudge.judges.clip_score",
         "constant": "mmjudge.judges.constant",
@@ -26,7 +27,11 @@ JUDGES: Registry[type[Judge]] = Registry(
         "pairwise_describe": "mmjudge.judges.pairwise_describe",
         "random": "mmjudge.judges.random_judge",
         "sharpness": "mmjudge.judges.sharpness",
+        "unified_reward": "mmjudge.judges.unified_reward",
+        "unified_reward_flex": "mmjudge.judges.unified_reward_flex",
         "video_reward": "mmjudge.judges.video_reward",
+        "video_score": "mmjudge.judges.video_score",
+        "videoscore2": "mmjudge.judges.videoscore2",
         "vlm_digit": "mmjudge.judges.vlm_digit",
     },
     entry_point_group=JUDGE_ENTRY_POINT_GROUP,

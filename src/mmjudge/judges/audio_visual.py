@@ -26,10 +26,20 @@ Input per query, as Qwen2.5-Omni takes a video with its soundtrack, preprocessed
 - text: the query's prompt for a free-text answer (:meth:`~mmjudge.queries.ChoiceQuery.free_prompt`: EmoReAlM's
   official question prompt; EmoPrefer's S1); **no subtitles**; the official Qwen2.5-Omni system prompt.
 
-It answers choices (:class:`mmjudge.queries.ChoiceQuery`) from video and audio. Greedy decoding
-(``max_new_tokens``); the verdict is the answer as the benchmark scores it
+It answers choices (:class:`mmjudge.queries.ChoiceQuery`) from video and audio. ``options.strategy``:
+
+* ``S1`` (default): one call, the clip and the query's prompt; the reply is the answer.
+* ``S2`` (EmoPrefer only, :class:`mmjudge.queries.PairQuery`): step one, the clip (frames and audio exactly
+  as above) with the pair's :meth:`~mmjudge.queries.PairQuery.describe_prompt` (``max_description_tokens``);
+  step two, the same thinker in **text only** (system prompt, then
+  :meth:`~mmjudge.queries.PairQuery.compare_prompt` of the description; no media) answers a1, a2 or same
+  (:func:`mmjudge.judges._describe.compare_descriptions`, shared with ``pairwise_describe``). Asking S2
+  of a benchmark without pairs is refused before the run (:meth:`AudioVisualJudge.check_benchmark`).
+
+Greedy decoding (``max_new_tokens`` for the answer); the verdict is the answer as the benchmark scores it
 (:func:`mmjudge.judges.free_text_verdict`): for EmoReAlM and EmoPrefer the raw response text (scored later
-by the official matchers), the parsed answer in ``diagnostics.extra["parsed"]``. Each query is encoded on
+by the official matchers), the parsed answer in ``diagnostics.extra["parsed"]`` (S2: the description in
+``diagnostics.extra["description"]``). Each query is encoded on
 its own and the batch is left-padded (:func:`mmjudge.judges._chat.collate`), so a batch of many gives what
 a batch of one gives. A query with neither frames nor audio gives ``no_judgment``.
 """
@@ -38,17 +48,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, NamedTuple, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import Judge, free_text_verdict
+from mmjudge.judges._config import check_option
+from mmjudge.judges._describe import compare_descriptions
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import QWEN_OMNI_UTILS
-from mmjudge.queries import ChoiceQuery, Diagnostics, Query, Verdict
+from mmjudge.queries import ChoiceQuery, Diagnostics, PairQuery, Query, Verdict, kind_name
 
-__all__ = ["OMNI_SYSTEM_PROMPT", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
+__all__ = ["OMNI_SYSTEM_PROMPT", "STRATEGIES", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
 
 OMNI_SYSTEM_PROMPT = (
     "You are Qwen, a virtual human developed by the Qwen Team, Alibaba Group, capable of perceiving "
@@ -61,6 +73,8 @@ DEFAULT_FPS = 2.0
 """Frame sampling rate when the config sets neither ``fps`` nor ``frames`` (Qwen2.5-Omni's default)."""
 FACTOR = 28
 """Qwen2.5-Omni's resize factor (vision patch 14, merge 2)."""
+STRATEGIES: tuple[str, ...] = ("S1", "S2")
+"""EmoPrefer strategies this judge runs (S1: answer from the clip; S2: describe it, then compare in text)."""
 
 
 @config_dataclass
@@ -68,7 +82,11 @@ class AudioVisualOptions:
     """``options`` of an ``audio_visual`` config."""
 
     max_new_tokens: int = 64
-    """Greedy decoding length limit."""
+    """Greedy decoding length limit of the answer."""
+    strategy: str = "S1"
+    """``S1``: answer from the clip; ``S2`` (pairs only, EmoPrefer): describe the clip, then compare in text."""
+    max_description_tokens: int = 256
+    """S2: greedy decoding length limit of the clip description."""
     use_audio_in_video: bool = True
     """Interleave the audio with the frames (Qwen2.5-Omni's video-with-audio mode); false: separate part."""
     audio: bool = True
@@ -81,6 +99,11 @@ class AudioVisualOptions:
     """Most frames sampled (qwen-omni-utils: 768, then the clip length)."""
 
     def __post_init__(self) -> None:
+        check_option("audio_visual", "strategy", self.strategy, STRATEGIES)
+        if self.max_description_tokens < 1:
+            raise ConfigError(
+                f"audio_visual option `max_description_tokens` must be >= 1, got {self.max_description_tokens}"
+            )
         if self.max_new_tokens < 1 or self.min_frames < 1 or self.max_frames < self.min_frames:
             raise ConfigError(
                 "audio_visual options: expected max_new_tokens >= 1 and 1 <= min_frames <= max_frames, got "
@@ -139,13 +162,10 @@ class AudioVisualJudge(Judge):
 
     def load(self, device: str) -> None:
         """Load the thinker (from a thinker folder or a whole Qwen2.5-Omni model) and the processor."""
-        from mmjudge.judges._hf import load_pretrained, model_source
+        from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 
         source = model_source(self.config)
-        common: dict[str, Any] = {
-            "revision": self.config.revision,
-            "local_files_only": self.config.local_files_only,
-        }
+        common: dict[str, Any] = hub_options(self.config)
         kind = getattr(load_pretrained("AutoConfig", source, **common), "model_type", None)
         weights: dict[str, Any] = {"dtype": self.config.dtype, "device": device, **common}
         if kind == "qwen2_5_omni":
@@ -162,8 +182,21 @@ class AudioVisualJudge(Judge):
             )
         self.processor = load_pretrained("AutoProcessor", source, **common)
 
+    def check_benchmark(self, benchmark: str) -> type:
+        """The query kind asked of ``benchmark``; strategy S2 only for pairs of texts (EmoPrefer), refused
+        before the run for any other benchmark."""
+        kind = super().check_benchmark(benchmark)
+        if self.options.strategy != "S1" and not issubclass(kind, PairQuery):
+            raise ConfigError(
+                f"audio_visual strategy {self.options.strategy} describes the clip, then compares the "
+                f"description with two candidate texts: it answers {kind_name(PairQuery)!r} (EmoPrefer), "
+                f"and {benchmark!r} asks {kind_name(kind)!r}; use strategy S1 for {benchmark!r}"
+            )
+        return kind
+
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """Greedy answers; items are grouped by whether their audio is interleaved (one flag per call)."""
+        """Greedy answers (S2: descriptions, then text-only comparisons); items are grouped by whether their
+        audio is interleaved (one flag per call)."""
         if self.model is None:
             raise RuntimeError("audio_visual: call load(device) before judge_batch")
         verdicts: dict[int, Verdict] = {}
@@ -175,13 +208,45 @@ class AudioVisualJudge(Judge):
                 verdicts[position] = Verdict.failed(judge_input.query.item_id, f"MediaError: {exc}")
                 continue
             groups.setdefault(interleaved, []).append((position, encoded))
+        describe = self.options.strategy == "S2"
+        budget = self.options.max_description_tokens if describe else self.options.max_new_tokens
+        replies: dict[int, _Reply] = {}
         for interleaved, members in groups.items():
             started = time.perf_counter()
-            texts = self._generate([enc for _, enc in members], interleaved)
+            texts = self._generate([enc for _, enc in members], interleaved, budget)
             latency = (time.perf_counter() - started) / len(members)
             for (position, _), text in zip(members, texts, strict=True):
-                verdicts[position] = self._verdict(inputs[position], text, interleaved, latency)
+                replies[position] = _Reply(text, interleaved, latency, {"strategy": self.options.strategy})
+        if describe and replies:
+            replies = self._compare(inputs, replies)
+        for position, reply in replies.items():
+            verdicts[position] = self._verdict(inputs[position], reply)
         return [verdicts[i] for i in range(len(inputs))]
+
+    def ask(self, texts: Sequence[str], max_new_tokens: int) -> list[str]:
+        """Greedy replies to text-only prompts (the system prompt, then each text; no media)."""
+        encodings = [self.encode_text(t) for t in texts]
+        return self._generate(encodings, False, max_new_tokens) if encodings else []
+
+    def encode_text(self, text: str) -> dict[str, Any]:
+        """A text-only prompt's processor output: the system prompt, then ``text`` (S2 step two)."""
+        return dict(self.processor(text=[self._render(self._chat([_text(text)]))], return_tensors="pt"))
+
+    def _compare(self, inputs: Sequence[JudgeInput], replies: dict[int, _Reply]) -> dict[int, _Reply]:
+        """S2 step two: each description compared with its pair's candidates by the same thinker, in text."""
+        positions = sorted(replies)
+        items = [self._pair(inputs[p].query) for p in positions]
+        descriptions = [replies[p].text for p in positions]
+        started = time.perf_counter()
+        compared = compare_descriptions(
+            items, descriptions, self.ask, max_answer_tokens=self.options.max_new_tokens
+        )
+        share = (time.perf_counter() - started) / len(positions)
+        out = {}
+        for p, answer, steps in zip(positions, compared.answers, compared.extra, strict=True):
+            before = replies[p]
+            out[p] = _Reply(answer, before.interleaved, before.latency_s + share, {**before.extra, **steps})
+        return out
 
     def model_inputs(self, x: JudgeInput) -> Any:
         """:meth:`encode` of ``x`` (made in a decode worker; a query with neither frames nor audio fails there
@@ -193,11 +258,30 @@ class AudioVisualJudge(Judge):
         parts: list[dict[str, Any]] = [{"type": "audio"}] if audio_part else []
         if video:
             parts.append({"type": "video"})
-        query = cast(ChoiceQuery, judge_input.query)  # the runner asks only the kinds it answers
-        parts.append({"type": "text", "text": query.free_prompt(seed=self.config.seed)})
+        return self._chat([*parts, _text(self.prompt(judge_input.query))])
+
+    def prompt(self, query: Query) -> str:
+        """The text shown with the clip: the query's free-text prompt (S1) or the pair's description
+        request (S2, step one)."""
+        if self.options.strategy == "S1":
+            return cast(ChoiceQuery, query).free_prompt(seed=self.config.seed)  # the runner asks only these
+        return self._pair(query).describe_prompt()
+
+    def _pair(self, query: Query) -> PairQuery:
+        if not isinstance(query, PairQuery):  # check_benchmark refuses this before a run
+            raise ConfigError(
+                f"audio_visual strategy {self.options.strategy} asks pairs of texts ({kind_name(PairQuery)!r}), "
+                f"got {query.item_id!r}, {kind_name(type(query))!r}; use strategy S1"
+            )
+        return query
+
+    def _chat(self, user: list[dict[str, Any]]) -> list[dict[str, Any]]:
         system = self.options.system_prompt
-        head = [{"role": "system", "content": [{"type": "text", "text": system}]}] if system else []
-        return [*head, {"role": "user", "content": parts}]
+        head = [{"role": "system", "content": [_text(system)]}] if system else []
+        return [*head, {"role": "user", "content": user}]
+
+    def _render(self, chat: list[dict[str, Any]]) -> str:
+        return str(self.processor.apply_chat_template(chat, add_generation_prompt=True, tokenize=False))
 
     def encode(self, judge_input: JudgeInput) -> tuple[dict[str, Any], bool]:
         """One query's processor output, and whether its audio is interleaved with its frames."""
@@ -209,7 +293,7 @@ class AudioVisualJudge(Judge):
             raise MediaError(f"query {judge_input.query.item_id!r} came with neither video frames nor audio")
         interleaved = has_video and has_audio and self.options.use_audio_in_video
         chat = self.messages(judge_input, video=has_video, audio_part=has_audio and not interleaved)
-        prompt = self.processor.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
+        prompt = self._render(chat)
         kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt"}
         if has_video:
             assert frames is not None
@@ -227,7 +311,7 @@ class AudioVisualJudge(Judge):
             kwargs.update(audio_from_video_indices=[0], load_audio_from_video=True)
         return dict(self.processor(**kwargs)), interleaved
 
-    def _generate(self, encodings: list[dict[str, Any]], interleaved: bool) -> list[str]:
+    def _generate(self, encodings: list[dict[str, Any]], interleaved: bool, max_new_tokens: int) -> list[str]:
         import torch
 
         from mmjudge.judges._chat import collate, pad_token_id
@@ -240,20 +324,38 @@ class AudioVisualJudge(Judge):
             out = self.model.generate(
                 **batch,
                 use_audio_in_video=interleaved,
-                max_new_tokens=self.options.max_new_tokens,
+                max_new_tokens=max_new_tokens,
                 do_sample=False,
                 pad_token_id=pad_id,
             )
         new = out[:, batch["input_ids"].shape[1] :]
         return [str(t) for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
 
-    def _verdict(self, judge_input: JudgeInput, text: str, interleaved: bool, latency: float) -> Verdict:
+    def _verdict(self, judge_input: JudgeInput, reply: _Reply) -> Verdict:
         frames = 0 if judge_input.frames is None else len(judge_input.frames)
         audio = judge_input.audio if self.options.audio else None
         extra = {
             "frames": frames,
             "audio_s": 0.0 if audio is None else len(audio) / AUDIO_SAMPLE_RATE,
-            "audio_in_video": interleaved,
+            "audio_in_video": reply.interleaved,
+            **reply.extra,
         }
         query = cast(ChoiceQuery, judge_input.query)
-        return free_text_verdict(query, text, Diagnostics(latency_s=latency, extra=extra))
+        return free_text_verdict(query, reply.text, Diagnostics(latency_s=reply.latency_s, extra=extra))
+
+
+class _Reply(NamedTuple):
+    """One query's reply so far."""
+
+    text: str
+    """The generated text (S2: the description until the comparison replaces it with the answer)."""
+    interleaved: bool
+    """Whether the clip's audio was interleaved with its frames."""
+    latency_s: float
+    """Seconds of generation spent on the query."""
+    extra: dict[str, Any]
+    """``strategy``, and for S2 the ``description``."""
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}

@@ -17,6 +17,10 @@ of a clip the model sees:
   centred variant; SmolVLM's own rule at 1 fps); for an image-only family, the frames go in as images at
   ``torch.linspace(0, total - 1, n).round()`` (IsoVRBench's "uniformly sampled frames").
 
+An **audio-language family** (:attr:`ModelFamily.audio_only`, Qwen2-Audio) sees no pixels: a clip goes in as its
+sound track, decoded at the feature extractor's own ``sampling_rate`` and given to the processor with the chat
+template's audio part; only the ``audio_language`` judge takes it.
+
 A checkpoint whose ``model_type`` no family lists is refused when the judge resolves its model (before
 the run), with the list of supported families (:func:`family_of`).
 
@@ -24,6 +28,8 @@ the run), with the list of supported families (:func:`family_of`).
 ('gemma3', False, 'qwen_vl_utils')
 >>> family_of("llava_next_video").frame_policy
 'arange'
+>>> family_of("qwen2_audio").audio_only, family_of("qwen2_audio").resizes
+(True, 'no pixels (audio only)')
 """
 
 from __future__ import annotations
@@ -60,10 +66,15 @@ class ModelFamily:
     (InternVL's, ``initial_shift=True``) or ``smolvlm`` (SmolVLM's ``sample_frames`` at 1 fps)."""
     examples: tuple[str, ...] = ()
     """Released checkpoints of the family (the papers' rows and common choices)."""
+    audio_only: bool = False
+    """The model hears and does not see: a clip goes in as its audio track at the feature extractor's
+    ``sampling_rate`` (no frames, no images); judged by ``audio_language`` only."""
 
     @property
     def resizes(self) -> str:
         """Who sizes the pixels, in words (cards and the coverage table)."""
+        if self.audio_only:
+            return "no pixels (audio only)"
         if self.profile is not None:
             return f"mmjudge, by {self.profile.name} (processor called with do_resize=False)"
         return "the model's own processor (released defaults)"
@@ -113,6 +124,10 @@ FAMILIES: tuple[ModelFamily, ...] = (
     ModelFamily("video_llava", "Video-LLaVA", ("video_llava",),
                 _DEFAULT_SAMPLE.format("LanguageBind/Video-LLaVA-7B-hf (8 frames)"),
                 video=True, frame_policy="arange", examples=("LanguageBind/Video-LLaVA-7B-hf",)),
+    ModelFamily("qwen2_audio", "Qwen2-Audio", ("qwen2_audio",),
+                "Qwen2AudioProcessor: WhisperFeatureExtractor at its own sampling_rate (16 kHz) on librosa.load(sr=...) "
+                "audio, the checkpoint's chat template (Qwen/Qwen2-Audio-7B-Instruct's card)",
+                examples=("Qwen/Qwen2-Audio-7B-Instruct",), audio_only=True),
 )  # fmt: skip
 """Every supported family, in the order the coverage table lists them."""
 
@@ -167,10 +182,11 @@ def families_markdown() -> str:
     ]
     for f in FAMILIES:
         frames = (
-            f"{f.profile.name}: smart_nframes, torch.linspace(...).round()" if f.profile is not None and f.video
+            "none: the audio track at the feature extractor's sampling_rate" if f.audio_only
+            else f"{f.profile.name}: smart_nframes, torch.linspace(...).round()" if f.profile is not None and f.video
             else _FRAMES[f.frame_policy]
         )  # fmt: skip
-        clip = "one video (or images)" if f.video else "images"
+        clip = "its audio track" if f.audio_only else "one video (or images)" if f.video else "images"
         lines.append(
             f"| {f.title} | {', '.join(f'`{t}`' for t in f.model_types)} | {f.resizes} | {clip} | {frames} | "
             f"{f.reference} | {', '.join(f'`{e}`' for e in f.examples)} |"

@@ -11,7 +11,8 @@ It answers pairs of texts about one clip (:class:`mmjudge.queries.PairQuery`); t
 query's (for EmoPrefer, mmjudge's wording, not the paper's text). All generation is greedy. The verdict is
 the answer as the benchmark scores it (:func:`mmjudge.judges.free_text_verdict`): for EmoPrefer the **raw
 answer text**, which the scorer parses with the official parser (the query's ``parse``); the parsed label,
-the strategy, the description and the reasoning are kept in ``diagnostics.extra``. Audio is not used.
+the strategy, the description and the reasoning are kept in ``diagnostics.extra``. Audio is not used
+(S2 with the audio on Qwen2.5-Omni: ``audio_visual``). The text steps are :mod:`mmjudge.judges._describe`'s.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import free_text_verdict, missing_media, with_media
 from mmjudge.judges._config import check_option
+from mmjudge.judges._describe import compare_descriptions
 from mmjudge.judges._family import FamilyJudge, wants_video
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
@@ -203,15 +205,11 @@ class PairwiseDescribeJudge(FamilyJudge):
         descriptions = self.vlm.generate(encodings, opts.max_description_tokens)
         judge_lm = self.vlm if opts.strategy == "S2" else self.text_lm
         assert judge_lm is not None
-        reason = opts.strategy == "S4"
-        asks = [i.compare_prompt(d, reason=reason) for d, i in zip(descriptions, items, strict=True)]
-        replies = judge_lm.ask(asks, opts.max_reasoning_tokens if reason else opts.max_answer_tokens)
-        for e, d in zip(extra, descriptions, strict=True):
-            e["description"] = d
-        if not reason:
-            return replies
-        for e, r in zip(extra, replies, strict=True):
-            e["reasoning"] = r
-        return judge_lm.ask(
-            [i.extract_prompt(r) for r, i in zip(replies, items, strict=True)], opts.max_answer_tokens
-        )
+        reasoning = opts.max_reasoning_tokens if opts.strategy == "S4" else None
+        compared = compare_descriptions(
+            items, descriptions, judge_lm.ask, max_answer_tokens=opts.max_answer_tokens,
+            max_reasoning_tokens=reasoning,
+        )  # fmt: skip
+        for e, steps in zip(extra, compared.extra, strict=True):
+            e.update(steps)
+        return compared.answers

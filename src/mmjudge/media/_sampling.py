@@ -25,7 +25,7 @@ import numpy as np
 
 from mmjudge.errors import ConfigError, MediaError
 
-POLICIES = ("linspace", "segment_centers", "arange", "arange_centred", "smolvlm")
+POLICIES = ("linspace", "segment_centers", "arange", "arange_centred", "smolvlm", "float_arange")
 PROCESSOR_POLICIES = ("arange", "arange_centred", "smolvlm")
 """Policies that are a transformers video processor's own ``sample_frames`` (count and indices together)."""
 SMOLVLM_FPS = 1.0
@@ -93,6 +93,8 @@ def sample_indices(
     - ``"segment_centers"``: split ``[0, total)`` into ``n`` equal segments and take the frame at
       each segment's centre, ``floor((k + 0.5) * total / n)`` for ``k = 0 .. n-1`` (TSN-style uniform
       sampling; never includes the last frame unless ``n == total``).
+    - ``"float_arange"``: VideoScore's rule (:func:`float_arange_indices`; ``num`` is the cap, which also
+      decides the count).
 
     Args:
         total: number of frames in the clip.
@@ -122,6 +124,12 @@ def sample_indices(
     """
     if policy in PROCESSOR_POLICIES:
         return processor_indices(policy, total, fps, num=num, target_fps=target_fps)
+    if policy == "float_arange":
+        if num is None or target_fps is not None:
+            raise ConfigError(
+                f"float_arange sampling takes a frame cap (num), not a rate; got num={num}, target_fps={target_fps}"
+            )
+        return float_arange_indices(total, num)
     n = frame_count(
         total,
         fps,
@@ -137,6 +145,28 @@ def sample_indices(
     if policy == "segment_centers":
         return [((2 * k + 1) * total) // (2 * n) for k in range(n)]
     raise ConfigError(f"unknown sampling policy {policy!r}; known policies: {list(POLICIES)}")
+
+
+def float_arange_indices(total: int, most: int) -> list[int]:
+    """VideoScore's frame rule: every frame of a clip of at most ``most`` frames, else
+    ``np.arange(0, total, total / most).astype(int)`` (float64 steps truncated; ``most`` frames).
+
+    TIGER-AI-Lab/VideoScore@8e44973 ``examples/run_videoscore.py`` (its ``MAX_NUM_FRAMES``: 48 for
+    VideoScore-v1.1, 16 for v1). The float steps differ from the integer ``"arange"`` policy's
+    ``k * total // most`` on some clips (``(208, 48)``: frame 116 here, 117 there), so they have their own policy.
+
+    >>> float_arange_indices(81, 16)
+    [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75]
+    >>> float_arange_indices(30, 48) == list(range(30))
+    True
+    """
+    if total < 1:
+        raise MediaError(f"expected a clip with at least one frame, got total={total}")
+    if most < 1:
+        raise ConfigError(f"expected a frame cap of at least 1, got {most}")
+    if total <= most:
+        return list(range(total))
+    return [int(i) for i in np.arange(0, total, total / most).astype(int)]
 
 
 def processor_indices(

@@ -38,6 +38,7 @@ from mmjudge.media._common import VideoInfo, check_file
 from mmjudge.media._sampling import (
     FRAME_RULES,
     POLICIES,
+    float_arange_indices,
     frame_count,
     linspace_indices,
     processor_indices,
@@ -50,6 +51,7 @@ __all__ = [
     "FRAME_RULES",
     "POLICIES",
     "VideoInfo",
+    "float_arange_indices",
     "frame_count",
     "linspace_indices",
     "processor_indices",

@@ -65,7 +65,13 @@ BENCHMARK = Benchmark(
         build, sample, reference_config="pairs", sample_media_root="raw/emoprefer/MER2025", sample_swap=True
     ),
     records=RecordSpec.from_modules(
-        queries, records, unit="pairs", query_kinds=(PairQuery,), media=frozenset({"video"}), noun="pair"
+        queries,
+        records,
+        unit="pairs",
+        query_kinds=(PairQuery,),
+        media=frozenset({"video"}),
+        noun="pair",
+        sound=True,
     ),
     metrics=MetricSpec(
         score=score,

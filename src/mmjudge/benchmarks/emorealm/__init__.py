@@ -44,7 +44,12 @@ BENCHMARK = Benchmark(
     citation="Chaubey et al. 2026, AVERE (arXiv 2602.07054)",
     data=DataSpec.from_modules(build, sample, reference_config="all", sample_media_root="raw/emorealm/DFEW"),
     records=RecordSpec.from_modules(
-        queries, records, unit="questions", query_kinds=(ChoiceQuery,), media=frozenset({"video"})
+        queries,
+        records,
+        unit="questions",
+        query_kinds=(ChoiceQuery,),
+        media=frozenset({"video"}),
+        sound=True,
     ),
     metrics=MetricSpec(
         score=score,

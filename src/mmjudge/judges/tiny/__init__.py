@@ -2,7 +2,7 @@
 
 Every builder makes a model from a config with random weights (hidden size 32, one or two layers, vision
 depth 1), a byte-level BPE tokenizer trained on the spot with ``tokenizers``, a chat template and the
-family's image / video / audio processors at the released checkpoints' sizes, and ``save_pretrained`` s
+family's image / video / audio processors at the released checkpoints' sizes (Qwen2-Audio: :mod:`._audio`), and ``save_pretrained`` s
 all of it to ``out_dir``, which then loads through a judge's real loading path (``from_pretrained(...,
 local_files_only=True)``). **The weights are random: they prove the plumbing, not the scores.** torch,
 transformers and tokenizers are imported inside the builders (the ``judges`` extra).
@@ -14,12 +14,13 @@ transformers and tokenizers are imported inside the builders (the ``judges`` ext
 - :func:`build_tokenizer` and the token and template constants the test helpers build on.
 
 >>> sorted(RECIPES)
-['audio_visual', 'clip_score', 'label_choice', 'pairwise_describe', 'video_reward', 'vlm_digit']
+['audio_language', 'audio_visual', 'clip_score', 'label_choice', 'pairwise_describe', 'unified_reward', 'unified_reward_flex', 'video_reward', 'video_score', 'videoscore2', 'vlm_digit']
 >>> from mmjudge.judges.families import FAMILIES
 >>> sorted(f.name for f in FAMILIES) == sorted(set(CHECKPOINTS) - {"clip"})
 True
 """
 
+from mmjudge.judges.tiny._audio import QWEN2_AUDIO_CHAT_TEMPLATE, QWEN2_AUDIO_NAMED_TOKENS, build_qwen2_audio
 from mmjudge.judges.tiny._clip import build_clip
 from mmjudge.judges.tiny._common import VOCAB_SIZE, build_tokenizer, save_random, special_ids, token_id
 from mmjudge.judges.tiny._families import (
@@ -75,6 +76,7 @@ from mmjudge.judges.tiny._tokens import (
     SPECIAL_TOKENS,
 )
 from mmjudge.judges.tiny._videoalign import build_videoalign
+from mmjudge.judges.tiny._videoscore import build_videoscore
 
 __all__ = [
     "CHECKPOINTS",
@@ -93,6 +95,8 @@ __all__ = [
     "OMNI_NAMED_TOKENS",
     "OMNI_TOKENS",
     "PAD_TOKEN",
+    "QWEN2_AUDIO_CHAT_TEMPLATE",
+    "QWEN2_AUDIO_NAMED_TOKENS",
     "QWEN3_5_CHAT_TEMPLATE",
     "QWEN_CHAT_TEMPLATE",
     "QWEN_TOKENS",
@@ -114,6 +118,7 @@ __all__ = [
     "build_mistral3",
     "build_qwen2_5_omni_thinker",
     "build_qwen2_5_vl",
+    "build_qwen2_audio",
     "build_qwen2_vl",
     "build_qwen3_5",
     "build_qwen3_vl",
@@ -121,6 +126,7 @@ __all__ = [
     "build_tokenizer",
     "build_video_llava",
     "build_videoalign",
+    "build_videoscore",
     "recipe_for",
     "save_random",
     "special_ids",

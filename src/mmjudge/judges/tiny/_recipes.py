@@ -16,6 +16,7 @@ from typing import Any
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges.families import FAMILIES
+from mmjudge.judges.tiny._audio import build_qwen2_audio
 from mmjudge.judges.tiny._clip import build_clip
 from mmjudge.judges.tiny._families import (
     build_gemma3,
@@ -51,6 +52,7 @@ CHECKPOINTS: dict[str, Callable[..., Path]] = {
     "llava_onevision": build_llava_onevision,
     "llava_next_video": build_llava_next_video,
     "video_llava": build_video_llava,
+    "qwen2_audio": build_qwen2_audio,
     "clip": build_clip,
 }
 """Tiny checkpoint name -> builder ``(out_dir, *, seed) -> out_dir``: every model family of
@@ -62,9 +64,11 @@ RANDOM_WEIGHTS_NOTICE = (
 )
 """Said by the command and written at the top of every tiny judge config."""
 
-_IMAGE_TEXT = tuple(f.name for f in FAMILIES if f.name != "qwen2_5_omni")
-"""Checkpoints that load as ``AutoModelForImageTextToText`` (a Qwen2.5-Omni thinker does not)."""
+_IMAGE_TEXT = tuple(f.name for f in FAMILIES if f.name != "qwen2_5_omni" and not f.audio_only)
+"""Checkpoints that load as ``AutoModelForImageTextToText`` (a Qwen2.5-Omni thinker and Qwen2-Audio do not)."""
 _SHORT = {"dtype": "float32", "local_files_only": True, "batch_size": 2, "frames": 4}
+_AUDIO = {k: v for k, v in _SHORT.items() if k != "frames"}
+"""An audio-language judge decodes no frames."""
 
 
 @dataclass(frozen=True)
@@ -112,11 +116,46 @@ RECIPES: dict[str, TinyRecipe] = {
             media_root="raw/emorealm/DFEW",
         ),
         TinyRecipe("clip_score", "isovrbench", ("clip",), _SHORT),
+        TinyRecipe(  # VideoScore: an Idefics2 backbone + its regression head (Mantis' key layout)
+            "video_score", "isovrbench", ("idefics2",), {**_SHORT, "frames": None, "options": {"max_frames": 4}}
+        ),
+        TinyRecipe(  # UnifiedReward-2.0 pointwise: Qwen3-VL (the paper's 8B) first, then its other families
+            "unified_reward",
+            "isovrbench",
+            ("qwen3_vl", "qwen2_5_vl", "qwen3_5"),
+            {**_SHORT, "options": {"max_new_tokens": 8}},
+        ),
+        TinyRecipe(  # UnifiedReward-Flex: pairwise, Qwen3.5 (the paper's Flex-9B) first, then Qwen3-VL
+            "unified_reward_flex",
+            "isovrbench",
+            ("qwen3_5", "qwen3_vl"),
+            {**_SHORT, "options": {"max_new_tokens": 8}},
+        ),
+        TinyRecipe(  # VideoScore2: Qwen2.5-VL at 2 fps, small frames, a short greedy reply
+            "videoscore2",
+            "isovrbench",
+            ("qwen2_5_vl",),
+            {
+                **_SHORT,
+                "frames": None,
+                "fps": 2.0,
+                "max_pixels": 12_544,
+                "options": {"min_pixels": 3136, "max_new_tokens": 16},
+            },
+        ),
+        TinyRecipe(
+            "audio_language",
+            "emoprefer",
+            ("qwen2_audio",),
+            {**_AUDIO, "options": {"max_answer_tokens": 4, "max_description_tokens": 16}},
+            media_root="raw/emoprefer/MER2025",
+        ),
     )
 }
 """Judge name -> recipe: the transformers judges that take a family (``vlm_digit``, ``label_choice``,
 ``pairwise_describe``: every image-text-to-text family), ``video_reward`` (a VideoAlign checkpoint over a
-Qwen2-VL with the reward markers), ``audio_visual`` (the Qwen2.5-Omni thinker) and ``clip_score`` (CLIP)."""
+Qwen2-VL with the reward markers), ``audio_visual`` (the Qwen2.5-Omni thinker), ``clip_score`` (CLIP) and
+``audio_language`` (Qwen2-Audio; strategy S1 here, the S3/S4 text LLM is not built)."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +237,10 @@ def write_tiny_judge(
 
         _, reward = build_videoalign(model, reward_dir, seed=seed)
         options["checkpoint"] = str(reward.resolve())
+    elif judge == "video_score":  # its own key layout over the family's backbone
+        from mmjudge.judges.tiny._videoscore import build_videoscore
+
+        build_videoscore(model, seed=seed)
     else:
         CHECKPOINTS[name](model, seed=seed)
     name_key = f"tiny-random-{name}-{judge}"
