@@ -3,7 +3,8 @@
 One entry per judge row of the papers' result tables, kept in ``paper_judges.yaml`` beside this module: the
 row's name as printed, the tables it is in, its Hub id or API model, and either the judge config under
 ``judges/`` that runs it or why it cannot run yet. A runnable VLM names its ``model_type``; its model family
-(:mod:`mmjudge.judges.families`) gives the reference its preprocessing follows and the test that checks it.
+(:mod:`mmjudge.judges.families`) gives the reference its preprocessing follows and the test that checks it,
+unless the row names its own (a reward model whose official inference code is the reference).
 :func:`coverage_markdown` renders the table; README.md holds a copy between two marker comments
 (regenerate it with ``python -m mmjudge.judges.coverage --write-readme``).
 
@@ -88,7 +89,8 @@ def _entry(benchmark: str, data: dict[str, Any]) -> PaperJudge:
     if data.get("model_type"):
         family = family_of(data["model_type"], source=source)
         profile = family.profile.name if family.profile else None
-        data.update(family=family, reference=family.reference, parity=_PARITY_BY_PROFILE[profile])
+        data.update(family=family, reference=data.get("reference") or family.reference,
+                    parity=data.get("parity") or _PARITY_BY_PROFILE[profile])  # fmt: skip
     if data.get("config") and not (data.get("reference") and data.get("parity")):
         raise ConfigError(f"{source}: a runnable row needs `model_type`, or `reference` and `parity`")
     return PaperJudge(benchmark=benchmark, **data)
@@ -148,7 +150,7 @@ def coverage_markdown() -> str:
     """The coverage table as Markdown: a summary line, then one table per benchmark.
 
     >>> print(coverage_markdown().splitlines()[0])
-    46 judge rows in the papers' result tables: 24 run in mmjudge, 22 cannot run yet.
+    46 judge rows in the papers' result tables: 30 run in mmjudge, 16 cannot run yet.
     """
     from mmjudge.benchmarks import benchmark_ids
 
