@@ -25,7 +25,10 @@ def _expected_accepting(benchmark: str) -> list[str]:
 
     def fits(judge: type) -> bool:
         answered = any(issubclass(kind, a) for kind in records.query_kinds for a in judge.answers)
-        return answered and (judge.blind or records.media <= judge.reads)
+        by_ear = (
+            records.sound and "audio" in judge.reads and "video" not in judge.reads
+        )  # an audio-language model
+        return answered and (judge.blind or records.media <= judge.reads or by_ear)
 
     return sorted(name for name in DEFAULT_RULES if name in JUDGES.names() and fits(get_judge(name)))
 
@@ -48,7 +51,9 @@ def test_every_backend_and_benchmark_pair_is_accepted_exactly_when_the_judge_ans
     backend: str, benchmark: str
 ) -> None:
     fits = backend in _expected_accepting(benchmark)
-    model = "" if DEFAULT_RULES[backend].model_source == NO_MODEL else "gpt-4.1"  # a weight-free judge names none
+    model = (
+        "" if DEFAULT_RULES[backend].model_source == NO_MODEL else "gpt-4.1"
+    )  # a weight-free judge names none
     call = lambda: q.validate_request(model, "", backend, "", [benchmark], admin=True)  # noqa: E731
     if fits:
         assert call().benchmarks == (benchmark,)
@@ -60,7 +65,10 @@ def test_every_backend_and_benchmark_pair_is_accepted_exactly_when_the_judge_ans
 
 def test_a_judge_that_answers_the_kind_but_does_not_read_the_media_is_refused() -> None:
     """audio_visual answers choices from video and audio; MIST's choices need their image."""
-    with pytest.raises(SubmissionRejected, match=r"'audio_visual' cannot judge mist: it answers .* and reads \['audio', 'video'\]"):
+    with pytest.raises(
+        SubmissionRejected,
+        match=r"'audio_visual' cannot judge mist: it answers .* and reads \['audio', 'video'\]",
+    ):
         q.validate_request("org/m", "", "audio_visual", "", ["mist"])
     assert q.validate_request("org/m", "", "audio_visual", "", ["emorealm"]).benchmarks == ("emorealm",)
 
@@ -77,7 +85,9 @@ def test_frame_options_are_refused_for_benchmarks_whose_queries_carry_no_video(k
     def ask(benchmarks: list[str]) -> q.RequestSpec:
         return q.validate_request("gpt-4.1", "", "openai_compatible", key, benchmarks, admin=True)
 
-    with pytest.raises(SubmissionRejected, match=rf"`{name}` chooses the frames of a clip, but mist's queries"):
+    with pytest.raises(
+        SubmissionRejected, match=rf"`{name}` chooses the frames of a clip, but mist's queries"
+    ):
         ask(["mist"])
     with pytest.raises(SubmissionRejected, match="but mist's queries"):
         ask(["isovrbench", "mist"])
@@ -94,7 +104,12 @@ def test_a_null_frame_count_is_the_backend_default_and_is_accepted_for_any_bench
 
 def test_the_media_each_benchmark_needs() -> None:
     media = {b: get_benchmark(b).records.media for b in benchmark_ids()}
-    assert media == {"isovrbench": {"video"}, "mist": {"image"}, "emoprefer": {"video"}, "emorealm": {"video"}}
+    assert media == {
+        "isovrbench": {"video"},
+        "mist": {"image"},
+        "emoprefer": {"video"},
+        "emorealm": {"video"},
+    }
 
 
 def test_a_plugged_in_judge_is_checked_by_the_kinds_and_media_it_declares(monkeypatch) -> None:
@@ -109,10 +124,14 @@ def test_a_plugged_in_judge_is_checked_by_the_kinds_and_media_it_declares(monkey
 
     monkeypatch.setitem(JUDGES._entries, "image_choices", ImageChoices)
     rules = {**DEFAULT_RULES, "image_choices": BackendRules({"name": Rule("text", high=100)})}
-    assert q.validate_request("org/m", "", "image_choices", "", ["mist"], rules=rules).backend == "image_choices"
+    assert (
+        q.validate_request("org/m", "", "image_choices", "", ["mist"], rules=rules).backend == "image_choices"
+    )
     with pytest.raises(SubmissionRejected, match=r"'image_choices' cannot judge isovrbench: it answers"):
         q.validate_request("org/m", "", "image_choices", "", ["isovrbench"], rules=rules)
-    with pytest.raises(SubmissionRejected, match=r"'image_choices' cannot judge emorealm: .* needs \['video'\]"):
+    with pytest.raises(
+        SubmissionRejected, match=r"'image_choices' cannot judge emorealm: .* needs \['video'\]"
+    ):
         q.validate_request("org/m", "", "image_choices", "", ["emorealm"], rules=rules)
     assert "image_choices" in accepting_backends("mist", rules)
 
@@ -136,3 +155,29 @@ def test_request_form_offers_the_benchmarks_the_chosen_backend_judges(board_fact
     assert fitting[0].fn("vlm_digit")["choices"] == ["isovrbench"]
     assert fitting[0].fn("label_choice")["choices"] == [b for b in benchmark_ids() if b != "isovrbench"]
     assert fitting[0].fn("not_registered")["choices"] == list(benchmark_ids())
+
+
+def test_a_config_its_judge_refuses_for_a_benchmark_is_refused_when_queued() -> None:
+    """audio_visual answers EmoReAlM, but not with strategy S2 (a describe-then-compare of two texts)."""
+    assert q.validate_request(
+        "org/omni", "", "audio_visual", "options: {strategy: S2}", ["emoprefer"]
+    ).benchmarks
+    with pytest.raises(SubmissionRejected, match="S2"):
+        q.validate_request(
+            "org/omni", "", "audio_visual", "options: {strategy: S2}", ["emoprefer", "emorealm"]
+        )
+
+
+def test_the_papers_reward_models_and_audio_judges_are_requestable_where_they_fit() -> None:
+    assert q.validate_request(
+        "org/vs", "", "video_score", "options: {max_frames: 16}", ["isovrbench"]
+    ).benchmarks
+    assert q.validate_request("org/ur", "", "unified_reward_flex", "frames: 8", ["isovrbench"]).benchmarks
+    accepted = q.validate_request("org/qa", "", "audio_language", "", ["emoprefer", "emorealm"])
+    assert accepted.benchmarks == ("emoprefer", "emorealm")
+    with pytest.raises(SubmissionRejected, match="its clips carry no sound to judge by ear"):
+        q.validate_request("org/qa", "", "audio_language", "", ["isovrbench"])
+    with pytest.raises(
+        SubmissionRejected, match="request key `fps` is not something a requester may set for video_score"
+    ):
+        q.validate_request("org/vs", "", "video_score", "fps: 2.0", ["isovrbench"])

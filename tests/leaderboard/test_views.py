@@ -107,7 +107,7 @@ def test_the_request_form_offers_the_benchmarks_of_the_judge_it_shows(board) -> 
     app = build_app(board)
     backend = _component(app, "request-backend").value
     offered = [value for _, value in _component(app, "request-benchmarks").choices]
-    assert backend == "audio_visual"  # the first registered backend open to requests
+    assert backend == "audio_language"  # the first registered backend open to requests
     assert offered == backend_benchmarks(backend) == ["emoprefer", "emorealm"]
     assert set(offered) == set(get_judge(backend).benchmarks)
 

@@ -75,7 +75,7 @@ def check_request_fit(
 
 def _check_kind(backend: str, benchmark: str, requestable: Iterable[str]) -> None:
     from mmjudge.benchmarks import get_benchmark
-    from mmjudge.judges import describe_kinds, describe_media, get_judge
+    from mmjudge.judges import describe_kinds, describe_media, describe_needs, get_judge
 
     judge = get_judge(backend)
     if judge.query_kind(benchmark) is not None:
@@ -85,7 +85,7 @@ def _check_kind(backend: str, benchmark: str, requestable: Iterable[str]) -> Non
     raise SubmissionRejected(
         f"judge backend {backend!r} cannot judge {benchmark}: it answers {describe_kinds(judge.answers)} and reads "
         f"{describe_media(judge.reads, judge.blind)}, and {benchmark} asks {describe_kinds(records.query_kinds)} and "
-        f"needs {describe_media(records.media)}; backends open to requests that judge {benchmark}: "
+        f"needs {describe_needs(records)}; backends open to requests that judge {benchmark}: "
         f"{others or 'none'}. Pick one of them, or leave {benchmark} out of this request"
     )
 

@@ -200,7 +200,32 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
     "audio_visual": BackendRules(
         _LOCAL,
         {"max_new_tokens": _TOKENS, "use_audio_in_video": Rule("bool"), "audio": Rule("bool"),
-         "min_frames": _int(1, 768), "max_frames": _int(1, 768)},
+         "min_frames": _int(1, 768), "max_frames": _int(1, 768), "strategy": Rule("choice", choices=("S1", "S2")),
+         "max_description_tokens": _TOKENS},
+    ),
+    "audio_language": BackendRules(
+        {"name": _NAME, **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
+        {"strategy": Rule("choice", choices=("S1", "S2", "S3", "S4")),
+         "text_model": Rule("repo_id", nullable=True), "text_model_revision": Rule("revision", nullable=True),
+         "max_answer_tokens": _TOKENS, "max_description_tokens": _TOKENS, "max_reasoning_tokens": _TOKENS},
+    ),
+    "video_score": BackendRules(
+        {"name": _NAME, "frames": _int(1, 256, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
+        {"max_frames": _int(1, 256), "round": _int(0, 8, True), "image_backend": Rule("choice", choices=("pil", "torchvision"))},
+    ),
+    "videoscore2": BackendRules(
+        {**_LOCAL, **_SEED},
+        {"readout": Rule("choice", choices=("soft", "hard")), "do_sample": Rule("bool"),
+         "temperature": Rule("float", 0.05, 2.0), "max_new_tokens": _TOKENS,
+         "min_pixels": _int(3136, 16_777_216, True), "total_pixels": _int(3136, 1 << 30, True)},
+    ),
+    "unified_reward": BackendRules(
+        {"name": _NAME, "frames": _int(1, 64, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
+        {"max_new_tokens": _TOKENS, "jpeg_quality": _int(1, 100, True), "jpeg_passes": _int(0, 2)},
+    ),
+    "unified_reward_flex": BackendRules(
+        {"name": _NAME, "frames": _int(1, 32, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
+        {"max_new_tokens": _TOKENS, "jpeg_quality": _int(1, 100, True)},
     ),
     "openai_compatible": BackendRules(
         {"name": _NAME, **_FRAMES, **_BATCH, **_SEED},

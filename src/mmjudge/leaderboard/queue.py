@@ -100,7 +100,7 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     """
     from mmjudge.benchmarks import benchmark_ids
     from mmjudge.errors import ConfigError
-    from mmjudge.judges import config_from_mapping
+    from mmjudge.judges import config_from_mapping, make_judge
 
     model, revision, backend = str(model).strip(), str(revision or "").strip(), str(backend).strip()
     known = sorted(known_backends) if known_backends is not None else _registered_judges()
@@ -130,7 +130,11 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     if trust:
         mapping["trust_remote_code"] = True
     try:
-        config_from_mapping(mapping, source="request config")
+        judge_config = config_from_mapping(mapping, source="request config")
+        if backend in _registered_judges():  # its options validate, and each benchmark fits this config
+            judge = make_judge(judge_config)
+            for benchmark in ordered:
+                judge.check_benchmark(benchmark)
     except ConfigError as exc:
         raise SubmissionRejected(str(exc)) from exc
     return RequestSpec(model, revision, backend, mapping, ordered)
