@@ -36,43 +36,21 @@ from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import free_text_verdict, missing_media, with_media
-from mmjudge.judges._config import check_option
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
-from mmjudge.judges.pairwise_describe import STRATEGIES, PairwiseDescribeJudge
+from mmjudge.judges.pairwise_describe import DescribeOptions, PairwiseDescribeJudge
 from mmjudge.queries import ChoiceQuery, PairQuery, Query, Verdict
 
 __all__ = ["AudioLanguageJudge", "AudioLanguageOptions", "audio_messages"]
 
 
 @config_dataclass
-class AudioLanguageOptions:
-    """``options`` of an ``audio_language`` config."""
+class AudioLanguageOptions(DescribeOptions):
+    """``options`` of an ``audio_language`` config: ``pairwise_describe``'s strategy options for EmoPrefer pairs
+    (other choices are asked directly; S2-S4 describe the clip's audio)."""
 
-    strategy: str = "S1"
-    """EmoPrefer pairs: ``S1``, ``S2``, ``S3`` or ``S4`` (``pairwise_describe``'s); other choices are asked directly."""
-    text_model: str | None = None
-    """S3/S4: Hub id or local folder of the text LLM that compares (``AutoModelForCausalLM``)."""
-    text_model_revision: str | None = None
-    """S3/S4: revision of ``text_model`` (``local_files_only`` and ``dtype`` come from the config)."""
-    max_answer_tokens: int = 32
-    """Most new tokens of an answer."""
-    max_description_tokens: int = 256
-    """S2-S4: most new tokens of the description of the audio."""
-    max_reasoning_tokens: int = 512
-    """S4: most new tokens of the reasoning."""
-
-    def __post_init__(self) -> None:
-        check_option("audio_language", "strategy", self.strategy, STRATEGIES)
-        if self.strategy in ("S3", "S4") and not self.text_model:
-            raise ConfigError(
-                f"audio_language strategy {self.strategy} compares with an external text LLM: "
-                "set `options.text_model` to its Hub id or local folder"
-            )
-        for name in ("max_answer_tokens", "max_description_tokens", "max_reasoning_tokens"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"audio_language option `{name}` must be >= 1, got {getattr(self, name)}")
+    judge_name: ClassVar[str] = "audio_language"
 
 
 def audio_messages(text: str, audio_url: str) -> list[dict[str, Any]]:

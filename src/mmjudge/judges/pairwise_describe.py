@@ -33,16 +33,18 @@ from mmjudge.judges._types import JudgeInput
 from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import Diagnostics, PairQuery, Verdict
 
-__all__ = ["STRATEGIES", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
+__all__ = ["STRATEGIES", "DescribeOptions", "PairwiseDescribeJudge", "PairwiseDescribeOptions"]
 
 STRATEGIES: tuple[str, ...] = ("S1", "S2", "S3", "S4")
 """EmoPrefer judging strategies."""
 
 
 @config_dataclass
-class PairwiseDescribeOptions:
-    """``options`` of a ``pairwise_describe`` config."""
+class DescribeOptions:
+    """The strategy options of a judge that answers EmoPrefer pairs with S1-S4 (``pairwise_describe``,
+    ``audio_language``)."""
 
+    judge_name: ClassVar[str] = "pairwise_describe"
     strategy: str = "S1"
     """``S1``, ``S2``, ``S3`` or ``S4``."""
     text_model: str | None = None
@@ -52,26 +54,34 @@ class PairwiseDescribeOptions:
     max_answer_tokens: int = 32
     """Most new tokens of an answer."""
     max_description_tokens: int = 256
-    """S2-S4: most new tokens of the clip description."""
+    """S2-S4: most new tokens of the description of the clip."""
     max_reasoning_tokens: int = 512
     """S4: most new tokens of the reasoning."""
+
+    def __post_init__(self) -> None:
+        name = self.judge_name
+        check_option(name, "strategy", self.strategy, STRATEGIES)
+        if self.strategy in ("S3", "S4") and not self.text_model:
+            raise ConfigError(
+                f"{name} strategy {self.strategy} compares with an external text LLM: "
+                "set `options.text_model` to its Hub id or local folder"
+            )
+        for option in ("max_answer_tokens", "max_description_tokens", "max_reasoning_tokens"):
+            if getattr(self, option) < 1:
+                raise ConfigError(f"{name} option `{option}` must be >= 1, got {getattr(self, option)}")
+
+
+@config_dataclass
+class PairwiseDescribeOptions(DescribeOptions):
+    """``options`` of a ``pairwise_describe`` config."""
+
     frames_as: str = "auto"
     """The sampled frames as one ``video`` or as separate ``images``; ``auto``: a video where the model
     family's processor takes one, else images."""
 
     def __post_init__(self) -> None:
-        check_option("pairwise_describe", "strategy", self.strategy, STRATEGIES)
-        if self.strategy in ("S3", "S4") and not self.text_model:
-            raise ConfigError(
-                f"pairwise_describe strategy {self.strategy} compares with an external text LLM: "
-                "set `options.text_model` to its Hub id or local folder"
-            )
+        super().__post_init__()
         check_option("pairwise_describe", "frames_as", self.frames_as, ("auto", "video", "images"))
-        for name in ("max_answer_tokens", "max_description_tokens", "max_reasoning_tokens"):
-            if getattr(self, name) < 1:
-                raise ConfigError(
-                    f"pairwise_describe option `{name}` must be >= 1, got {getattr(self, name)}"
-                )
 
 
 @dataclass

@@ -35,21 +35,21 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple, cast
 
 import numpy as np
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
-from mmjudge.judges._chat import timed_verdicts
+from mmjudge.judges._base import missing_media, with_media
 from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._family import FamilyJudge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
 from mmjudge.judges.profiles import VisionProfile
-from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
+from mmjudge.queries import ClipPairQuery, Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = [
     "APS_PROMPT",
@@ -144,8 +144,11 @@ def official_frame_indices(total: int, num: int) -> list[int]:
 
 
 @dataclasses.dataclass(frozen=True)
-class _OfficialFrames(VisionProfile):
-    """A profile whose frame rule is :func:`official_frame_indices` (the runner asks a request's profile)."""
+class IndexRuleProfile(VisionProfile):
+    """A profile whose frame rule is ``rule(total, num)`` (the runner asks a request's profile for its indices):
+    a fixed count of full-size frames, the model's image processor sizing them; a rate is refused."""
+
+    rule: Callable[[int, int], list[int]] = official_frame_indices
 
     def frame_indices(
         self,
@@ -157,17 +160,17 @@ class _OfficialFrames(VisionProfile):
         min_frames: int | None = None,
         max_frames: int | None = None,
     ) -> list[int]:
-        """:func:`official_frame_indices` of ``num`` frames (a rate is refused).
+        """``rule`` of ``num`` frames.
 
         >>> UNIFIED_REWARD.frame_indices(81, 16.0, num=16)[:3]
         [0, 5, 10]
         """
-        if num is None:
-            raise ConfigError("unified_reward samples a fixed number of frames (frames:), not a rate")
-        return official_frame_indices(total, num)
+        if num is None or target_fps is not None:
+            raise ConfigError(f"{self.name} samples a fixed number of frames (frames:), not a rate")
+        return self.rule(total, num)
 
 
-UNIFIED_REWARD = _OfficialFrames(
+UNIFIED_REWARD = IndexRuleProfile(
     name="unified_reward",
     reference="CodeGoat24/UnifiedReward@ff6f520 point_score_APS_video_generation.py read_video_frames; "
     "images sized by the checkpoint's own image processor",
@@ -221,29 +224,34 @@ class UnifiedRewardOptions:
             raise ConfigError(f"unified_reward options: jpeg_passes must be >= 0, got {self.jpeg_passes}")
 
 
-@register_judge("unified_reward")
-class UnifiedRewardJudge(FamilyJudge):
-    """UnifiedReward-2.0 pointwise judge for IsoVRBench clips (see the module docstring)."""
+class UnifiedRewardBase(FamilyJudge):
+    """What UnifiedReward-2.0 and UnifiedReward-Flex share: the released families, frames at fixed indices
+    (:attr:`profile`) sent as JPEG images, then the prompt, in one user turn of the checkpoint's chat template
+    (thinking off for Qwen3.5), greedy generation, and a reply read by :meth:`verdict`."""
 
-    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
     reads: ClassVar[frozenset[str]] = frozenset({"video"})
-    version: ClassVar[str] = "1"
-    Options: ClassVar[type] = UnifiedRewardOptions
-    default_frames: ClassVar[int | None] = 8
-    profile = UNIFIED_REWARD
+    profile: ClassVar[IndexRuleProfile]
+    default_prompt: ClassVar[str]
+    """The official prompt, with ``{prompt}`` where the caption goes."""
+    released: ClassVar[tuple[str, ...]]
+    """The model families the checkpoints are released in."""
+    title: ClassVar[str]
+    """The model's name in messages."""
+    jpeg_passes: ClassVar[int] = 1
+    """JPEG encodes per frame on the official path (the ``jpeg_passes`` option, where there is one, wins)."""
 
     def __init__(self, config: JudgeConfig) -> None:
         super().__init__(config)
-        self.template = config.prompt_template or APS_PROMPT
+        name = config.judge
+        self.template = config.prompt_template or self.default_prompt
         if "{prompt}" not in self.template:
             raise ConfigError(
-                "unified_reward prompt_template must contain '{prompt}' (the caption goes there), "
-                f"got {self.template[:80]!r}"
+                f"{name} prompt_template must contain '{{prompt}}' (the caption goes there), got {self.template[:80]!r}"
             )
         if config.fps is not None:
             raise ConfigError(
-                f"unified_reward samples a fixed number of frames, as the official script does; got fps={config.fps}: "
-                "remove fps and set frames"
+                f"{name} samples a fixed number of frames per clip, as the official script does; got "
+                f"fps={config.fps}: remove fps and set frames"
             )
         self.model: Any = None
         self.processor: Any = None
@@ -254,28 +262,29 @@ class UnifiedRewardJudge(FamilyJudge):
         return str(self.options.model_class)
 
     def check_family(self, family: ModelFamily) -> None:
-        """Refuse a family UnifiedReward-2.0 is not released in, and ``max_pixels`` (the processor sizes)."""
-        if family.name not in FAMILIES:
+        """Refuse a family the checkpoints are not released in, and ``max_pixels`` (the processor sizes)."""
+        name = self.config.judge
+        if family.name not in self.released:
             raise ConfigError(
-                f"unified_reward: UnifiedReward-2.0 checkpoints are {list(FAMILIES)} models; "
-                f"{self.config.model!r} is {family.title}"
+                f"{name}: {self.title} checkpoints are {list(self.released)} models; {self.config.model!r} is "
+                f"{family.title}"
             )
         if self.config.max_pixels is not None:
             raise ConfigError(
-                "unified_reward: the checkpoint's own image processor sizes each frame, as the official server "
-                "does; remove max_pixels from the config"
+                f"{name}: the checkpoint's own image processor sizes each frame, as the official server does; "
+                "remove max_pixels from the config"
             )
 
     def media_request(self, query: Query | None = None) -> MediaRequest:
-        """``frames`` (default 8) full-size frames at the official indices (the same for every clip)."""
-        return MediaRequest(num_frames=self.config.frames or self.default_frames, profile=UNIFIED_REWARD)
+        """``frames`` (default :attr:`default_frames`) full-size frames per clip at the official indices."""
+        return MediaRequest(num_frames=self.config.frames or self.default_frames, profile=self.profile)
 
     def load(self, device: str) -> None:
         """Load the model onto ``device`` and its processor."""
         self.model, self.processor = self.load_model(device)
 
     def messages(self, caption: str, images: int) -> list[dict[str, Any]]:
-        """The official message: one user turn, ``images`` images first, then the prompt."""
+        """The official message: one user turn, ``images`` images first (clip by clip), then the prompt."""
         text = self.template.replace("{prompt}", caption)
         content: list[dict[str, Any]] = [{"type": "image"} for _ in range(images)]
         return [{"role": "user", "content": [*content, {"type": "text", "text": text}]}]
@@ -289,39 +298,63 @@ class UnifiedRewardJudge(FamilyJudge):
         return rendered
 
     def images(self, frames: np.ndarray) -> list[Any]:
-        """The frames as the model gets them (PIL images after the JPEG round trips)."""
-        quality, passes = self.options.jpeg_quality, self.options.jpeg_passes
-        return [jpeg_round_trip(frame, quality, passes) for frame in frames]
+        """One clip's frames as the model gets them (PIL images after the official JPEG encodes)."""
+        passes = getattr(self.options, "jpeg_passes", self.jpeg_passes)
+        return [jpeg_round_trip(frame, self.options.jpeg_quality, passes) for frame in frames]
+
+    def clips(self, x: JudgeInput) -> list[np.ndarray]:
+        """The frame stacks of ``x``'s clips, in the order the model sees them."""
+        assert x.frames is not None
+        return [x.frames]
 
     def encode(self, x: JudgeInput) -> dict[str, Any]:
-        """One clip's processor output (its own resize, no padding)."""
-        if x.frames is None or len(x.frames) == 0:
-            raise MediaError(
-                f"unified_reward rates clips from their frames; {x.query.item_id!r} came without any"
-            )
-        images = self.images(x.frames)
-        text = self.prompt_text(cast(ScoreQuery, x.query).prompt, len(images))
+        """One query's processor output (every clip's images, then the text; the processor's own resize)."""
+        why = missing_media(x)
+        if why is not None:
+            raise MediaError(why)
+        images = [image for frames in self.clips(x) for image in self.images(frames)]
+        text = self.prompt_text(cast(ScoreQuery | ClipPairQuery, x.query).prompt, len(images))
         return dict(self.processor(text=[text], images=images, return_tensors="pt"))
 
     def model_inputs(self, x: JudgeInput) -> Any:
-        """:meth:`encode` of one clip, made in a decode worker (``None`` without frames)."""
-        return None if x.frames is None or len(x.frames) == 0 else self.encode(x)
+        """:meth:`encode` of one query, made in a decode worker (``None`` without its frames)."""
+        return None if missing_media(x) is not None else self.encode(x)
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """Generate each clip's reply (greedy, one left-padded batch per media shape) and read its scores."""
-        return timed_verdicts(self._judge, inputs)
+        """Generate each reply (greedy, one left-padded batch per media shape) and read it; a query without
+        the frames it needs fails alone."""
+        return with_media(self._judge, inputs)
 
     def _judge(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         from mmjudge.judges._chat import generate_texts, pad_token_id
 
         if self.model is None:
-            raise RuntimeError("unified_reward: call load(device) before judge_batch")
+            raise RuntimeError(f"{self.config.judge}: call load(device) before judge_batch")
         encodings = [x.model_inputs if x.model_inputs is not None else self.encode(x) for x in inputs]
         tokenizer = self.processor.tokenizer
         texts = generate_texts(
             self.model, tokenizer, encodings, self.options.max_new_tokens, pad_token_id(tokenizer)
         )
         return [self.verdict(x, text, enc) for x, text, enc in zip(inputs, texts, encodings, strict=True)]
+
+    def verdict(self, x: JudgeInput, text: str, encoded: dict[str, Any]) -> Verdict:
+        """The verdict of one reply."""
+        raise NotImplementedError
+
+
+@register_judge("unified_reward")
+class UnifiedRewardJudge(UnifiedRewardBase):
+    """UnifiedReward-2.0 pointwise judge for IsoVRBench clips (see the module docstring)."""
+
+    answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type] = UnifiedRewardOptions
+    default_frames: ClassVar[int | None] = 8
+    profile = UNIFIED_REWARD
+    default_prompt = APS_PROMPT
+    released = FAMILIES
+    title = "UnifiedReward-2.0"
+    jpeg_passes = 2
 
     def verdict(self, x: JudgeInput, text: str, encoded: dict[str, Any]) -> Verdict:
         """The verdict of one reply: the heads, or ``no_judgment`` when the reply is not the APS format."""

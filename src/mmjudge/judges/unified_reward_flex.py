@@ -27,26 +27,18 @@ The card, ``judges/unified_reward_flex/README.md``, lists every deviation from t
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
-from mmjudge.judges._base import missing_media
-from mmjudge.judges._chat import timed_verdicts
-from mmjudge.judges._config import JudgeConfig
-from mmjudge.judges._family import FamilyJudge
 from mmjudge.judges._registry import register_judge
-from mmjudge.judges._types import JudgeInput, MediaRequest
-from mmjudge.judges.families import ModelFamily
-from mmjudge.judges.profiles import VisionProfile
-from mmjudge.judges.unified_reward import jpeg_round_trip
-from mmjudge.queries import ClipPairQuery, Diagnostics, Query, Verdict
+from mmjudge.judges._types import JudgeInput
+from mmjudge.judges.unified_reward import IndexRuleProfile, UnifiedRewardBase
+from mmjudge.queries import ClipPairQuery, Diagnostics, Verdict
 
 __all__ = [
     "FAMILIES",
@@ -141,35 +133,12 @@ def flex_frame_indices(total: int, num: int = FLEX_FRAMES) -> list[int]:
     return [int(i) for i in np.linspace(0, total - 1, num).astype(int)]
 
 
-@dataclasses.dataclass(frozen=True)
-class _FlexFrames(VisionProfile):
-    """A profile whose frame rule is :func:`flex_frame_indices` (the runner asks a request's profile)."""
-
-    def frame_indices(
-        self,
-        total: int,
-        fps: float,
-        *,
-        num: int | None = None,
-        target_fps: float | None = None,
-        min_frames: int | None = None,
-        max_frames: int | None = None,
-    ) -> list[int]:
-        """:func:`flex_frame_indices` of ``num`` frames (a rate is refused).
-
-        >>> UNIFIED_REWARD_FLEX.frame_indices(81, 16.0, num=8)
-        [0, 11, 22, 34, 45, 57, 68, 80]
-        """
-        if num is None or target_fps is not None:
-            raise ConfigError("unified_reward_flex samples a fixed number of frames (frames:), not a rate")
-        return flex_frame_indices(total, num)
-
-
-UNIFIED_REWARD_FLEX = _FlexFrames(
+UNIFIED_REWARD_FLEX = IndexRuleProfile(
     name="unified_reward_flex",
     reference="CodeGoat24/UnifiedReward@ff6f520 UnifiedReward-Flex/flex_pair_rank_video_generation.py "
     "extract_frames; images sized by the checkpoint's own image processor",
     frame_rule="plain",
+    rule=flex_frame_indices,
 )
 """UnifiedReward-Flex's frame rule; frames come at full size (the model's image processor sizes them)."""
 
@@ -269,112 +238,23 @@ class UnifiedRewardFlexOptions:
 
 
 @register_judge("unified_reward_flex")
-class UnifiedRewardFlexJudge(FamilyJudge):
-    """UnifiedReward-Flex pairwise judge for two clips of one prompt (see the module docstring); registered as
-    ``unified_reward_flex``."""
+class UnifiedRewardFlexJudge(UnifiedRewardBase):
+    """UnifiedReward-Flex pairwise judge for two clips of one prompt (see the module docstring)."""
 
     answers: ClassVar[frozenset[type]] = frozenset({ClipPairQuery})
-    reads: ClassVar[frozenset[str]] = frozenset({"video"})
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = UnifiedRewardFlexOptions
     default_frames: ClassVar[int | None] = FLEX_FRAMES
     profile = UNIFIED_REWARD_FLEX
+    default_prompt = FLEX_PROMPT
+    released = FAMILIES
+    title = "UnifiedReward-Flex"
+    jpeg_passes = 1
 
-    def __init__(self, config: JudgeConfig) -> None:
-        super().__init__(config)
-        self.template = config.prompt_template or FLEX_PROMPT
-        if "{prompt}" not in self.template:
-            raise ConfigError(
-                "unified_reward_flex prompt_template must contain '{prompt}' (the caption goes there), "
-                f"got {self.template[:80]!r}"
-            )
-        if config.fps is not None:
-            raise ConfigError(
-                f"unified_reward_flex samples a fixed number of frames per clip, as the official script does; "
-                f"got fps={config.fps}: remove fps and set frames"
-            )
-        self.model: Any = None
-        self.processor: Any = None
-
-    @property
-    def loads_as(self) -> str:
-        """``options.model_class``."""
-        return str(self.options.model_class)
-
-    def check_family(self, family: ModelFamily) -> None:
-        """Refuse a family UnifiedReward-Flex is not released in, and ``max_pixels`` (the processor sizes)."""
-        if family.name not in FAMILIES:
-            raise ConfigError(
-                f"unified_reward_flex: UnifiedReward-Flex checkpoints are {list(FAMILIES)} models; "
-                f"{self.config.model!r} is {family.title}"
-            )
-        if self.config.max_pixels is not None:
-            raise ConfigError(
-                "unified_reward_flex: the checkpoint's own image processor sizes each frame, as the official "
-                "server does; remove max_pixels from the config"
-            )
-
-    def media_request(self, query: Query | None = None) -> MediaRequest:
-        """``frames`` (default 8) full-size frames per clip at the FLEX indices (both clips alike)."""
-        return MediaRequest(num_frames=self.config.frames or self.default_frames, profile=UNIFIED_REWARD_FLEX)
-
-    def load(self, device: str) -> None:
-        """Load the model onto ``device`` and its processor."""
-        self.model, self.processor = self.load_model(device)
-
-    def messages(self, caption: str, images: int) -> list[dict[str, Any]]:
-        """The official message: one user turn, ``images`` images (video 1's, then video 2's), then the prompt."""
-        text = self.template.replace("{prompt}", caption)
-        content: list[dict[str, Any]] = [{"type": "image"} for _ in range(images)]
-        return [{"role": "user", "content": [*content, {"type": "text", "text": text}]}]
-
-    def prompt_text(self, caption: str, images: int) -> str:
-        """The chat-formatted text (placeholders unexpanded), with the generation prompt."""
-        extra = {"enable_thinking": False} if self.family.name == "qwen3_5" else {}
-        rendered: str = self.processor.apply_chat_template(
-            self.messages(caption, images), tokenize=False, add_generation_prompt=True, **extra
-        )
-        return rendered
-
-    def images(self, frames: np.ndarray) -> list[Any]:
-        """One clip's frames as the model gets them (PIL images after one JPEG encode)."""
-        quality = self.options.jpeg_quality
-        return [jpeg_round_trip(frame, quality, 1) for frame in frames]
-
-    def encode(self, x: JudgeInput) -> dict[str, Any]:
-        """One pair's processor output (video 1's images, then video 2's; the processor's own resize)."""
-        why = missing_media(x)
-        if why is not None:
-            raise MediaError(why)
+    def clips(self, x: JudgeInput) -> list[np.ndarray]:
+        """Video 1's frames, then video 2's."""
         assert x.frames is not None and x.other is not None and x.other.frames is not None
-        images = self.images(x.frames) + self.images(x.other.frames)
-        text = self.prompt_text(cast(ClipPairQuery, x.query).prompt, len(images))
-        return dict(self.processor(text=[text], images=images, return_tensors="pt"))
-
-    def model_inputs(self, x: JudgeInput) -> Any:
-        """:meth:`encode` of one pair, made in a decode worker (``None`` without both clips' frames)."""
-        return None if missing_media(x) is not None else self.encode(x)
-
-    def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        """Generate each pair's reply (greedy, one left-padded batch per media shape) and read its winner; a
-        pair without both clips' frames fails alone."""
-        missing = {x.query.item_id: why for x in inputs if (why := missing_media(x)) is not None}
-        ready = [x for x in inputs if x.query.item_id not in missing]
-        done = {v.item_id: v for v in timed_verdicts(self._judge, ready)} if ready else {}
-        return [done.get(x.query.item_id) or Verdict.failed(x.query.item_id, missing[x.query.item_id])
-                for x in inputs]  # fmt: skip
-
-    def _judge(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        from mmjudge.judges._chat import generate_texts, pad_token_id
-
-        if self.model is None:
-            raise RuntimeError("unified_reward_flex: call load(device) before judge_batch")
-        encodings = [x.model_inputs if x.model_inputs is not None else self.encode(x) for x in inputs]
-        tokenizer = self.processor.tokenizer
-        texts = generate_texts(
-            self.model, tokenizer, encodings, self.options.max_new_tokens, pad_token_id(tokenizer)
-        )
-        return [self.verdict(x, text, enc) for x, text, enc in zip(inputs, texts, encodings, strict=True)]
+        return [x.frames, x.other.frames]
 
     def verdict(self, x: JudgeInput, text: str, encoded: dict[str, Any]) -> Verdict:
         """The verdict of one reply: ``first``/``second``, or ``no_judgment`` when it names no winner."""
