@@ -121,3 +121,26 @@ def test_shipped_config_and_card() -> None:
     assert type(make_judge(config)).__name__ == "ClipScoreJudge"
     card = " ".join((repo / "judges" / "clip_score" / "README.md").read_text(encoding="utf-8").split())
     assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card
+
+
+def test_the_processor_repo_is_pinned_by_its_own_revision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config's ``revision`` pins PickScore; the CLIP-H processor repo has its own commits."""
+    import mmjudge.judges._hf as hf
+
+    calls: list[tuple[str, str | None]] = []
+
+    class _Model:
+        logit_scale = 1.0
+
+    def fake(cls, source, **kwargs):
+        calls.append((str(cls), kwargs.get("revision")))
+        return _Model()
+
+    monkeypatch.setattr(hf, "load_pretrained", fake)
+    config = JudgeConfig(judge="clip_score", model="org/pick", revision="a" * 40,
+                         options={"processor": "org/clip-h", "processor_revision": "b" * 40})  # fmt: skip
+    ClipScoreJudge(config).load("cpu")
+    assert calls == [("AutoProcessor", "b" * 40), ("AutoModel", "a" * 40)]
+    calls.clear()
+    ClipScoreJudge(JudgeConfig(judge="clip_score", model="org/pick", revision="a" * 40)).load("cpu")
+    assert calls == [("AutoProcessor", "a" * 40), ("AutoModel", "a" * 40)]

@@ -35,6 +35,8 @@ class ClipScoreOptions:
 
     processor: str | None = None
     """Load the processor from this id or folder instead of ``model`` (PickScore uses the CLIP-H processor)."""
+    processor_revision: str | None = None
+    """Revision of ``processor`` (the config's ``revision`` pins ``model``, another repo)."""
     model_class: str = "AutoModel"
     """transformers class that loads the model."""
 
@@ -80,8 +82,11 @@ class ClipScoreJudge(Judge):
 
         source = model_source(self.config)
         common: dict[str, Any] = hub_options(self.config)
-        processor_source = self.options.processor or source
-        self.processor = load_pretrained("AutoProcessor", processor_source, **common)
+        if self.options.processor:  # another repo: its own revision, and no remote code of it
+            processor = {**common, "revision": self.options.processor_revision, "trust_remote_code": False}
+            self.processor = load_pretrained("AutoProcessor", self.options.processor, **processor)
+        else:
+            self.processor = load_pretrained("AutoProcessor", source, **common)
         self.model = load_pretrained(
             self.options.model_class, source, dtype=self.config.dtype, device=device, **common
         )

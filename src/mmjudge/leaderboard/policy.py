@@ -173,7 +173,9 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
     ),
     "frame_smoothness": BackendRules({"name": _NAME, **_FRAMES, **_BATCH}, model_source=NO_MODEL),
     "sharpness": BackendRules({"name": _NAME, **_FRAMES, **_BATCH}, model_source=NO_MODEL),
-    "clip_score": BackendRules(_LOCAL, {"processor": Rule("repo_id", nullable=True)}),
+    "clip_score": BackendRules(
+        _LOCAL, {"processor": Rule("repo_id", nullable=True), "processor_revision": Rule("revision", nullable=True)}
+    ),
     "vlm_digit": BackendRules(
         _LOCAL,
         {"as_video": Rule("bool"), "padding_side": Rule("choice", choices=("left", "right")),
