@@ -24,6 +24,15 @@ from mmjudge.benchmarks._base import (
 )
 from mmjudge.benchmarks._datasets import build_dataset, write_benchmark_eval_yaml, write_sample_data
 from mmjudge.benchmarks._exports import EvalTask, ExportSpec, LmmsTask, eval_yaml_document
+from mmjudge.benchmarks._hooks import (
+    BuildModule,
+    ExportsModule,
+    LeaderboardModule,
+    QueriesModule,
+    RecordsModule,
+    ReportModule,
+    SampleModule,
+)
 from mmjudge.benchmarks._intervals import Scores, intervals_of
 from mmjudge.benchmarks._probes import (
     Effect,
@@ -51,13 +60,16 @@ __all__ = [
     "Benchmark",
     "BoardRow",
     "BreakdownTable",
+    "BuildModule",
     "Cell",
     "Column",
     "DataSpec",
     "Effect",
     "EvalTask",
     "ExportSpec",
+    "ExportsModule",
     "JudgeTraits",
+    "LeaderboardModule",
     "LeaderboardSpec",
     "LmmsTask",
     "MetricSpec",
@@ -65,9 +77,13 @@ __all__ = [
     "Probe",
     "ProbeData",
     "ProbeOutcome",
+    "QueriesModule",
     "QuerySource",
     "RecordSpec",
+    "RecordsModule",
+    "ReportModule",
     "ResultKey",
+    "SampleModule",
     "Scores",
     "SweepSeries",
     "TableRow",

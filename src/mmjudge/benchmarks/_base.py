@@ -22,10 +22,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Protocol
 
 from mmjudge.benchmarks._exports import ExportSpec
+from mmjudge.benchmarks._hooks import (
+    BuildModule,
+    ExportsModule,
+    LeaderboardModule,
+    QueriesModule,
+    RecordsModule,
+    ReportModule,
+    SampleModule,
+    optional,
+    required,
+)
 from mmjudge.benchmarks._probes import Probe
 from mmjudge.benchmarks._tables import BreakdownTable, SweepSeries
 from mmjudge.queries import Query, Verdict
@@ -161,31 +171,16 @@ class LeaderboardSpec:
     a label has the best change rate and no direction."""
 
     @classmethod
-    def from_module(cls, module: ModuleType) -> LeaderboardSpec:
+    def from_module(cls, module: LeaderboardModule) -> LeaderboardSpec:
         """The spec a benchmark's ``leaderboard`` module declares by name: ``VIEWS`` and ``figure``, and where
         they differ from the defaults ``OPTIONS``, ``SIDE_SCORINGS``, ``VIEW_LABEL`` and ``degenerate``."""
+        module = required(module, LeaderboardModule)
         return cls(
-            views=_hook(module, "VIEWS"),
-            figure=_hook(module, "figure"),
-            **_optional_hooks(module, options="OPTIONS", side_scorings="SIDE_SCORINGS", view_label="VIEW_LABEL",
-                              degenerate="degenerate"),
+            views=module.VIEWS,
+            figure=module.figure,
+            **optional(module, options="OPTIONS", side_scorings="SIDE_SCORINGS", view_label="VIEW_LABEL",
+                       degenerate="degenerate"),
         )  # fmt: skip
-
-
-def _hook(module: ModuleType, name: str) -> Any:
-    """``module.name``, a name a benchmark module must define (see ``from_module(s)``)."""
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        raise TypeError(
-            f"benchmark module {module.__name__} defines no {name!r}; a benchmark package's "
-            f"{module.__name__.rsplit('.', 1)[-1]} module must (see mmjudge.benchmarks.Benchmark)"
-        ) from None
-
-
-def _optional_hooks(module: ModuleType, **fields: str) -> dict[str, Any]:
-    """The fields whose hook names ``module`` defines (field -> hook name), with their values."""
-    return {f: getattr(module, name) for f, name in fields.items() if hasattr(module, name)}
 
 
 @dataclass(frozen=True)
@@ -205,15 +200,16 @@ class DataSpec:
 
     @classmethod
     def from_modules(
-        cls, build: ModuleType, sample: ModuleType, *, reference_config: str, sample_media_root: str | None = None,
+        cls, build: BuildModule, sample: SampleModule, *, reference_config: str, sample_media_root: str | None = None,
         sample_swap: bool = False,
     ) -> DataSpec:  # fmt: skip
         """The spec wired from a benchmark's ``build`` module (``build_tables``) and ``sample`` module
-        (``write_raw``)."""
+        (``write_raw``), checked by mypy against :class:`BuildModule` and :class:`SampleModule`."""
+        build, sample = required(build, BuildModule), required(sample, SampleModule)
         return cls(
             reference_config=reference_config,
-            build_tables=_hook(build, "build_tables"),
-            write_raw=_hook(sample, "write_raw"),
+            build_tables=build.build_tables,
+            write_raw=sample.write_raw,
             sample_media_root=sample_media_root,
             sample_swap=sample_swap,
         )
@@ -294,26 +290,27 @@ class RecordSpec:
 
     @classmethod
     def from_modules(
-        cls, queries: ModuleType, records: ModuleType, *, unit: str, query_kinds: tuple[type, ...],
+        cls, queries: QueriesModule, records: RecordsModule, *, unit: str, query_kinds: tuple[type, ...],
         media: frozenset[str], noun: str = "cell", sound: bool = False,
     ) -> RecordSpec:  # fmt: skip
         """The spec wired from a benchmark's ``queries`` module (``build_queries``, ``records_from_verdicts``)
         and ``records`` module (``expected_ids``, ``score_inputs``, ``VALUE_FIELDS``, and where it has them
         ``KEY_FIELDS``, ``FIELD_VALUES``, ``record_id``, ``check_record``, ``missing_groups``): the fields of the
-        same names."""
+        same names; mypy checks the modules against :class:`QueriesModule` and :class:`RecordsModule`."""
+        queries, records = required(queries, QueriesModule), required(records, RecordsModule)
         return cls(
             unit=unit,
             query_kinds=query_kinds,
             media=media,
             noun=noun,
             sound=sound,
-            build_queries=_hook(queries, "build_queries"),
-            records_from_verdicts=_hook(queries, "records_from_verdicts"),
-            expected_ids=_hook(records, "expected_ids"),
-            score_inputs=_hook(records, "score_inputs"),
-            value_fields=_hook(records, "VALUE_FIELDS"),
-            **_optional_hooks(records, key_fields="KEY_FIELDS", field_values="FIELD_VALUES", record_id="record_id",
-                              check_record="check_record", missing_groups="missing_groups"),
+            build_queries=queries.build_queries,
+            records_from_verdicts=queries.records_from_verdicts,
+            expected_ids=records.expected_ids,
+            score_inputs=records.score_inputs,
+            value_fields=records.VALUE_FIELDS,
+            **optional(records, key_fields="KEY_FIELDS", field_values="FIELD_VALUES", record_id="record_id",
+                       check_record="check_record", missing_groups="missing_groups"),
         )  # fmt: skip
 
     def queries(self, rows: Sequence[Row], source: QuerySource) -> list[Query]:
@@ -395,16 +392,20 @@ class Presenters:
     """The dataset's ``eval.yaml`` tasks and the lmms-eval tasks (``mmjudge export``)."""
 
     @classmethod
-    def from_modules(cls, leaderboard: ModuleType, report: ModuleType, exports: ModuleType) -> Presenters:
+    def from_modules(
+        cls, leaderboard: LeaderboardModule, report: ReportModule, exports: ExportsModule
+    ) -> Presenters:
         """The presenters a benchmark's modules declare by name: the ``leaderboard`` module's spec
         (:meth:`LeaderboardSpec.from_module`), the ``report`` module's ``plot``, ``tables`` and (optional)
-        ``sweep_series``, the ``exports`` module's ``EXPORTS``."""
+        ``sweep_series``, the ``exports`` module's ``EXPORTS`` (each module checked by mypy against its protocol)."""
+        board = LeaderboardSpec.from_module(leaderboard)
+        report, exports = required(report, ReportModule), required(exports, ExportsModule)
         return cls(
-            leaderboard=LeaderboardSpec.from_module(leaderboard),
-            report_plot=_hook(report, "plot"),
-            report_tables=_hook(report, "tables"),
-            exports=_hook(exports, "EXPORTS"),
-            **_optional_hooks(report, sweep_series="sweep_series"),
+            leaderboard=board,
+            report_plot=report.plot,
+            report_tables=report.tables,
+            exports=exports.EXPORTS,
+            **optional(report, sweep_series="sweep_series"),
         )
 
 
