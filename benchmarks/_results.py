@@ -36,10 +36,18 @@ def machine() -> str:
 
 
 def markdown_table(rows: Sequence[Mapping[str, object]]) -> str:
-    """Render rows (dicts with the same keys) as a markdown table."""
+    """Render rows as a markdown table: one column per key of any row, in order of first appearance (a row
+    without a key leaves its cell empty).
+
+    >>> print(markdown_table([{"case": "a", "s": 1.5}, {"case": "b", "MB": 2}]), end="")
+    | case | s | MB |
+    |---|---|---|
+    | a | 1.5 |  |
+    | b |  | 2 |
+    """
     if not rows:
         return "(no rows)\n"
-    headers = list(rows[0])
+    headers = list(dict.fromkeys(h for row in rows for h in row))
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     for row in rows:
         lines.append("| " + " | ".join(_fmt(row.get(h, "")) for h in headers) + " |")

@@ -229,7 +229,7 @@ def test_a_request_counts_once_and_its_worker_rows_are_not_uploads(board_factory
     claimed = q.claim(board.store, "worker-1")
     for k, benchmark in enumerate(benchmarks):
         board.submit(prediction_bytes(benchmark, reference[benchmark], seed=50 + k),
-                     SubmissionMeta("random", "org/tiny", "main"), "alice", daily_limit=None, lease=claimed.lease)  # fmt: skip
+                     SubmissionMeta("random", "org/tiny", "main"), "alice", limited=False, lease=claimed.lease)  # fmt: skip
     assert q.finish(board.store, claimed.lease, ok=True, log_tail="done")
     assert len([s for s in board.store.submissions() if s.submitter == "alice"]) == len(benchmarks)
     for k in range(4):  # the request used 1 of 5: four uploads remain

@@ -214,9 +214,9 @@ def test_a_worker_that_lost_its_lease_stores_nothing(board_factory, reference) -
     data = prediction_bytes("emoprefer", reference["emoprefer"], seed=4)
     meta = SubmissionMeta("random", "org/tiny", "main")
     with pytest.raises(LeaseLost, match=f"request #{request_id} is no longer held by worker 'A'"):
-        board.submit(data, meta, "alice", daily_limit=None, lease=stale.lease)
+        board.submit(data, meta, "alice", limited=False, lease=stale.lease)
     assert board.store.submissions() == []
-    stored = board.submit(data, meta, "alice", daily_limit=None, lease=holder.lease)
+    stored = board.submit(data, meta, "alice", limited=False, lease=holder.lease)
     assert stored.request_id == request_id and stored.tier == "run here"
     assert q.finish(board.store, holder.lease, ok=True, log_tail="done")
     assert not q.finish(board.store, stale.lease, ok=False, log_tail="late")

@@ -142,7 +142,8 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
     rows_now = board.store.submissions("emorealm")
     first = sig.significance_cells("emorealm", rows_now)
     again = sig.board_ranks("emorealm", rows_now)
-    assert first == {i: r.cell for i, r in again.items()} and len(calls) == 1  # the second render reads the cache
+    # the family's cells were made when its rows were stored: neither render computes them
+    assert first == {i: r.cell for i, r in again.items()} and len(calls) == 0
     assert first[moved] == "other items" and again[moved].rank is None and first[best.id].startswith("best")
 
 
@@ -292,3 +293,70 @@ def test_paired_data_of_version_1_is_read_as_outcomes() -> None:
     assert digest == "h" and isinstance(units["overall"].metric, Ratio) and isinstance(units["waf_2class"].metric, WeightedF1)
     assert units["overall"].value() == 75.0  # (50 + 100) / 2 over the two strata
     assert units["waf_2class"].value() == pytest.approx(100 * 1 / 3)
+
+
+def _forget(monkeypatch) -> list[int]:
+    """Empty this process's caches (a fresh server) and count the rank-set computations from now on."""
+    from mmjudge.leaderboard import _pairing
+
+    for cache in (sig._FAMILIES, sig._FALLBACK, _pairing._PAIRINGS, _pairing._COMPACT):
+        cache.clear()
+    calls: list[int] = []
+    real = sig.rank_sets
+    monkeypatch.setattr(sig, "rank_sets", lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
+
+
+def _cells_of(table) -> list[tuple[str, str]]:
+    at = table.headers.index(RANK_SET_HEADER)
+    return [(d[at], d[at + 1]) for d in table.display]
+
+
+def test_a_render_reads_the_cells_stored_with_the_rows_and_they_equal_the_computed_ones(board, reference, monkeypatch) -> None:
+    rows = reference["emorealm"]
+    for model, answer in [("oracle", lambda k, r: r["answer"]), ("some", lambda k, r: r["answer"] if k % 3 else "Z"),
+                          ("never", lambda k, r: "Z")]:  # fmt: skip
+        submit(board, emorealm_file(rows, answer), model)
+    stored = board.store.submissions("emorealm")
+    assert all(s.pairing for s in stored)  # the summary is stored with the row
+    calls = _forget(monkeypatch)
+    read = Handlers(board).table("emorealm")
+    assert calls == []  # a cold render computes no rank set: it reads them
+    _forget(monkeypatch)
+    computed = build_table("emorealm", stored, significance=True)  # no store: computed from the outcomes
+    assert _cells_of(read) == _cells_of(computed) and read.values == computed.values and read.caption == computed.caption
+    hidden = stored[1].id
+    board.store.set_hidden(hidden)
+    board.store_ranks("emorealm")  # what Leaderboard.hide does after hiding
+    calls = _forget(monkeypatch)
+    after = Handlers(board).table("emorealm")
+    assert calls == [] and hidden not in after.column("id")
+    assert _cells_of(after) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
+
+
+def test_an_old_store_renders_and_stores_what_it_computed_once(board, reference, monkeypatch) -> None:
+    rows = reference["emorealm"]
+    kept = [submit(board, emorealm_file(rows, a), m).id
+            for m, a in [("oracle", lambda k, r: r["answer"]), ("never", lambda k, r: "Z")]]  # fmt: skip
+    expected = _cells_of(Handlers(board).table("emorealm"))
+    with board.store.transaction() as conn:  # as a store migrated from version 6 has them: no summary, no cells
+        conn.execute("UPDATE submissions SET pairing = ''")
+        conn.execute("DELETE FROM rank_cells")
+    calls = _forget(monkeypatch)
+    assert _cells_of(Handlers(board).table("emorealm")) == expected and calls == [1]
+    assert all(board.store.get_submission(i).pairing for i in kept)  # written back
+    calls = _forget(monkeypatch)
+    assert _cells_of(Handlers(board).table("emorealm")) == expected and calls == []
+
+
+def test_outcomes_are_kept_compact_with_shared_unit_ids(board, reference) -> None:
+    from mmjudge.leaderboard._pairing import compact_outcomes
+
+    rows = reference["emorealm"]
+    a = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    b = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
+    one, two = (compact_outcomes(s.id, s.sha256, s.paired)["overall"] for s in (a, b))
+    assert one.outcomes.units is two.outcomes.units and one.outcomes.clusters is two.outcomes.clusters
+    assert all(c.dtype == np.int8 for c in one.outcomes.columns.values())
+    full = sig.unpack_paired(a.paired)[1]["overall"]
+    assert one.value() == full.value()

@@ -66,6 +66,18 @@ def test_daily_limit_counts_the_last_24_hours(store_location: str) -> None:
     store.insert_submission(_row(sha="d", revision="4", submitter="someone-else"), daily_limit=2, now=1002.0)
 
 
+def test_the_configured_daily_limit_applies_unless_the_server_stores_its_own_row(board_factory, reference) -> None:
+    """``submit`` applies ``Settings.daily_limit`` by default; ``limited=False`` (the worker, the demo loader)
+    stores past it. There is no ``daily_limit=-1`` sentinel to spell the configured limit."""
+    board = board_factory(daily_limit=1)
+    files = [prediction_bytes("isovrbench", reference["isovrbench"], seed=i) for i in range(3)]
+    board.submit(files[0], SubmissionMeta(judge="j0", model="org/m0", revision="r"), "u")
+    with pytest.raises(SubmissionRejected, match="limit 1"):
+        board.submit(files[1], SubmissionMeta(judge="j1", model="org/m1", revision="r"), "u")
+    board.submit(files[2], SubmissionMeta(judge="j2", model="org/m2", revision="r"), "u", limited=False)
+    assert len(board.store.submissions("isovrbench")) == 2
+
+
 def test_hidden_rows_stay_in_the_store(store_location: str) -> None:
     store = Store(store_location)
     row_id = store.insert_submission(_row())
@@ -228,7 +240,7 @@ def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
             (json.dumps(dict(spec.config), sort_keys=True),),
         )
     store = Store(path)
-    assert store.schema_version() == len(MIGRATIONS) == 6
+    assert store.schema_version() == len(MIGRATIONS) == 7
     (row,) = store.submissions()
     assert (row.model, row.results, row.request_id, row.coverage) == ("m", {"average": 1.0}, None, None)
     assert row.paired == ""

@@ -35,8 +35,8 @@ PUBLIC_REQUEST_FIELDS = (
 )  # fmt: skip
 """What the mirror exports of a model request: what the queue tab shows."""
 # ``paired`` holds per-item outcomes (and EmoPrefer's gold classes): public, it would give away the labels
-# the server keeps private
-_PRIVATE_SUBMISSION_FIELDS = ("hidden", "paired")
+# the server keeps private; ``pairing`` is the server's own summary of it
+_PRIVATE_SUBMISSION_FIELDS = ("hidden", "paired", "pairing")
 
 
 def export_public_tables(store: Store, folder: str | Path, *, private_labels: bool = False) -> list[Path]:

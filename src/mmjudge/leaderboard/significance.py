@@ -26,8 +26,16 @@ per-item data (stored before pairing)"`` (rows stored before the store kept it),
 alone on its items while other rows share theirs), and every row of a benchmark without outcomes
 (:attr:`~mmjudge.benchmarks.MetricSpec.outcomes`) says so; their rank cell is ``—``.
 
-Rank sets are cached by the key and the family's row ids and file hashes (stored rows never change), so a
-table render after the first costs a dictionary lookup per family.
+What does not depend on the other rows is made once, when a row is stored: its pairing summary
+(:func:`~mmjudge.leaderboard._pairing.pairing_of`: per key its family's layout, or why its data cannot be used;
+the scorer's estimates), in the store's ``pairing`` column. A family's cells are stored too (``rank_cells``),
+under a hash of the family (its rows and their files, the resamples, the level): :meth:`Leaderboard.submit
+<mmjudge.leaderboard.Leaderboard.submit>` stores them for the board the new row joins, and a render given the
+store reads them. Rows added or hidden since make another family and another hash: that render computes the
+family's rank sets once, from the rows' outcomes kept compact
+(:func:`~mmjudge.leaderboard._pairing.compact_outcomes`), and stores them. A row stored before the summary was
+kept gets it at its first render (written back). Within a process both are cached (least recently used first
+out), so a render after the first costs a dictionary lookup per family.
 """
 
 from __future__ import annotations
@@ -37,7 +45,6 @@ import hashlib
 import json
 import logging
 import math
-import threading
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -45,23 +52,29 @@ from typing import Any, NamedTuple
 from mmjudge.benchmarks import Benchmark, get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, Estimate, interval_text, number_text, thin_note
-from mmjudge.leaderboard.store import StoredSubmission
-from mmjudge.stats import KeyOutcomes, Outcomes, RankSet, RankSets, Ratio, WeightedF1, rank_sets
+from mmjudge.leaderboard._pairing import (
+    LRU,
+    PAIRED_VERSION,
+    Pairing,
+    compact_outcomes,
+    pairing_of,
+    read_packed,
+    read_pairing,
+)
+from mmjudge.leaderboard.store import Store, StoredSubmission
+from mmjudge.stats import KeyOutcomes, RankSet, RankSets, rank_sets
 
 __all__ = [
-    "N_RESAMPLES", "THIN", "RowRank", "board_ranks", "pack_paired", "significance_cells", "stored_estimates",
-    "unpack_paired",
+    "N_RESAMPLES", "THIN", "RowRank", "board_ranks", "pack_paired", "pairing", "significance_cells",
+    "stored_estimates", "unpack_paired",
 ]  # fmt: skip
 
 N_RESAMPLES = 2000
 """Bootstrap resamples of a family's rank sets (seed 0)."""
 CONFIDENCE = 0.95
 """Family-wise coverage of the rank sets (a star: significant at ``1 - CONFIDENCE``)."""
-TOLERANCE = 1e-9
-"""Largest relative gap allowed between a row's stored score and its stored outcomes' value."""
-PAIRED_VERSION = 3
-"""3: per key a :class:`~mmjudge.stats.KeyOutcomes` object and the scorer's estimates; 2 (read): the same
-without the estimates; 1 (read, converted): the older per-unit data."""
+RANKS_VERSION = 1
+"""Version of the stored family cells (another version makes them again)."""
 THIN = "†"
 """Ends a cell resting on fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters."""
 UNPAIRED = "the benchmark declares no pairing"
@@ -93,17 +106,10 @@ class RowRank(NamedTuple):
     """How the rank set was made (:attr:`mmjudge.stats.RankSets.method`; ``""`` without one)."""
 
 
-class _Packed(NamedTuple):
-    digest: str
-    keys: dict[str, KeyOutcomes]
-    estimates: dict[str, Estimate]
-
-
-_RANKS: dict[tuple[Any, ...], RankSets] = {}
-_UNPACKED: dict[tuple[Any, ...], _Packed | None] = {}
-_LAYOUTS: dict[tuple[Any, ...], str] = {}
-_CACHE_LIMIT = 4096
-_LOCK = threading.Lock()
+_FAMILIES: LRU[str, dict[int, RowRank]] = LRU(256)
+"""Family hash -> its rows' cells (this process's)."""
+_FALLBACK: LRU[tuple[Any, ...], str] = LRU(2048)
+"""The pairing summaries made at render for rows stored without one."""
 
 
 def pack_paired(
@@ -139,75 +145,57 @@ def unpack_paired(packed: str) -> tuple[str, dict[str, KeyOutcomes]] | None:
     >>> unpack_paired(pack_paired("mist", [], [], {}, "h"))
     ('h', {})
     """
-    read = _read(packed)
+    read = read_packed(packed)
     return None if read is None else (read.digest, read.keys)
 
 
-def _read(packed: str) -> _Packed | None:
-    if not packed:
+def pairing(sub: StoredSubmission) -> Pairing | None:
+    """``sub``'s pairing summary: as stored, or made from its paired data for a row stored without one
+    (``None`` without paired data).
+
+    Raises:
+        SchemaError: the stored summary is malformed.
+    """
+    if sub.pairing:
+        return read_pairing(sub.pairing)
+    if not sub.paired:
         return None
-    try:
-        payload = json.loads(zlib.decompress(base64.b64decode(packed)))
-    except (ValueError, zlib.error) as exc:
-        raise SchemaError(
-            f"stored paired data is not packed JSON ({exc}); expected pack_paired's output"
-        ) from exc
-    version = payload.get("version")
-    if version not in (1, 2, PAIRED_VERSION):
-        raise SchemaError(f"stored paired data has version {version!r}, expected 1 to {PAIRED_VERSION}")
-    read = KeyOutcomes.from_json if version != 1 else _from_version_1
-    try:
-        keys = {k: read(v) for k, v in payload["keys"].items()}
-        estimates = {k: Estimate.from_json(v) for k, v in (payload.get("estimates") or {}).items()}
-        return _Packed(str(payload["dataset_hash"]), keys, estimates)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SchemaError(
-            f"stored paired data (version {version}) is malformed: {type(exc).__name__}: {exc}"
-        ) from exc
-
-
-def _from_version_1(data: Mapping[str, Any]) -> KeyOutcomes:
-    """Version 1's per-unit data (``statistic`` ``ratio``: numerator and denominator per unit, optionally
-    per stratum and averaged; ``weighted_f1``: gold and predicted class per unit) as outcomes."""
-    import numpy as np
-
-    values = np.asarray(data["values"], dtype=np.float64).reshape(len(data["units"]), 2)
-    strata = tuple(str(s) for s in data.get("strata") or ())
-    outcomes = Outcomes(tuple(str(u) for u in data["units"]), tuple(str(c) for c in data["clusters"]),
-                        {"a": values[:, 0], "b": values[:, 1]}, strata)  # fmt: skip
-    params = {str(k): (np.nan if v is None else float(v)) for k, v in (data.get("params") or {}).items()}
-    if data["statistic"] == "ratio":
-        order = tuple(dict.fromkeys(strata)) if strata else None
-        metric: Any = Ratio(
-            "a", "b", by_stratum=bool(strata), strata=order, empty=params.get("empty", np.nan)
-        )
-    elif data["statistic"] == "weighted_f1":
-        metric = WeightedF1("a", "b", int(params["classes"]))
-    else:
-        raise ValueError(f"unknown version-1 statistic {data['statistic']!r}")
-    return KeyOutcomes(str(data["key"]), outcomes, metric)
+    cache_key = (sub.id, sub.sha256, len(sub.paired), hashlib.sha256(sub.paired.encode("ascii")).digest())
+    text = _FALLBACK.get(cache_key)
+    if text is None:
+        text = pairing_of(sub.paired, sub.results)
+        _FALLBACK.put(cache_key, text)
+    return read_pairing(text)
 
 
 def stored_estimates(sub: StoredSubmission) -> dict[str, Estimate]:
     """How the scorer made each of ``sub``'s intervals, as stored with its paired data (empty for rows stored
     before version 3, rows without paired data, and rows whose paired data cannot be read)."""
     try:
-        read = _unpacked(sub)
+        read = pairing(sub)
     except SchemaError:
         return {}
     return dict(read.estimates) if read is not None else {}
 
 
 def significance_cells(
-    benchmark: str, submissions: Sequence[StoredSubmission], key: str | None = None
+    benchmark: str,
+    submissions: Sequence[StoredSubmission],
+    key: str | None = None,
+    *,
+    store: Store | None = None,
 ) -> dict[int, str]:
     """Row id -> the test cell of every visible row of ``benchmark`` (:func:`board_ranks`' ``cell``)."""
-    return {row_id: ranked.cell for row_id, ranked in board_ranks(benchmark, submissions, key).items()}
+    return {
+        row_id: ranked.cell
+        for row_id, ranked in board_ranks(benchmark, submissions, key, store=store).items()
+    }
 
 
 def board_ranks(
-    benchmark: str, submissions: Sequence[StoredSubmission], key: str | None = None
-) -> dict[int, RowRank]:
+    benchmark: str, submissions: Sequence[StoredSubmission], key: str | None = None, *, store: Store | None = None,
+    latest: bool = False,
+) -> dict[int, RowRank]:  # fmt: skip
     """Row id -> the rank set and test cell of every visible row of ``benchmark`` (see the module docstring).
 
     A row whose stored paired data cannot be read, or does not reproduce its stored score, says so (and a
@@ -217,6 +205,10 @@ def board_ranks(
         benchmark: benchmark id.
         submissions: stored rows (other benchmarks' and hidden ones are left out).
         key: the ranking key (default: the benchmark's first headline key).
+        store: the store the rows come from: the families' cells are read from it, those it lacks are
+            computed once and written to it, as are the pairing summaries of rows stored without one.
+        latest: the rows are the board as a row was just stored: the store drops the cells of the families
+            these replace.
     """
     spec = get_benchmark(benchmark)
     key = key or (spec.metrics.headline[0] if spec.metrics.headline else "")
@@ -226,25 +218,99 @@ def board_ranks(
     if key not in spec.metrics.paired_keys:
         return {s.id: _plain(f"{key} is not compared pairwise") for s in rows}
     out = {s.id: _plain(REPORTED) for s in rows if s.kind != "verified"}
-    families: dict[str, list[tuple[StoredSubmission, KeyOutcomes]]] = {}
-    for sub in (s for s in rows if s.kind == "verified"):
+    families: dict[str, list[StoredSubmission]] = {}
+    verified = [s for s in rows if s.kind == "verified"]
+    for sub in verified:
         try:
-            found = _units(sub, key)
-            if found is not None:
-                _check_value(found[1], _value(sub, key))
+            found = pairing(sub)
         except SchemaError as exc:
             out[sub.id] = _broken(sub, exc)
             continue
-        if found is None:
+        entry = None if found is None else found.keys.get(key)
+        if found is not None and found.error:
+            out[sub.id] = _broken(sub, SchemaError(found.error))
+        elif entry is None:
             out[sub.id] = _plain(BEFORE)
+        elif entry.error:
+            out[sub.id] = _broken(sub, SchemaError(entry.error))
         else:
-            families.setdefault(_layout(sub, key, *found), []).append((sub, found[1]))
-    for members in families.values():
+            families.setdefault(entry.layout, []).append(sub)
+    if store is not None:
+        store.set_pairing({s.id: found_text for s in verified if (found_text := _made_here(s))})
+    ranked = {layout: sorted(members, key=lambda m: m.id) for layout, members in families.items()}
+    signatures = {layout: _signature(spec, key, layout, members) for layout, members in ranked.items()}
+    stored = _stored_cells(store, benchmark, key, signatures.values())
+    for layout, members in ranked.items():
         if len(members) == 1 and len(families) > 1:
-            out[members[0][0].id] = _plain(OTHER)
+            out[members[0].id] = _plain(OTHER)
         else:
-            out.update(_family(spec, key, sorted(members, key=lambda m: m[0].id)))
+            cells = _cells(spec, key, members, signatures[layout], stored)
+            out.update(cells)
+            if store is not None and signatures[layout] not in stored and _keep(cells):
+                store.put_rank_cells(
+                    benchmark, key, layout, signatures[layout], _dump_cells(cells), latest=latest
+                )
     return out
+
+
+def _made_here(sub: StoredSubmission) -> str:
+    """The pairing summary this process made for a row stored without one (``""`` otherwise)."""
+    if sub.pairing or not sub.paired:
+        return ""
+    cache_key = (sub.id, sub.sha256, len(sub.paired), hashlib.sha256(sub.paired.encode("ascii")).digest())
+    return _FALLBACK.get(cache_key) or ""
+
+
+def _signature(spec: Benchmark, key: str, layout: str, members: Sequence[StoredSubmission]) -> str:
+    """The hash a family's cells are kept under: everything they depend on."""
+    text = json.dumps([RANKS_VERSION, spec.id, key, layout, [[s.id, s.sha256] for s in members], N_RESAMPLES,
+                       CONFIDENCE], separators=(",", ":"))  # fmt: skip
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _stored_cells(store: Store | None, benchmark: str, key: str, signatures: Any) -> dict[str, str]:
+    wanted = [s for s in signatures if _FAMILIES.get(s) is None]
+    return {} if store is None or not wanted else store.rank_cells(benchmark, key, wanted)
+
+
+def _cells(
+    spec: Benchmark, key: str, members: Sequence[StoredSubmission], signature: str, stored: Mapping[str, str]
+) -> dict[int, RowRank]:
+    """The cells of one family: from this process's cache, the store, or computed (and cached)."""
+    found = _FAMILIES.get(signature)
+    if found is None and signature in stored:
+        found = _load_cells(stored[signature])
+    if found is None:
+        try:
+            loaded = [(sub, compact_outcomes(sub.id, sub.sha256, sub.paired)[key]) for sub in members]
+        except (SchemaError, KeyError) as exc:  # not expected: the summary was made from the same data
+            return {sub.id: _broken(sub, SchemaError(str(exc))) for sub in members}
+        found = _family(spec, key, loaded)
+    if _keep(found):
+        _FAMILIES.put(signature, found)
+    return found
+
+
+def _keep(cells: Mapping[int, RowRank]) -> bool:
+    """Whether to store a family's cells (not when the ranking failed: a later render says why again)."""
+    return all(c.cell != BROKEN for c in cells.values())
+
+
+def _dump_cells(cells: Mapping[int, RowRank]) -> str:
+    rows = {str(i): [None if c.rank is None else list(c.rank), c.rank_text, c.cell, c.thin, c.method]
+            for i, c in cells.items()}  # fmt: skip
+    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False)
+
+
+def _load_cells(text: str) -> dict[int, RowRank] | None:
+    """:func:`_dump_cells`' text read (``None`` when malformed: the family is computed again)."""
+    try:
+        rows = json.loads(text)
+        return {int(i): RowRank(None if r[0] is None else RankSet(int(r[0][0]), int(r[0][1])), str(r[1]), str(r[2]),
+                                str(r[3]), str(r[4])) for i, r in rows.items()}  # fmt: skip
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError):
+        logger.warning("stored rank cells are malformed; computing them again")
+        return None
 
 
 def _plain(cell: str) -> RowRank:
@@ -263,7 +329,8 @@ def _family(
         why = f"{n_clusters} {what}{'' if n_clusters == 1 else 's'} (at least {MIN_CLUSTERS} needed)"
         return {sub.id: RowRank(None, f"no rank set: {why}", f"no test: {why}", thin) for sub, _ in members}
     try:
-        sets = _rank_sets(spec, key, members)
+        sets = rank_sets([units for _, units in members], higher_is_better=spec.metrics.higher_is_better(key),
+                         n_resamples=N_RESAMPLES, confidence=CONFIDENCE, seed=0)  # fmt: skip
     except SchemaError as exc:  # not expected: the layout groups rows the ranking can pair
         return {sub.id: _broken(sub, exc) for sub, _ in members}
     mark = f" {THIN}" if n_clusters < FEW_CLUSTERS else ""
@@ -310,73 +377,3 @@ def _test_text(sets: RankSets, row: int, top: int) -> str:
 def _broken(sub: StoredSubmission, exc: SchemaError) -> RowRank:
     logger.warning("row #%s: its paired data cannot be used (%s)", sub.id, exc)
     return _plain(BROKEN)
-
-
-def _unpacked(sub: StoredSubmission) -> _Packed | None:
-    cache_key = ("unpacked", sub.id, sub.sha256, len(sub.paired))
-    with _LOCK:
-        found = _UNPACKED.get(cache_key, False)
-    if found is not False:
-        return found  # type: ignore[return-value]
-    read = _read(sub.paired)
-    with _LOCK:
-        if len(_UNPACKED) >= _CACHE_LIMIT:
-            _UNPACKED.clear()
-        _UNPACKED[cache_key] = read
-    return read
-
-
-def _units(sub: StoredSubmission, key: str) -> tuple[str, KeyOutcomes] | None:
-    read = _unpacked(sub)
-    if read is None or key not in read.keys:
-        return None
-    return read.digest, read.keys[key]
-
-
-def _layout(sub: StoredSubmission, key: str, digest: str, units: KeyOutcomes) -> str:
-    """What a family shares: the dataset hash, the metric, and each unit's cluster and stratum (hashed once
-    per row)."""
-    cache_key = ("layout", sub.id, sub.sha256, key)
-    with _LOCK:
-        if cache_key in _LAYOUTS:
-            return _LAYOUTS[cache_key]
-    o = units.outcomes
-    strata = o.strata or ("",) * len(o.units)
-    triples = sorted(zip(o.units, o.clusters, strata, strict=True))
-    text = json.dumps([digest, units.metric.to_json(), triples], separators=(",", ":"))
-    layout = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    with _LOCK:
-        if len(_LAYOUTS) >= _CACHE_LIMIT:
-            _LAYOUTS.clear()
-        _LAYOUTS[cache_key] = layout
-    return layout
-
-
-def _value(sub: StoredSubmission, key: str) -> float:
-    value = sub.results.get(key)
-    return math.nan if value is None or isinstance(value, (str, bool)) else float(value)
-
-
-def _check_value(units: KeyOutcomes, value: float) -> None:
-    """The stored outcomes must give the stored score (the last bits aside)."""
-    own = units.value()
-    if math.isnan(own) and math.isnan(value):
-        return
-    if math.isnan(own) or math.isnan(value) or abs(own - value) > TOLERANCE * max(1.0, abs(value)):
-        raise SchemaError(f"{units.key}: the row's score is {value!r} but its stored outcomes give {own!r}")
-
-
-def _rank_sets(
-    spec: Benchmark, key: str, members: Sequence[tuple[StoredSubmission, KeyOutcomes]]
-) -> RankSets:
-    cache_key = (spec.id, key, tuple((sub.id, sub.sha256) for sub, _ in members), N_RESAMPLES, CONFIDENCE)
-    with _LOCK:
-        if cache_key in _RANKS:
-            return _RANKS[cache_key]
-    result = rank_sets([units for _, units in members], higher_is_better=spec.metrics.higher_is_better(key),
-                       n_resamples=N_RESAMPLES, confidence=CONFIDENCE, seed=0)  # fmt: skip
-    with _LOCK:
-        if len(_RANKS) >= _CACHE_LIMIT:
-            _RANKS.clear()
-        _RANKS[cache_key] = result
-    return result

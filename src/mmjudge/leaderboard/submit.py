@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
+from mmjudge.leaderboard._pairing import pairing_of
 from mmjudge.leaderboard.policy import ENDPOINT_MODEL, HUB_MODEL
 from mmjudge.leaderboard.queue import RequestSpec, enqueue, validate_request
 from mmjudge.leaderboard.revisions import pin_date, pin_revision
@@ -34,7 +35,7 @@ from mmjudge.leaderboard.store import (
     StoredSubmission,
     SubmissionRejected,
 )
-from mmjudge.leaderboard.tables import ROBUSTNESS, ranking_key
+from mmjudge.leaderboard.tables import ROBUSTNESS, build_table, ranking_key, views
 from mmjudge.leaderboard.validation import (
     SubmissionMeta,
     record_cap,
@@ -178,7 +179,7 @@ class Leaderboard:
         """Whether ``username`` is one of the configured admins."""
         return bool(username) and username in self.settings.admins
 
-    def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, daily_limit: int | None = -1,
+    def submit(self, data: bytes, meta: SubmissionMeta, submitter: str, *, limited: bool = True,
                source: str = "predictions.jsonl", lease: Lease | None = None,
                robustness: Mapping[str, float | None] | None = None,
                reference_line: bool = False, ladder_margin: float | None = None) -> StoredSubmission:  # fmt: skip
@@ -192,7 +193,8 @@ class Leaderboard:
             data: the file's bytes.
             meta: submitter metadata.
             submitter: username (see :meth:`submitter`).
-            daily_limit: ``-1`` for the configured limit, ``None`` for none (worker, demo loader).
+            limited: whether the configured daily limit (:attr:`Settings.daily_limit`) applies; ``False``
+                for the server's own rows (worker, demo loader).
             source: the file name used in messages.
             lease: a worker's hold on the model request this row belongs to (checked when storing).
             robustness: the summary of a ``mmjudge robustness`` run of the same judge made on this server
@@ -225,24 +227,34 @@ class Leaderboard:
         }
         if robustness:
             side[ROBUSTNESS] = dict(robustness)
+        paired = pack_paired(header.benchmark, checked.predictions.records, rows, results,
+                             self.dataset_hash(header.benchmark))  # fmt: skip
         row = NewSubmission(
             benchmark=header.benchmark, kind="verified", judge=meta.judge, model=meta.model,
             submitter=submitter, results=results, revision=meta.revision, link=meta.link,
             license=meta.license, weights=meta.weights, sha256=checked.sha256, header=header.to_record(),
             coverage=coverage(checked.predictions, rows).as_dict(), side_results=side or None,
-            paired=pack_paired(header.benchmark, checked.predictions.records, rows, results,
-                               self.dataset_hash(header.benchmark)),
+            paired=paired, pairing=pairing_of(paired, results),
             tier=RUN_HERE if lease is not None or reference_line else SUBMITTED, reference_line=reference_line,
             scored_on=self.scored_on(header.benchmark), laddered=ladder_margin is not None,
         )  # fmt: skip
-        limit = self.settings.daily_limit if daily_limit == -1 else daily_limit
+        limit = self.settings.daily_limit if limited else None
         ladder = self.ladder_rule(header.benchmark) if row.tier == SUBMITTED else None
         if ladder_margin is not None:
             ladder = self.ladder_rule(header.benchmark, margin=ladder_margin)
         row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease, ladder=ladder)
         stored = self.store.get_submission(row_id)
         assert stored is not None
+        self.store_ranks(stored.benchmark)
         return stored
+
+    def store_ranks(self, benchmark: str) -> None:
+        """Compute the significance cells of ``benchmark``'s board as it is now, in every view, and store them
+        (called when a row is stored or hidden: the next render reads them)."""
+        rows = self.store.submissions(benchmark)
+        for view in views(benchmark):
+            build_table(benchmark, rows, view, significance=True, private=self.settings.private_labels,
+                        store=self.store, latest=True)  # fmt: skip
 
     def request_model(self, model: str, revision: str, backend: str, config: Mapping[str, Any] | str | None,
                       benchmarks: Iterable[str], username: str | None, *, now: float | None = None) -> QueuedRequest:  # fmt: skip
@@ -286,6 +298,9 @@ class Leaderboard:
             raise SubmissionRejected(f"only admins can hide submissions; {username!r} is not one")
         if not self.store.set_hidden(submission_id, hidden):
             raise SubmissionRejected(f"there is no submission #{submission_id}")
+        stored = self.store.get_submission(submission_id)
+        if stored is not None:
+            self.store_ranks(stored.benchmark)
 
 
 def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
@@ -316,7 +331,7 @@ def ingest_demo_output(board: Leaderboard, demo_dir: str | Path) -> list[str]:
             summary = _robustness_summary(path.parent / "robustness.json", benchmark, judge)
             with warnings.catch_warnings(record=True) as caught:  # the scorer's notes, told with the file
                 warnings.simplefilter("always", UserWarning)
-                stored = board.submit(data, meta, "baseline", daily_limit=None, source=str(path),
+                stored = board.submit(data, meta, "baseline", limited=False, source=str(path),
                                       robustness=summary, reference_line=True)  # fmt: skip
             notes = "".join(f"; note: {n}" for n in dict.fromkeys(str(w.message) for w in caught))
             messages.append(f"{path}: stored as #{stored.id}{notes}")

@@ -25,7 +25,7 @@ from mmjudge.benchmarks import Column as ColumnSpec
 from mmjudge.estimates import FEW_CLUSTERS, Estimate, ci_keys, interval_caveat, is_ci_key
 from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.significance import THIN, RowRank, board_ranks, stored_estimates
-from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
+from mmjudge.leaderboard.store import SUBMITTED, Store, StoredSubmission
 
 __all__ = [
     "DETAILS",
@@ -291,6 +291,8 @@ def build_table(
     *,
     significance: bool = False,
     private: bool = False,
+    store: Store | None = None,
+    latest: bool = False,
 ) -> Table:
     """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the view's headline column.
 
@@ -305,6 +307,10 @@ def build_table(
     cell of ``gr.Dataframe`` is shown as text). Rows are grouped by the set they were scored on and ranked
 only within it, published and run-here rows above submitted ones; baselines and rows the benchmark
 flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order_rows`).
+
+    ``store``: the store the rows come from; the significance cells are read from it (and those it lacks
+    written to it; ``latest``: the rows are the board as a row was just stored, see
+    :func:`~mmjudge.leaderboard.significance.board_ranks`).
     """
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, view)
@@ -344,7 +350,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
         at = 2 + len(chosen.columns)  # after the score columns, before the file's
         # a baseline or a flagged row is never "best"; a Ladder score has no paired data to test
         compared = [e.row for e in ordered if e.compared and e.row.id not in laddered]
-        ranks = board_ranks(benchmark, compared, chosen.columns[first].key)
+        ranks = board_ranks(benchmark, compared, chosen.columns[first].key, store=store, latest=latest)
         ranks.update({i: RowRank(None, NO_RANK_SET, LADDER_CELL, "") for i in laddered})
         for sub, raw, shown in zip(ranked, values, display, strict=True):
             row = ranks.get(sub.id, RowRank(None, NO_RANK_SET, facets.NOT_RANKED, ""))
@@ -458,7 +464,7 @@ def public_row(sub: StoredSubmission, *, private: bool) -> StoredSubmission:
     shown: dict[str, Any] = {} if sub.ladder is None else {headline.key: sub.ladder}
     if shown and headline.mode is not None:  # the headline column reads the score in its mode only
         shown["mode"] = headline.mode
-    return replace(sub, results=shown, side_results=None, paired="")
+    return replace(sub, results=shown, side_results=None, paired="", pairing="")
 
 
 def ranking_key(benchmark: str) -> str:

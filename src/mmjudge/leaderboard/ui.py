@@ -86,7 +86,7 @@ class Handlers:
     def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark``."""
         return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True,
-                           private=self.board.settings.private_labels)  # fmt: skip
+                           private=self.board.settings.private_labels, store=self.board.store)  # fmt: skip
 
     @tracked
     def caption(self, benchmark: str, view: str | None = None) -> str:

@@ -219,7 +219,7 @@ def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_f
             raise MmjudgeError(f"{benchmark}: {errored}; nothing stored (a row must judge every item)")
         source = board.settings.request_rules[request.backend].model_source
         row = board.submit(
-            predictions.read_bytes(), _row_meta(board, request, name), request.submitter, daily_limit=None,
+            predictions.read_bytes(), _row_meta(board, request, name), request.submitter, limited=False,
             source="predictions.jsonl", lease=lease, reference_line=source == NO_MODEL,
             ladder_margin=request.ladder_margin,
         )  # fmt: skip

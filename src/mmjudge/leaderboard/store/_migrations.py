@@ -170,6 +170,23 @@ STEPS: tuple[str | Dialects, ...] = (
     );
     CREATE INDEX sessions_by_expiry ON sessions (expires_at);
     """,
+    # 7: the significance column read, not recomputed, at render (mmjudge.leaderboard.significance). ``pairing``:
+    # a verified row's summary of its paired data (per key the family layout it ranks in, or why it cannot be
+    # used; the scorer's estimates), written when the row is stored ('' before: made once at the first render and
+    # written back). ``rank_cells``: the rank and test cells of one family of rows on one key, keyed by a hash of
+    # the family (its rows and their files, the resamples and the level), so a row added or hidden makes a new key.
+    """
+    ALTER TABLE submissions ADD COLUMN pairing TEXT NOT NULL DEFAULT '';
+    CREATE TABLE rank_cells (
+        benchmark TEXT NOT NULL,
+        result_key TEXT NOT NULL,
+        layout TEXT NOT NULL,
+        family TEXT NOT NULL,
+        cells TEXT NOT NULL,
+        created_at @REAL@ NOT NULL,
+        PRIMARY KEY (benchmark, result_key, family)
+    );
+    """,
 )
 """Schema migrations; step ``i`` brings the store's version from ``i`` to ``i + 1``."""
 

@@ -18,7 +18,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 from mmjudge._text import text_key
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard.store._migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from mmjudge.leaderboard.store._ranks import insert_rank_cells, select_rank_cells
 from mmjudge.leaderboard.store._sql import Connection, open_backend
 
 __all__ = [
@@ -159,6 +160,10 @@ class NewSubmission:
     laddered: bool = False
     """A ``run here`` row of a request a non-admin made in private-label mode: with private labels its public view
     is its Ladder score only, as a submitted row's is."""
+    pairing: str = ""
+    """The summary of :attr:`paired` the significance column reads (:mod:`mmjudge.leaderboard.significance`): per
+    headline key the family layout or why the data cannot be used, and the scorer's estimates; ``""`` without
+    paired data, and for rows stored before the store kept it (made at the first render and written back)."""
 
     def __post_init__(self) -> None:
         if not self.tier:
@@ -182,7 +187,7 @@ class StoredSubmission(NewSubmission):
 _SUBMISSION_COLUMNS = (
     "benchmark, kind, judge, model, submitter, results, revision, link, license, weights, sha256, "
     "header, source, id, created_at, hidden, request_id, coverage, side_results, paired, tier, reference_line, "
-    "scored_on, ladder, laddered"
+    "scored_on, ladder, laddered, pairing"
 )
 
 
@@ -308,6 +313,27 @@ class Store:
             found = cursor.fetchone()
         return None if found is None else _submission(found)
 
+    def set_pairing(self, pairings: Mapping[int, str]) -> None:
+        """Write the pairing summaries of rows stored before the store kept them (row id -> summary; a row
+        that already has one keeps it)."""
+        if pairings:
+            with self.transaction(serialized=False) as conn:
+                for row_id, text in pairings.items():
+                    conn.execute("UPDATE submissions SET pairing = ? WHERE id = ? AND pairing = ''", (text, row_id))
+
+    def rank_cells(self, benchmark: str, key: str, families: Collection[str]) -> dict[str, str]:
+        """The stored cells of those ``families`` of ``benchmark``'s rows on ``key`` that the store holds
+        (family hash -> cells, as :meth:`put_rank_cells` wrote them)."""
+        with self.connect() as conn:
+            return select_rank_cells(conn, benchmark, key, families)
+
+    def put_rank_cells(self, benchmark: str, key: str, layout: str, family: str, cells: str, *,
+                       latest: bool = False, now: float | None = None) -> None:  # fmt: skip
+        """Store the cells of one family (kept when already there); ``latest``: drop the other families of
+        the same ``layout`` (the rows stored since made this one the board's)."""
+        with self.transaction(serialized=False) as conn:
+            insert_rank_cells(conn, benchmark, key, layout, family, cells, latest=latest, now=now)
+
     def set_hidden(self, submission_id: int, hidden: bool = True) -> bool:
         """Hide (or show again) a submission; returns whether the row exists."""
         with self.transaction() as conn:
@@ -334,7 +360,8 @@ def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None 
     return conn.insert(
         "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
         "license, weights, sha256, header, source, created_at, request_id, coverage, side_results, paired, "
-        "tier, reference_line, scored_on, ladder, laddered) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "tier, reference_line, scored_on, ladder, laddered, pairing) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             row.benchmark, row.kind, row.judge, row.model, row.submitter,
             json.dumps(dict(row.results), allow_nan=True), row.revision, row.link, row.license,
@@ -342,6 +369,7 @@ def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None 
             None if lease is None else lease.request_id, json.dumps(dict(row.coverage or {})),
             json.dumps({k: dict(v) for k, v in (row.side_results or {}).items()}, allow_nan=True), row.paired,
             row.tier, int(row.reference_line), json.dumps(dict(row.scored_on or {})), row.ladder, int(row.laddered),
+            row.pairing,
         ),
     )  # fmt: skip
 
@@ -429,7 +457,7 @@ def _check_duplicates(conn: Connection, row: NewSubmission) -> None:
 def _submission(found: tuple[Any, ...]) -> StoredSubmission:
     (benchmark, kind, judge, model, submitter, results, revision, link, license_, weights, sha256,
      header, source, row_id, created_at, hidden, request_id, coverage, side_results, paired, tier, reference_line,
-     scored_on, ladder, laddered) = found  # fmt: skip
+     scored_on, ladder, laddered, pairing) = found  # fmt: skip
     return StoredSubmission(
         benchmark=benchmark, kind=kind, judge=judge, model=model, submitter=submitter,
         results=json.loads(results), revision=revision, link=link, license=license_, weights=weights,
@@ -437,7 +465,7 @@ def _submission(found: tuple[Any, ...]) -> StoredSubmission:
         side_results=json.loads(side_results) or None, id=int(row_id), created_at=float(created_at),
         hidden=bool(hidden), request_id=None if request_id is None else int(request_id), paired=str(paired or ""),
         tier=str(tier), reference_line=bool(reference_line), scored_on=json.loads(scored_on) or None,
-        ladder=None if ladder is None else float(ladder), laddered=bool(laddered),
+        ladder=None if ladder is None else float(ladder), laddered=bool(laddered), pairing=str(pairing or ""),
     )  # fmt: skip
 
 

@@ -1,0 +1,94 @@
+"""Byte-identity of the leaderboard's table, CSV and JSON exports across a change to how they are made.
+
+Run it with the code before the change and after it on copies of the same store, then compare the folders:
+
+    python benchmarks/check_render_identity.py build /tmp/board          # a store of verified + reported rows
+    cp /tmp/board/lb.sqlite /tmp/a.sqlite; cp /tmp/board/lb.sqlite /tmp/b.sqlite
+    PYTHONPATH=<old checkout>/src python benchmarks/check_render_identity.py export /tmp/a.sqlite /tmp/before
+    python benchmarks/check_render_identity.py export /tmp/b.sqlite /tmp/after       # computes and stores
+    python benchmarks/check_render_identity.py export /tmp/b.sqlite /tmp/after2      # reads what it stored
+    diff -r /tmp/before /tmp/after && diff -r /tmp/before /tmp/after2
+
+``export`` writes, for every benchmark with rows and every view, the table as the page has it (headers, raw
+values, shown text, caption; JSON) and its CSV and JSON exports (``write_table``). It passes the store to
+``build_table`` where the code takes one, as ``Handlers.table`` does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def _file(rows: list[dict[str, Any]], seed: int) -> bytes:
+    rng = random.Random(seed)
+    skill = rng.uniform(0.1, 1.0)
+    lines = [
+        json.dumps({"record": "header", "schema_version": 1, "benchmark": "isovrbench", "judge": f"j{seed}"})
+    ]
+    for row in rows:
+        lines.append(json.dumps({"record": "prediction", "id": row["pair_id"], "no_judgment": False,
+                                 "score_chosen": round(rng.gauss(skill, 1), 2),
+                                 "score_rejected": round(rng.gauss(0, 1), 2)}))  # fmt: skip
+    return ("\n".join(lines) + "\n").encode()
+
+
+def build(folder: Path) -> None:
+    from mmjudge.benchmarks.isovrbench import INTERVENTIONS
+    from mmjudge.leaderboard import Leaderboard, Settings, Store
+    from mmjudge.leaderboard.reported import seed_reported
+    from mmjudge.leaderboard.validation import SubmissionMeta
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "isovrbench").mkdir(exist_ok=True)
+    rows = [{"pair_id": f"{iv}-{i:04d}", "intervention": iv, "prompt": f"prompt {i}"}
+            for i in range(40) for iv in INTERVENTIONS]  # fmt: skip
+    board = Leaderboard(Store(folder / "lb.sqlite"), Settings(data_root=folder, require_login=False, admins=frozenset({"a"})),
+                        rows_fn=lambda b, f: rows)  # fmt: skip
+    unlimited = (
+        {"limited": False}
+        if "limited" in inspect.signature(board.submit).parameters
+        else {"daily_limit": None}
+    )
+    ids = [board.submit(_file(rows, i), SubmissionMeta(f"judge {i}", f"org/model-{i}"), "u", **unlimited).id
+           for i in range(12)]  # fmt: skip
+    board.hide(ids[3], "a")
+    seed_reported(board.store)
+
+
+def export(location: str, out: Path) -> None:
+    from mmjudge.leaderboard import Store, build_table
+    from mmjudge.leaderboard.export import write_table
+    from mmjudge.leaderboard.tables import views
+
+    store = Store(location)
+    extra = {"store": store} if "store" in inspect.signature(build_table).parameters else {}
+    out.mkdir(parents=True, exist_ok=True)
+    for benchmark in sorted({s.benchmark for s in store.submissions()}):
+        for view in views(benchmark):
+            table = build_table(benchmark, store.submissions(benchmark), view, significance=True, **extra)
+            name = f"{benchmark}-{view}"
+            page = {"headers": table.headers, "values": table.values, "display": table.display,
+                    "caption": table.caption}  # fmt: skip
+            (out / f"{name}.page.json").write_text(json.dumps(page, allow_nan=True, ensure_ascii=False))
+            write_table(table, out / f"{name}.csv")
+            write_table(table, out / f"{name}.json")
+
+
+def main() -> None:
+    command, *args = sys.argv[1:]
+    if command == "build":
+        build(Path(args[0] if args else tempfile.mkdtemp()))
+    elif command == "export":
+        export(args[0], Path(args[1]))
+    else:
+        raise SystemExit(f"expected 'build FOLDER' or 'export STORE OUT', got {command!r}")
+
+
+if __name__ == "__main__":
+    main()
