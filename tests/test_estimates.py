@@ -143,3 +143,19 @@ def test_estimates_from_a_scorers_result_keep_withheld_ones_and_the_record() -> 
     )
     plain = estimates_from(dict(scores), method="unknown")
     assert list(plain) == ["acc"] and plain["acc"].method == "unknown"
+
+
+def test_the_stats_bootstrap_returns_the_one_estimate_type() -> None:
+    """``bootstrap_metrics`` gives the ``results.json`` :class:`Estimate` (there used to be a second ``Estimate``
+    in ``mmjudge.stats`` with NaN ends and no unit): no interval is ``None``, and the unit and cluster are named."""
+    import numpy as np
+
+    from mmjudge.stats import Outcomes, Ratio, bootstrap_metrics
+
+    outcomes = Outcomes(("a", "b", "c"), ("x", "x", "y"), {"hit": np.array([1.0, 0, 1]), "one": np.ones(3)},
+                        unit="pair", cluster_name="prompt")  # fmt: skip
+    drawn = bootstrap_metrics(outcomes, {"acc": Ratio("hit", "one")}, n_resamples=0, confidence=0.95, seed=0)["acc"]
+    assert type(drawn) is Estimate
+    assert (drawn.low, drawn.high, drawn.n_units, drawn.n_clusters, drawn.unit, drawn.cluster) == (
+        None, None, 3, 2, "pair", "prompt")  # fmt: skip
+    assert Estimate.from_json(drawn.to_json()) == drawn

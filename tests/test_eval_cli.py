@@ -114,6 +114,51 @@ def assert_nothing_but_a_log(out: Path) -> None:
     assert not out.exists() or sorted(p.name for p in out.iterdir()) in ([], ["eval.log"])
 
 
+def test_eval_prepares_once_and_reads_nothing_back(
+    emoprefer_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``mmjudge eval`` builds the judge and reads the rows once (it used to check them, then build them again
+    to run), and takes the judge's name from the run, not from the ``results.json`` it just wrote."""
+    import mmjudge.results
+    import mmjudge.runner.runner
+    import mmjudge.scoring
+
+    calls = {"make_judge": 0, "load_reference_rows": 0}
+
+    def counted(name: str, function):  # type: ignore[no-untyped-def]
+        def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(mmjudge.runner.runner, "make_judge", counted("make_judge", mmjudge.runner.runner.make_judge))
+    monkeypatch.setattr(mmjudge.scoring, "load_reference_rows",
+                        counted("load_reference_rows", mmjudge.scoring.load_reference_rows))  # fmt: skip
+
+    def no_read(path: object) -> None:
+        raise AssertionError(f"eval read {path} back")
+
+    monkeypatch.setattr(mmjudge.results, "read_results", no_read)
+    assert main(emoprefer_eval(emoprefer_data, tmp_path / "run", "--decode-workers", "0")) == 0
+    assert calls == {"make_judge": 1, "load_reference_rows": 1}
+    assert "random" in capsys.readouterr().out.split("report.md")[-1]  # the score table names the judge
+
+
+def test_a_limit_that_is_not_a_positive_integer_is_refused_before_anything_is_written(
+    emoprefer_data: Path, tmp_path: Path
+) -> None:
+    """The runner's rows follow :func:`mmjudge.scoring.rows_of_run`; before, ``limit=-1`` judged every row
+    but the last."""
+    from mmjudge.errors import ConfigError
+    from mmjudge.runner import RunOptions, evaluate_judge
+
+    options = RunOptions(limit=-1, media_root=emoprefer_data / "raw" / "emoprefer" / "MER2025", progress=False)
+    with pytest.raises(ConfigError, match="limit must be a positive integer or None"):
+        evaluate_judge("emoprefer", "random", emoprefer_data / "emoprefer", tmp_path / "out", options)
+    assert not (tmp_path / "out").exists()
+
+
 def test_an_unknown_judge_lists_the_registered_ones(
     emoprefer_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

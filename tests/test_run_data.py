@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mmjudge.cli import main
-from mmjudge.data.source import recorded_data, resolve_data
+from mmjudge.data.location import recorded_data, resolve_data
 from mmjudge.errors import MissingFileError
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

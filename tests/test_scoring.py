@@ -8,9 +8,9 @@ import warnings
 import pytest
 
 from mmjudge.benchmarks import emoprefer, emorealm, isovrbench, mist
-from mmjudge.errors import SchemaError
+from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.predictions import PredictionFile, PredictionHeader
-from mmjudge.scoring import load_reference_rows, score_predictions
+from mmjudge.scoring import load_reference_rows, rows_of_run, score_predictions
 
 MEDIA = {"emoprefer": "raw/emoprefer/MER2025", "emorealm": "raw/emorealm/DFEW"}
 
@@ -164,3 +164,20 @@ def test_load_rows_never_returns_another_folders_cached_rows(tmp_path):
         (folder / "README.md").write_text(card)
     assert load_rows(tmp_path / "a" / "isovrbench", "clips") == [{"clip_id": "first"}]
     assert load_rows(tmp_path / "b" / "isovrbench", "clips") == [{"clip_id": "second"}]
+
+
+def test_the_rows_of_a_run_are_the_first_limit_rows(sample_data):
+    """One rule for the runner, ``score``, ``compare`` and ``robustness``: ``None`` is every row, a positive
+    ``limit`` the first ones (past the end: every row)."""
+    rows = load_reference_rows("emorealm", sample_data / "emorealm")
+    assert rows_of_run("emorealm", sample_data / "emorealm") == rows
+    assert rows_of_run("emorealm", sample_data / "emorealm", 2) == rows[:2]
+    assert rows_of_run("emorealm", sample_data / "emorealm", len(rows) + 5) == rows
+
+
+@pytest.mark.parametrize("limit", [0, -1, True, "2", 2.0])
+def test_a_limit_that_is_not_a_positive_integer_is_refused(sample_data, limit):
+    """Before, the runner and ``robustness`` cut ``rows[:limit]`` whatever it was: 0 judged nothing, -1 every
+    row but the last, ``True`` the first row."""
+    with pytest.raises(ConfigError, match=r"limit must be a positive integer or None \(every row\), got"):
+        rows_of_run("emorealm", sample_data / "emorealm", limit)

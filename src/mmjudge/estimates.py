@@ -147,10 +147,11 @@ class Estimate(NamedTuple):
     """Scored units behind the interval."""
     n_clusters: int | None
     """Independent clusters the interval resampled (``n_units`` when the units are independent)."""
-    unit: str | None
+    unit: str | None = None
     """What a unit is (``pair``, ``cell``, ``question``, ``item``), when the scorer says."""
-    higher_is_better: bool | None
-    """The score's direction (``None`` for counts and descriptive keys)."""
+    higher_is_better: bool | None = None
+    """The score's direction (``None`` for counts and descriptive keys; the stats layer's bootstraps do not
+    know it)."""
     cluster: str | None = None
     """What an independent cluster is (``prompt``, ``item``, ``clip``), when the scorer says."""
 

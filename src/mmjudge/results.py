@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge._atomic import write_atomic
+from mmjudge.data.location import DataSource, recorded_data
 from mmjudge.data.rows import dataset_hash
-from mmjudge.data.source import DataSource, recorded_data
 from mmjudge.errors import MissingFileError, SchemaError
 from mmjudge.estimates import Estimate, estimates_from
 from mmjudge.predictions import PredictionFile, read_predictions
-from mmjudge.scoring import load_reference_rows, score_predictions
+from mmjudge.scoring import recorded_limit, rows_of_run, score_predictions
 
 __all__ = [
     "RESULTS_VERSION",
@@ -193,7 +193,7 @@ def score_file(
 ) -> ScoredFile:
     """Read, validate and score a prediction file against the reference rows of ``data_dir``.
 
-    The rows are cut to the header's ``provenance.limit`` when the run was limited; a dataset hash
+    The rows are the run's (:func:`~mmjudge.scoring.rows_of_run` of the header's ``provenance.limit``); a dataset hash
     differing from the header's is logged as a warning.
     """
     predictions = read_predictions(path, benchmark=benchmark)
@@ -207,10 +207,8 @@ def score_file(
             data_dir,
             dataset_hash(data_dir),
         )
-    limit = predictions.header.provenance.get("limit")
-    if limit is not None and (type(limit) is not int or limit < 1):
-        raise SchemaError(f"{path}: provenance.limit must be a positive integer or null, got {limit!r}")
-    rows = load_reference_rows(predictions.header.benchmark, data_dir, limit=limit)
+    limit = recorded_limit(predictions.header.provenance, path)
+    rows = rows_of_run(predictions.header.benchmark, data_dir, limit)
     return ScoredFile(predictions, rows, score_predictions(predictions, rows, **options))
 
 

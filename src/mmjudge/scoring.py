@@ -16,10 +16,13 @@ from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.data.rows import load_rows
-from mmjudge.errors import SchemaError, summarize
+from mmjudge.errors import ConfigError, SchemaError, summarize
 from mmjudge.predictions import PredictionFile, id_problem
 
-__all__ = ["Coverage", "coverage", "expected_ids", "load_reference_rows", "load_rows", "score_predictions"]
+__all__ = [
+    "Coverage", "coverage", "expected_ids", "load_reference_rows", "load_rows", "recorded_limit", "rows_of_run",
+    "score_predictions",
+]  # fmt: skip
 
 Rows = Sequence[Mapping[str, Any]]
 
@@ -35,6 +38,40 @@ def load_reference_rows(
     except SchemaError as exc:
         raise SchemaError(f"{data_dir} is not a built {benchmark} folder: {exc}") from exc
     return rows if limit is None else rows[:limit]
+
+
+def rows_of_run(benchmark: str, data_dir: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """The reference rows a run judges and is scored on: the first ``limit`` rows of the built folder, or all
+    of them when ``limit`` is ``None`` (a limit past the end keeps all). The runner, ``mmjudge score``,
+    ``compare`` and ``robustness`` all take a run's rows from here; a limit read back from a file goes
+    through :func:`recorded_limit` first.
+
+    Raises:
+        ConfigError: ``limit`` is not ``None`` or a positive integer (0 would score nothing; a negative one
+            would silently drop rows from the end).
+    """
+    if limit is not None and (type(limit) is not int or limit < 1):
+        raise ConfigError(f"limit must be a positive integer or None (every row), got {limit!r}")
+    return load_reference_rows(benchmark, data_dir, limit=limit)
+
+
+def recorded_limit(provenance: Mapping[str, Any], where: str | Path) -> int | None:
+    """The ``limit`` a prediction file's provenance records (``None``: the run judged every row).
+
+    >>> recorded_limit({"limit": 3}, "p.jsonl"), recorded_limit({}, "p.jsonl")
+    (3, None)
+    >>> recorded_limit({"limit": "3"}, "p.jsonl")
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: p.jsonl: provenance.limit must be a positive integer or null, got '3'
+
+    Raises:
+        SchemaError: the recorded value is not ``null`` or a positive integer (``where`` names the file).
+    """
+    limit = provenance.get("limit")
+    if limit is not None and (type(limit) is not int or limit < 1):
+        raise SchemaError(f"{where}: provenance.limit must be a positive integer or null, got {limit!r}")
+    return limit
 
 
 def score_predictions(predictions: PredictionFile, rows: Rows, **options: Any) -> dict[str, Any]:

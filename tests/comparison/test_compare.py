@@ -196,6 +196,28 @@ def test_different_items_and_tampered_results_are_refused(
     )
 
 
+@pytest.mark.parametrize("limit", ["6", 6.0, True, 0, -1])
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_recorded_limit_that_is_not_a_positive_integer_is_refused(
+    limit: object, which: int, runs: dict, sample_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``compare`` reads every run's ``provenance.limit`` as ``mmjudge score`` does. Before, it read the first
+    run's alone and cut ``rows[:limit]`` when it was an int: a string or float limit meant every row, ``True``
+    the first row, 0 none and -1 all but the last, and the second run's limit was never read."""
+    copies = []
+    for k, run in enumerate(runs["emorealm"]):
+        copy = tmp_path / f"run{k}"
+        shutil.copytree(run, copy)
+        copies.append(copy)
+    path = copies[which] / "predictions.jsonl"
+    header, *records = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    data = json.loads(header)
+    data["provenance"]["limit"] = limit
+    path.write_text(json.dumps(data) + "\n" + "".join(records), encoding="utf-8")
+    message = refused(capsys, *copies, "--data", sample_data / "emorealm", "--out", tmp_path / "x")
+    assert f"{path}: provenance.limit must be a positive integer or null, got {limit!r}" in message
+
+
 def test_the_recorded_dataset_folder_is_used_without_data(
     runs: dict,
     sample_data: Path,

@@ -21,7 +21,7 @@ from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
 from mmjudge.data.build import write_folder
-from mmjudge.data.sources import RawRelease, SourceFile, release_section
+from mmjudge.data.release import RawRelease, SourceFile, release_section
 from mmjudge.errors import ConfigError, SchemaError
 
 RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM}

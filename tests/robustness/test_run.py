@@ -183,6 +183,18 @@ def test_unknown_probe_is_refused_naming_the_known_ones(sample_data: Path, tmp_p
 
 
 
+@pytest.mark.parametrize("limit", [0, -1])
+def test_a_limit_that_is_not_a_positive_integer_is_refused(limit: int, sample_data: Path, tmp_path: Path) -> None:
+    """The rows follow the runner's one rule (:func:`mmjudge.scoring.rows_of_run`); before, ``limit=-1``
+    judged every pair but the last and ``limit=0`` none."""
+    from mmjudge.errors import ConfigError
+
+    run = RunOptions(limit=limit, progress=False)
+    with pytest.raises(ConfigError, match="limit must be a positive integer or None"):
+        robustness_report("isovrbench", "random", sample_data / "isovrbench", tmp_path, RobustnessOptions(run=run))
+    assert not (tmp_path / "cache").exists()
+
+
 def test_a_judge_sampling_at_its_own_rate_is_also_swept_over_rates(synthetic_judges: Path, tmp_path: Path) -> None:
     config = JudgeConfig(judge="test_frame_hungry", fps=2.0)
     report = _run(synthetic_judges, "isovrbench", config, tmp_path, probes=("frames",), frames=(8, 16))

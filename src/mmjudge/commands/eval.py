@@ -82,8 +82,8 @@ def frame_counts(text: str) -> tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.data.source import resolve_data
-    from mmjudge.runner import RunOptions, evaluate_judge, load_queries, prepare_judge, resolve_config
+    from mmjudge.data.location import resolve_data
+    from mmjudge.runner import RunOptions, evaluate_prepared, prepare_run
 
     for name in ("decode_workers", "limit", "batch_size"):
         value = getattr(args, name)
@@ -99,13 +99,12 @@ def run(args: argparse.Namespace) -> int:
         media_root=args.media_root,
         progress=not args.no_progress,
     )
-    # Validate everything before the output folder is touched.
-    judge = prepare_judge(args.benchmark, resolve_config(args.judge))
+    # Everything is checked and built once, before the output folder is touched.
     source = resolve_data(args.data)
-    load_queries(args.benchmark, source.path, options, judge.check_benchmark(args.benchmark))
+    prepared = prepare_run(args.benchmark, args.judge, source.path, options)
     handler = _log_to(args.out / LOG_NAME)
     try:
-        outputs = evaluate_judge(args.benchmark, args.judge, source, args.out, options)
+        outputs = evaluate_prepared(prepared, source, args.out)
     finally:
         logging.getLogger().removeHandler(handler)
         handler.close()
@@ -122,14 +121,12 @@ def run(args: argparse.Namespace) -> int:
 def _summary(benchmark: str, out: Path, outputs: Sequence[EvalOutput]) -> None:
     """The sweep summary's paths, then the headline scores with their CIs (one row per frame count)."""
     from mmjudge.report import score_table
-    from mmjudge.results import read_results
     from mmjudge.runner import SWEEP_FILES
 
     if any(o.frames is not None for o in outputs):
         print("\n".join(f"sweep: {out / name}" for name in SWEEP_FILES))
-    judge = read_results(outputs[0].results).judge
     runs = [(f"frames={o.frames}" if o.frames is not None else "", o.scores) for o in outputs]
-    print(f"\n{score_table(benchmark, judge, runs)}")
+    print(f"\n{score_table(benchmark, outputs[0].judge, runs)}")
 
 
 def _log_to(path: Path) -> logging.Handler:

@@ -69,7 +69,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.data.source import resolve_data
+    from mmjudge.data.location import resolve_data
     from mmjudge.errors import MissingFileError
     from mmjudge.results import data_of_run, read_results
     from mmjudge.robustness import RobustnessOptions, robustness_report

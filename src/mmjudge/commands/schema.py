@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.data is None:
             raise ConfigError(f"--ids {args.ids} needs --data FOLDER: the built {args.ids} folder the file is for")
-        from mmjudge.data.source import resolve_data
+        from mmjudge.data.location import resolve_data
         from mmjudge.scoring import expected_ids, load_reference_rows
 
         rows = load_reference_rows(args.ids, resolve_data(args.data).path)

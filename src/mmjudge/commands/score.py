@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mmjudge.benchmarks import get_benchmark
-    from mmjudge.data.source import resolve_data
+    from mmjudge.data.location import resolve_data
     from mmjudge.errors import ConfigError
     from mmjudge.predictions import read_predictions
     from mmjudge.report import score_table

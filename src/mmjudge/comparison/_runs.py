@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmjudge.data.location import resolve_data
 from mmjudge.data.rows import dataset_hash
-from mmjudge.data.source import resolve_data
 from mmjudge.errors import ConfigError, MissingFileError, SchemaError, summarize
 from mmjudge.predictions import PredictionFile, read_predictions
 from mmjudge.results import Results, data_of_run, read_results
-from mmjudge.scoring import load_reference_rows, score_predictions
+from mmjudge.scoring import recorded_limit, rows_of_run, score_predictions
 
 __all__ = ["Run", "RunSet", "load_runs"]
 
@@ -61,8 +61,9 @@ def load_runs(paths: Sequence[str | Path], data: str | Path | None = None) -> Ru
     Raises:
         ConfigError: fewer than two runs.
         MissingFileError: a folder is not a run, or no dataset folder is given or recorded.
-        SchemaError: the runs differ in benchmark, dataset hash, item set or scoring options, or a
-            ``results.json`` does not match its predictions.
+        SchemaError: the runs differ in benchmark, dataset hash, item set or scoring options, a recorded
+            ``provenance.limit`` is not null or a positive integer, or a ``results.json`` does not match its
+            predictions.
     """
     if len(paths) < 2:
         raise ConfigError(f"`compare` needs at least two runs (mmjudge eval --out folders), got {len(paths)}")
@@ -74,8 +75,8 @@ def load_runs(paths: Sequence[str | Path], data: str | Path | None = None) -> Ru
     _same_items([(p, f) for p, _, f in loaded])
     _same("scoring options", [(p, _options(r)) for p, r, _ in loaded])
     data_dir = _data_dir(data, loaded[0][0], loaded[0][1], digest)
-    limit = loaded[0][2].header.provenance.get("limit")
-    rows = load_reference_rows(benchmark, data_dir, limit=limit if isinstance(limit, int) else None)
+    limits = [recorded_limit(f.header.provenance, p / "predictions.jsonl") for p, _, f in loaded]
+    rows = rows_of_run(benchmark, data_dir, limits[0])  # the item sets agree: every limit gives these rows
     runs = tuple(Run(p, label, r, f) for (p, r, f), label in zip(loaded, _labels(loaded), strict=True))
     for run in runs:
         _check_scores(run, rows)

@@ -8,7 +8,7 @@ carried by the builder in :attr:`~mmjudge.data.build.BuiltDataset.card_template`
 without a template, or a template missing from the install, is refused, never given a bare card.
 ``${name}`` placeholders are filled by :class:`string.Template`: ``${benchmark}``, ``${configs_table}``,
 ``${features}``, ``${media_note}``, ``${total_rows}``, ``${card_notes}``, ``${video_note}``
-(:data:`VIDEO_NOTE`), ``${raw_release}`` (the builder's :func:`mmjudge.data.sources.release_section`) and
+(:data:`VIDEO_NOTE`), ``${raw_release}`` (the builder's :func:`mmjudge.data.release.release_section`) and
 every key of ``card_context``. ``license: other`` needs ``license_name`` and ``license_link``; a link to a
 file of the folder (``LICENSE.md``) is written from the body's ``## Licence`` section.
 """

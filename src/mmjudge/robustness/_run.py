@@ -33,6 +33,7 @@ from mmjudge.runner import (
     setting_errors,
     sharing_weights,
 )
+from mmjudge.scoring import rows_of_run
 
 __all__ = ["Judged", "RobustnessOptions", "judge_robustness", "run_robustness"]
 
@@ -147,7 +148,7 @@ def judge_robustness(
         )
     probes = _selected(spec, options)
     run = dataclasses.replace(options.run, frames=(), swap=False)
-    rows = _rows(benchmark, data_dir, run)
+    rows = rows_of_run(benchmark, data_dir, run.limit)
     queries = spec.records.queries(rows, QuerySource(Path(data_dir), media_root=run.media_root, kind=kind))
     base = _judge(errors, "benchmark items", benchmark, base_judge, queries, rows, out_dir, run)
     # Every rank takes part in every judging step (the runner shards and gathers); the main rank alone
@@ -180,12 +181,6 @@ def judge_robustness(
         base=_cost(base), headline=shown, estimates=recorded, summary=summary_of(report["probes"]),
     )  # fmt: skip
     return Judged(report, errors)
-
-
-def _rows(benchmark: str, data_dir: str | Path, run: RunOptions) -> list[dict[str, Any]]:
-    from mmjudge.scoring import load_reference_rows
-
-    return load_reference_rows(benchmark, data_dir, limit=run.limit)
 
 
 def _selected(spec: Benchmark, options: RobustnessOptions) -> list[Probe]:

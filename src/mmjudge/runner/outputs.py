@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmjudge.data.location import DataSource, location_of
 from mmjudge.data.rows import dataset_hash
-from mmjudge.data.source import DataSource, location_of
 from mmjudge.judges import JudgeConfig, fingerprint
 from mmjudge.runner.failures import ItemErrors, item_errors
-from mmjudge.runner.runner import RunOptions, RunResult, run_judge
+from mmjudge.runner.runner import PreparedRun, RunOptions, RunResult, prepare_run, run_prepared
 from mmjudge.runner.sweep import SweepRun, write_sweep
 
-__all__ = ["EvalOutput", "evaluate_judge", "provenance"]
+__all__ = ["EvalOutput", "evaluate_judge", "evaluate_prepared", "provenance"]
 
 _DEFAULT_OPTIONS = RunOptions()
 
@@ -32,6 +32,8 @@ class EvalOutput:
 
     frames: int | None
     """Frame count of a sweep, or ``None``."""
+    judge: str
+    """The judge's display name, as ``results.json`` records it."""
     folder: Path
     """Folder holding the three files."""
     predictions: Path
@@ -91,12 +93,21 @@ def evaluate_judge(
     Without a sweep the files go to ``out_dir``; with several frame counts to ``out_dir/frames_<n>/``,
     and the sweep summary (``sweep.md``, ``sweep.json``, ``sweep.png``, see :mod:`.sweep`) to ``out_dir``.
     ``score_options`` go to the benchmark's ``score`` (e.g. ``mode="strict"``). ``data_dir`` is a folder,
-    a Hub dataset ``ORG/NAME[@REVISION]`` or a resolved :class:`~mmjudge.data.source.DataSource`; where it
+    a Hub dataset ``ORG/NAME[@REVISION]`` or a resolved :class:`~mmjudge.data.location.DataSource`; where it
     came from is recorded in ``results.json`` (``run.data``). Returns the written outputs on the main rank
     and ``[]`` on the others.
     """
     source = location_of(data_dir)
-    result = run_judge(benchmark, judge, source.path, out_dir, options)
+    return evaluate_prepared(prepare_run(benchmark, judge, source.path, options), source, out_dir, **score_options)
+
+
+def evaluate_prepared(
+    prepared: PreparedRun, data: str | Path | DataSource, out_dir: str | Path, **score_options: Any
+) -> list[EvalOutput]:
+    """:func:`evaluate_judge` of a :func:`~mmjudge.runner.prepare_run` result (prepared on ``data``'s
+    folder): ``mmjudge eval`` prepares first, so bad input is refused before the output folder is touched."""
+    source, options = location_of(data), prepared.options
+    result = run_prepared(prepared, out_dir)
     if not result.is_main:
         return []
     out = Path(out_dir)
@@ -159,4 +170,6 @@ def _write_outputs(
     )
     report_path = write_report(folder, result.benchmark, scores, predictions, result.rows, prov, run)
     errors = item_errors(result.verdicts[count], "" if count is None else f"frames={count}")
-    return EvalOutput(count, folder, predictions_path, results_path, report_path, scores, errors)
+    return EvalOutput(
+        count, config.display_name, folder, predictions_path, results_path, report_path, scores, errors
+    )

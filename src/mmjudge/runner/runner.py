@@ -141,14 +141,47 @@ def load_queries(
     benchmark: str, data_dir: str | Path, options: RunOptions, kind: type | None = None
 ) -> tuple[list[Query], list[dict[str, Any]]]:
     """Canonical queries of ``kind`` (default: the benchmark's first) and reference rows (the first
-    ``options.limit`` rows and the queries they need)."""
-    from mmjudge.scoring import load_reference_rows
+    ``options.limit`` rows and the queries they need; :func:`~mmjudge.scoring.rows_of_run`)."""
+    from mmjudge.scoring import rows_of_run
 
     spec = get_benchmark(benchmark)
-    rows = load_reference_rows(benchmark, data_dir, limit=options.limit)
+    rows = rows_of_run(benchmark, data_dir, options.limit)
     source = QuerySource(Path(data_dir), media_root=options.media_root, swap=options.swap, kind=kind)
     queries = spec.records.queries(rows, source)
     return queries, rows
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """Everything a run needs before it writes anything: the checked judge, its queries and reference rows."""
+
+    benchmark: str
+    """Benchmark id."""
+    judge: Judge
+    """The instantiated, checked judge (not loaded yet), with a single ``options.frames`` value applied."""
+    queries: list[Query]
+    """Canonical queries of the kind the judge answers."""
+    rows: list[dict[str, Any]]
+    """Reference rows (after ``options.limit``)."""
+    options: RunOptions
+    """The options the queries and rows were built with (the run uses the same)."""
+    started: float
+    """``time.perf_counter()`` when preparing began (a run's ``wall_s`` counts from there)."""
+
+
+def prepare_run(
+    benchmark: str, judge: str | Path | JudgeConfig, data_dir: str | Path, options: RunOptions = RunOptions()
+) -> PreparedRun:
+    """Resolve and check the judge, then read the rows and build the queries, once: bad input (unknown
+    judge, bad config, a folder that is not a built benchmark, a bad ``limit``) fails here, before a run
+    touches its output folder. :func:`run_prepared` then judges it."""
+    started = time.perf_counter()
+    config = resolve_config(judge)
+    if len(options.frames) == 1:
+        config = with_frames(config, options.frames[0])
+    base = prepare_judge(benchmark, config)
+    queries, rows = load_queries(benchmark, data_dir, options, base.check_benchmark(benchmark))
+    return PreparedRun(benchmark, base, queries, rows, options, started)
 
 
 def _variants(base: Judge, frames: tuple[int, ...]) -> dict[int | None, Judge]:
@@ -183,13 +216,13 @@ def run_judge(
     Returns:
         The verdicts per frame setting (complete on the main rank).
     """
-    started = time.perf_counter()
-    config = resolve_config(judge)
-    if len(options.frames) == 1:
-        config = with_frames(config, options.frames[0])
-    base = prepare_judge(benchmark, config)
-    queries, rows = load_queries(benchmark, data_dir, options, base.check_benchmark(benchmark))
-    return run_queries(benchmark, base, queries, rows, out_dir, options, started=started)
+    return run_prepared(prepare_run(benchmark, judge, data_dir, options), out_dir)
+
+
+def run_prepared(prepared: PreparedRun, out_dir: str | Path) -> RunResult:
+    """Judge a :func:`prepare_run` result's queries, resuming from ``out_dir/cache``."""
+    p = prepared
+    return run_queries(p.benchmark, p.judge, p.queries, p.rows, out_dir, p.options, started=p.started)
 
 
 def run_queries(
@@ -391,13 +424,16 @@ def _out_of_memory(error: str) -> bool:
 
 
 __all__ = [
+    "PreparedRun",
     "RunOptions",
     "RunResult",
     "RunStats",
     "load_queries",
     "prepare_judge",
+    "prepare_run",
     "resolve_config",
     "run_judge",
+    "run_prepared",
     "run_queries",
     "setting_errors",
     "sharing_weights",

@@ -52,7 +52,6 @@ from mmjudge.stats._jackknife import (
     wilson_repaired,
 )
 from mmjudge.stats._outcomes import (
-    Estimate,
     HarmonicMean,
     KeyOutcomes,
     Metric,
@@ -79,7 +78,6 @@ __all__ = [
     "BradleyTerryResult",
     "ClassificationSummary",
     "ConfidenceInterval",
-    "Estimate",
     "HarmonicMean",
     "KeyOutcomes",
     "McNemarResult",

@@ -15,7 +15,7 @@ draws clusters with replacement, sums each cluster's terms once and reduces the 
 resample (:func:`bootstrap_metrics`), so one draw serves every key and
 both judges of a paired comparison (:func:`paired_metric_bootstrap`). Clusters nested in strata are drawn
 within their stratum (each stratum keeps its number of clusters); clusters that span strata are drawn
-over all. The percentile interval is the result, with its method named (:class:`Estimate`).
+over all. The percentile interval is the result, with its method named (:class:`~mmjudge.estimates.Estimate`).
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ import functools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from mmjudge.errors import SchemaError
+from mmjudge.estimates import Estimate
 from mmjudge.stats._jackknife import Spread
 
 __all__ = [
     "CLUSTER_CHUNK",
-    "Estimate",
     "HarmonicMean",
     "KeyOutcomes",
     "Metric",
@@ -376,25 +376,6 @@ class KeyOutcomes:
         return cls(str(data["key"]), outcomes, metric_from_json(data["metric"]))
 
 
-class Estimate(NamedTuple):
-    """A metric's value with its interval and how the interval was made."""
-
-    value: float
-    """The metric on the full sample."""
-    low: float
-    """Lower end of the interval (NaN when none)."""
-    high: float
-    """Upper end of the interval."""
-    confidence: float
-    """Nominal coverage."""
-    method: str
-    """How the interval was made (``wilson``, ``percentile bootstrap over prompts ...``)."""
-    n_units: int
-    """Units in the table."""
-    n_clusters: int
-    """Clusters resampled."""
-
-
 @dataclass
 class _Draws:
     codes: np.ndarray
@@ -492,7 +473,9 @@ def bootstrap_metrics(
         low, high = _percentile(
             np.concatenate(replicates[key]) if replicates[key] else np.array([]), confidence
         )
-        out[key] = Estimate(value, low, high, confidence, method, len(outcomes.units), draws.n_clusters)
+        cluster = outcomes.unit if outcomes.independent else outcomes.cluster_name
+        out[key] = Estimate(_number(value), _number(low), _number(high), confidence, method, len(outcomes.units),
+                            draws.n_clusters, outcomes.unit, cluster=cluster)  # fmt: skip
     return out
 
 
@@ -550,6 +533,11 @@ def _paired(a: Outcomes, b: Outcomes) -> Outcomes:
     if tuple(b.clusters) != tuple(a.clusters):
         raise SchemaError("the two judges' outcomes put the same units in different clusters")
     return b
+
+
+def _number(value: float) -> float | None:
+    """A finite value, else ``None`` (an :class:`~mmjudge.estimates.Estimate` has no NaN ends)."""
+    return value if math.isfinite(value) else None
 
 
 def _percentile(values: np.ndarray, confidence: float) -> tuple[float, float]:

@@ -195,7 +195,7 @@ def build_tables(
 def _release_section() -> str:
     """The card's list of what this builder reads (imported here: ``release`` reads this module's constants)."""
     from mmjudge.benchmarks.emoprefer.release import RELEASES
-    from mmjudge.data.sources import release_section
+    from mmjudge.data.release import release_section
 
     return release_section(RELEASES)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mmjudge.benchmarks.emoprefer.build import BASE_COLUMNS, MODEL_COLUMNS, PREFERENCES
-from mmjudge.data.sources import RawRelease, SourceFile
+from mmjudge.data.release import RawRelease, SourceFile
 
 __all__ = ["RELEASES"]
 

@@ -365,17 +365,6 @@ def _confusion_keys(references: Sequence[str], predictions: Sequence[str]) -> di
     }
 
 
-def _hits(references: Sequence[str], predictions: Sequence[str], *, two_class: bool = False) -> int:
-    """Exact matches; 2-class: over gold a1/a2 only, with predicted ``same`` read as ``a1``."""
-    if two_class:
-        return sum(
-            r == ("a1" if p == "same" else p)
-            for r, p in zip(references, predictions, strict=True)
-            if r != "same"
-        )
-    return sum(r == p for r, p in zip(references, predictions, strict=True))
-
-
 def confusion_counts(references: Sequence[str], predictions: Sequence[str]) -> np.ndarray:
     """The 3 x 3 table of (gold, predicted) counts over a1, a2, same (rows: gold).
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mmjudge.benchmarks.emorealm.build import FIELDS, TASKS
-from mmjudge.data.sources import RawRelease, SourceFile
+from mmjudge.data.release import RawRelease, SourceFile
 
 __all__ = ["RELEASES"]
 

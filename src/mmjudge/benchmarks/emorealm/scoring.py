@@ -420,12 +420,3 @@ def _yes_from_choices(index: int, gold: str, item_choices: Sequence[str]) -> boo
         f"item {index}: the gold choice {item_choices[position]!r} reads neither Yes nor No; "
         "pass `gold_is_yes` for this item"
     )
-
-
-def _f1(p: Any, r: Any) -> Any:
-    """Harmonic mean of the two accuracies, 0 where both are 0 (the official code divides by zero)."""
-    total = np.asarray(p + r, dtype=np.float64)
-    value = np.divide(2.0 * p * r, total, out=np.zeros_like(total), where=total > 0)
-    return float(value) if value.ndim == 0 else value
-
-

@@ -46,18 +46,18 @@ from mmjudge.benchmarks.isovrbench._rows import (
     transform_chunk,
     vgrb_pair_id,
 )
-from mmjudge.benchmarks.isovrbench.release import RELEASES
-from mmjudge.benchmarks.isovrbench.source import (
+from mmjudge.benchmarks.isovrbench.pair_files import (
     CHUNK_ROWS,
     SplitFile,
     columns_of,
     find_split_files,
     iter_chunks,
 )
+from mmjudge.benchmarks.isovrbench.release import RELEASES
 from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, Split
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import MediaRoot
-from mmjudge.data.sources import release_section
+from mmjudge.data.release import release_section
 from mmjudge.data.tables import require_columns, schema_error
 from mmjudge.errors import ConfigError, MediaError
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mmjudge.benchmarks.isovrbench._rows import NATIVE_REQUIRED, OPTIONAL, VGRB_COLUMNS, VGRB_LABELS
-from mmjudge.benchmarks.isovrbench.source import SUFFIXES
-from mmjudge.data.sources import RawRelease, SourceFile
+from mmjudge.benchmarks.isovrbench.pair_files import SUFFIXES
+from mmjudge.data.release import RawRelease, SourceFile
 
 __all__ = ["RELEASES"]
 

@@ -71,10 +71,6 @@ def pair(table: pd.DataFrame, first: tuple[str, str], second: tuple[str, str]) -
     return Pairs(items[both], judges[both], a[both].astype(np.int64), b[both].astype(np.int64))
 
 
-def _concat(parts: list[Pairs]) -> Pairs:
-    return Pairs(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
-
-
 def cell_outcomes(scored: pd.DataFrame, labelled: pd.DataFrame, items: pd.DataFrame | None,
                    majority: pd.Series | None) -> tuple[Outcomes, dict[str, Metric]]:  # fmt: skip
     """One unit per cell (item, judge, prompt), clustered by item: the change, direction and agreement

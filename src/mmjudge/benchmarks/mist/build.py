@@ -35,7 +35,7 @@ from mmjudge.benchmarks.mist.release import RELEASES
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import check_media, resolve_media
-from mmjudge.data.sources import release_section
+from mmjudge.data.release import release_section
 from mmjudge.errors import ConfigError
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mmjudge.benchmarks.mist._admire import IMAGE_COLUMNS as ADMIRE_IMAGES
 from mmjudge.benchmarks.mist._admire import TEXT_COLUMNS
 from mmjudge.benchmarks.mist._release import HUMAN_COLUMNS, ITEM_COLUMNS, JUDGE_COLUMNS, OPTIONAL_ITEM_COLUMNS
-from mmjudge.data.sources import RawRelease, SourceFile
+from mmjudge.data.release import RawRelease, SourceFile
 
 __all__ = ["ADMIRE_REPO", "RELEASES"]
 

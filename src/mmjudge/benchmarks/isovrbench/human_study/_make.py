@@ -20,7 +20,7 @@ import numpy as np
 
 from mmjudge.benchmarks.isovrbench import DIMENSIONS, INTERVENTIONS
 from mmjudge.benchmarks.isovrbench.human_study._study import QUESTIONS, Study, StudyItem, write_study
-from mmjudge.benchmarks.isovrbench.source import columns_of, find_split_files, iter_chunks
+from mmjudge.benchmarks.isovrbench.pair_files import columns_of, find_split_files, iter_chunks
 from mmjudge.data.media_paths import MediaRoot
 from mmjudge.errors import ConfigError, MediaError, SchemaError
 
