@@ -26,6 +26,17 @@ _TARGET = "mmjudge_login_target"
 _STATE_PREFIX = "_state_huggingface"
 
 
+CLIENT_ID, CLIENT_SECRET, SCOPES, PROVIDER = (
+    "OAUTH_CLIENT_ID",
+    "OAUTH_CLIENT_SECRET",
+    "OAUTH_SCOPES",
+    "OPENID_PROVIDER_URL",
+)
+"""The login's environment variables (:data:`mmjudge.leaderboard.auth.VARIABLES` says what each holds)."""
+SESSION_SECRET, PUBLIC_URL = "MMJUDGE_SESSION_SECRET", "MMJUDGE_PUBLIC_URL"
+DEFAULT_SCOPES, DEFAULT_PROVIDER = "openid profile", "https://huggingface.co"
+
+
 def logged_in_username(session: Any) -> str | None:
     """The username of a session holding an unexpired login (gradio's ``oauth_info``), else ``None``.
 
@@ -66,8 +77,6 @@ def add_login_routes(app: Any, client: OAuthClient) -> None:
     from authlib.integrations.starlette_client import OAuth
     from joserfc.errors import JoseError
     from starlette.responses import PlainTextResponse, RedirectResponse
-
-    from mmjudge.leaderboard.auth import DEFAULT_SCOPES, PROVIDER, SCOPES
 
     provider = OAuth().register(
         name="huggingface", client_id=client.client_id, client_secret=client.client_secret,

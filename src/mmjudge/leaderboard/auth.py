@@ -59,7 +59,18 @@ from mmjudge.leaderboard._gate import (
     RouteGate,
     route_of,
 )
-from mmjudge.leaderboard._login_routes import add_login_routes, logged_in_username
+from mmjudge.leaderboard._login_routes import (
+    CLIENT_ID,
+    CLIENT_SECRET,
+    DEFAULT_PROVIDER,
+    DEFAULT_SCOPES,
+    PROVIDER,
+    PUBLIC_URL,
+    SCOPES,
+    SESSION_SECRET,
+    add_login_routes,
+    logged_in_username,
+)
 
 __all__ = [
     "ANYONE",
@@ -84,14 +95,6 @@ __all__ = [
     "session_secret",
 ]
 
-CLIENT_ID, CLIENT_SECRET, SCOPES, PROVIDER = (
-    "OAUTH_CLIENT_ID",
-    "OAUTH_CLIENT_SECRET",
-    "OAUTH_SCOPES",
-    "OPENID_PROVIDER_URL",
-)
-SESSION_SECRET, PUBLIC_URL = "MMJUDGE_SESSION_SECRET", "MMJUDGE_PUBLIC_URL"
-DEFAULT_SCOPES, DEFAULT_PROVIDER = "openid profile", "https://huggingface.co"
 MIN_SECRET_CHARS = 32
 NEW_APP_URL = "https://huggingface.co/settings/applications/new"
 
@@ -332,7 +335,10 @@ class LoginGuard:
         from starlette.middleware import Middleware
 
         app_kwargs = dict(kwargs.get("app_kwargs") or {})
-        app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()), Middleware(RouteGate, sessions=self.sessions)]
+        app_kwargs["middleware"] = [
+            *app_kwargs.get("middleware", ()),
+            Middleware(RouteGate, sessions=self.sessions),
+        ]
         return {**kwargs, "app_kwargs": app_kwargs, "num_workers": 0}
 
     def attach(self, app: Any) -> None:

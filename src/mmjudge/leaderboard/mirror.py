@@ -3,7 +3,7 @@
 :func:`export_public_tables` reads both tables in one snapshot (a read-only transaction) and writes
 ``submissions.jsonl`` (the rows the tables show: hidden rows left out) and ``requests.jsonl`` (the
 fields the queue tab shows; a request's config, lease and the raw log are not exported, and the log
-tail goes through :func:`~mmjudge.leaderboard.worker.public_log` again). A row's scores are what its
+tail goes through :func:`~mmjudge.leaderboard.redaction.public_log` again). A row's scores are what its
 results file publishes (:func:`~mmjudge.leaderboard.export.public_scores`: a submitted row without its raw
 counts) and, with private labels, what the table shows of a submitted row (its Ladder score only:
 :func:`~mmjudge.leaderboard.tables.public_row`). Non-finite numbers become
@@ -51,7 +51,7 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
     >>> [p.name for p in out], json.loads(out[0].read_text())["results"]
     (['submissions.jsonl', 'requests.jsonl'], {'x': None})
     """
-    from mmjudge.leaderboard.worker import public_log
+    from mmjudge.leaderboard.redaction import public_log
 
     with store.snapshot() as conn:  # both tables as of one moment
         submissions, requests = visible_submissions(conn), all_requests(conn)

@@ -21,8 +21,8 @@ from typing import Any
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MmjudgeError
-from mmjudge.leaderboard.auth import SECRETS as AUTH_SECRETS
 from mmjudge.leaderboard.auth import VARIABLES as AUTH_VARIABLES
+from mmjudge.leaderboard.redaction import SECRETS
 from mmjudge.leaderboard.settings import default
 
 __all__ = [
@@ -67,14 +67,6 @@ VARIABLES: dict[str, str] = {
 }
 """Every environment variable the Space app reads, with its meaning (the login's only off a Space)."""
 
-SECRETS: dict[str, str] = {
-    "MMJUDGE_DB": "postgresql://user:password@host:5432/db shared with the workers (omit for SQLite on /data)",
-    "HF_TOKEN": "read access to private label repos; write access to MMJUDGE_MIRROR_REPO when mirroring",
-    **AUTH_SECRETS,
-}
-"""The settings that hold credentials: set as Space secrets, never written into a build, and masked in
-every log a worker makes public (whatever their value looks like). The login's (``OAUTH_CLIENT_SECRET``,
-``MMJUDGE_SESSION_SECRET``) are set only off a Space; on one, ``hf_oauth: true`` provides the login."""
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 _REPO = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")

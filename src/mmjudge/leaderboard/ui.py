@@ -45,11 +45,11 @@ from mmjudge.leaderboard.arrange import arrange, parse_order
 from mmjudge.leaderboard.export import write_results_file, write_table
 from mmjudge.leaderboard.policy import ENDPOINT_MODEL
 from mmjudge.leaderboard.queue import canonical_revision
+from mmjudge.leaderboard.redaction import public_log
 from mmjudge.leaderboard.store import SubmissionRejected
 from mmjudge.leaderboard.submit import Leaderboard, quota_text
 from mmjudge.leaderboard.tables import Table, build_table, is_laddered
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
-from mmjudge.leaderboard.worker import public_log
 
 __all__ = ["AppClosingError", "Handlers", "InFlight", "LeaderboardApp", "build_app"]
 

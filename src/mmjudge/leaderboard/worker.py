@@ -33,7 +33,6 @@ import functools
 import hashlib
 import logging
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -41,16 +40,17 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mmjudge._secrets import redact_credentials, redact_values, url_credentials
+from mmjudge._secrets import url_credentials
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard.heartbeats import beat
 from mmjudge.leaderboard.policy import ENDPOINT_MODEL, NO_MODEL, check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
+from mmjudge.leaderboard.redaction import SECRETS, public_log
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
 from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.validation import SubmissionMeta
@@ -302,10 +302,8 @@ def _tail(log_path: Path | None, extra: list[str], hidden: _Private, n_chars: in
 def secret_values(board: Leaderboard, environ: Mapping[str, str] | None = None) -> list[str]:
     """The values this worker was configured with as secrets, whatever their names: the store's location
     and its credentials (:func:`mmjudge._secrets.url_credentials` of a ``postgresql://`` URL given with ``--db``), the settings marked secret
-    (:data:`mmjudge.leaderboard.space.SECRETS`: ``MMJUDGE_DB``, ``HF_TOKEN``) and the API key variable of
+    (:data:`mmjudge.leaderboard.redaction.SECRETS`: ``MMJUDGE_DB``, ``HF_TOKEN``) and the API key variable of
     ``openai_compatible`` requests (``--api-key-env``)."""
-    from mmjudge.leaderboard.space import SECRETS
-
     env = os.environ if environ is None else environ
     values = [str(board.store.location), *url_credentials(str(board.store.location))]
     names = [*SECRETS, *(str(o["api_key_env"]) for o in board.settings.server_options.values() if o.get("api_key_env"))]
@@ -320,44 +318,6 @@ def _private_folders(board: Leaderboard, folder: Path) -> dict[str, str]:
         folders[str(board.settings.data_root)] = "<data>"
         folders[str(Path(board.settings.data_root).resolve())] = "<data>"
     return folders
-
-
-_SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
-_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~<>-])(?:/[^\s/'\"<>|:,;()]+)+/?")
-_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
-_PUBLIC_HOSTS = ("huggingface.co", "hf.co")
-
-
-def public_log(text: str, folders: dict[str, str] | None = None, *,
-               environ: Iterable[tuple[str, str]] | None = None, secrets: Iterable[str] = ()) -> str:  # fmt: skip
-    """A log as the public queue may show it: no server paths, internal URLs, credentials or secret values.
-
-    ``secrets`` (the values the worker was configured with as secrets, :func:`secret_values`) and the
-    values of environment variables whose name says token, key, secret or password become ``***``; so
-    does the userinfo of every ``scheme://user:password@`` URL, whatever the scheme (``postgresql``,
-    ``postgres``, ``redis``, ``amqp``, ``https``, ...) and every ``password=`` query value. Known folders
-    become their placeholder; any other absolute path keeps only its last part; URLs outside the Hugging
-    Face Hub become ``<url>``, whatever their scheme.
-
-    >>> public_log("open /srv/lb/data/bench/x.parquet failed; POST http://10.0.0.5:8000/v1 ok",
-    ...            {"/srv/lb/data": "<data>"}, environ=[])
-    'open <data>/bench/x.parquet failed; POST <url> ok'
-    >>> public_log('File "/usr/lib/python3.11/json/decoder.py", line 3', environ=[("HF_TOKEN", "hf_abcdefgh")])
-    'File ".../decoder.py", line 3'
-    """
-    pairs = list(os.environ.items() if environ is None else environ)
-    text = redact_values(text, [*secrets, *(value for name, value in pairs if _SECRET_NAME.search(name))])
-    text = redact_credentials(text)
-    for folder, placeholder in sorted((folders or {}).items(), key=lambda kv: -len(kv[0])):
-        if len(folder) > 1:
-            text = text.replace(folder, placeholder)
-    text = _URL.sub(lambda m: m.group(0) if _public_url(m.group(0)) else "<url>", text)
-    return _ABSOLUTE_PATH.sub(lambda m: ".../" + m.group(0).rstrip("/").rsplit("/", 1)[-1], text)
-
-
-def _public_url(url: str) -> bool:
-    host = url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].lower()
-    return any(host == h or host.endswith("." + h) for h in _PUBLIC_HOSTS)
 
 
 def run_worker(board: Leaderboard, *, once: bool = False, poll_s: float = 30.0, lease_s: float = 600.0,
