@@ -46,7 +46,7 @@ RENDER = r"""
 import gc, json, sys, time, tracemalloc
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard import Store, build_table
-from mmjudge.leaderboard.tables import views
+from mmjudge.leaderboard.table_model import views
 get_benchmark("isovrbench")
 store = Store(sys.argv[1])
 gc.collect()

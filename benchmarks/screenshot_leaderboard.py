@@ -79,7 +79,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from mmjudge.leaderboard.startup import about_text, open_leaderboard
-    from mmjudge.leaderboard.tables import RANK_SET_HEADER, SIGNIFICANCE
+    from mmjudge.leaderboard.table_model import RANK_SET_HEADER, SIGNIFICANCE
     from mmjudge.leaderboard.ui import build_app
 
     board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", data_root=args.demo_output / "sample-data",

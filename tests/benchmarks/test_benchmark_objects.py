@@ -14,7 +14,7 @@ from mmjudge.benchmarks import BENCHMARKS, Benchmark, benchmark_ids, get_benchma
 from mmjudge.errors import ConfigError
 from mmjudge.judges import get_judge
 from mmjudge.leaderboard import StoredSubmission, build_table
-from mmjudge.leaderboard.tables import columns, views
+from mmjudge.leaderboard.table_model import columns, higher_is_better, ranked_column, views
 from mmjudge.queries import KINDS, MEDIA, ScoreQuery
 from mmjudge.report import headline
 
@@ -48,14 +48,16 @@ def test_column_directions_are_the_result_keys(benchmark: str) -> None:
     spec = get_benchmark(benchmark)
     for view in views(benchmark):
         declared = next(v for v in spec.present.leaderboard.views if v.name == view).columns
-        for col, decl in zip(columns(benchmark, view), declared, strict=True):
-            if not decl.text:
-                assert col.higher_is_better == spec.metrics.higher_is_better(decl.key), (benchmark, decl.key)
+        assert columns(benchmark, view) == list(declared)  # the leaderboard reads the benchmark's own columns
+        for col in declared:
+            if not col.text:
+                assert higher_is_better(benchmark, col) == spec.metrics.higher_is_better(col.key), (benchmark, col.key)
 
 
 def test_mist_direction_is_ranked_lower_is_better() -> None:
     direction = next(c for c in columns("mist") if c.header == "direction (explicit)")
-    assert direction.higher_is_better is False
+    assert higher_is_better("mist", direction) is False
+    assert higher_is_better("mist", ranked_column("mist")) is False  # the change rate ranks the rows
 
 
 def test_judges_answer_kinds_and_their_benchmarks_follow() -> None:

@@ -437,7 +437,7 @@ def test_the_rank_set_column_and_the_caption_show_and_sort(browser, board_factor
     the rows by the set's first rank."""
     from playwright.sync_api import expect
 
-    from mmjudge.leaderboard.tables import RANK_SET_HEADER, SIGNIFICANCE, build_table
+    from mmjudge.leaderboard.table_model import RANK_SET_HEADER, SIGNIFICANCE, build_table
 
     board, rows = board_factory(), reference["emorealm"]
     for name, answer in (("perfect", lambda k, r: r["answer"]), ("never", lambda k, r: "Z"),

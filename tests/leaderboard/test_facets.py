@@ -18,7 +18,7 @@ from mmjudge.leaderboard import StoredSubmission, SubmissionMeta, build_table
 from mmjudge.leaderboard.facets import judge_type, ranks, row_tier, score_text, select
 from mmjudge.leaderboard.plots import figure, ranked_rows
 from mmjudge.leaderboard.reported import reported_rows, seed_reported
-from mmjudge.leaderboard.tables import DETAILS, views
+from mmjudge.leaderboard.table_model import DETAILS, views
 
 from .conftest import prediction_lines
 

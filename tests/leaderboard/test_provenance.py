@@ -20,7 +20,7 @@ from mmjudge.leaderboard.facets import SHOWN_TIERS, select
 from mmjudge.leaderboard.reported import reported_rows, seed_reported
 from mmjudge.leaderboard.store import LadderRule, StoredSubmission
 from mmjudge.leaderboard.submit import ingest_demo_output
-from mmjudge.leaderboard.tables import build_table, ranking_key
+from mmjudge.leaderboard.table_model import build_table, ranking_key
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.validation import SubmissionMeta
 
@@ -333,7 +333,7 @@ def test_private_label_mode_refuses_a_public_label_repo() -> None:
            "MMJUDGE_LABELS_EMOPREFER": f"org/emoprefer-public@{sha}", "MMJUDGE_PRIVATE_LABELS": "1",
            "MMJUDGE_LADDER_MARGIN": "0.5"}  # fmt: skip
     config = SpaceConfig.from_env(env, persistent=Path("/nonexistent"))
-    assert (config.private_labels, config.ladder_margin) == (True, 0.5)
+    assert (config.settings["private_labels"], config.settings["ladder_margin"]) == (True, 0.5)
     seen = []
 
     def is_private(repo: str, revision: str) -> bool:

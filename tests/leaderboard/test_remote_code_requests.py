@@ -44,7 +44,7 @@ def test_the_operators_allow_list_pins_commits() -> None:
     with pytest.raises(ConfigError, match="40-character commit"):
         validated(Settings, {"remote_code": {"org/remote": "main"}}, "settings")
     env = {"MMJUDGE_DATA_ROOT": "/tmp", "MMJUDGE_REMOTE_CODE": f"org/remote@{COMMIT}"}
-    assert SpaceConfig.from_env(env, persistent=Path("/nonexistent")).remote_code == (("org/remote", COMMIT),)
+    assert SpaceConfig.from_env(env, persistent=Path("/nonexistent")).settings["remote_code"] == {"org/remote": COMMIT}
     with pytest.raises(ConfigError, match="MMJUDGE_REMOTE_CODE entry 'org/remote@main'"):
         SpaceConfig.from_env(
             {**env, "MMJUDGE_REMOTE_CODE": "org/remote@main"}, persistent=Path("/nonexistent")

@@ -14,7 +14,7 @@ from mmjudge.leaderboard import NewSubmission, Store
 from mmjudge.leaderboard import significance as sig
 from mmjudge.leaderboard.reported import reported_rows
 from mmjudge.leaderboard.store import MIGRATIONS
-from mmjudge.leaderboard.tables import RANK_SET_HEADER, SIGNIFICANCE_HEADER, build_table
+from mmjudge.leaderboard.table_model import RANK_SET_HEADER, SIGNIFICANCE_HEADER, build_table
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.validation import SubmissionMeta
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, rank_sets

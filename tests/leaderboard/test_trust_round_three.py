@@ -22,7 +22,7 @@ from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard import queue as q
 from mmjudge.leaderboard.mirror import export_public_tables
 from mmjudge.leaderboard.store import RequestSpec, StoredSubmission
-from mmjudge.leaderboard.tables import build_table, ranking_key
+from mmjudge.leaderboard.table_model import build_table, ranking_key
 from mmjudge.leaderboard.ui import Handlers
 from mmjudge.leaderboard.worker import EvalJob, process_one
 

@@ -10,7 +10,7 @@ import pytest
 
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import Leaderboard, Settings, Store, ingest_demo_output
-from mmjudge.leaderboard.tables import ROBUSTNESS, robustness_table
+from mmjudge.leaderboard.table_model import ROBUSTNESS, robustness_table
 from mmjudge.robustness import RobustnessOptions, robustness_report
 from mmjudge.runner import RunOptions, evaluate_judge
 

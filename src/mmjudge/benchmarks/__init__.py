@@ -45,7 +45,7 @@ from mmjudge.benchmarks._probes import (
     rate_effect,
 )
 from mmjudge.benchmarks._registry import BENCHMARKS, benchmark_ids, get_benchmark
-from mmjudge.benchmarks._tables import (
+from mmjudge.benchmarks._report_tables import (
     BreakdownTable,
     Cell,
     SweepSeries,

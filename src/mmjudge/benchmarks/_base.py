@@ -37,7 +37,7 @@ from mmjudge.benchmarks._hooks import (
     required,
 )
 from mmjudge.benchmarks._probes import Probe
-from mmjudge.benchmarks._tables import BreakdownTable, SweepSeries
+from mmjudge.benchmarks._report_tables import BreakdownTable, SweepSeries
 from mmjudge.queries import Query, Verdict
 from mmjudge.stats import KeyOutcomes, Metric, Outcomes
 
@@ -98,7 +98,12 @@ class ResultKey:
 
 @dataclass(frozen=True)
 class Column:
-    """One leaderboard column: a result key as stored (the leaderboard computes nothing)."""
+    """One leaderboard column: a result key as stored (the leaderboard computes nothing).
+
+    The one column type: a benchmark's views list these, and the leaderboard reads each cell's value, interval
+    and spread from it (``mmjudge.leaderboard.table_model``), its own columns (the file's coverage, robustness
+    effects) declared the same way.
+    """
 
     header: str
     """Column title."""
@@ -113,6 +118,9 @@ class Column:
     """Text column ``"<key>/<out_of>"`` of two stored counts (e.g. alt-tests passed / run)."""
     group: str = ""
     """The column group a leaderboard user shows or hides as one (e.g. a dimension, an arm); ``""``: always shown."""
+    exact: bool = False
+    """A count of the submitted file, not an estimate: shown without an interval or a spread (the leaderboard's
+    coverage columns)."""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 if TYPE_CHECKING:
     from mmjudge.benchmarks._base import BoardRow, QuerySource, Record, Row, View
     from mmjudge.benchmarks._exports import ExportSpec
-    from mmjudge.benchmarks._tables import BreakdownTable
+    from mmjudge.benchmarks._report_tables import BreakdownTable
     from mmjudge.data import BuiltDataset, RawSource
     from mmjudge.queries import Query, Verdict
 

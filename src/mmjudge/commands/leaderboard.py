@@ -18,70 +18,23 @@ from __future__ import annotations
 import argparse
 import os
 
-from mmjudge.leaderboard.settings import default
-
-MiB = 1024 * 1024
+from mmjudge.leaderboard.settings import add_flags, board_settings, default, from_flags
 
 NAME = "leaderboard"
 HELP = "serve the leaderboard app (SQLite or PostgreSQL store), or `leaderboard worker` to run queued model requests"
 
 
-def _common(parser: argparse.ArgumentParser, default: object = None) -> None:
-    parser.add_argument(
-        "--db",
-        default=default,
-        help="SQLite file or postgresql:// URL of the store (default: $MMJUDGE_DB, else "
-        "<user data dir>/mmjudge/leaderboard.sqlite)",
-    )
-    parser.add_argument(
-        "--data-root",
-        default=default,
-        help="folder with built benchmark folders <id>/ holding the labels (default: <demo output>/sample-data if present)",
-    )
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Serve options, and the ``worker`` subcommand."""
-    _common(parser)
+    """Serve options (a flag per setting of :data:`mmjudge.leaderboard.settings.SETTINGS`), and the ``worker``
+    subcommand."""
+    add_flags(parser)
     parser.add_argument("--port", type=int, default=7860, help="port (default 7860)")
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
-    parser.add_argument(
-        "--no-auth", action="store_true",
-        help="local mode: no login, the submitter is 'local' (without it, off a Space, OAUTH_CLIENT_ID and "
-        "OAUTH_CLIENT_SECRET of an OAuth app must be set: README, Deploy)",
-    )
-    parser.add_argument(
-        "--admin", action="append", default=[], help="username allowed to hide rows (repeatable)"
-    )
-    parser.add_argument(
-        "--daily-limit", type=int, default=default("daily_limit"),
-        help="uploads + model requests per user per 24 h (a request counts once; worker rows do not count; "
-        f"default {default('daily_limit')})",
-    )
-    parser.add_argument("--max-mb", type=float, default=default("max_bytes") / MiB,
-                        help=f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})")  # fmt: skip
-    parser.add_argument(
-        "--private-labels", action="store_true",
-        help="the labels are private (users cannot read them): a row from a non-admin's upload or model request "
-        "shows only its Ladder score, its breakdowns and results file are withheld, and weight-free backends are "
-        "requestable by admins only",
-    )
-    parser.add_argument("--ladder-margin", type=float, default=default("ladder_margin"),
-                        help="with --private-labels: the Ladder's margin and rounding step, in headline points "
-                        f"(default {default('ladder_margin'):g})")  # fmt: skip
-    parser.add_argument(
-        "--demo-output",
-        default="demo-output",
-        help="ingest <dir>/<benchmark>/<judge>/predictions.jsonl as baselines (weight-free judges: shown, never ranked)",
-    )
-    parser.add_argument(
-        "--mirror-repo", default=None, help="mirror the store to this Hub dataset repo (off by default)"
-    )
     sub = parser.add_subparsers(dest="leaderboard_action", metavar="ACTION")
     worker = sub.add_parser("worker", help="claim queued model requests and run them through `mmjudge eval`",
                             description="Claim queued model requests from the leaderboard store, run each "
                             "benchmark through `mmjudge eval` and store the scored rows as `run here`.")  # fmt: skip
-    _common(worker, argparse.SUPPRESS)
+    add_flags(worker, ("db", "data_root"), absent=argparse.SUPPRESS)
     worker.add_argument("--once", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--poll", type=float, default=30.0, help="seconds between polls of an empty queue")
     worker.add_argument("--lease", type=float, default=600.0, help="lease in seconds (renewed while running)")
@@ -138,18 +91,16 @@ def run(args: argparse.Namespace) -> int:
                           worker=args.worker_id, gpus=gpus)  # fmt: skip
         print(f"processed {done} requests")
         return 0
-    data_root = default_data_root(args.data_root, args.demo_output)  # a --data-root without labels: refused first
-    _check_login_possible(args.no_auth)
+    values = from_flags(args)
+    data_root = default_data_root(values["data_root"], values["demo_output"])  # --data-root without labels: refused
+    _check_login_possible(not values["require_login"])
     require("gradio", "space", purpose="serving the leaderboard")
     from mmjudge.leaderboard.ui import build_app
 
-    board = open_leaderboard(
-        _db(args.db), data_root=data_root, require_login=not args.no_auth, admins=args.admin,
-        daily_limit=args.daily_limit, max_bytes=int(args.max_mb * 1024 * 1024), demo_output=args.demo_output,
-        private_labels=args.private_labels, ladder_margin=args.ladder_margin,
-    )  # fmt: skip
-    if args.mirror_repo:
-        start_mirror(board.store, args.mirror_repo, private_labels=board.settings.private_labels)
+    board = open_leaderboard(_db(values["db"]), demo_output=values["demo_output"],
+                             **{**board_settings(values), "data_root": data_root})  # fmt: skip
+    if values["mirror_repo"]:
+        start_mirror(board.store, values["mirror_repo"], private_labels=board.settings.private_labels)
     print(
         f"store: {board.store.display()}; labels for: {', '.join(board.benchmarks_available()) or 'none (--data-root)'}"
     )

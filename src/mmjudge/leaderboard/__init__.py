@@ -12,17 +12,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mmjudge.leaderboard.service import LOCAL_USER, Leaderboard
     from mmjudge.leaderboard.settings import Settings
     from mmjudge.leaderboard.store import NewSubmission, Store, StoredSubmission, SubmissionRejected
-    from mmjudge.leaderboard.submit import LOCAL_USER, Leaderboard, ingest_demo_output
-    from mmjudge.leaderboard.tables import Table, build_table
+    from mmjudge.leaderboard.submit import ingest_demo_output
+    from mmjudge.leaderboard.table_model import Table, build_table
     from mmjudge.leaderboard.validation import SubmissionMeta, validate_file, validate_meta
 
 _HOMES = {
     "Settings": "settings",
     **dict.fromkeys(("NewSubmission", "Store", "StoredSubmission", "SubmissionRejected"), "store"),
-    **dict.fromkeys(("LOCAL_USER", "Leaderboard", "ingest_demo_output"), "submit"),
-    **dict.fromkeys(("Table", "build_table"), "tables"),
+    **dict.fromkeys(("LOCAL_USER", "Leaderboard"), "service"),
+    "ingest_demo_output": "submit",
+    **dict.fromkeys(("Table", "build_table"), "table_model"),
     **dict.fromkeys(("SubmissionMeta", "validate_file", "validate_meta"), "validation"),
 }
 """Public name -> its module; imported on first use, so that a light module of this package (its settings)

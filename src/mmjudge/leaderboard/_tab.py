@@ -32,7 +32,7 @@ import gradio as gr
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard.facets import SHOWN_TIERS
 from mmjudge.leaderboard.reported import reported_note
-from mmjudge.leaderboard.tables import columns, robustness_table, views
+from mmjudge.leaderboard.table_model import higher_is_better, ranked_column, robustness_table, views
 
 if TYPE_CHECKING:
     from mmjudge.leaderboard.ui import Handlers
@@ -210,8 +210,7 @@ def benchmark_tab(handlers: Handlers, benchmark: str) -> TabControls:
                          interactive=False, show_search="filter", wrap=True, pinned_columns=PINNED,
                          column_widths=cast(Any, [f"{w}px" for w in WIDTHS]), elem_id=f"table-{benchmark}",
                          label=spec.tab_title)  # fmt: skip
-    headline = table.headers[table.rank_column]
-    higher = next(c.higher_is_better for c in columns(benchmark) if c.header == headline)
+    higher = higher_is_better(benchmark, ranked_column(benchmark))
     legend = LEGEND.format(direction="higher" if higher else "lower")  # the same in every view
     gr.Markdown(legend, elem_id=f"legend-{benchmark}")
     # what this table's marks mean (thin intervals, rank sets), redrawn with the table

@@ -14,7 +14,7 @@ from typing import Any
 from mmjudge.estimates import score_keys, with_its_interval
 from mmjudge.leaderboard.facets import row_tier
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
-from mmjudge.leaderboard.tables import Table
+from mmjudge.leaderboard.table_model import Table
 
 __all__ = ["FORMULA_START", "csv_text", "public_scores", "results_record", "write_results_file", "write_table"]
 

@@ -6,7 +6,7 @@ fields the queue tab shows; a request's config, lease and the raw log are not ex
 tail goes through :func:`~mmjudge.leaderboard.redaction.public_log` again). A row's scores are what its
 results file publishes (:func:`~mmjudge.leaderboard.export.public_scores`: a submitted row without its raw
 counts) and, with private labels, what the table shows of a submitted row (its Ladder score only:
-:func:`~mmjudge.leaderboard.tables.public_row`). Non-finite numbers become
+:func:`~mmjudge.leaderboard.table_model.public_row`). Non-finite numbers become
 ``null`` so every line is strict JSON. :func:`start_mirror` has ``huggingface_hub.CommitScheduler``
 push that folder every few minutes, exporting just before each push; it needs a write token
 (``HF_TOKEN``).
@@ -67,7 +67,7 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
 def _public_submission(sub: StoredSubmission, private_labels: bool) -> dict[str, Any]:
     """A stored row as the mirror publishes it: what its table row and results file show, nothing more."""
     from mmjudge.leaderboard.export import public_scores
-    from mmjudge.leaderboard.tables import public_row
+    from mmjudge.leaderboard.table_model import public_row
 
     shown = public_row(sub, private=private_labels)
     record = {k: v for k, v in asdict(shown).items() if k not in _PRIVATE_SUBMISSION_FIELDS}

@@ -19,7 +19,7 @@ from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.arrange import Order, arrange, matching, take
 from mmjudge.leaderboard.store import StoredSubmission
-from mmjudge.leaderboard.tables import build_table, public_row
+from mmjudge.leaderboard.table_model import build_table, public_row
 
 __all__ = ["RankedRow", "figure", "ranked_rows"]
 

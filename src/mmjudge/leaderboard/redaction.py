@@ -12,15 +12,17 @@ from collections.abc import Iterable
 
 from mmjudge._secrets import redact_credentials, redact_values
 from mmjudge.leaderboard.auth import SECRETS as AUTH_SECRETS
+from mmjudge.leaderboard.settings import SETTINGS
 
 __all__ = ["SECRETS", "public_log"]
 
 SECRETS: dict[str, str] = {
-    "MMJUDGE_DB": "postgresql://user:password@host:5432/db shared with the workers (omit for SQLite on /data)",
+    **{s.variable: s.help for s in SETTINGS if s.secret and s.variable is not None},
     "HF_TOKEN": "read access to private label repos; write access to MMJUDGE_MIRROR_REPO when mirroring",
     **AUTH_SECRETS,
 }
-"""The settings that hold credentials: set as Space secrets, never written into a build, and masked in
+"""The settings that hold credentials (those of :data:`~mmjudge.leaderboard.settings.SETTINGS` declared
+``secret``, the Hub token, and the login's): set as Space secrets, never written into a build, and masked in
 every log a worker makes public (whatever their value looks like). The login's (``OAUTH_CLIENT_SECRET``,
 ``MMJUDGE_SESSION_SECRET``) are set only off a Space; on one, ``hf_oauth: true`` provides the login."""
 

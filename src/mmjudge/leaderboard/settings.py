@@ -1,27 +1,36 @@
-"""The leaderboard's settings: one config dataclass holding every policy value and its default.
+"""The leaderboard's settings: one config dataclass holding every policy value and its default, and one
+table saying how each is set.
 
-The command line (``mmjudge leaderboard``), the Space's variables (:class:`~mmjudge.leaderboard.space.SpaceConfig`)
-and :func:`~mmjudge.leaderboard.startup.open_leaderboard` take their defaults from :class:`Settings`
-(:func:`default`), so each default is written once. This module imports nothing heavy: the command line
+:class:`Settings` holds each value's default (:func:`default`). :data:`SETTINGS` declares, once per setting an
+operator sets, its help text, its command-line flag of ``mmjudge leaderboard``, its Space environment variable,
+whether it is a secret, and how it is written (:mod:`mmjudge.leaderboard._setting_kinds`): the command line
+builds its flags from it (:func:`add_flags`, :func:`from_flags`), the Space reads the environment through it
+(:func:`from_environment`), and the Space's :data:`~mmjudge.leaderboard.space.VARIABLES` and the secret names
+(:data:`~mmjudge.leaderboard.redaction.SECRETS`) list it. This module imports nothing heavy: the command line
 reads it while it builds its parser.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
-from collections.abc import Mapping
-from dataclasses import field
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
+from mmjudge.leaderboard._setting_kinds import Folder, Kind, Names, Number, Pins, Switch, Text
 from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
 from mmjudge.leaderboard.revisions import RevisionResolver
 from mmjudge.leaderboard.store import DEFAULT_MAX_ATTEMPTS
 from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
 
-__all__ = ["Settings", "default"]
+__all__ = ["SETTINGS", "STARTUP", "MiB", "Setting", "Settings", "add_flags", "board_settings", "default", "from_environment", "from_flags"]
+
+MiB = 1024 * 1024
+"""Bytes in a mebibyte (a file's size limit is written in MiB)."""
 
 
 @config_dataclass
@@ -87,6 +96,94 @@ class Settings:
                 raise ConfigError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
 
 
+STARTUP = ("db", "demo_output", "mirror_repo")
+"""Settings of :data:`SETTINGS` that are not :class:`Settings` fields: where the command or the Space opens the
+store (:func:`~mmjudge.leaderboard.startup.open_leaderboard`'s ``db``), the baselines it ingests, and the Hub
+repo it mirrors to (:func:`~mmjudge.leaderboard.startup.start_mirror`)."""
+_FIELD = object()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting an operator sets: its name, how it is written, and where (flag, variable, or both)."""
+
+    name: str
+    """The :class:`Settings` field it sets, or a start-up option (:data:`STARTUP`)."""
+    kind: Kind
+    """How its value is written (:mod:`mmjudge.leaderboard._setting_kinds`)."""
+    help: str
+    """What it does, shown by ``--help`` and by the Space's variable list."""
+    flag: str | None = None
+    """Its flag of ``mmjudge leaderboard`` (``None``: the Space's only)."""
+    variable: str | None = None
+    """Its Space environment variable (``None``: the command line's only)."""
+    secret: bool = False
+    """It holds a credential: a Space secret, masked in every public log."""
+    command_default: Any = _FIELD
+    """The command line's default where it differs from the Space's (the field's default)."""
+
+    @property
+    def default(self) -> Any:
+        """The value when it is not set: the :class:`Settings` field's default (``None`` for a start-up option)."""
+        found = {f.name: f for f in dataclasses.fields(Settings)}.get(self.name)
+        if found is None:
+            return None
+        if found.default_factory is not dataclasses.MISSING:
+            return found.default_factory()
+        return found.default
+
+    @property
+    def dest(self) -> str:
+        """The attribute ``argparse`` stores the flag's value in (``--no-auth`` -> ``no_auth``)."""
+        return (self.flag or "").lstrip("-").replace("-", "_")
+
+
+def add_flags(parser: argparse.ArgumentParser, names: Collection[str] | None = None, *, absent: Any = _FIELD) -> None:
+    """Add the flag of each setting of :data:`SETTINGS` that has one (only ``names`` when given) to ``parser``;
+    ``absent`` replaces the defaults (``argparse.SUPPRESS`` on a subcommand sharing its parent's flags)."""
+    for setting in SETTINGS:
+        if setting.flag is None or (names is not None and setting.name not in names):
+            continue
+        given = setting.default if setting.command_default is _FIELD else setting.command_default
+        keywords = setting.kind.flag(given)
+        if absent is not _FIELD:
+            keywords["default"] = absent
+        parser.add_argument(setting.flag, help=setting.help, **keywords)
+
+
+def from_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """``{name: value}`` of every setting with a flag, from the parsed command line."""
+    return {s.name: s.kind.from_flag(getattr(args, s.dest), s.flag) for s in SETTINGS if s.flag is not None}
+
+
+def from_environment(environ: Mapping[str, str], problems: list[str]) -> dict[str, Any]:
+    """``{name: value}`` of every setting with a variable: read from ``environ`` (values stripped; an empty
+    one is not set), else its default; each problem is appended to ``problems`` as one line.
+
+    >>> problems = []; values = from_environment({"MMJUDGE_ADMINS": "root", "MMJUDGE_MAX_MB": "0"}, problems)
+    >>> values["admins"], values["daily_limit"], problems
+    (('root',), 5, ["MMJUDGE_MAX_MB='0': expected a positive number"])
+    """
+    values = {}
+    for setting, variable in ((s, s.variable) for s in SETTINGS if s.variable is not None):
+        text = environ.get(variable, "").strip()
+        try:
+            values[setting.name] = setting.kind.from_text(text, variable) if text else setting.default
+        except ConfigError as exc:
+            problems.append(str(exc))
+    return values
+
+
+def board_settings(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The :class:`Settings` among ``values`` (:func:`from_flags`, :func:`from_environment`): the start-up
+    options (:data:`STARTUP`) left out.
+
+    >>> board_settings({"db": "lb.sqlite", "daily_limit": 3})
+    {'daily_limit': 3}
+    """
+    return {name: value for name, value in values.items() if name not in STARTUP}
+
+
 def default(name: str) -> Any:
     """The default of setting ``name`` (a field of :class:`Settings` with a plain default).
 
@@ -105,3 +202,44 @@ def _per_benchmark(attribute: str) -> dict[str, Any]:
 
     found = {b: getattr(get_benchmark(b).present.leaderboard, attribute) for b in benchmark_ids()}
     return {b: dict(v) for b, v in found.items() if v}
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("db", Text(), flag="--db", variable="MMJUDGE_DB", secret=True,
+            help="the store: an SQLite file, or a postgresql:// URL shared with the workers (a secret: it holds the "
+            "password; the command reads $MMJUDGE_DB when --db is not given); default /data/leaderboard.sqlite on a "
+            "Space with persistent storage, else <user data dir>/mmjudge/leaderboard.sqlite"),
+    Setting("data_root", Folder(), flag="--data-root", variable="MMJUDGE_DATA_ROOT",
+            help="folder of built benchmark folders <id>/ holding the labels, used instead of the Hub label repos "
+            "(the command's default: <demo output>/sample-data if present; a Space's: the MMJUDGE_LABELS_<ID> repos)"),
+    Setting("demo_output", Text(), flag="--demo-output", variable="MMJUDGE_DEMO_OUTPUT", command_default="demo-output",
+            help="`mmjudge demo` output to ingest as baselines, <dir>/<benchmark>/<judge>/predictions.jsonl "
+            "(weight-free judges: shown, never ranked; the command's default: demo-output, a Space's: none)"),
+    Setting("mirror_repo", Text(), flag="--mirror-repo", variable="MMJUDGE_MIRROR_REPO",
+            help="mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access; default: off)"),
+    Setting("require_login", Switch(means=False), flag="--no-auth", variable="MMJUDGE_NO_AUTH",
+            help="local no-login mode, the submitter is 'local' (variable: 1; never on a public Space; without it, "
+            "off a Space, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET of an OAuth app must be set: README, Deploy)"),
+    Setting("admins", Names(), flag="--admin", variable="MMJUDGE_ADMINS",
+            help="username allowed to hide rows (the flag repeatable, the variable comma-separated)"),
+    Setting("daily_limit", Number(int), flag="--daily-limit", variable="MMJUDGE_DAILY_LIMIT",
+            help="uploads + model requests per user per 24 h (a request counts once, whatever its benchmarks; "
+            f"worker rows do not count; default {default('daily_limit')})"),
+    Setting("max_bytes", Number(int, written=float, unit=MiB), flag="--max-mb", variable="MMJUDGE_MAX_MB",
+            help=f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})"),
+    Setting("private_labels", Switch(), flag="--private-labels", variable="MMJUDGE_PRIVATE_LABELS",
+            help="the labels are private (variable: 1; a Space checks its label repos are): a submitted row, and "
+            "each row of a non-admin's model request, shows only its Ladder score, its breakdowns and results file "
+            "are withheld; weight-free judges are requestable by admins only"),
+    Setting("ladder_margin", Number(float), flag="--ladder-margin", variable="MMJUDGE_LADDER_MARGIN",
+            help="private labels: the Ladder's margin and rounding step, in headline points "
+            f"(default {default('ladder_margin'):g})"),
+    Setting("remote_code", Pins(), flag="--remote-code", variable="MMJUDGE_REMOTE_CODE",
+            help="model repo whose own Python code a model request may run (trust_remote_code), pinned: "
+            "org/name@<40-hex commit> (the flag repeatable, the variable comma-separated; default: none)"),
+)
+"""Every setting an operator sets, declared once: the command line's flags and the Space's variables come from
+here. Not here: the Space's label sources (``MMJUDGE_BENCHMARKS``, ``MMJUDGE_LABELS_<ID>``,
+``MMJUDGE_LABELS_DIR``: a Space downloads its labels, the command reads a folder), the login's variables
+(:data:`mmjudge.leaderboard.auth.VARIABLES`: read by the login guard, and on a Space by gradio itself), the
+command's ``--port``/``--host`` (the Space's server picks them) and the worker's own flags."""

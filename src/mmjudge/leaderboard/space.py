@@ -12,18 +12,18 @@ exits with that line instead of a traceback.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MmjudgeError
+from mmjudge.leaderboard._setting_kinds import COMMIT, REPO, Names
 from mmjudge.leaderboard.auth import VARIABLES as AUTH_VARIABLES
 from mmjudge.leaderboard.redaction import SECRETS
-from mmjudge.leaderboard.settings import default
+from mmjudge.leaderboard.settings import SETTINGS, board_settings, from_environment
 
 __all__ = [
     "SECRETS",
@@ -37,39 +37,19 @@ __all__ = [
     "start",
 ]
 
-MiB = 1024 * 1024
-"""Bytes in a mebibyte (``MMJUDGE_MAX_MB``)."""
-
 VARIABLES: dict[str, str] = {
-    "MMJUDGE_DB": "store: SQLite file, or postgresql:// URL shared with the workers (set it as a secret: "
-    "it holds the password); default /data/leaderboard.sqlite with persistent storage",
     "MMJUDGE_BENCHMARKS": "comma-separated benchmarks to serve (default: all four)",
     "MMJUDGE_LABELS_<ID>": "Hub dataset repo with the labels of benchmark <ID> at a pinned commit: "
     "org/name@<40-hex commit> (one per served benchmark)",
     "MMJUDGE_LABELS_DIR": "where the labels are downloaded (default /data/mmjudge-labels with persistent "
     "storage, else the user cache)",
-    "MMJUDGE_DATA_ROOT": "local runs: a folder of built benchmark folders <id>/ used instead of the Hub repos",
-    "MMJUDGE_ADMINS": "comma-separated usernames who may hide rows",
-    "MMJUDGE_DAILY_LIMIT": "uploads + model requests per user per 24 h (a request once, whatever its benchmarks; "
-    f"worker rows not counted; default {default('daily_limit')})",
-    "MMJUDGE_MAX_MB": f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})",
-    "MMJUDGE_DEMO_OUTPUT": "`mmjudge demo` output to ingest as baselines (weight-free judges, shown, never ranked)",
-    "MMJUDGE_MIRROR_REPO": "mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access)",
-    "MMJUDGE_NO_AUTH": "1: local no-login mode (never on a public Space)",
-    "MMJUDGE_PRIVATE_LABELS": "1: the label repos are private (checked at start-up): a submitted row, and each row of a "
-    "non-admin's model request, shows only its Ladder score, its breakdowns and results file are withheld; "
-    "weight-free judges are requestable by admins only",
-    "MMJUDGE_REMOTE_CODE": "comma-separated model repos whose own Python code a model request may run "
-    "(trust_remote_code), each pinned: org/name@<40-hex commit> (default: none)",
-    "MMJUDGE_LADDER_MARGIN": "private labels: the Ladder's margin and rounding step, in headline points "
-    f"(default {default('ladder_margin'):g})",
+    **{s.variable: s.help for s in SETTINGS if s.variable is not None},
     **AUTH_VARIABLES,
 }
-"""Every environment variable the Space app reads, with its meaning (the login's only off a Space)."""
+"""Every environment variable the Space app reads, with its meaning: its label sources, every setting of
+:data:`~mmjudge.leaderboard.settings.SETTINGS` with a variable, and the login's (read only off a Space)."""
 
 
-_COMMIT = re.compile(r"[0-9a-f]{40}")
-_REPO = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 Download = Callable[..., Any]
 """``huggingface_hub.snapshot_download``'s signature (tests pass a fake that copies a local folder)."""
 
@@ -107,9 +87,9 @@ class LabelSource:
         """
         name = label_variable(benchmark)
         repo_id, _, revision = value.strip().partition("@")
-        if not _REPO.fullmatch(repo_id):
+        if not REPO.fullmatch(repo_id):
             raise ConfigError(f"{name}={value!r}: expected org/name@<40-hex commit> of a Hub dataset repo")
-        if not _COMMIT.fullmatch(revision):
+        if not COMMIT.fullmatch(revision):
             raise ConfigError(
                 f"{name}={value!r} is not pinned: expected org/name@<40-hex commit> (a branch or tag can move; "
                 "take the commit from the repo's history or `mmjudge push-dataset` output)"
@@ -121,32 +101,13 @@ class LabelSource:
 class SpaceConfig:
     """The Space's settings, read from the environment by :meth:`from_env`."""
 
-    db: str | None = None
-    """Store location (``None``: the user data dir, lost on a Space restart)."""
-    data_root: Path | None = None
-    """A local folder of built benchmark folders (replaces the Hub label repos)."""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """``{name: value}`` of every setting of :data:`~mmjudge.leaderboard.settings.SETTINGS` with a variable
+    (set, or its default; ``db`` defaults to the persistent storage's SQLite file)."""
     labels: tuple[LabelSource, ...] = ()
-    """The pinned label repos, one per served benchmark."""
+    """The pinned label repos, one per served benchmark (none with ``MMJUDGE_DATA_ROOT``)."""
     labels_dir: Path = Path("labels")
     """Where :func:`fetch_labels` downloads them."""
-    admins: tuple[str, ...] = ()
-    """Admin usernames."""
-    daily_limit: int = default("daily_limit")
-    """Submissions + requests per user per day."""
-    max_mb: float = default("max_bytes") / MiB
-    """Size limit of a prediction file in MiB."""
-    demo_output: str | None = None
-    """``mmjudge demo`` output to ingest."""
-    mirror_repo: str | None = None
-    """Hub dataset repo mirroring the public tables."""
-    require_login: bool = True
-    """``False`` only with ``MMJUDGE_NO_AUTH=1``."""
-    private_labels: bool = False
-    """``MMJUDGE_PRIVATE_LABELS=1``: the Ladder mode of submitted rows (the label repos must be private)."""
-    ladder_margin: float = default("ladder_margin")
-    """The Ladder's margin (``MMJUDGE_LADDER_MARGIN``)."""
-    remote_code: tuple[tuple[str, str], ...] = ()
-    """``(repo, commit)`` pairs whose code a model request may run (``MMJUDGE_REMOTE_CODE``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, persistent: Path = Path("/data")) -> SpaceConfig:
@@ -158,78 +119,52 @@ class SpaceConfig:
         ...
         mmjudge.errors.ConfigError: MMJUDGE_LABELS_MIST is not set: expected the Hub dataset repo holding the mist labels at a pinned commit, org/name@<40-hex commit> (or set MMJUDGE_DATA_ROOT to a folder of built benchmark folders for a local run)
         """
-        from mmjudge.benchmarks import benchmark_ids
-
-        known = benchmark_ids()
         env = {k: v.strip() for k, v in environ.items() if k.startswith("MMJUDGE_") and v.strip()}
         problems: list[str] = []
-        served = [b.strip() for b in env.get("MMJUDGE_BENCHMARKS", ",".join(known)).split(",") if b.strip()]
-        unknown = [b for b in served if b not in known]
-        if unknown or not served:
-            problems.append(f"MMJUDGE_BENCHMARKS={env.get('MMJUDGE_BENCHMARKS', '')!r}: expected ids among "
-                            f"{', '.join(known)}")  # fmt: skip
-        data_root = Path(env["MMJUDGE_DATA_ROOT"]) if "MMJUDGE_DATA_ROOT" in env else None
-        labels = []
-        for benchmark in [] if data_root is not None else [b for b in served if b in known]:
-            value = env.get(label_variable(benchmark))
-            if value is None:
-                problems.append(
-                    f"{label_variable(benchmark)} is not set: expected the Hub dataset repo holding the {benchmark} "
-                    "labels at a pinned commit, org/name@<40-hex commit> (or set MMJUDGE_DATA_ROOT to a folder of "
-                    "built benchmark folders for a local run)"
-                )
-                continue
-            try:
-                labels.append(LabelSource.parse(benchmark, value))
-            except ConfigError as exc:
-                problems.append(str(exc))
-        remote_code = _remote_code(env.get("MMJUDGE_REMOTE_CODE", ""), problems)
-        numbers = {name: _number(env, name, fallback, problems) for name, fallback in
-                   (("MMJUDGE_DAILY_LIMIT", cls.daily_limit), ("MMJUDGE_MAX_MB", cls.max_mb),
-                    ("MMJUDGE_LADDER_MARGIN", cls.ladder_margin))}  # fmt: skip
+        settings = from_environment(env, problems)
+        served = _served(env.get("MMJUDGE_BENCHMARKS"), problems)
+        labels = () if settings["data_root"] is not None else _label_sources(env, served, problems)
         if problems:
             raise ConfigError("; ".join(problems))
         on_space = persistent.is_dir()
         default_labels = persistent / "mmjudge-labels" if on_space else _cache_dir() / "labels"
-        return cls(
-            db=env.get("MMJUDGE_DB") or (str(persistent / "leaderboard.sqlite") if on_space else None),
-            data_root=data_root, labels=tuple(labels),
-            labels_dir=Path(env.get("MMJUDGE_LABELS_DIR", str(default_labels))),
-            admins=tuple(a.strip() for a in env.get("MMJUDGE_ADMINS", "").split(",") if a.strip()),
-            daily_limit=int(numbers["MMJUDGE_DAILY_LIMIT"]), max_mb=numbers["MMJUDGE_MAX_MB"],
-            demo_output=env.get("MMJUDGE_DEMO_OUTPUT"), mirror_repo=env.get("MMJUDGE_MIRROR_REPO"),
-            require_login=env.get("MMJUDGE_NO_AUTH") != "1",
-            private_labels=env.get("MMJUDGE_PRIVATE_LABELS") == "1", ladder_margin=numbers["MMJUDGE_LADDER_MARGIN"],
-            remote_code=remote_code,
-        )  # fmt: skip
+        if settings["db"] is None and on_space:
+            settings["db"] = str(persistent / "leaderboard.sqlite")
+        return cls(settings=settings, labels=labels, labels_dir=Path(env.get("MMJUDGE_LABELS_DIR", str(default_labels))))
 
 
-def _remote_code(value: str, problems: list[str]) -> tuple[tuple[str, str], ...]:
-    """``MMJUDGE_REMOTE_CODE``'s ``org/name@<commit>`` entries (each problem appended to ``problems``).
+def _served(value: str | None, problems: list[str]) -> list[str]:
+    """The known benchmark ids ``MMJUDGE_BENCHMARKS`` names (default: every registered one).
 
-    >>> _remote_code("THUDM/VisionReward-Video@" + "a" * 40, [])
-    (('THUDM/VisionReward-Video', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'),)
-    >>> problems = []; _remote_code("org/m@main", problems), problems
-    ((), ["MMJUDGE_REMOTE_CODE entry 'org/m@main': expected org/name@<40-hex commit>"])
+    >>> problems = []; _served("mist, imagenet", problems), problems  # doctest: +ELLIPSIS
+    (['mist'], ["MMJUDGE_BENCHMARKS='mist, imagenet': expected ids among isovrbench, ..."])
     """
-    pairs = []
-    for entry in (e.strip() for e in value.split(",") if e.strip()):
-        repo, _, commit = entry.partition("@")
-        if not (_REPO.fullmatch(repo) and _COMMIT.fullmatch(commit)):
-            problems.append(f"MMJUDGE_REMOTE_CODE entry {entry!r}: expected org/name@<40-hex commit>")
+    from mmjudge.benchmarks import benchmark_ids
+
+    known = benchmark_ids()
+    served = Names().from_text(",".join(known) if value is None else value, "MMJUDGE_BENCHMARKS")
+    if not served or any(b not in known for b in served):
+        problems.append(f"MMJUDGE_BENCHMARKS={value or ''!r}: expected ids among {', '.join(known)}")
+    return [b for b in served if b in known]
+
+
+def _label_sources(env: Mapping[str, str], served: list[str], problems: list[str]) -> tuple[LabelSource, ...]:
+    """The pinned label repo of each served benchmark (each problem appended to ``problems``)."""
+    labels = []
+    for benchmark in served:
+        value = env.get(label_variable(benchmark))
+        if value is None:
+            problems.append(
+                f"{label_variable(benchmark)} is not set: expected the Hub dataset repo holding the {benchmark} "
+                "labels at a pinned commit, org/name@<40-hex commit> (or set MMJUDGE_DATA_ROOT to a folder of "
+                "built benchmark folders for a local run)"
+            )
             continue
-        pairs.append((repo, commit))
-    return tuple(pairs)
-
-
-def _number(env: Mapping[str, str], name: str, default: float, problems: list[str]) -> float:
-    try:
-        value = float(env.get(name, default))
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        problems.append(f"{name}={env.get(name)!r}: expected a positive number")
-    return value
+        try:
+            labels.append(LabelSource.parse(benchmark, value))
+        except ConfigError as exc:
+            problems.append(str(exc))
+    return tuple(labels)
 
 
 def _cache_dir() -> Path:
@@ -248,11 +183,12 @@ def fetch_labels(config: SpaceConfig, *, download: Download | None = None) -> Pa
     Raises:
         ConfigError: a download failed (missing repo or commit, no access); one line naming the variable.
     """
-    if config.data_root is not None:
-        if not config.data_root.is_dir():
-            raise ConfigError(f"MMJUDGE_DATA_ROOT={str(config.data_root)!r}: expected a folder of built "
+    data_root = config.settings.get("data_root")
+    if data_root is not None:
+        if not Path(data_root).is_dir():
+            raise ConfigError(f"MMJUDGE_DATA_ROOT={str(data_root)!r}: expected a folder of built "
                               "benchmark folders <id>/")  # fmt: skip
-        return config.data_root
+        return Path(data_root)
     if download is None:
         from huggingface_hub import snapshot_download
 
@@ -282,7 +218,7 @@ def check_private(config: SpaceConfig, *, is_private: Callable[[str, str], bool]
     Raises:
         ConfigError: a label repo is public, or its visibility cannot be read; one line naming the variable.
     """
-    if not config.private_labels:
+    if not config.settings.get("private_labels"):
         return
     if is_private is None:
         from huggingface_hub import HfApi
@@ -316,13 +252,12 @@ def open_space(environ: Mapping[str, str], *, download: Download | None = None,
     check_private(config, is_private=is_private)
     data_root = fetch_labels(config, download=download)
     board = open_leaderboard(
-        config.db, data_root=data_root, require_login=config.require_login, admins=config.admins,
-        daily_limit=config.daily_limit, max_bytes=int(config.max_mb * 1024 * 1024), demo_output=config.demo_output,
-        private_labels=config.private_labels, ladder_margin=config.ladder_margin,
-        remote_code=dict(config.remote_code), label_names={source.benchmark: source.repo_id for source in config.labels},
+        config.settings["db"], demo_output=config.settings["demo_output"],
+        **{**board_settings(config.settings), "data_root": data_root},
+        label_names={source.benchmark: source.repo_id for source in config.labels},
     )  # fmt: skip
-    if config.mirror_repo:
-        start_mirror(board.store, config.mirror_repo, private_labels=board.settings.private_labels)
+    if config.settings["mirror_repo"]:
+        start_mirror(board.store, config.settings["mirror_repo"], private_labels=board.settings.private_labels)
     return board, build_app(board, about=about_text())
 
 

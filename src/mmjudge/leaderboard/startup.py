@@ -18,9 +18,10 @@ from mmjudge.benchmarks import benchmark_ids
 from mmjudge.errors import MissingFileError
 from mmjudge.leaderboard.reported import seed_reported
 from mmjudge.leaderboard.revisions import hub_commit
+from mmjudge.leaderboard.service import Leaderboard
 from mmjudge.leaderboard.settings import Settings, default
 from mmjudge.leaderboard.store import Store
-from mmjudge.leaderboard.submit import Leaderboard, ingest_demo_output
+from mmjudge.leaderboard.submit import ingest_demo_output
 
 __all__ = ["about_text", "check_data_root", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
 

@@ -46,9 +46,10 @@ from mmjudge.leaderboard.export import write_results_file, write_table
 from mmjudge.leaderboard.policy import ENDPOINT_MODEL
 from mmjudge.leaderboard.queue import canonical_revision
 from mmjudge.leaderboard.redaction import public_log
+from mmjudge.leaderboard.service import Leaderboard
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.leaderboard.submit import Leaderboard, quota_text
-from mmjudge.leaderboard.tables import Table, build_table, is_laddered
+from mmjudge.leaderboard.submit import quota_text
+from mmjudge.leaderboard.table_model import Table, build_table, is_laddered
 from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 
 __all__ = ["AppClosingError", "Handlers", "InFlight", "LeaderboardApp", "build_app"]
@@ -90,7 +91,7 @@ class Handlers:
 
     @tracked
     def caption(self, benchmark: str, view: str | None = None) -> str:
-        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.tables.Table.caption`, Markdown)."""
+        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.table_model.Table.caption`, Markdown)."""
         return self.table(benchmark, view).caption
 
     @tracked

@@ -51,8 +51,8 @@ from mmjudge.leaderboard.heartbeats import beat
 from mmjudge.leaderboard.policy import ENDPOINT_MODEL, NO_MODEL, check_request_config
 from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
 from mmjudge.leaderboard.redaction import SECRETS, public_log
+from mmjudge.leaderboard.service import Leaderboard
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
-from mmjudge.leaderboard.submit import Leaderboard
 from mmjudge.leaderboard.validation import SubmissionMeta
 
 __all__ = [

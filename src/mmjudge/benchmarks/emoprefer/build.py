@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import mark_missing_media, validate_relpath
-from mmjudge.data.tables import check_allowed, check_unique, read_csv_strings, schema_error
+from mmjudge.data.strict_read import check_allowed, check_unique, read_csv_strings, schema_error
 from mmjudge.errors import ConfigError, SchemaError
 
 __all__ = ["PREFERENCES", "EmoPreferFiles", "build_tables", "find_files", "read_pairs", "reverse_pairs"]

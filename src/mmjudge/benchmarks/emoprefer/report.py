@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._figures import report_figure, save
-from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells
+from mmjudge.benchmarks._report_tables import BreakdownTable, TableRow, cells
 from mmjudge.benchmarks.emoprefer.scoring import LABELS, parse_response
 
 __all__ = ["confusion", "plot", "tables"]

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import mark_missing_media, validate_relpath
-from mmjudge.data.tables import check_allowed, check_unique, read_json_list, schema_error
+from mmjudge.data.strict_read import check_allowed, check_unique, read_json_list, schema_error
 from mmjudge.errors import SchemaError
 
 __all__ = ["FIELDS", "TASKS", "build_tables", "is_yes_no", "normalize_items"]

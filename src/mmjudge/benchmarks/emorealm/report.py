@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._figures import bars, bars_caption, report_figure, save
-from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells
+from mmjudge.benchmarks._report_tables import BreakdownTable, TableRow, cells
 from mmjudge.benchmarks.emorealm.scoring import TASKS, YES_NO_TASKS
 
 __all__ = ["plot", "tables"]

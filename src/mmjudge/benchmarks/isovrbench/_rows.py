@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 
 from mmjudge.data.media_paths import validate_relpath
-from mmjudge.data.tables import schema_error
+from mmjudge.data.strict_read import schema_error
 from mmjudge.errors import SchemaError
 
 __all__ = [

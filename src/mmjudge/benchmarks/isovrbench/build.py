@@ -58,7 +58,7 @@ from mmjudge.data.build import BatchStream, BuiltConfig, BuiltDataset, Split
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import MediaRoot
 from mmjudge.data.release import release_section
-from mmjudge.data.tables import require_columns, schema_error
+from mmjudge.data.strict_read import require_columns, schema_error
 from mmjudge.errors import ConfigError, MediaError
 
 __all__ = ["CLIP_SCHEMA", "INTERVENTIONS", "MEDIA_MODES", "build_tables", "clip_hash"]

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import pyarrow as pa
 
-from mmjudge.data.tables import check_utf8, csv_header, iter_csv_batches, schema_error
+from mmjudge.data.strict_read import check_utf8, csv_header, iter_csv_batches, schema_error
 from mmjudge.errors import ConfigError
 
 __all__ = ["CHUNK_ROWS", "SplitFile", "columns_of", "find_split_files", "iter_chunks"]

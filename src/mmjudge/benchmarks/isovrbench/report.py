@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._figures import bars, bars_caption, report_figure, save
-from mmjudge.benchmarks._tables import BreakdownTable, Cell, SweepSeries, TableRow, cells, label
+from mmjudge.benchmarks._report_tables import BreakdownTable, Cell, SweepSeries, TableRow, cells, label
 from mmjudge.benchmarks.isovrbench.scoring import DIMENSIONS, HUMAN_ACCURACY, INTERVENTIONS
 
 __all__ = ["plot", "sweep_series", "tables"]

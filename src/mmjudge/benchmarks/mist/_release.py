@@ -13,7 +13,7 @@ Layout of the release folder (documented in the dataset card template, ``card.md
                        folder, or to media_root when given)
 
 CSV files are UTF-8 with a header line, read with every column as text
-(:mod:`mmjudge.data.tables`). Every bad input raises :class:`~mmjudge.errors.SchemaError` naming the
+(:mod:`mmjudge.data.strict_read`). Every bad input raises :class:`~mmjudge.errors.SchemaError` naming the
 file, the data row (1-based, header not counted) and item id, the column, what was expected and what
 arrived.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mmjudge.benchmarks.mist._draw import CELL_ALIGNMENT, CELL_IMAGE_SENSE, CELL_SENTENCE_SENSE, CELLS
-from mmjudge.data.tables import read_csv_strings, schema_error
+from mmjudge.data.strict_read import read_csv_strings, schema_error
 from mmjudge.errors import SchemaError
 
 __all__ = [

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._figures import bars_caption, errors, number, report_figure, save
-from mmjudge.benchmarks._tables import BreakdownTable, TableRow, cells, label, present_segments
+from mmjudge.benchmarks._report_tables import BreakdownTable, TableRow, cells, label, present_segments
 from mmjudge.benchmarks.mist._drift import SENSES, TERMS
 from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
 

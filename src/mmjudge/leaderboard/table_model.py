@@ -16,12 +16,11 @@ over rounds) or the number alone, as printed. Every table ends with the file's c
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
-from mmjudge.benchmarks import Benchmark, View, get_benchmark
-from mmjudge.benchmarks import Column as ColumnSpec
+from mmjudge.benchmarks import Benchmark, Column, View, get_benchmark
 from mmjudge.estimates import FEW_CLUSTERS, Estimate, ci_keys, interval_caveat, is_ci_key
 from mmjudge.leaderboard import facets
 from mmjudge.leaderboard.significance import THIN, RowRank, board_ranks, stored_estimates
@@ -30,16 +29,22 @@ from mmjudge.leaderboard.store import SUBMITTED, Store, StoredSubmission
 __all__ = [
     "DETAILS",
     "DETAIL_HEADERS",
+    "FILE_COLUMNS",
     "INFO_HEADERS",
     "ROBUSTNESS",
-    "Column",
     "Table",
     "build_table",
     "columns",
+    "has_interval",
+    "higher_is_better",
+    "interval_of",
     "is_laddered",
     "public_row",
+    "ranked_column",
     "ranking_key",
     "robustness_table",
+    "spread_of",
+    "value_of",
     "views",
 ]
 
@@ -64,32 +69,6 @@ LADDER_CELL = "private labels: Ladder score only"
 SIGNIFICANCE = "paired test"
 """Column group of the significance column."""
 Results = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Column:
-    """One score column."""
-
-    header: str
-    """Column title."""
-    value: Callable[[Results], float | str | None]
-    """The number (or short text) from a result dict; ``None`` when absent."""
-    ci: Callable[[Results], tuple[float, float] | None] | None = None
-    """Its 95% CI; ``None`` for a column without one."""
-    higher_is_better: bool = True
-    """Sort direction."""
-    text: bool = False
-    """The column holds short text (``str`` datatype) rather than numbers."""
-    spread: Callable[[Results], float | None] | None = None
-    """The spread over rounds a paper prints beside a mean (``<key>_std``); shown when there is no CI."""
-    group: str = ""
-    """Column group (``""``: always shown)."""
-    exact: bool = False
-    """A count of the submitted file, not an estimate: shown without an interval."""
-    key: str = ""
-    """The result key shown (``""``: none, e.g. the file's counts), for the scorer's stored estimate."""
-    mode: str | None = None
-    """The scoring mode the column shows the key in (``None``: the ranked scoring)."""
 
 
 @dataclass(frozen=True)
@@ -174,83 +153,89 @@ def _whole(cells: Sequence[Any]) -> bool:
     return bool(present) and all(isinstance(c, int) and not isinstance(c, bool) for c in present)
 
 
-def _key(name: str) -> Callable[[Results], float | None]:
-    def get(results: Results) -> float | None:
-        value = results.get(name)
-        return None if value is None or isinstance(value, (str, bool)) else float(value)
-
-    return get
-
-
-def _ci_keys(key: str) -> Callable[[Results], tuple[float, float] | None]:
-    """The stored CI of ``key``: ``<key>_ci_low`` and ``<key>_ci_high`` from the scorer."""
-
-    def get(results: Results) -> tuple[float, float] | None:
-        lo, hi = (results.get(k) for k in ci_keys(key))
-        return None if lo is None or hi is None else (float(lo), float(hi))
-
-    return get
-
-
-def _stored(benchmark: Benchmark, spec: ColumnSpec) -> Column:
-    """A column showing a stored result key (in a scoring mode when the spec names one)."""
-    if spec.text:
-        return Column(spec.header, _text(spec.key, spec.out_of), text=True, group=spec.group)
-    higher = benchmark.metrics.higher_is_better(spec.key)
-    if spec.mode is None:
-        spread = _key(f"{spec.key}_std")
-        value, ci = _key(spec.key), _ci_keys(spec.key)
-        return Column(spec.header, value, ci, higher, spread=spread, group=spec.group, key=spec.key)
-    default = benchmark.metrics.modes[0] if benchmark.metrics.modes else ""
-    value, ci = _in_mode(spec.mode, default, _key(spec.key)), _in_mode(spec.mode, default, _ci_keys(spec.key))
-    return Column(spec.header, value, ci, higher, group=spec.group, key=spec.key, mode=spec.mode)
-
-
-def _text(key: str, out_of: str | None) -> Callable[[Results], str | None]:
-    """The stored value as text, or ``"<key>/<out_of>"`` of two stored counts."""
-
-    def get(results: Results) -> str | None:
-        value = results.get(key)
-        if out_of is None:
-            return None if value is None else str(value)
-        total = results.get(out_of)
-        return None if value is None or total is None else f"{int(value)}/{int(total)}"
-
-    return get
-
-
-T = TypeVar("T")
-
-
-def _in_mode(mode: str, default: str, read: Callable[[Results], T | None]) -> Callable[[Results], T | None]:
-    """``read`` applied to the result scored in ``mode``: the ranked result when it names that mode
-    (a result naming none is in the scorer's ``default`` mode), else the side scoring labelled ``mode``."""
-
-    def get(results: Results) -> T | None:
-        if results.get("mode", default) == mode:
-            return read(results)
-        side = {k[len(mode) + 1 :]: v for k, v in results.items() if k.startswith(f"{mode}:")}
-        return read(side) if side else None
-
-    return get
-
-
-def _file_columns() -> list[Column]:
-    """Coverage and no-judgment rate of the submitted file (verified rows; ``—`` for reported ones)."""
-    return [
-        Column("Coverage %", _key(f"{FILE_PREFIX}coverage"), group=FILE, exact=True),
-        Column(
-            "No judgment %",
-            _key(f"{FILE_PREFIX}no_judgment_rate"),
-            higher_is_better=False,
-            group=FILE,
-            exact=True,
-        ),
-    ]
-
-
 FILE_PREFIX = "file:"
 """How the file's coverage keys appear in the mapping a column reads (``file:coverage``)."""
+FILE_COLUMNS: tuple[Column, ...] = (
+    Column("Coverage %", f"{FILE_PREFIX}coverage", group=FILE, exact=True),
+    Column("No judgment %", f"{FILE_PREFIX}no_judgment_rate", group=FILE, exact=True),
+)
+"""Coverage and no-judgment rate of the submitted file (verified rows; ``—`` for reported ones)."""
+
+
+def value_of(col: Column, results: Results, mode: str = "") -> float | str | None:
+    """The number (or short text) ``col`` shows from a result mapping; ``None`` when absent.
+
+    ``mode``: the scorer's default scoring mode (a result naming none is in it), for a column in a mode.
+
+    >>> value_of(Column("A", "acc"), {"acc": 50}), value_of(Column("n", "ok", text=True, out_of="all"), {"ok": 3, "all": 4})
+    (50.0, '3/4')
+    >>> value_of(Column("A", "acc", mode="lenient"), {"acc": 50, "lenient:acc": 60}, "strict")
+    60.0
+    """
+    if col.text:
+        return _text(results, col.key, col.out_of)
+    scored = _in_mode(col, results, mode)
+    return None if scored is None else _number(scored, col.key)
+
+
+def has_interval(col: Column) -> bool:
+    """Whether ``col`` shows a stored interval: a score column (not text, not a count of the file)."""
+    return not (col.text or col.exact)
+
+
+def interval_of(col: Column, results: Results, mode: str = "") -> tuple[float, float] | None:
+    """``col``'s stored 95% CI (``<key>_ci_low``/``<key>_ci_high`` from the scorer), in its mode; ``None`` when
+    absent or for a column without one (:func:`has_interval`).
+
+    >>> interval_of(Column("A", "acc"), {"acc": 50, "acc_ci_low": 40, "acc_ci_high": 60})
+    (40.0, 60.0)
+    """
+    scored = _in_mode(col, results, mode) if has_interval(col) else None
+    if scored is None:
+        return None
+    lo, hi = (scored.get(k) for k in ci_keys(col.key))
+    return None if lo is None or hi is None else (float(lo), float(hi))
+
+
+def spread_of(col: Column, results: Results) -> float | None:
+    """The spread over rounds a paper prints beside a mean (``<key>_std``), shown when there is no CI; only a
+    score column of the ranked scoring has one."""
+    if not has_interval(col) or col.mode is not None:
+        return None
+    return _number(results, f"{col.key}_std")
+
+
+def higher_is_better(benchmark: str, col: Column) -> bool:
+    """The sort direction of ``col``: its result key's, as the benchmark declares it.
+
+    >>> higher_is_better("mist", ranked_column("mist"))
+    False
+    """
+    return get_benchmark(benchmark).metrics.higher_is_better(col.key)
+
+
+def _number(results: Results, key: str) -> float | None:
+    value = results.get(key)
+    return None if value is None or isinstance(value, (str, bool)) else float(value)
+
+
+def _text(results: Results, key: str, out_of: str | None) -> str | None:
+    """The stored value as text, or ``"<key>/<out_of>"`` of two stored counts."""
+    value = results.get(key)
+    if out_of is None:
+        return None if value is None else str(value)
+    total = results.get(out_of)
+    return None if value is None or total is None else f"{int(value)}/{int(total)}"
+
+
+def _in_mode(col: Column, results: Results, default: str) -> Results | None:
+    """What ``col`` reads: ``results`` for a column in no mode, or when the ranked result is in the column's mode
+    (a result naming none is in the scorer's ``default`` mode); else the side scoring labelled with that mode
+    (``None`` when there is none)."""
+    if col.mode is None or results.get("mode", default) == col.mode:
+        return results
+    side = {k[len(col.mode) + 1 :]: v for k, v in results.items() if k.startswith(f"{col.mode}:")}
+    return side or None
 
 
 def _view(sub: StoredSubmission) -> dict[str, Any]:
@@ -281,7 +266,18 @@ def _view_of(spec: Benchmark, view: str | None) -> View:
 def columns(benchmark: str, view: str | None = None) -> list[Column]:
     """Score columns of ``benchmark`` in ``view`` (default: its first view), as the benchmark declares them."""
     spec = get_benchmark(benchmark)
-    return [_stored(spec, c) for c in _view_of(spec, view).columns]
+    return list(_view_of(spec, view).columns)
+
+
+def ranked_column(benchmark: str, view: str | None = None) -> Column:
+    """The column ranking ``benchmark``'s rows in ``view`` (default: its first view).
+
+    >>> ranked_column("mist").key
+    'change_rate/none_to_misleading/explicit'
+    """
+    spec = get_benchmark(benchmark)
+    chosen = _view_of(spec, view)
+    return chosen.columns[_ranked_column(spec, chosen)]
 
 
 def build_table(
@@ -314,28 +310,29 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     """
     spec = get_benchmark(benchmark)
     chosen = _view_of(spec, view)
-    cols = [_stored(spec, c) for c in chosen.columns] + _file_columns()
+    cols = [*chosen.columns, *FILE_COLUMNS]
     first = _ranked_column(spec, chosen)
     cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
     stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
     rows = [public_row(s, private=private) for s in stored]
     laddered = {s.id for s in rows if is_laddered(s, private=private)}
     mapped = {s.id: _view(s) for s in rows}
+    mode = spec.metrics.modes[0] if spec.metrics.modes else ""
     check = spec.present.leaderboard.degenerate
     # the companion check reads what the server stores: a Ladder row shows one number, but is flagged all the same
     flags = {s.id: check(s.results) if check is not None else None for s in stored}
-    ordered = facets.order_rows(spec, rows, lambda s: _number(cols[0].value(mapped[s.id])), cols[0].higher_is_better,
+    higher = spec.metrics.higher_is_better(cols[0].key)
+    ordered = facets.order_rows(spec, rows, lambda s: _finite(value_of(cols[0], mapped[s.id], mode)), higher,
                                 lambda s: flags[s.id])  # fmt: skip
     ranked = [entry.row for entry in ordered]
     groups = facets.reported_groups(benchmark)
-    mode = spec.metrics.modes[0] if spec.metrics.modes else ""
     values, display, marked = [], [], []
     for entry in ordered:
         sub, place = entry.row, entry.place
         made = stored_estimates(sub)  # a laddered row keeps no paired data in its public view
         found = [(c, _estimate(c, made, mapped[sub.id], mode)) for c in cols]
-        cells = [_cell(c, mapped[sub.id], sub.kind, ladder=sub.id in laddered, estimate=e) for c, e in found]
-        marked += [e for c, e in found if e is not None and _thin(c, mapped[sub.id], e)]
+        cells = [_cell(c, mapped[sub.id], mode, sub.kind, ladder=sub.id in laddered, estimate=e) for c, e in found]
+        marked += [e for c, e in found if e is not None and _thin(c, mapped[sub.id], mode, e)]
         details = [facets.row_tier(sub), facets.set_text(sub, spec), entry.note, facets.judge_type(sub, groups),
                    *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
         values.append([place.number, str(sub.judge), *(v for v, _ in cells), *details, sub.id])
@@ -344,7 +341,7 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order
     datatypes = ["number", "str", *("str" if c.text else "number" for c in cols), *["str"] * (len(DETAIL_HEADERS) - 1),
                  "number"]  # fmt: skip
     column_groups = ["", "", *(c.group for c in cols), *[DETAILS] * len(DETAIL_HEADERS)]
-    intervals = {c.header: [_interval(c, mapped[s.id]) for s in ranked] for c in cols if c.ci is not None}
+    intervals = {c.header: [_interval(c, mapped[s.id], mode) for s in ranked] for c in cols if has_interval(c)}
     ranks: dict[int, RowRank] = {}
     if significance:
         at = 2 + len(chosen.columns)  # after the score columns, before the file's
@@ -372,14 +369,14 @@ NO_RANK_SET = "—"
 def _estimate(col: Column, made: Mapping[str, Estimate], results: Results, mode: str) -> Estimate | None:
     """The scorer's stored estimate behind ``col``'s cell (the ranked scoring's only: ``mode`` is the scorer's
     default mode, which a result naming none is in)."""
-    if not col.key or (col.mode is not None and results.get("mode", mode) != col.mode):
+    if not has_interval(col) or (col.mode is not None and results.get("mode", mode) != col.mode):
         return None
     return made.get(col.key)
 
 
-def _thin(col: Column, results: Results, estimate: Estimate | None) -> bool:
+def _thin(col: Column, results: Results, mode: str, estimate: Estimate | None) -> bool:
     """Whether ``col``'s cell is a number whose interval the estimate marks thin or absent (few clusters)."""
-    return isinstance(col.value(results), (int, float)) and bool(interval_caveat(estimate))
+    return isinstance(value_of(col, results, mode), (int, float)) and bool(interval_caveat(estimate))
 
 
 def _caption(marked: Sequence[Estimate], ranks: Sequence[RowRank]) -> str:
@@ -421,14 +418,14 @@ def _rank_caption(ranks: Sequence[RowRank]) -> list[str]:
     return lines
 
 
-def _interval(col: Column, results: Results) -> tuple[float, float] | None:
+def _interval(col: Column, results: Results, mode: str) -> tuple[float, float] | None:
     """``col``'s stored interval for a numeric value (``None`` for text, a missing value or no interval)."""
-    if col.ci is None or not isinstance(col.value(results), (int, float)):
+    if not has_interval(col) or not isinstance(value_of(col, results, mode), (int, float)):
         return None
-    return col.ci(results)
+    return interval_of(col, results, mode)
 
 
-def _number(value: float | str | None) -> float | None:
+def _finite(value: float | str | None) -> float | None:
     return value if isinstance(value, (int, float)) and not math.isnan(value) else None
 
 
@@ -473,9 +470,7 @@ def ranking_key(benchmark: str) -> str:
     >>> ranking_key("mist")
     'change_rate/none_to_misleading/explicit'
     """
-    spec = get_benchmark(benchmark)
-    chosen = _view_of(spec, None)
-    return chosen.columns[_ranked_column(spec, chosen)].key
+    return ranked_column(benchmark).key
 
 
 def _ranked_column(spec: Benchmark, view: View) -> int:
@@ -485,22 +480,21 @@ def _ranked_column(spec: Benchmark, view: View) -> int:
     return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 
-def _cell(col: Column, results: Results, kind: str = "verified", *, ladder: bool = False,
+def _cell(col: Column, results: Results, mode: str = "", kind: str = "verified", *, ladder: bool = False,
           estimate: Estimate | None = None) -> tuple[Any, str]:  # fmt: skip
     """``(raw value, display)`` of one cell; ``†`` after a number whose stored ``estimate`` says its interval is
     thin or absent (fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters)."""
-    value = col.value(results)
+    value = value_of(col, results, mode)
     if value is None:
         return None, "—"
     if isinstance(value, str):
         return value, value
-    ci = col.ci(results) if col.ci is not None else None
-    spread = col.spread(results) if col.spread is not None else None
+    ci, spread = interval_of(col, results, mode), spread_of(col, results)
     # a reported row without a spread is the number as printed (the table's legend says so); a count of
     # the file is exact; a verified estimate without its interval says so
     missing = "" if col.exact or kind == "reported" else "(Ladder)" if ladder else NO_CI
     text = facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
-    return round(value, 4), f"{text} {THIN}" if _thin(col, results, estimate) else text
+    return round(value, 4), f"{text} {THIN}" if _thin(col, results, mode, estimate) else text
 
 
 ROBUSTNESS = "robustness"
@@ -522,7 +516,7 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
     keys = list(
         dict.fromkeys(k for summary in summaries.values() for k in summary if not is_ci_key(k))
     )
-    cols = [Column(key, _key(key), _ci_keys(key)) for key in keys]
+    cols = [Column(key, key) for key in keys]
     values, display = [], []
     for sub in sorted(rows, key=lambda s: s.id):
         info = [
@@ -535,6 +529,6 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
         display.append([str(v) for v in info] + [d for _, d in cells])
     datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["number"] * len(cols)
     ordered = sorted(rows, key=lambda s: s.id)
-    intervals = {c.header: [_interval(c, summaries[s.id]) for s in ordered] for c in cols}
+    intervals = {c.header: [_interval(c, summaries[s.id], "") for s in ordered] for c in cols}
     return Table(benchmark, list(INFO_HEADERS) + keys, values, display, datatypes, intervals=intervals)
 
