@@ -18,24 +18,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import random
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
-
-def _file(rows: list[dict[str, Any]], seed: int) -> bytes:
-    rng = random.Random(seed)
-    skill = rng.uniform(0.1, 1.0)
-    lines = [
-        json.dumps({"record": "header", "schema_version": 1, "benchmark": "isovrbench", "judge": f"j{seed}"})
-    ]
-    for row in rows:
-        lines.append(json.dumps({"record": "prediction", "id": row["pair_id"], "no_judgment": False,
-                                 "score_chosen": round(rng.gauss(skill, 1), 2),
-                                 "score_rejected": round(rng.gauss(0, 1), 2)}))  # fmt: skip
-    return ("\n".join(lines) + "\n").encode()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_leaderboard_render import submission  # the same synthetic rows as the render benchmark
 
 
 def build(folder: Path) -> None:
@@ -55,7 +43,7 @@ def build(folder: Path) -> None:
         if "limited" in inspect.signature(board.submit).parameters
         else {"daily_limit": None}
     )
-    ids = [board.submit(_file(rows, i), SubmissionMeta(f"judge {i}", f"org/model-{i}"), "u", **unlimited).id
+    ids = [board.submit(submission(rows, i), SubmissionMeta(f"judge {i}", f"org/model-{i}"), "u", **unlimited).id
            for i in range(12)]  # fmt: skip
     board.hide(ids[3], "a")
     seed_reported(board.store)
