@@ -199,27 +199,37 @@ def jpeg_round_trip(frame: np.ndarray, quality: int | None, passes: int) -> Any:
 
 
 @config_dataclass
-class UnifiedRewardOptions:
-    """``options`` of a ``unified_reward`` config."""
+class UnifiedRewardFlexOptions:
+    """``options`` of a ``unified_reward_flex`` config, and the ones ``unified_reward`` shares."""
 
-    max_new_tokens: int = 256
-    """Most tokens generated per clip (the official client asks 4096; a valid reply takes about 40)."""
+    judge_name: ClassVar[str] = "unified_reward_flex"
+    max_new_tokens: int = 4096
+    """Most tokens generated per query (the official client's ``max_tokens``; a reply cut short has no JSON)."""
     jpeg_quality: int | None = 95
-    """JPEG quality of each frame's round trips (``null``: the decoded pixels go to the processor as they are)."""
-    jpeg_passes: int = 2
-    """JPEG round trips per frame: 2 as the official path (``cv2.imwrite``, then the client's re-encode)."""
+    """JPEG quality of each frame's encodes (``null``: the decoded pixels go to the processor as they are)."""
     model_class: str = "AutoModelForImageTextToText"
     """transformers class that loads the model."""
 
     def __post_init__(self) -> None:
+        name = self.judge_name
         if self.max_new_tokens < 1:
-            raise ConfigError(
-                f"unified_reward options: max_new_tokens must be >= 1, got {self.max_new_tokens}"
-            )
+            raise ConfigError(f"{name} options: max_new_tokens must be >= 1, got {self.max_new_tokens}")
         if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
-            raise ConfigError(
-                f"unified_reward options: jpeg_quality must be in [1, 100], got {self.jpeg_quality}"
-            )
+            raise ConfigError(f"{name} options: jpeg_quality must be in [1, 100], got {self.jpeg_quality}")
+
+
+@config_dataclass
+class UnifiedRewardOptions(UnifiedRewardFlexOptions):
+    """``options`` of a ``unified_reward`` config."""
+
+    judge_name: ClassVar[str] = "unified_reward"
+    max_new_tokens: int = 256
+    """Most tokens generated per clip (the official client asks 4096; a valid reply takes about 40)."""
+    jpeg_passes: int = 2
+    """JPEG round trips per frame: 2 as the official path (``cv2.imwrite``, then the client's re-encode)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
         if self.jpeg_passes < 0:
             raise ConfigError(f"unified_reward options: jpeg_passes must be >= 0, got {self.jpeg_passes}")
 

@@ -33,11 +33,10 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
-from mmjudge.judges.unified_reward import IndexRuleProfile, UnifiedRewardBase
+from mmjudge.judges.unified_reward import IndexRuleProfile, UnifiedRewardBase, UnifiedRewardFlexOptions
 from mmjudge.queries import ClipPairQuery, Diagnostics, Verdict
 
 __all__ = [
@@ -213,28 +212,6 @@ def read_reply(text: str) -> FlexReading:
     elif answer is None:
         problem = f"the JSON's winner is {winner!r}, not 'Video 1' or 'Video 2'"
     return FlexReading(answer, winner, categories, totals, problem)
-
-
-@config_dataclass
-class UnifiedRewardFlexOptions:
-    """``options`` of a ``unified_reward_flex`` config."""
-
-    max_new_tokens: int = 4096
-    """Most tokens generated per pair (the official client's ``max_tokens``; a reply cut short has no JSON)."""
-    jpeg_quality: int | None = 95
-    """JPEG quality of each frame's one encode (``null``: the decoded pixels go to the processor as they are)."""
-    model_class: str = "AutoModelForImageTextToText"
-    """transformers class that loads the model."""
-
-    def __post_init__(self) -> None:
-        if self.max_new_tokens < 1:
-            raise ConfigError(
-                f"unified_reward_flex options: max_new_tokens must be >= 1, got {self.max_new_tokens}"
-            )
-        if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
-            raise ConfigError(
-                f"unified_reward_flex options: jpeg_quality must be in [1, 100], got {self.jpeg_quality}"
-            )
 
 
 @register_judge("unified_reward_flex")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmjudge.judges.tiny._common import VOCAB_SIZE, build_tokenizer, save_random, special_ids
+from mmjudge.judges.tiny._common import build_tokenizer, save_random, special_ids
+from mmjudge.judges.tiny._qwen import _text
 from mmjudge.judges.tiny._tokens import PAD_TOKEN
 
 __all__ = ["QWEN2_AUDIO_CHAT_TEMPLATE", "QWEN2_AUDIO_NAMED_TOKENS", "build_qwen2_audio"]
@@ -58,19 +59,7 @@ def build_qwen2_audio(out_dir: str | Path, *, seed: int = 0) -> Path:
         "d_model": 32,
         "max_source_positions": 1500,
     }
-    text = {
-        "model_type": "qwen2",
-        "vocab_size": VOCAB_SIZE,
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 2,
-        "max_position_embeddings": 4096,
-        "bos_token_id": ids[PAD_TOKEN],
-        "eos_token_id": ids["<|im_end|>"],
-        "pad_token_id": ids[PAD_TOKEN],
-    }
+    text = _text(ids, model_type="qwen2", pad_token_id=ids[PAD_TOKEN])
     config = Qwen2AudioConfig(audio_config=audio, text_config=text, audio_token_index=ids["<|AUDIO|>"])
     features = WhisperFeatureExtractor(feature_size=128, sampling_rate=16_000, return_attention_mask=True)
     processor = Qwen2AudioProcessor(features, tokenizer, chat_template=QWEN2_AUDIO_CHAT_TEMPLATE)

@@ -37,6 +37,19 @@ def _tokenizer(tokens: Sequence[str], named: dict[str, str] | None = None) -> An
     return build_tokenizer(named_tokens=named, extra_special_tokens=tuple(dict.fromkeys(extra)))
 
 
+def _perceiver(latents: int) -> dict[str, Any]:
+    """Idefics2's perceiver resampler, one layer, to ``latents`` image tokens per image."""
+    return {
+        "resampler_n_latents": latents,
+        "resampler_depth": 1,
+        "resampler_n_heads": 2,
+        "resampler_head_dim": 16,
+        "num_key_value_heads": 1,
+        "hidden_size": 32,
+        "rms_norm_eps": 1e-6,
+    }
+
+
 def _text(model_type: str | None, tokenizer: Any, **extra: Any) -> dict[str, Any]:
     """A one-layer text decoder (hidden 32, 2 heads of 16) over the 512-token vocabulary."""
     config = {
@@ -145,15 +158,7 @@ def build_idefics2(out_dir: str | Path, *, seed: int = 0) -> Path:
     )
 
     tokenizer = _tokenizer(("<fake_token_around_image>", "<image>", "<end_of_utterance>"))
-    perceiver = {
-        "resampler_n_latents": 64,
-        "resampler_depth": 1,
-        "resampler_n_heads": 2,
-        "resampler_head_dim": 16,
-        "num_key_value_heads": 1,
-        "hidden_size": 32,
-        "rms_norm_eps": 1e-6,
-    }
+    perceiver = _perceiver(64)
     config = Idefics2Config(
         vision_config=_vision(None, 980, 14),
         perceiver_config=perceiver,

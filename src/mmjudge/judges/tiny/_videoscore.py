@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.judges.tiny._common import token_id
-from mmjudge.judges.tiny._families import _text, _tokenizer, _vision
+from mmjudge.judges.tiny._families import _perceiver, _text, _tokenizer, _vision
 
 BOS_TOKEN = "<s>"
 """Mistral's BOS, which Idefics2's tokenizer puts first (the official call keeps the default special tokens)."""
@@ -32,15 +32,7 @@ def build_videoscore(out_dir: str | Path, *, seed: int = 0) -> Path:
         single=f"{BOS_TOKEN} $A", pair=f"{BOS_TOKEN} $A {BOS_TOKEN} $B", special_tokens=[bos]
     )
     tokenizer.bos_token = BOS_TOKEN
-    perceiver = {
-        "resampler_n_latents": IMAGE_SEQ_LEN,
-        "resampler_depth": 1,
-        "resampler_n_heads": 2,
-        "resampler_head_dim": 16,
-        "num_key_value_heads": 1,
-        "hidden_size": 32,
-        "rms_norm_eps": 1e-6,
-    }
+    perceiver = _perceiver(IMAGE_SEQ_LEN)
     head: dict[str, Any] = {"num_labels": 5, "problem_type": "regression"}  # as VideoScore's config.json
     config = Idefics2Config(
         vision_config=_vision(None, 980, 14),
