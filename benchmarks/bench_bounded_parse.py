@@ -46,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _results import append_results
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta
-from mmjudge.leaderboard.ui import Handlers
-from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
+from mmjudge.leaderboard.app.ui import Handlers
+from mmjudge.leaderboard.core.validation import DEFAULT_MAX_BYTES
 from mmjudge.predictions import MAX_RECORD_VALUES, MAX_SECONDS
 
 BENCHMARKS = ("isovrbench", "emoprefer", "emorealm")
@@ -188,8 +188,8 @@ def bench_served(board: Leaderboard, loads: dict[str, tuple[Handlers | None, Pat
     the given handlers, or ``None``: the served app's own)."""
     from gradio_client import Client
 
-    from mmjudge.leaderboard.startup import about_text
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.startup import about_text
+    from mmjudge.leaderboard.app.ui import build_app
 
     app = build_app(board, about=about_text())
     port = _free_port()
@@ -252,7 +252,7 @@ def bench_accepted(board: Leaderboard, name: str, data: bytes) -> dict[str, Any]
 def make_board(folder: Path) -> Leaderboard:
     """A local no-login leaderboard over the sample data, its reported rows and one verified row."""
     from mmjudge.benchmarks import write_sample_data
-    from mmjudge.leaderboard.reported import seed_reported
+    from mmjudge.leaderboard.core.reported import seed_reported
     from mmjudge.scoring import load_reference_rows
 
     root = folder / "data"

@@ -35,7 +35,7 @@ from _results import append_results
 
 from mmjudge.benchmarks.isovrbench import INTERVENTIONS
 from mmjudge.leaderboard import Leaderboard, NewSubmission, Settings, Store, SubmissionMeta, build_table
-from mmjudge.leaderboard.plots import figure
+from mmjudge.leaderboard.board.plots import figure
 
 
 def reference_rows(n_pairs: int) -> list[dict[str, Any]]:

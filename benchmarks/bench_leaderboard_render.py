@@ -6,15 +6,15 @@ Goal (issue 40, item 2): the first render of a board of 450 verified rows in und
 The rows are synthetic: ``--prompts`` anchor prompts x 8 interventions (2,000 pairs by default, clustered by
 prompt), each judge scoring the anchor ``gauss(skill, 1)`` and the other clip ``gauss(0, 1)`` with its own
 skill, submitted through ``Leaderboard.submit`` (validation, scoring, paired data, pairing summary). The
-family's cells are computed once, as ``Leaderboard.submit`` computes them when a row is stored, after the last
-row (``Leaderboard.store_ranks``); a board of 50 or 150 rows is the first rows of the 450 (a copy of the store).
+family's cells are computed once, after the last row (``store_ranks``, what the server's background refresher
+does after a row is stored); a board of 50 or 150 rows is the first rows of the 450 (a copy of the store).
 
 Each render runs in a fresh process, with ``mmjudge.leaderboard`` imported and the IsoVRBench benchmark loaded
 (import time is not render time), and measures what ``Handlers.table`` does for the default view (the page's
 first table; one case both views): read the rows, build the table with its significance columns, the Gradio
 value:
 
-- ``stored cells``: the store holds the cells (the state ``Leaderboard.submit`` leaves);
+- ``stored cells``: the store holds the cells (the state the refresher leaves after a row is stored);
 - ``no stored cells``: the store lost them (``rank_cells`` emptied: the first render after the migration, or
   after rows were hidden outside ``Leaderboard.hide``): the render computes them once and stores them.
 
@@ -46,7 +46,7 @@ RENDER = r"""
 import gc, json, sys, time, tracemalloc
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard import Store, build_table
-from mmjudge.leaderboard.table_model import views
+from mmjudge.leaderboard.core.columns import views
 get_benchmark("isovrbench")
 store = Store(sys.argv[1])
 gc.collect()
@@ -89,32 +89,32 @@ def submission(rows: list[dict[str, Any]], seed: int) -> bytes:
 def build_board(folder: Path, n_rows: int, n_prompts: int) -> Path:
     """A store of ``n_rows`` verified rows submitted through ``Leaderboard.submit`` (cells stored at the end)."""
     from mmjudge.leaderboard import Leaderboard, Settings, Store
-    from mmjudge.leaderboard.validation import SubmissionMeta
+    from mmjudge.leaderboard.board.ranks import store_ranks
+    from mmjudge.leaderboard.core.validation import SubmissionMeta
 
     rows = reference_rows(n_prompts)
     (folder / "isovrbench").mkdir(exist_ok=True)
     path = folder / f"board_{n_rows}.sqlite"
-    board = Leaderboard(
+    board = Leaderboard(  # no on_change: the cells are stored once, after the last row
         Store(path), Settings(data_root=folder, require_login=False), rows_fn=lambda b, f: rows
     )
-    later = board.store_ranks
-    board.store_ranks = lambda benchmark: None  # type: ignore[method-assign]  # once, after the last row
     for i in range(n_rows):
         board.submit(submission(rows, i), SubmissionMeta(f"judge {i}", f"org/model-{i}"), "u", limited=False)
-    later("isovrbench")
+    store_ranks(board.store, "isovrbench")
     return path
 
 
 def first_rows(source: Path, n: int, folder: Path) -> Path:
     """A copy of ``source`` keeping its first ``n`` rows, with the cells of that board stored."""
-    from mmjudge.leaderboard import Leaderboard, Settings, Store
+    from mmjudge.leaderboard import Store
+    from mmjudge.leaderboard.board.ranks import store_ranks
 
     path = folder / f"board_{n}.sqlite"
     shutil.copy(source, path)
     with sqlite3.connect(path) as conn:
         conn.execute("DELETE FROM submissions WHERE id > ?", (n,))
         conn.execute("DELETE FROM rank_cells")
-    Leaderboard(Store(path), Settings(data_root=folder, require_login=False)).store_ranks("isovrbench")
+    store_ranks(Store(path), "isovrbench")
     return path
 
 

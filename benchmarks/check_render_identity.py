@@ -29,8 +29,12 @@ from bench_leaderboard_render import submission  # the same synthetic rows as th
 def build(folder: Path) -> None:
     from mmjudge.benchmarks.isovrbench import INTERVENTIONS
     from mmjudge.leaderboard import Leaderboard, Settings, Store
-    from mmjudge.leaderboard.reported import seed_reported
-    from mmjudge.leaderboard.validation import SubmissionMeta
+    from mmjudge.leaderboard import SubmissionMeta
+
+    try:
+        from mmjudge.leaderboard.core.reported import seed_reported
+    except ModuleNotFoundError:  # before the leaderboard's layers
+        from mmjudge.leaderboard.reported import seed_reported  # type: ignore[no-redef]
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "isovrbench").mkdir(exist_ok=True)
@@ -50,9 +54,15 @@ def build(folder: Path) -> None:
 
 
 def export(location: str, out: Path) -> None:
+    import importlib
+
     from mmjudge.benchmarks import get_benchmark
     from mmjudge.leaderboard import Store, build_table
-    from mmjudge.leaderboard.export import write_table
+
+    try:  # the module's home since the leaderboard's layers; before them, mmjudge.leaderboard.export
+        write_table = importlib.import_module("mmjudge.leaderboard.board.export").write_table
+    except ModuleNotFoundError:
+        write_table = importlib.import_module("mmjudge.leaderboard.export").write_table
 
     store = Store(location)
     extra = {"store": store} if "store" in inspect.signature(build_table).parameters else {}

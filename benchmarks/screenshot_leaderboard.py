@@ -37,9 +37,9 @@ def _renamed(path: Path, judge: str) -> bytes:
 
 def fill(board, demo: Path) -> None:  # type: ignore[no-untyped-def]
     """Published rows, demo baselines, one run-here row, and submitted rows (see the module docstring)."""
-    from mmjudge.leaderboard import queue as q
-    from mmjudge.leaderboard.submit import ingest_demo_output
-    from mmjudge.leaderboard.validation import SubmissionMeta
+    from mmjudge.leaderboard.core import queue as q
+    from mmjudge.leaderboard.core.submit import ingest_demo_output
+    from mmjudge.leaderboard.core.validation import SubmissionMeta
 
     for line in ingest_demo_output(board, demo):
         print(line)
@@ -78,9 +78,9 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from mmjudge.leaderboard.startup import about_text, open_leaderboard
-    from mmjudge.leaderboard.table_model import RANK_SET_HEADER, SIGNIFICANCE
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.startup import about_text, open_leaderboard
+    from mmjudge.leaderboard.app.ui import build_app
+    from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE
 
     board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", data_root=args.demo_output / "sample-data",
                              require_login=False, daily_limit=100)  # fmt: skip

@@ -25,7 +25,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disa
 
 def _seeded_run(rows: list[dict[str, Any]], seeds: list[int]) -> Any:
     """A runner writing one seeded letter per question (the next seed of ``seeds``) and its scores to the log."""
-    from mmjudge.leaderboard.worker import EvalJob
+    from mmjudge.leaderboard.worker.jobs import EvalJob
 
     def run(job: EvalJob) -> Path:
         rng = random.Random(seeds.pop(0))
@@ -44,8 +44,8 @@ def fill(board: Any) -> None:
     """Three requests of a non-admin, run by the worker path; one admin baseline."""
     import gradio as gr
 
-    from mmjudge.leaderboard.ui import Handlers
-    from mmjudge.leaderboard.worker import process_one
+    from mmjudge.leaderboard.app.ui import Handlers
+    from mmjudge.leaderboard.worker.jobs import process_one
 
     handlers = Handlers(board)
     rows = list(board.reference_rows("emorealm"))
@@ -65,8 +65,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from mmjudge.benchmarks import write_sample_data
-    from mmjudge.leaderboard.startup import about_text, open_leaderboard
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.startup import about_text, open_leaderboard
+    from mmjudge.leaderboard.app.ui import build_app
 
     scratch = Path(tempfile.mkdtemp())
     write_sample_data(scratch / "data", benchmarks=["emorealm"])

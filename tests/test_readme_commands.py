@@ -139,7 +139,7 @@ def test_the_tour_commands_run_verbatim_in_a_fresh_folder(tmp_path: Path) -> Non
     before ``make demo`` wrote their ``--data-root`` and are accepted once it holds the built sample."""
     from mmjudge.cli import build_parser
     from mmjudge.errors import MissingFileError
-    from mmjudge.leaderboard.startup import check_data_root
+    from mmjudge.leaderboard.app.startup import check_data_root
 
     assert shutil.which("mmjudge", path=str(Path(sys.executable).parent)), "mmjudge is not installed here"
     ran = []

@@ -246,7 +246,7 @@ def test_generic_layers_never_name_a_benchmark_outside_the_stated_exceptions():
 def test_the_layout_layer_chain_follows_the_import_contract():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     contract = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
-    (layers,) = [c["layers"] for c in contract["contracts"] if c["type"] == "layers"]
+    (layers,) = [c["layers"] for c in contract["contracts"] if c["type"] == "layers" and c["containers"] == ["mmjudge"]]
     lowest_first = [set(re.split(r"[|:]", layer.replace(" ", ""))) for layer in reversed(layers)]
     chain = re.search(r"the leaf modules \((.*?)\) <-(.*?)\.\n", _layout(), re.S)
     assert chain, "the Layout's layer chain ('the leaf modules (...) <- ...') was not found"
@@ -257,3 +257,14 @@ def test_the_layout_layer_chain_follows_the_import_contract():
         (names, layer) for names, layer in zip(readme_names, lowest_first, strict=True) if not names <= layer
     ]
     assert not wrong, f"the Layout's layer chain differs from pyproject.toml's contract: {wrong}"
+
+
+def test_the_layout_names_the_leaderboard_layers_in_the_contract_order():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    contract = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in contract["contracts"] if c.get("containers") == ["mmjudge.leaderboard"]]
+    lowest_first = [name for layer in reversed(layers) for name in re.split(r"\s*\|\s*", layer)]
+    (entry,) = [e for e in _entries() if e.names == ["leaderboard/"]]
+    named = re.findall(r"\b(\w+)/ \(", entry.text)
+    assert named == lowest_first, f"the Layout names the leaderboard's layers as {named}; the contract: {lowest_first}"
+    assert sorted(p.name for p in (SRC / "leaderboard").iterdir() if (p / "__init__.py").is_file()) == sorted(named)

@@ -1,6 +1,6 @@
-"""The mmjudge leaderboard Space: start-up in ``mmjudge.leaderboard.space``, layout in ``mmjudge.leaderboard.ui``.
+"""The mmjudge leaderboard Space: start-up in ``mmjudge.leaderboard.app.space``, layout in ``mmjudge.leaderboard.app.ui``.
 
-Configured by environment variables (the README's table, ``mmjudge.leaderboard.space.VARIABLES``).
+Configured by environment variables (the README's table, ``mmjudge.leaderboard.app.space.VARIABLES``).
 ``mmjudge space build`` copies this file into the Space folder with a wheel of mmjudge in ``wheels/``,
 which goes on ``sys.path`` first: Spaces install ``requirements.txt`` (mmjudge's dependencies) before
 the repo's files are copied in, so the wheel cannot be named there.
@@ -15,7 +15,7 @@ _wheels = sorted(Path(__file__).resolve().parent.glob("wheels/mmjudge-*.whl"))
 if _wheels:
     sys.path.insert(0, str(_wheels[-1]))
 
-from mmjudge.leaderboard.space import start  # noqa: E402 (after the wheel is on the path)
+from mmjudge.leaderboard.app.space import start  # noqa: E402 (after the wheel is on the path)
 
 board, app = start()  # a configuration problem exits here with one line saying what to set
 demo = app.blocks  # the Blocks, under the name gradio's reload mode looks for

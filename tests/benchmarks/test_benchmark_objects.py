@@ -14,7 +14,7 @@ from mmjudge.benchmarks import BENCHMARKS, Benchmark, benchmark_ids, get_benchma
 from mmjudge.errors import ConfigError
 from mmjudge.judges import get_judge
 from mmjudge.leaderboard import StoredSubmission, build_table
-from mmjudge.leaderboard.table_model import columns, higher_is_better, ranked_column, views
+from mmjudge.leaderboard.core.columns import columns, higher_is_better, ranked_column, views
 from mmjudge.queries import KINDS, MEDIA, ScoreQuery
 from mmjudge.report import headline
 

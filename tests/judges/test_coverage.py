@@ -37,7 +37,7 @@ def test_readme_block_is_the_generated_table() -> None:
 
 
 def test_about_tab_ends_with_the_table() -> None:
-    from mmjudge.leaderboard.startup import about_text
+    from mmjudge.leaderboard.app.startup import about_text
 
     assert about_text().endswith("## Judges the papers evaluate\n\n" + coverage_markdown())
 

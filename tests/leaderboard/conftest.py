@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store
+from mmjudge.leaderboard.board.ranks import InlineRanks
 
 BENCHMARKS = ("isovrbench", "emoprefer", "emorealm")
 
@@ -118,13 +119,16 @@ def both_backends(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def board_factory(store_location: str, data_root: Path, reference: dict[str, list[dict[str, Any]]]):
-    """Make a Leaderboard on a fresh store over the session's labels (rows loaded once per session)."""
+    """Make a Leaderboard on a fresh store over the session's labels (rows loaded once per session), storing
+    the rank cells inline when a row is stored or hidden (as the worker does; the server's background
+    refresher has its own tests)."""
 
     def make(**settings: Any) -> Leaderboard:
         settings.setdefault("data_root", data_root)
         settings.setdefault("require_login", False)
         store = Store(store_location)
-        return Leaderboard(store, Settings(**settings), rows_fn=lambda b, folder: reference[b])
+        cells = InlineRanks(store, private=settings.get("private_labels", False))
+        return Leaderboard(store, Settings(**settings), rows_fn=lambda b, folder: reference[b], on_change=cells)
 
     return make
 
@@ -149,8 +153,8 @@ def served(board: Leaderboard) -> Iterator[tuple[Any, str]]:
     refresh started by the last event) finishes before the test goes on, so no gradio worker thread is
     left inside matplotlib or pyarrow when the interpreter exits.
     """
-    from mmjudge.leaderboard.startup import about_text
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.startup import about_text
+    from mmjudge.leaderboard.app.ui import build_app
 
     app = build_app(board, about=about_text())
     port = free_port()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.reported import reported_rows, seed_reported
+from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
 
 from .conftest import prediction_bytes, served
 
@@ -115,7 +115,7 @@ def test_close_waits_for_a_running_handler_then_refuses_new_calls(board_factory,
     and one still inside matplotlib or pyarrow at interpreter exit aborts the process."""
     from gradio_client import Client
 
-    from mmjudge.leaderboard import ui
+    from mmjudge.leaderboard.app import ui
 
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     started, release, closed = threading.Event(), threading.Event(), []
@@ -142,7 +142,7 @@ def test_close_waits_for_a_running_handler_then_refuses_new_calls(board_factory,
 
 
 def test_in_flight_close_reports_a_handler_that_outlives_the_timeout() -> None:
-    from mmjudge.leaderboard.ui import InFlight
+    from mmjudge.leaderboard.app.ui import InFlight
 
     calls, entered, leave = InFlight(), threading.Event(), threading.Event()
 

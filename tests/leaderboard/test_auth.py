@@ -146,8 +146,8 @@ def _off_a_space(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 @contextmanager
 def _serve(board: Any, port: int) -> Iterator[Any]:
-    from mmjudge.leaderboard.startup import about_text
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.startup import about_text
+    from mmjudge.leaderboard.app.ui import build_app
 
     app = build_app(board, about=about_text())
     app.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
@@ -232,7 +232,7 @@ def provider() -> Iterator[FakeProvider]:
 @pytest.fixture
 def login_app(board_factory, provider, tmp_path, monkeypatch) -> Iterator[Served]:
     """Login required, off a Space, the leaderboard's OAuth app configured against :class:`FakeProvider`."""
-    from mmjudge.leaderboard.auth import secret_file
+    from mmjudge.leaderboard.app.auth import secret_file
 
     uploads = _off_a_space(monkeypatch, tmp_path)
     port = free_port()
@@ -337,7 +337,7 @@ def test_a_session_cookie_forged_with_gradios_keys_is_refused(login_app, referen
 
 
 def test_an_anonymous_upload_is_refused_before_anything_is_written(login_app, reference) -> None:
-    from mmjudge.leaderboard.auth import UPLOAD_REFUSED
+    from mmjudge.leaderboard.app.auth import UPLOAD_REFUSED
 
     data = prediction_bytes("isovrbench", reference["isovrbench"], seed=5)
     before = login_app.files_written()
@@ -375,7 +375,7 @@ def _join(served: Served, name: str, data: list[Any]) -> Any:
 def test_an_anonymous_call_naming_a_remote_file_is_refused_before_gradio_fetches_it(
     login_app, monkeypatch
 ) -> None:
-    from mmjudge.leaderboard.auth import REMOTE_FILE_REFUSED
+    from mmjudge.leaderboard.app.auth import REMOTE_FILE_REFUSED
 
     fetched = _record_downloads(monkeypatch)
     refused = _join(login_app, "submit", login_app.submit_data(REMOTE))
@@ -406,7 +406,7 @@ def test_login_required_without_an_oauth_app_refuses_to_start(
     board_factory, data_root, tmp_path, monkeypatch, capsys
 ) -> None:
     from mmjudge.cli import main
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.ui import build_app
 
     _off_a_space(monkeypatch, tmp_path)
     app = build_app(board_factory(require_login=True))
@@ -425,7 +425,7 @@ def test_login_required_without_an_oauth_app_refuses_to_start(
 
 
 def test_the_session_key_is_generated_once_kept_0600_and_checked(tmp_path) -> None:
-    from mmjudge.leaderboard.auth import secret_file, session_secret
+    from mmjudge.leaderboard.app.auth import secret_file, session_secret
 
     store = tmp_path / "lb.sqlite"
     first = session_secret({}, store)
@@ -453,7 +453,7 @@ def test_gradio_picks_mock_or_real_login_and_its_key_in_the_function_the_hook_re
     import gradio.oauth
     import gradio.routes
 
-    from mmjudge.leaderboard import auth
+    from mmjudge.leaderboard.app import auth
 
     assert "attach_oauth(app)" in inspect.getsource(gradio.routes.App.create_app)
     source = inspect.getsource(gradio.oauth.attach_oauth)
@@ -495,7 +495,7 @@ def test_on_a_space_gradios_oauth_stays_and_uploads_still_need_a_login(board_fac
     uploads = _off_a_space(monkeypatch, tmp_path)
     monkeypatch.setattr(gradio.oauth, "get_space", lambda: "org/leaderboard")
     with pytest.raises(ConfigError, match="hf_oauth: true"):
-        from mmjudge.leaderboard.auth import login_plan
+        from mmjudge.leaderboard.app.auth import login_plan
 
         login_plan({})
     space_secret = "space-client-secret"
@@ -524,9 +524,9 @@ def test_on_a_space_gradios_oauth_stays_and_uploads_still_need_a_login(board_fac
 
 
 def test_login_settings_are_documented_and_secret_ones_masked() -> None:
-    from mmjudge.leaderboard.auth import SECRETS, VARIABLES
-    from mmjudge.leaderboard.space import SECRETS as SPACE_SECRETS
-    from mmjudge.leaderboard.space import VARIABLES as SPACE_VARIABLES
+    from mmjudge.leaderboard.app.auth import SECRETS, VARIABLES
+    from mmjudge.leaderboard.app.space import SECRETS as SPACE_SECRETS
+    from mmjudge.leaderboard.app.space import VARIABLES as SPACE_VARIABLES
 
     assert set(VARIABLES) <= set(SPACE_VARIABLES) and set(SECRETS) <= set(SPACE_SECRETS)
     assert {"OAUTH_CLIENT_SECRET", "MMJUDGE_SESSION_SECRET"} <= set(SPACE_SECRETS)
@@ -564,7 +564,7 @@ def test_every_route_gradio_serves_is_refused_unless_the_app_uses_it(login_app, 
     folders and ran ffmpeg. Now only the routes of ``ROUTES`` are served; every other route gradio serves (all
     of them are enumerated here, so a route a new gradio adds fails this test until it is listed) is refused
     with 403 before gradio reads the request, for anonymous and signed-in callers alike."""
-    from mmjudge.leaderboard.auth import ANYONE, ROUTE_REFUSED, ROUTES, route_of
+    from mmjudge.leaderboard.app.auth import ANYONE, ROUTE_REFUSED, ROUTES, route_of
 
     app = login_app.app.blocks.server_app
     app.add_api_route("/gradio_api/added-by-a-later-gradio", lambda: {"ok": True}, methods=["GET", "POST"])
@@ -608,7 +608,7 @@ def test_a_session_key_file_another_user_could_have_written_is_refused(tmp_path)
     cookie signed with it performed admin actions. Now the file is read only as the server's own."""
     import os
 
-    from mmjudge.leaderboard.auth import secret_file, session_secret
+    from mmjudge.leaderboard.app.auth import secret_file, session_secret
 
     planted_key = secrets.token_urlsafe(48)
     shared = tmp_path / "shared"

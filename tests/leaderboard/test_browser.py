@@ -26,7 +26,7 @@ import pytest
 from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.reported import seed_reported
+from mmjudge.leaderboard.core.reported import seed_reported
 
 from .conftest import prediction_bytes, prediction_lines, served
 
@@ -340,7 +340,7 @@ def test_a_filter_chosen_while_the_page_loads_is_not_undone_by_the_load(
     the uncheck waits for them; before that, the late load answer brought the hidden columns back."""
     from playwright.sync_api import expect
 
-    from mmjudge.leaderboard.ui import Handlers
+    from mmjudge.leaderboard.app.ui import Handlers
 
     table_value = Handlers.table_value
     late = _with_header(prediction_bytes("isovrbench", reference["isovrbench"], seed=33), "random", None)
@@ -437,7 +437,7 @@ def test_the_rank_set_column_and_the_caption_show_and_sort(browser, board_factor
     the rows by the set's first rank."""
     from playwright.sync_api import expect
 
-    from mmjudge.leaderboard.table_model import RANK_SET_HEADER, SIGNIFICANCE, build_table
+    from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE, build_table
 
     board, rows = board_factory(), reference["emorealm"]
     for name, answer in (("perfect", lambda k, r: r["answer"]), ("never", lambda k, r: "Z"),

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
 
-from mmjudge.leaderboard.ui import Handlers
+from mmjudge.leaderboard.app.ui import Handlers
 
 from .conftest import served
 from .test_browser import _ranked, page_at

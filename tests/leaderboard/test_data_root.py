@@ -11,7 +11,7 @@ import pytest
 
 from mmjudge.cli import main
 from mmjudge.errors import MissingFileError
-from mmjudge.leaderboard.startup import check_data_root, default_data_root
+from mmjudge.leaderboard.app.startup import check_data_root, default_data_root
 
 
 @pytest.fixture
@@ -27,10 +27,10 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         boards.append(board)
         return App()
 
-    ui = types.ModuleType("mmjudge.leaderboard.ui")
+    ui = types.ModuleType("mmjudge.leaderboard.app.ui")
     ui.build_app = build_app  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "mmjudge.leaderboard.ui", ui)
-    monkeypatch.setattr("mmjudge.leaderboard.startup.about_text", lambda: "")
+    monkeypatch.setitem(sys.modules, "mmjudge.leaderboard.app.ui", ui)
+    monkeypatch.setattr("mmjudge.leaderboard.app.startup.about_text", lambda: "")
     return boards
 
 

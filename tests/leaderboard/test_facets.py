@@ -15,10 +15,11 @@ from scipy.stats import rankdata
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import UnknownNameError
 from mmjudge.leaderboard import StoredSubmission, SubmissionMeta, build_table
-from mmjudge.leaderboard.facets import judge_type, ranks, row_tier, score_text, select
-from mmjudge.leaderboard.plots import figure, ranked_rows
-from mmjudge.leaderboard.reported import reported_rows, seed_reported
-from mmjudge.leaderboard.table_model import DETAILS, views
+from mmjudge.leaderboard.board.facets import judge_type, ranks, row_tier, score_text, select
+from mmjudge.leaderboard.board.plots import figure, ranked_rows
+from mmjudge.leaderboard.board.table import DETAILS
+from mmjudge.leaderboard.core.columns import views
+from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
 
 from .conftest import prediction_lines
 

@@ -24,7 +24,7 @@ from mmjudge.benchmarks import build_dataset
 from mmjudge.data import resolve_media
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import Leaderboard, Settings, Store
-from mmjudge.leaderboard.ui import Handlers
+from mmjudge.leaderboard.app.ui import Handlers
 
 from .conftest import prediction_lines, shown
 

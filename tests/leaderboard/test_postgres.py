@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta, SubmissionRejected
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.heartbeats import list_workers
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.heartbeats import list_workers
 
 from .conftest import prediction_bytes
 
@@ -145,9 +145,9 @@ _WORKER = """
 import json, os, sys, time
 from pathlib import Path
 from mmjudge.leaderboard import Leaderboard, Settings, Store
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.worker import process_one
-from mmjudge.leaderboard.heartbeats import beat
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.worker.jobs import process_one
+from mmjudge.leaderboard.core.heartbeats import beat
 from mmjudge.scoring import load_reference_rows
 
 url, root, runs, name, die_on = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], int(sys.argv[5])

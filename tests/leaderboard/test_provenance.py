@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store
-from mmjudge.leaderboard.facets import SHOWN_TIERS, select
-from mmjudge.leaderboard.reported import reported_rows, seed_reported
+from mmjudge.leaderboard.app.ui import Handlers
+from mmjudge.leaderboard.board.facets import SHOWN_TIERS, select
+from mmjudge.leaderboard.board.table import build_table
+from mmjudge.leaderboard.core.columns import ranking_key
+from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
+from mmjudge.leaderboard.core.submit import ingest_demo_output
+from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import LadderRule, StoredSubmission
-from mmjudge.leaderboard.submit import ingest_demo_output
-from mmjudge.leaderboard.table_model import build_table, ranking_key
-from mmjudge.leaderboard.ui import Handlers
-from mmjudge.leaderboard.validation import SubmissionMeta
 
 from .conftest import prediction_bytes, prediction_lines
 
@@ -118,7 +119,7 @@ def test_the_set_size_is_counted_in_the_unit_the_table_names(board_factory, refe
     ``mmjudge eval`` writes without optional parts: MIST's cells (items x prompts x inputs x arms, not
     items), EmoPrefer's forward pairs (the swapped ones are optional)."""
     from mmjudge.benchmarks import get_benchmark, write_sample_data
-    from mmjudge.leaderboard.facets import set_text
+    from mmjudge.leaderboard.board.facets import set_text
 
     board = board_factory()
     row = board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=3), SubmissionMeta("j", "org/m"),
@@ -217,7 +218,7 @@ def test_the_hub_mirror_publishes_what_the_table_and_results_file_show(tmp_path,
                                                                       private) -> None:  # fmt: skip
     """The mirror is public too: a submitted row goes out without its raw counts, and with private labels
     with its Ladder score only; a run-here row keeps its counts."""
-    from mmjudge.leaderboard.mirror import export_public_tables
+    from mmjudge.leaderboard.app.mirror import export_public_tables
 
     board = Leaderboard(Store(tmp_path / "lb.sqlite"), Settings(data_root=data_root, require_login=False,
                                                                 private_labels=private),
@@ -239,7 +240,7 @@ def test_the_hub_mirror_publishes_what_the_table_and_results_file_show(tmp_path,
 
 
 def test_a_run_here_results_file_keeps_its_counts(board_factory, reference) -> None:
-    from mmjudge.leaderboard.export import public_scores
+    from mmjudge.leaderboard.board.export import public_scores
 
     board = board_factory()
     stored = board.submit(prediction_bytes("emoprefer", reference["emoprefer"], seed=4), SubmissionMeta("j", "org/m"),
@@ -326,7 +327,7 @@ def test_a_version_4_store_gets_each_rows_tier(tmp_path) -> None:
 
 def test_private_label_mode_refuses_a_public_label_repo() -> None:
     from mmjudge.errors import ConfigError
-    from mmjudge.leaderboard.space import SpaceConfig, check_private
+    from mmjudge.leaderboard.app.space import SpaceConfig, check_private
 
     sha = "c" * 40
     env = {"MMJUDGE_BENCHMARKS": "mist,emoprefer", "MMJUDGE_LABELS_MIST": f"org/mist-private@{sha}",

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import SubmissionRejected
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.policy import DEFAULT_RULES, HUB_MODEL
-from mmjudge.leaderboard.worker import EvalJob, process_one
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
+from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
 from .conftest import BENCHMARKS, prediction_bytes
 
@@ -152,7 +152,7 @@ _DIE_MID_RUN = """
 import os, sys
 from pathlib import Path
 from mmjudge.leaderboard import Leaderboard, Settings, Store
-from mmjudge.leaderboard.worker import process_one
+from mmjudge.leaderboard.worker.jobs import process_one
 
 board = Leaderboard(Store(sys.argv[1]), Settings(data_root=Path(sys.argv[2]), require_login=False))
 
@@ -184,8 +184,8 @@ def test_a_killed_worker_leaves_the_request_claimable_after_the_lease(board_fact
 
 
 def test_workers_show_in_the_queue_tab_with_their_heartbeat(board_factory, reference) -> None:
-    from mmjudge.leaderboard.ui import QUEUE_HEADERS, WORKER_HEADERS, Handlers
-    from mmjudge.leaderboard.worker import run_worker
+    from mmjudge.leaderboard.app.ui import QUEUE_HEADERS, WORKER_HEADERS, Handlers
+    from mmjudge.leaderboard.worker.jobs import run_worker
 
     board = board_factory()
     request_id = q.enqueue(board.store, _spec(), "alice")
@@ -199,7 +199,7 @@ def test_workers_show_in_the_queue_tab_with_their_heartbeat(board_factory, refer
 
 
 def test_subprocess_eval_launches_accelerate_on_several_gpus(tmp_path, monkeypatch) -> None:
-    from mmjudge.leaderboard import worker
+    from mmjudge.leaderboard.worker import jobs as worker
 
     commands = []
 
@@ -221,7 +221,7 @@ def test_subprocess_eval_launches_accelerate_on_several_gpus(tmp_path, monkeypat
 def test_a_request_counts_once_and_its_worker_rows_are_not_uploads(board_factory, reference, tmp_path) -> None:
     """A request for every served benchmark uses one of the requester's daily submissions, when it is made;
     the rows the worker stores for it do not count, so the requester can still upload (default limit 5)."""
-    from mmjudge.leaderboard.validation import SubmissionMeta
+    from mmjudge.leaderboard.core.validation import SubmissionMeta
 
     board = board_factory(daily_limit=5)
     benchmarks = list(BENCHMARKS)
@@ -243,8 +243,8 @@ def test_a_request_counts_once_and_its_worker_rows_are_not_uploads(board_factory
 def test_the_submit_tab_states_the_quota_rule(board_factory, monkeypatch) -> None:
     import gradio as gr
 
-    from mmjudge.leaderboard.submit import quota_text
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.ui import build_app
+    from mmjudge.leaderboard.core.submit import quota_text
 
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     app = build_app(board_factory(daily_limit=3))

@@ -10,10 +10,10 @@ import pytest
 from mmjudge._configs import validated
 from mmjudge.errors import ConfigError
 from mmjudge.leaderboard import SubmissionRejected
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.policy import DEFAULT_RULES
-from mmjudge.leaderboard.settings import Settings
-from mmjudge.leaderboard.space import SpaceConfig
+from mmjudge.leaderboard.app.space import SpaceConfig
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES
+from mmjudge.leaderboard.core.settings import Settings
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

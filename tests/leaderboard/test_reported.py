@@ -13,7 +13,7 @@ from mmjudge import BENCHMARK_IDS
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.benchmarks.isovrbench import INTERVENTIONS
 from mmjudge.benchmarks.mist import STRATEGIES as MIST_STRATEGIES
-from mmjudge.leaderboard.reported import reported_note, reported_rows
+from mmjudge.leaderboard.core.reported import reported_note, reported_rows
 
 PAPER_TABLES = Path(__file__).resolve().parents[2].parent / "shared" / "paper-tables"
 GENSUB = {"gensub_ti2v5b_first_frame": "i2v_continuation", "gensub_ti2v5b_t2v": "t2v_5b",

@@ -9,10 +9,10 @@ import pytest
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.judges import JUDGES
 from mmjudge.leaderboard import SubmissionRejected
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.fit import accepting_backends, backend_benchmarks
-from mmjudge.leaderboard.policy import DEFAULT_RULES, NO_MODEL, BackendRules, Rule
-from mmjudge.leaderboard.ui import Handlers, build_app
+from mmjudge.leaderboard.app.ui import Handlers, build_app
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.fit import accepting_backends, backend_benchmarks
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES, NO_MODEL, BackendRules, Rule
 from mmjudge.queries import ChoiceQuery, ScoreQuery
 
 

@@ -15,10 +15,10 @@ import pytest
 import yaml
 
 from mmjudge.leaderboard import SubmissionMeta, SubmissionRejected
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.policy import DEFAULT_RULES, HUB_MODEL
-from mmjudge.leaderboard.ui import Handlers
-from mmjudge.leaderboard.worker import EvalJob, process_one
+from mmjudge.leaderboard.app.ui import Handlers
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
+from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
 from .conftest import prediction_bytes, shown
 
@@ -149,7 +149,7 @@ _KILLED_AFTER_FIRST_STEP = """
 import os, sys
 from pathlib import Path
 from mmjudge.leaderboard import Leaderboard, Settings, Store
-from mmjudge.leaderboard.worker import process_one
+from mmjudge.leaderboard.worker.jobs import process_one
 from mmjudge.scoring import load_reference_rows
 
 root = Path(sys.argv[2])
@@ -306,7 +306,7 @@ def test_queue_view_shows_status_attempts_and_log_tail_without_server_paths(
 
 
 def test_public_log_removes_secret_values_and_internal_urls() -> None:
-    from mmjudge.leaderboard.worker import public_log
+    from mmjudge.leaderboard.worker.jobs import public_log
 
     text = public_log(
         "GET https://huggingface.co/org/m/resolve/main/config.json; POST http://10.1.2.3:8000/v1 with sk-live-123456",
@@ -329,7 +329,7 @@ def test_public_log_removes_secret_values_and_internal_urls() -> None:
 def test_public_log_redacts_the_credentials_of_any_url(url) -> None:
     """The password of a database, cache or broker URL never reaches the public queue, whatever the
     scheme, and whether or not the worker knows the URL as a setting."""
-    from mmjudge.leaderboard.worker import public_log
+    from mmjudge.leaderboard.worker.jobs import public_log
 
     text = public_log(f"psycopg.OperationalError: connection to {url} failed: timeout", environ=[])
     assert "Pg-s3cret-pw" not in text and "OperationalError" in text
@@ -341,7 +341,7 @@ def test_public_log_redacts_every_configured_secret_whatever_its_name() -> None:
     ``--api-key-env``: their values are masked even where they appear without a URL around them."""
     from types import SimpleNamespace
 
-    from mmjudge.leaderboard.worker import public_log, secret_values
+    from mmjudge.leaderboard.worker.jobs import public_log, secret_values
 
     board = SimpleNamespace(
         store=SimpleNamespace(location="postgresql://lb:Db-pass-2718@db.internal:5432/lb"),

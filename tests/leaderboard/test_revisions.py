@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from mmjudge.leaderboard import SubmissionRejected
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.revisions import pin_revision
-from mmjudge.leaderboard.ui import Handlers
+from mmjudge.leaderboard.app.ui import Handlers
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.revisions import pin_revision
 
 from .conftest import shown
 
@@ -99,8 +99,8 @@ def test_a_commit_or_no_resolver_is_not_asked_about(board_factory) -> None:
 
 
 def test_a_served_leaderboard_pins_and_a_local_one_does_not(tmp_path) -> None:
-    from mmjudge.leaderboard.revisions import hub_commit
-    from mmjudge.leaderboard.startup import open_leaderboard
+    from mmjudge.leaderboard.app.startup import open_leaderboard
+    from mmjudge.leaderboard.core.revisions import hub_commit
 
     served = open_leaderboard(tmp_path / "a.sqlite", require_login=True)
     local = open_leaderboard(tmp_path / "b.sqlite", require_login=False)

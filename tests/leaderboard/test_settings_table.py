@@ -1,4 +1,4 @@
-"""Each leaderboard setting is declared once (:data:`mmjudge.leaderboard.settings.SETTINGS`): the command line's
+"""Each leaderboard setting is declared once (:data:`mmjudge.leaderboard.core.settings.SETTINGS`): the command line's
 flags and the Space's variables come from that one table, so a new entry appears in both without further edits."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 
 from mmjudge.cli import build_parser
 from mmjudge.errors import ConfigError
-from mmjudge.leaderboard import settings as settings_module
-from mmjudge.leaderboard._setting_kinds import Number
-from mmjudge.leaderboard.redaction import SECRETS
-from mmjudge.leaderboard.settings import SETTINGS, STARTUP, Setting, Settings, from_flags
-from mmjudge.leaderboard.space import VARIABLES, SpaceConfig
+from mmjudge.leaderboard.app.space import VARIABLES, SpaceConfig
+from mmjudge.leaderboard.core import settings as settings_module
+from mmjudge.leaderboard.core.redaction import SECRETS
+from mmjudge.leaderboard.core.setting_kinds import Number
+from mmjudge.leaderboard.core.settings import SETTINGS, STARTUP, Setting, Settings, from_flags
 
 COMMIT = "b" * 40
 
@@ -87,7 +87,7 @@ def test_a_new_entry_becomes_a_flag_and_a_variable_without_further_edits(monkeyp
 
 
 def test_space_settings_open_the_board_they_describe(tmp_path, monkeypatch) -> None:
-    from mmjudge.leaderboard import startup
+    from mmjudge.leaderboard.app import startup
 
     seen = {}
 
@@ -96,7 +96,7 @@ def test_space_settings_open_the_board_they_describe(tmp_path, monkeypatch) -> N
         raise _Stop
 
     monkeypatch.setattr(startup, "open_leaderboard", open_leaderboard)
-    from mmjudge.leaderboard.space import open_space
+    from mmjudge.leaderboard.app.space import open_space
 
     root = tmp_path / "labels"
     root.mkdir()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -11,12 +12,14 @@ import pytest
 
 from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS
 from mmjudge.leaderboard import NewSubmission, Store
-from mmjudge.leaderboard import significance as sig
-from mmjudge.leaderboard.reported import reported_rows
+from mmjudge.leaderboard.app.ui import Handlers
+from mmjudge.leaderboard.board import significance as sig
+from mmjudge.leaderboard.board.ranks import store_ranks
+from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE_HEADER, build_table
+from mmjudge.leaderboard.core.pairing import pack_paired, unpack_paired
+from mmjudge.leaderboard.core.reported import reported_rows
+from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import MIGRATIONS
-from mmjudge.leaderboard.table_model import RANK_SET_HEADER, SIGNIFICANCE_HEADER, build_table
-from mmjudge.leaderboard.ui import Handlers
-from mmjudge.leaderboard.validation import SubmissionMeta
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, rank_sets
 
 
@@ -62,7 +65,7 @@ def test_verified_rows_get_rank_sets_and_reported_and_old_rows_say_why_not(board
     cells, sets = column(table), ranks(table)
     stored = {s.id: s for s in board.store.submissions("emorealm")}
     family = (best.id, twin.id, some.id, poor.id)
-    units = [sig.unpack_paired(stored[i].paired)[1]["overall"] for i in family]
+    units = [unpack_paired(stored[i].paired)[1]["overall"] for i in family]
     n_clusters = units[0].outcomes.n_clusters  # the sample's clips: enough for rank sets, too few not to be thin
     assert MIN_CLUSTERS <= n_clusters < FEW_CLUSTERS
     # the cells are rank_sets' over the family (rows in id order, the board's resamples and seed)
@@ -133,7 +136,7 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
     other = submit(board, emorealm_file(rows, lambda k, r: "A" if k % 2 else r["answer"]), "half")
     moved = board.store.insert_submission(NewSubmission(  # paired data made on another dataset
         "emorealm", "verified", "moved", "moved", "u", dict(other.results), sha256="1" * 64,
-        paired=sig.pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
+        paired=pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
                                             for k, r in enumerate(rows)], rows, dict(other.results), "another-hash"),
     ))  # fmt: skip
     calls = []
@@ -148,7 +151,7 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
 
 
 def test_a_table_without_the_columns_is_unchanged_and_exports_carry_the_rank_set(board, reference, tmp_path) -> None:
-    from mmjudge.leaderboard.export import write_table
+    from mmjudge.leaderboard.board.export import write_table
 
     rows = reference["emorealm"]
     submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
@@ -183,7 +186,7 @@ def test_score_cells_are_marked_thin_from_the_stored_estimates(board, reference)
     assert table.display[0][table.rank_column].endswith(" †")
     assert f"`†` after a score: its interval rests on {overall.n_clusters} clips (under 30): {overall.method}" in (
         table.caption)  # fmt: skip
-    bare = sig.pack_paired("emorealm", [{"id": r["id"], "prediction": r["answer"]} for r in rows], rows,
+    bare = pack_paired("emorealm", [{"id": r["id"], "prediction": r["answer"]} for r in rows], rows,
                            dict(row.results), board.dataset_hash("emorealm"))  # a plain dict: no estimates  # fmt: skip
     older = board.store.insert_submission(NewSubmission("emorealm", "verified", "o", "o", "u", dict(row.results),
                                                         sha256="5" * 64, paired=bare))  # fmt: skip
@@ -210,13 +213,13 @@ def test_a_version_3_sqlite_store_is_migrated_and_its_rows_say_they_have_no_pair
 def test_paired_data_round_trips_through_both_backends(both_backends: str, reference) -> None:
     rows = reference["emorealm"]
     records = [{"id": r["id"], "prediction": r["answer"]} for r in rows]
-    packed = sig.pack_paired("emorealm", records, rows, {"overall": 100.0, "mode": "strict"}, "h")
+    packed = pack_paired("emorealm", records, rows, {"overall": 100.0, "mode": "strict"}, "h")
     store = Store(both_backends)
     row_id = store.insert_submission(NewSubmission("emorealm", "verified", "j", "m", "u", {"overall": 100.0},
                                                    sha256="2" * 64, paired=packed))  # fmt: skip
     stored = store.get_submission(row_id)
     assert stored is not None and stored.paired == packed
-    digest, units = sig.unpack_paired(stored.paired)
+    digest, units = unpack_paired(stored.paired)
     assert digest == "h" and np.all(units["overall"].outcomes.column("correct") == 1.0)
 
 
@@ -224,7 +227,7 @@ def test_bad_paired_text_is_refused() -> None:
     from mmjudge.errors import SchemaError
 
     with pytest.raises(SchemaError, match="not packed JSON"):
-        sig.unpack_paired("not base64 zlib")
+        unpack_paired("not base64 zlib")
 
 
 def test_a_benchmark_without_pairing_says_so(board, reference, monkeypatch) -> None:
@@ -240,7 +243,7 @@ def test_a_benchmark_without_pairing_says_so(board, reference, monkeypatch) -> N
 
 
 def test_the_public_mirror_leaves_the_paired_data_out(board, reference, tmp_path: Path) -> None:
-    from mmjudge.leaderboard.mirror import export_public_tables
+    from mmjudge.leaderboard.app.mirror import export_public_tables
 
     row = submit(board, emorealm_file(reference["emorealm"], lambda k, r: r["answer"]), "oracle")
     assert row.paired  # stored, for the significance column only
@@ -266,7 +269,7 @@ def test_unusable_paired_data_is_said_and_the_table_still_builds(board, referenc
     records = [{"id": r["id"], "prediction": "Z"} for r in rows]  # every answer wrong: 0, not the 55 stored
     off = board.store.insert_submission(NewSubmission(
         "emorealm", "verified", "off", "off", "u", {"overall": 55.0, "mode": "strict"}, sha256="4" * 64,
-        paired=sig.pack_paired("emorealm", records, rows, {"overall": 0.0, "mode": "strict"}, board.dataset_hash("emorealm")),
+        paired=pack_paired("emorealm", records, rows, {"overall": 0.0, "mode": "strict"}, board.dataset_hash("emorealm")),
     ))  # fmt: skip
     cells = column(Handlers(board).table("emorealm"))
     assert cells[best.id] == "best †"  # alone on its items: ranked first among one
@@ -289,7 +292,7 @@ def test_paired_data_of_version_1_is_read_as_outcomes() -> None:
                        "values": [[0, 0], [1, 0]], "strata": [], "outcomes": None, "params": {"classes": 2.0}},
     }  # fmt: skip
     text = json.dumps({"version": 1, "dataset_hash": "h", "keys": keys})
-    digest, units = sig.unpack_paired(base64.b64encode(zlib.compress(text.encode())).decode())
+    digest, units = unpack_paired(base64.b64encode(zlib.compress(text.encode())).decode())
     assert digest == "h" and isinstance(units["overall"].metric, Ratio) and isinstance(units["waf_2class"].metric, WeightedF1)
     assert units["overall"].value() == 75.0  # (50 + 100) / 2 over the two strata
     assert units["waf_2class"].value() == pytest.approx(100 * 1 / 3)
@@ -297,7 +300,7 @@ def test_paired_data_of_version_1_is_read_as_outcomes() -> None:
 
 def _forget(monkeypatch) -> list[int]:
     """Empty this process's caches (a fresh server) and count the rank-set computations from now on."""
-    from mmjudge.leaderboard import _pairing
+    from mmjudge.leaderboard.core import pairing as _pairing
 
     for cache in (sig._FAMILIES, sig._FALLBACK, _pairing._PAIRINGS, _pairing._COMPACT):
         cache.clear()
@@ -327,7 +330,7 @@ def test_a_render_reads_the_cells_stored_with_the_rows_and_they_equal_the_comput
     assert _cells_of(read) == _cells_of(computed) and read.values == computed.values and read.caption == computed.caption
     hidden = stored[1].id
     board.store.set_hidden(hidden)
-    board.store_ranks("emorealm")  # what Leaderboard.hide does after hiding
+    store_ranks(board.store, "emorealm")  # what Leaderboard.hide has done after hiding
     calls = _forget(monkeypatch)
     after = Handlers(board).table("emorealm")
     assert calls == [] and hidden not in after.column("id")
@@ -350,7 +353,7 @@ def test_an_old_store_renders_and_stores_what_it_computed_once(board, reference,
 
 
 def test_outcomes_are_kept_compact_with_shared_unit_ids(board, reference) -> None:
-    from mmjudge.leaderboard._pairing import compact_outcomes
+    from mmjudge.leaderboard.core.pairing import compact_outcomes
 
     rows = reference["emorealm"]
     a = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
@@ -358,5 +361,54 @@ def test_outcomes_are_kept_compact_with_shared_unit_ids(board, reference) -> Non
     one, two = (compact_outcomes(s.id, s.sha256, s.paired)["overall"] for s in (a, b))
     assert one.outcomes.units is two.outcomes.units and one.outcomes.clusters is two.outcomes.clusters
     assert all(c.dtype == np.int8 for c in one.outcomes.columns.values())
-    full = sig.unpack_paired(a.paired)[1]["overall"]
+    full = unpack_paired(a.paired)[1]["overall"]
     assert one.value() == full.value()
+
+
+def test_a_submission_does_not_wait_for_the_rank_cells_the_background_refresher_stores(
+    board, reference, monkeypatch
+) -> None:
+    from mmjudge.leaderboard.board import ranks
+
+    rows = reference["emorealm"]
+    release, started, done = threading.Event(), threading.Event(), []
+    real = ranks.store_ranks
+
+    def slow(store, benchmark, *, private=False):  # the seconds a 450-row board takes, held until released
+        started.set()
+        assert release.wait(30)
+        real(store, benchmark, private=private)
+        done.append(benchmark)
+
+    monkeypatch.setattr(ranks, "store_ranks", slow)
+    board.on_change = ranks.RankRefresher(board.store)
+    for model, answer in [("oracle", lambda k, r: r["answer"]), ("never", lambda k, r: "Z")]:
+        submit(board, emorealm_file(rows, answer), model)  # returns while the refresher is held
+    assert started.wait(10) and done == [] and not board.settle("emorealm", timeout=0.05)
+    assert board.settle("mist", timeout=0.05)  # another benchmark's board is not waited for
+    release.set()
+    assert board.settle("emorealm", timeout=30) and done  # the second change folded into one pending refresh
+    calls = _forget(monkeypatch)
+    read = Handlers(board).table("emorealm")
+    assert calls == []  # the render read the cells the refresher stored
+    assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
+
+
+def test_a_failed_refresh_is_logged_and_the_render_computes_the_cells(board, reference, monkeypatch, caplog) -> None:
+    from mmjudge.leaderboard.board import ranks
+
+    def broken(store, benchmark, *, private=False):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(ranks, "store_ranks", broken)
+    board.on_change = ranks.RankRefresher(board.store)
+    rows = reference["emorealm"]
+    with caplog.at_level("ERROR", logger="mmjudge.leaderboard.board.ranks"):
+        for model, answer in [("oracle", lambda k, r: r["answer"]), ("never", lambda k, r: "Z")]:
+            submit(board, emorealm_file(rows, answer), model)
+        assert board.settle(timeout=30)
+    assert "rank cells of emorealm not stored" in caplog.text and "disk full" in caplog.text
+    calls = _forget(monkeypatch)
+    read = Handlers(board).table("emorealm")
+    assert calls  # nothing stored: the render computed them
+    assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))

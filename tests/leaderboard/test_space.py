@@ -18,8 +18,8 @@ import pytest
 
 from mmjudge.data.card import split_front_matter
 from mmjudge.errors import ConfigError
-from mmjudge.leaderboard import space_build
-from mmjudge.leaderboard.space import VARIABLES, SpaceConfig, label_variable, open_space
+from mmjudge.leaderboard.app import space_build
+from mmjudge.leaderboard.app.space import VARIABLES, SpaceConfig, label_variable, open_space
 
 from .conftest import BENCHMARKS
 
@@ -46,7 +46,7 @@ def test_build_writes_a_self_contained_folder(built) -> None:
     assert not names & {"torch", "transformers", "av", "pytest"}  # no judge, video or dev dependencies
     with zipfile.ZipFile(built.folder / built.wheel) as wheel:
         inside = set(wheel.namelist())
-    for name in ("mmjudge/leaderboard/space.py", "mmjudge/leaderboard/about.md", "mmjudge/leaderboard/store/_sql.py",
+    for name in ("mmjudge/leaderboard/app/space.py", "mmjudge/leaderboard/app/about.md", "mmjudge/leaderboard/store/_sql.py",
                  "mmjudge/benchmarks/isovrbench/reported.json", "mmjudge/py.typed"):  # fmt: skip
         assert name in inside, name
 
@@ -101,7 +101,7 @@ def test_every_configuration_problem_is_named_on_one_line(variables, message) ->
 
 
 def test_a_data_root_that_is_not_a_folder_is_refused(tmp_path) -> None:
-    from mmjudge.leaderboard.space import fetch_labels
+    from mmjudge.leaderboard.app.space import fetch_labels
 
     config = SpaceConfig.from_env({"MMJUDGE_DATA_ROOT": str(tmp_path / "none")}, persistent=tmp_path / "nope")
     with pytest.raises(ConfigError, match=r"MMJUDGE_DATA_ROOT=.*: expected a folder of built benchmark folders"):
@@ -146,7 +146,7 @@ def test_a_label_download_that_fails_is_one_line_naming_the_variable(data_root, 
     hub = FakeHub(data_root, {})
     config = SpaceConfig.from_env({"MMJUDGE_BENCHMARKS": "mist", "MMJUDGE_LABELS_MIST": f"org/gone@{SHA}",
                                    "MMJUDGE_LABELS_DIR": str(tmp_path / "labels")})  # fmt: skip
-    from mmjudge.leaderboard.space import fetch_labels
+    from mmjudge.leaderboard.app.space import fetch_labels
 
     with pytest.raises(ConfigError, match=f"MMJUDGE_LABELS_MIST=org/gone@{SHA}: could not download") as caught:
         fetch_labels(config, download=hub)

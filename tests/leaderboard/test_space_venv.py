@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store
-from mmjudge.leaderboard.space_build import build_space
+from mmjudge.leaderboard.app.space_build import build_space
 
 from . import test_browser as browser_tests
 from .conftest import free_port

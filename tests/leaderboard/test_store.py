@@ -136,8 +136,8 @@ def test_simultaneous_copies_of_one_file_store_exactly_one(board_factory, refere
 
 
 def test_reported_rows_are_seeded_once(store_location: str) -> None:
-    from mmjudge.leaderboard.reported import reported_rows
-    from mmjudge.leaderboard.startup import open_leaderboard
+    from mmjudge.leaderboard.app.startup import open_leaderboard
+    from mmjudge.leaderboard.core.reported import reported_rows
 
     shipped = [(r.benchmark, r.judge) for b in BENCHMARK_IDS for r in reported_rows(b)]
     for _ in range(2):
@@ -148,7 +148,7 @@ def test_reported_rows_are_seeded_once(store_location: str) -> None:
 
 def test_stores_opened_at_once_seed_the_reported_rows_once(store_location: str) -> None:
     """The Space and workers opening a new shared store at the same time add each reported row once."""
-    from mmjudge.leaderboard.reported import reported_rows, seed_reported
+    from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
 
     Store(store_location)
     barrier = threading.Barrier(4)
@@ -167,7 +167,7 @@ def test_stores_opened_at_once_seed_the_reported_rows_once(store_location: str) 
 
 def test_reported_rows_no_longer_shipped_are_hidden(store_location: str) -> None:
     """A store seeded by an earlier version (here: the old human row of IsoVRBench) shows the current rows."""
-    from mmjudge.leaderboard.reported import seed_reported
+    from mmjudge.leaderboard.core.reported import seed_reported
 
     store = Store(store_location)
     old = NewSubmission("isovrbench", "reported", "Human", "human annotators", "paper", {"average": 96.375},
@@ -185,8 +185,8 @@ def test_mirror_pushes_the_public_tables_without_private_request_fields(store_lo
 
     import huggingface_hub
 
-    from mmjudge.leaderboard import queue as q
-    from mmjudge.leaderboard.mirror import PUBLIC_REQUEST_FIELDS, start_mirror
+    from mmjudge.leaderboard.app.mirror import PUBLIC_REQUEST_FIELDS, start_mirror
+    from mmjudge.leaderboard.core import queue as q
 
     pushed: list[dict[str, list[dict]]] = []
 
@@ -224,7 +224,7 @@ def test_a_version_1_store_is_migrated_with_its_rows(tmp_path: Path) -> None:
     asked for again) and adds request_id, coverage and side_results to submissions, keeping every row."""
     import json
 
-    from mmjudge.leaderboard import queue as q
+    from mmjudge.leaderboard.core import queue as q
 
     spec = q.validate_request("org/m", "", "video_reward", "", ["isovrbench"], known_backends=["video_reward"])
     path = tmp_path / "old.sqlite"

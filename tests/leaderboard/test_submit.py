@@ -14,7 +14,7 @@ import pytest
 from metric_cases import scores_only
 
 from mmjudge.leaderboard import SubmissionMeta, build_table, ingest_demo_output
-from mmjudge.leaderboard.ui import Handlers
+from mmjudge.leaderboard.app.ui import Handlers
 
 from .conftest import prediction_bytes, prediction_lines, shown
 
@@ -274,7 +274,7 @@ def test_exported_ranks_are_whole_numbers(board_factory, reference, tmp_path) ->
     import io
 
     from mmjudge.leaderboard import SubmissionMeta
-    from mmjudge.leaderboard.reported import seed_reported
+    from mmjudge.leaderboard.core.reported import seed_reported
 
     board = board_factory()
     seed_reported(board.store)

@@ -9,9 +9,9 @@ import pytest
 
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.leaderboard import StoredSubmission, build_table
-from mmjudge.leaderboard.plots import figure
-from mmjudge.leaderboard.reported import reported_rows
-from mmjudge.leaderboard.table_model import DETAIL_HEADERS
+from mmjudge.leaderboard.board.plots import figure
+from mmjudge.leaderboard.board.table import DETAIL_HEADERS
+from mmjudge.leaderboard.core.reported import reported_rows
 
 
 def _iso(row_id: int, average: float, **extra) -> StoredSubmission:
@@ -99,7 +99,7 @@ def test_mist_columns_read_the_stored_intervals_and_rank_lower_first() -> None:
     assert best[published.headers.index("direction (explicit)")] == 28.0
 
 
-@pytest.mark.parametrize("module", ["table_model", "plots"])
+@pytest.mark.parametrize("module", ["board.table", "board.plots"])
 def test_the_leaderboard_computes_no_interval(module) -> None:
     """Tables and figures import no statistics: every interval is a key the scorer stored."""
     import importlib

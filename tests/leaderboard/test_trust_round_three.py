@@ -19,12 +19,13 @@ import pytest
 from mmjudge.benchmarks import benchmark_ids
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.mirror import export_public_tables
+from mmjudge.leaderboard.app.mirror import export_public_tables
+from mmjudge.leaderboard.app.ui import Handlers
+from mmjudge.leaderboard.board.table import build_table
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.columns import ranking_key
 from mmjudge.leaderboard.store import RequestSpec, StoredSubmission
-from mmjudge.leaderboard.table_model import build_table, ranking_key
-from mmjudge.leaderboard.ui import Handlers
-from mmjudge.leaderboard.worker import EvalJob, process_one
+from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
 from .conftest import prediction_bytes, shown
 
@@ -114,7 +115,7 @@ def test_an_admin_may_run_a_weight_free_judge_with_private_labels(board_factory,
 
 
 def test_the_about_tab_states_the_leak_per_upload_and_per_request() -> None:
-    from mmjudge.leaderboard.startup import about_text
+    from mmjudge.leaderboard.app.startup import about_text
 
     about = " ".join(about_text().split())
     private = about[about.index("**Private labels**") :].lower()

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from mmjudge.leaderboard import SubmissionMeta
-from mmjudge.leaderboard.facets import SHOWN_TIERS
-from mmjudge.leaderboard.reported import seed_reported
-from mmjudge.leaderboard.ui import Handlers, build_app
+from mmjudge.leaderboard.app.ui import Handlers, build_app
+from mmjudge.leaderboard.board.facets import SHOWN_TIERS
+from mmjudge.leaderboard.core.reported import seed_reported
 
 from .conftest import prediction_bytes
 
@@ -102,7 +102,7 @@ def _component(app, elem_id: str):
 
 def test_the_request_form_offers_the_benchmarks_of_the_judge_it_shows(board) -> None:
     from mmjudge.judges import get_judge
-    from mmjudge.leaderboard.fit import backend_benchmarks
+    from mmjudge.leaderboard.core.fit import backend_benchmarks
 
     app = build_app(board)
     backend = _component(app, "request-backend").value
@@ -115,8 +115,8 @@ def test_the_request_form_offers_the_benchmarks_of_the_judge_it_shows(board) -> 
 def test_each_tier_has_one_name_everywhere(board, tmp_path) -> None:
     """``published``, ``run here``, ``submitted``, ``baseline``: the filter, the table, the results file and
     the docs say the same; the store keeps its values (a baseline is a ``run here`` row, ``reference_line``)."""
-    from mmjudge.leaderboard._tab import LEGEND
-    from mmjudge.leaderboard.startup import about_text
+    from mmjudge.leaderboard.app._tab import LEGEND
+    from mmjudge.leaderboard.app.startup import about_text
 
     assert SHOWN_TIERS == ("published", "run here", "submitted", "baseline")
     [stored] = [s for s in board.store.submissions("isovrbench") if s.reference_line]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mmjudge.leaderboard import queue as q
-from mmjudge.leaderboard.worker import process_one
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.worker.jobs import process_one
 
 JUDGE_TESTS = Path(__file__).resolve().parents[1] / "judges"
 
@@ -57,7 +57,7 @@ def test_the_worker_stores_no_run_whose_results_record_errored_items(
 ) -> None:
     """Whatever runner the worker calls: a ``results.json`` recording items that failed with an error
     fails the request; no-judgment answers alone (the fake file holds some) are stored as usual."""
-    from mmjudge.leaderboard.worker import EvalJob
+    from mmjudge.leaderboard.worker.jobs import EvalJob
     from mmjudge.results import write_results
 
     from .conftest import prediction_bytes
@@ -112,7 +112,7 @@ def test_worker_command_on_a_postgresql_store(postgres_url, data_root, tmp_path)
     import subprocess
 
     from mmjudge.leaderboard import Store
-    from mmjudge.leaderboard.heartbeats import list_workers
+    from mmjudge.leaderboard.core.heartbeats import list_workers
 
     store = Store(postgres_url)
     spec = q.validate_request("", "", "random", "seed: 3", ["isovrbench"])
@@ -139,7 +139,7 @@ def test_worker_launches_accelerate_over_two_ranks(postgres_url, data_root, monk
     import time
 
     from mmjudge.leaderboard import Leaderboard, Settings, Store
-    from mmjudge.leaderboard.worker import EvalJob, subprocess_eval
+    from mmjudge.leaderboard.worker.jobs import EvalJob, subprocess_eval
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")

@@ -10,7 +10,8 @@ import pytest
 
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import Leaderboard, Settings, Store, ingest_demo_output
-from mmjudge.leaderboard.table_model import ROBUSTNESS, robustness_table
+from mmjudge.leaderboard.board.table import robustness_table
+from mmjudge.leaderboard.core.columns import ROBUSTNESS
 from mmjudge.robustness import RobustnessOptions, robustness_report
 from mmjudge.runner import RunOptions, evaluate_judge
 
@@ -59,7 +60,7 @@ def test_ingested_rows_carry_their_summary_and_the_table_shows_it(
 def test_the_app_has_a_robustness_block_only_where_a_row_has_a_summary(
     board: Leaderboard, sample_data: Path, tmp_path: Path
 ) -> None:
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.ui import build_app
 
     ingest_demo_output(board, tmp_path / "nothing")  # empty store: no block
     ids = {getattr(b, "elem_id", None) for b in build_app(board).blocks.blocks.values()}

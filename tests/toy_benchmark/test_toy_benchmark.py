@@ -27,8 +27,8 @@ LEADERBOARD = """
 import json, sys
 from pathlib import Path
 from mmjudge.leaderboard import SubmissionMeta, build_table
-from mmjudge.leaderboard.startup import open_leaderboard
-from mmjudge.leaderboard.ui import build_app
+from mmjudge.leaderboard.app.startup import open_leaderboard
+from mmjudge.leaderboard.app.ui import build_app
 
 root, predictions, db = (Path(p) for p in sys.argv[1:4])
 board = open_leaderboard(db, data_root=root, require_login=False)

@@ -5,7 +5,7 @@ serves the Gradio app on an SQLite store (default ``<user data dir>/mmjudge/lead
 PostgreSQL database (``--db postgresql://...``, or ``MMJUDGE_DB`` in the environment, which keeps the
 password off the command line). Without ``--no-auth`` submissions need a Hugging Face login: on a Space
 the Space's OAuth, elsewhere an OAuth app of the leaderboard's own (``OAUTH_CLIENT_ID``,
-``OAUTH_CLIENT_SECRET``; :mod:`mmjudge.leaderboard.auth`), else the command refuses to start.
+``OAUTH_CLIENT_SECRET``; :mod:`mmjudge.leaderboard.app.auth`), else the command refuses to start.
 ``mmjudge leaderboard worker [--db PATH|URL] [--data-root DIR] [--gpus N] [--worker-id NAME]
 [--once] [--max-attempts N] [--admin USER] [--api-base-url URL --api-key-env NAME]`` claims queued model
 requests and runs ``mmjudge eval`` for each (through ``accelerate launch`` on the machine's GPUs when it
@@ -18,14 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 
-from mmjudge.leaderboard.settings import add_flags, board_settings, default, from_flags
+from mmjudge.leaderboard.core.settings import add_flags, board_settings, default, from_flags
 
 NAME = "leaderboard"
 HELP = "serve the leaderboard app (SQLite or PostgreSQL store), or `leaderboard worker` to run queued model requests"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Serve options (a flag per setting of :data:`mmjudge.leaderboard.settings.SETTINGS`), and the ``worker``
+    """Serve options (a flag per setting of :data:`mmjudge.leaderboard.core.settings.SETTINGS`), and the ``worker``
     subcommand."""
     add_flags(parser)
     parser.add_argument("--port", type=int, default=7860, help="port (default 7860)")
@@ -68,12 +68,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mmjudge._deps import require
-    from mmjudge.leaderboard.startup import about_text, default_data_root, open_leaderboard, start_mirror
+    from mmjudge.leaderboard.app.startup import about_text, default_data_root, open_leaderboard, start_mirror
 
     if getattr(args, "leaderboard_action", None) == "worker":
         from mmjudge.errors import ConfigError
-        from mmjudge.leaderboard.launch import detect_gpus
-        from mmjudge.leaderboard.worker import run_worker
+        from mmjudge.leaderboard.worker.jobs import run_worker
+        from mmjudge.leaderboard.worker.launch import detect_gpus
 
         if args.max_attempts < 1:
             raise ConfigError(f"--max-attempts must be a positive integer, got {args.max_attempts}")
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         api = {"base_url": args.api_base_url, "api_key_env": args.api_key_env}
         board = open_leaderboard(
             _db(args.db), data_root=default_data_root(args.data_root, "demo-output"), admins=args.admin,
-            max_attempts=args.max_attempts,
+            max_attempts=args.max_attempts, rank_cells="inline",
             server_options={"openai_compatible": {k: v for k, v in api.items() if v is not None}},
         )  # fmt: skip
         print(f"worker on store {board.store.display()}; runs on {gpus or 'no'} GPU(s)", flush=True)
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     data_root = default_data_root(values["data_root"], values["demo_output"])  # --data-root without labels: refused
     _check_login_possible(not values["require_login"])
     require("gradio", "space", purpose="serving the leaderboard")
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.ui import build_app
 
     board = open_leaderboard(_db(values["db"]), demo_output=values["demo_output"],
                              **{**board_settings(values), "data_root": data_root})  # fmt: skip
@@ -116,8 +116,8 @@ def _db(given: str | None) -> str | None:
 
 def _check_login_possible(no_auth: bool) -> None:
     """With login, refuse to start (before the store is opened) when this machine offers no real login: off
-    a Space gradio would only mock it (see :func:`mmjudge.leaderboard.auth.login_plan`)."""
+    a Space gradio would only mock it (see :func:`mmjudge.leaderboard.app.auth.login_plan`)."""
     if not no_auth:
-        from mmjudge.leaderboard.auth import login_plan
+        from mmjudge.leaderboard.app.auth import login_plan
 
         login_plan(os.environ)

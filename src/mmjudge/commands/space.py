@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mmjudge.leaderboard import space_build
+    from mmjudge.leaderboard.app import space_build
 
     if args.space_action == "build":
         built = space_build.build_space(args.out, source=args.source, pin=args.pin, git_url=args.git_url)
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_plan(plan: Any) -> None:
-    """Print a :class:`mmjudge.leaderboard.space_build.SpacePushPlan`."""
+    """Print a :class:`mmjudge.leaderboard.app.space_build.SpacePushPlan`."""
     print(f"Space {plan.repo_id} (gradio SDK), one commit uploading {len(plan.files)} files:")
     for rel in plan.files:
         print(f"  {rel}")

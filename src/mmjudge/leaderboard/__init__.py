@@ -1,8 +1,20 @@
-"""The leaderboard: store (SQLite or PostgreSQL), submission validation and handling, tables, plots, model-request
-queue and its workers, the Space's start-up and build.
+"""The leaderboard, in five layers, lowest first (each a subpackage; ``pyproject.toml``'s import-linter contract
+holds the order):
+
+* ``store``: every SQL statement (SQLite or PostgreSQL), migrations, submissions, requests, sessions;
+* ``core``: the rules, without gradio: settings (each declared once), validation, the
+  :class:`~mmjudge.leaderboard.core.service.Leaderboard` service (submit, request, hide), a row's paired data
+  (made when it is stored), the benchmark's board columns, the request queue with its policy and revisions,
+  worker heartbeats, and what is never shown (``redaction``);
+* ``board``: the board model, without gradio: the :class:`~mmjudge.leaderboard.board.table.Table` of rows and
+  typed columns, ranking, paired significance and the stored rank cells, facets, plots and exports;
+* ``app``: the gradio UI, login, the Space's build and start-up, the Hub mirror;
+* ``worker``: the model-request worker (claims a request, runs ``mmjudge eval``, stores the row).
+
+``app`` and ``worker`` never import each other.
 
 No scoring happens here: submissions are scored by :func:`mmjudge.scoring.score_predictions`, the same
-core the ``evaluate`` modules call. The Gradio layout is :mod:`mmjudge.leaderboard.ui` (imports gradio);
+core the ``evaluate`` modules call. The Gradio layout is :mod:`mmjudge.leaderboard.app.ui` (imports gradio);
 importing this package does not.
 """
 
@@ -12,20 +24,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mmjudge.leaderboard.service import LOCAL_USER, Leaderboard
-    from mmjudge.leaderboard.settings import Settings
+    from mmjudge.leaderboard.board.table import Table, build_table
+    from mmjudge.leaderboard.core.service import LOCAL_USER, Leaderboard
+    from mmjudge.leaderboard.core.settings import Settings
+    from mmjudge.leaderboard.core.submit import ingest_demo_output
+    from mmjudge.leaderboard.core.validation import SubmissionMeta, validate_file, validate_meta
     from mmjudge.leaderboard.store import NewSubmission, Store, StoredSubmission, SubmissionRejected
-    from mmjudge.leaderboard.submit import ingest_demo_output
-    from mmjudge.leaderboard.table_model import Table, build_table
-    from mmjudge.leaderboard.validation import SubmissionMeta, validate_file, validate_meta
 
 _HOMES = {
-    "Settings": "settings",
+    "Settings": "core.settings",
     **dict.fromkeys(("NewSubmission", "Store", "StoredSubmission", "SubmissionRejected"), "store"),
-    **dict.fromkeys(("LOCAL_USER", "Leaderboard"), "service"),
-    "ingest_demo_output": "submit",
-    **dict.fromkeys(("Table", "build_table"), "table_model"),
-    **dict.fromkeys(("SubmissionMeta", "validate_file", "validate_meta"), "validation"),
+    **dict.fromkeys(("LOCAL_USER", "Leaderboard"), "core.service"),
+    "ingest_demo_output": "core.submit",
+    **dict.fromkeys(("Table", "build_table"), "board.table"),
+    **dict.fromkeys(("SubmissionMeta", "validate_file", "validate_meta"), "core.validation"),
 }
 """Public name -> its module; imported on first use, so that a light module of this package (its settings)
 imports nothing heavy."""

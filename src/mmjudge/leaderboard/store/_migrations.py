@@ -127,7 +127,7 @@ STEPS: tuple[str | Dialects, ...] = (
         version TEXT NOT NULL DEFAULT ''
     );
     """,
-    # 4: verified rows keep the per-unit paired data of their headline keys (mmjudge.leaderboard.significance),
+    # 4: verified rows keep the per-unit paired data of their headline keys (mmjudge.leaderboard.board.significance),
     # so the table can test a row against the best one; rows stored before have none ('').
     """
     ALTER TABLE submissions ADD COLUMN paired TEXT NOT NULL DEFAULT '';
@@ -170,7 +170,7 @@ STEPS: tuple[str | Dialects, ...] = (
     );
     CREATE INDEX sessions_by_expiry ON sessions (expires_at);
     """,
-    # 7: the significance column read, not recomputed, at render (mmjudge.leaderboard.significance). ``pairing``:
+    # 7: the significance column read, not recomputed, at render (mmjudge.leaderboard.board.significance). ``pairing``:
     # a verified row's summary of its paired data (per key the family layout it ranks in, or why it cannot be
     # used; the scorer's estimates), written when the row is stored ('' before: made once at the first render and
     # written back). ``rank_cells``: the rank and test cells of one family of rows on one key, keyed by a hash of

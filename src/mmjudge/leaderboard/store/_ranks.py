@@ -1,7 +1,7 @@
 """The rank and test cells of the significance column, stored per family of rows (migration 7).
 
 A family is the verified rows of one benchmark scored on the same items, ranked together on one key
-(:mod:`mmjudge.leaderboard.significance`); its cells are stored under a hash of everything they depend on
+(:mod:`mmjudge.leaderboard.board.significance`); its cells are stored under a hash of everything they depend on
 (the rows and their files, the resamples, the level), so a row added or hidden changes the hash and never
 reads cells made for another set of rows.
 """

@@ -1,6 +1,6 @@
 """The store's model requests: the rows of the queue, and every statement that reads or changes them.
 
-:mod:`mmjudge.leaderboard.queue` holds the rules (what a request may set, when two requests are the same run,
+:mod:`mmjudge.leaderboard.core.queue` holds the rules (what a request may set, when two requests are the same run,
 the attempt cap's message); this module holds the SQL, on either backend (``SELECT ... FOR UPDATE SKIP
 LOCKED`` on PostgreSQL, SQLite's write lock otherwise: two workers never claim the same request). The
 worker's :class:`~mmjudge.leaderboard.store.Lease` (worker and attempt) fences every renewal and finish.

@@ -144,7 +144,7 @@ class NewSubmission:
     side_results: Mapping[str, Mapping[str, Any]] | None = None
     """Secondary scorings of the same file by label (e.g. EmoReAlM's ``official`` mode beside strict)."""
     paired: str = ""
-    """Per-unit paired data of the headline keys, packed (:mod:`mmjudge.leaderboard.significance`);
+    """Per-unit paired data of the headline keys, packed (:mod:`mmjudge.leaderboard.board.significance`);
     ``""`` for reported rows and rows stored before the store kept it."""
     tier: str = ""
     """Provenance (:data:`TIERS`): ``published`` (a paper table), ``run here`` (the server's worker ran the
@@ -161,7 +161,7 @@ class NewSubmission:
     """A ``run here`` row of a request a non-admin made in private-label mode: with private labels its public view
     is its Ladder score only, as a submitted row's is."""
     pairing: str = ""
-    """The summary of :attr:`paired` the significance column reads (:mod:`mmjudge.leaderboard.significance`): per
+    """The summary of :attr:`paired` the significance column reads (:mod:`mmjudge.leaderboard.board.significance`): per
     headline key the family layout or why the data cannot be used, and the scorer's estimates; ``""`` without
     paired data, and for rows stored before the store kept it (made at the first render and written back)."""
 

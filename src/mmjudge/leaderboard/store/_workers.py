@@ -1,7 +1,7 @@
 """The store's worker heartbeats: the upsert each beat makes and the read the queue tab makes.
 
 One row per worker id (``INSERT ... ON CONFLICT``, the same SQL on both backends); what a beat means and
-how old is silent is :mod:`mmjudge.leaderboard.heartbeats`.
+how old is silent is :mod:`mmjudge.leaderboard.core.heartbeats`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ repo's files are copied in; the file then lists mmjudge's dependencies at the ve
 checkout's ``constraints.txt``), or, with ``pin``, ``mmjudge[...] @ git+<url>@<commit>`` (the URL without
 its credentials: a CI clone's ``origin`` often carries a token). Before it reports success, the build is
 scanned (:func:`find_leak`: every file and every wheel member) for the environment's secret values
-(:data:`mmjudge.leaderboard.space.SECRETS`, with a database URL's password), the origin's credentials and
+(:data:`mmjudge.leaderboard.app.space.SECRETS`, with a database URL's password), the origin's credentials and
 this machine's paths (checkout, output folder, home, Python prefix); a hit removes the folder and names
 the file and line.
 :func:`plan_space_push` is pure: the files a push uploads and deletes, and the settings and secrets the
@@ -152,7 +152,7 @@ def _private_values(root: Path, git_url: str | None) -> list[str]:
     database URL's password on its own) and the credentials in the origin or ``--git-url``."""
     import os
 
-    from mmjudge.leaderboard.space import SECRETS
+    from mmjudge.leaderboard.app.space import SECRETS
 
     values = [os.environ.get(name, "") for name in SECRETS]
     for url in (git_url, _origin(root, required=False), *values):
@@ -284,8 +284,8 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
         ConfigError: bad repo id, or ``folder`` is not a Space build.
     """
     from mmjudge.benchmarks import benchmark_ids
-    from mmjudge.leaderboard.auth import VARIABLES as OFF_SPACE_LOGIN
-    from mmjudge.leaderboard.space import SECRETS, VARIABLES, label_variable
+    from mmjudge.leaderboard.app.auth import VARIABLES as OFF_SPACE_LOGIN
+    from mmjudge.leaderboard.app.space import SECRETS, VARIABLES, label_variable
 
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):

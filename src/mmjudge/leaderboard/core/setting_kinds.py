@@ -3,7 +3,7 @@
 One kind per way of writing a value (a string, a folder, a ``1`` switch, a comma list, a number, pinned
 ``org/name@<commit>`` pairs). A kind gives the flag's ``argparse`` keywords, turns the flag's value into the
 setting's value, and reads the variable's text (raising :class:`~mmjudge.errors.ConfigError` with one line
-naming the variable). :data:`mmjudge.leaderboard.settings.SETTINGS` pairs each setting with its kind.
+naming the variable). :data:`mmjudge.leaderboard.core.settings.SETTINGS` pairs each setting with its kind.
 """
 
 from __future__ import annotations

@@ -13,16 +13,17 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
-from mmjudge.leaderboard._pairing import pairing_of
-from mmjudge.leaderboard.policy import ENDPOINT_MODEL, HUB_MODEL
-from mmjudge.leaderboard.queue import RequestSpec, enqueue, validate_request
-from mmjudge.leaderboard.revisions import pin_date, pin_revision
-from mmjudge.leaderboard.settings import Settings
-from mmjudge.leaderboard.significance import pack_paired
+from mmjudge.leaderboard.core.columns import ROBUSTNESS, ranking_key
+from mmjudge.leaderboard.core.pairing import pack_paired, pairing_of
+from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL, HUB_MODEL
+from mmjudge.leaderboard.core.queue import RequestSpec, enqueue, validate_request
+from mmjudge.leaderboard.core.revisions import pin_date, pin_revision
+from mmjudge.leaderboard.core.settings import Settings
+from mmjudge.leaderboard.core.validation import SubmissionMeta, record_cap, validate_file, validate_meta
 from mmjudge.leaderboard.store import (
     RUN_HERE,
     SUBMITTED,
@@ -33,16 +34,26 @@ from mmjudge.leaderboard.store import (
     StoredSubmission,
     SubmissionRejected,
 )
-from mmjudge.leaderboard.table_model import ROBUSTNESS, build_table, ranking_key, views
-from mmjudge.leaderboard.validation import SubmissionMeta, record_cap, validate_file, validate_meta
 
-__all__ = ["LOCAL_USER", "Leaderboard", "QueuedRequest", "Settings"]
+__all__ = ["LOCAL_USER", "BoardChanged", "Leaderboard", "QueuedRequest", "Settings"]
 
 LOCAL_USER = "local"
 """Submitter name in no-auth mode."""
 
 RowsFn = Callable[[str, Path], Sequence[Mapping[str, Any]]]
 ScoreFn = Callable[..., dict[str, Any]]
+
+
+class BoardChanged(Protocol):
+    """Told the benchmark whose board changed (a row stored or hidden): keeps what is derived from the board
+    current (the rank cells: :class:`~mmjudge.leaderboard.board.ranks.RankRefresher` in the background, or
+    :class:`~mmjudge.leaderboard.board.ranks.InlineRanks`)."""
+
+    def __call__(self, benchmark: str) -> None: ...
+
+    def wait(self, benchmark: str | None = None, timeout: float | None = None) -> bool:
+        """Block until nothing is pending for ``benchmark`` (default: any); ``False`` on timeout."""
+        ...
 
 
 class QueuedRequest(NamedTuple):
@@ -55,7 +66,7 @@ class QueuedRequest(NamedTuple):
     asked: str
     """The revision as asked for (before pinning)."""
     model_source: str
-    """What the model names (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`)."""
+    """What the model names (:attr:`~mmjudge.leaderboard.core.policy.BackendRules.model_source`)."""
 
 
 def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
@@ -82,11 +93,15 @@ class Leaderboard:
         rows_fn: loads a benchmark's reference rows from its folder (default
             :func:`mmjudge.scoring.load_reference_rows`); cached per benchmark.
         score_fn: scores a parsed file against rows (default :func:`mmjudge.scoring.score_predictions`).
+        on_change: told the benchmark after a row is stored or hidden (:class:`BoardChanged`); the layer
+            above sets it (:func:`~mmjudge.leaderboard.app.startup.open_leaderboard`: the rank cells in the
+            background; the worker: inline). Without one, a render computes the rank cells it lacks.
     """
 
     def __init__(self, store: Store, settings: Settings | None = None, *, rows_fn: RowsFn | None = None,
-                 score_fn: ScoreFn | None = None) -> None:  # fmt: skip
+                 score_fn: ScoreFn | None = None, on_change: BoardChanged | None = None) -> None:  # fmt: skip
         self.store = store
+        self.on_change = on_change
         self.settings = settings or Settings()
         self._rows_fn = rows_fn or _default_rows
         self._score_fn = score_fn or _default_score
@@ -169,7 +184,7 @@ class Leaderboard:
 
         The file must cover every record ``mmjudge eval`` writes for the benchmark; the row keeps the
         file's coverage and ``no_judgment`` counts, the scorings of :attr:`Settings.side_scores` and the
-        per-unit paired data of the headline keys (:mod:`mmjudge.leaderboard.significance`).
+        per-unit paired data of the headline keys (:mod:`mmjudge.leaderboard.board.significance`).
 
         Args:
             data: the file's bytes.
@@ -181,7 +196,7 @@ class Leaderboard:
             lease: a worker's hold on the model request this row belongs to (checked when storing).
             robustness: the summary of a ``mmjudge robustness`` run of the same judge made on this server
                 (stored as ``side_results["robustness"]``; never taken from an upload).
-            reference_line: the operator's own weight-free baseline (:func:`~mmjudge.leaderboard.submit.ingest_demo_output`; shown as
+            reference_line: the operator's own weight-free baseline (:func:`~mmjudge.leaderboard.core.submit.ingest_demo_output`; shown as
                 tier ``baseline``), stored ``run here`` and never ranked. The tier is the server's: ``run
                 here`` with a ``lease`` or for a baseline, else ``submitted``; nothing in the file changes it.
                 With a ``lease`` it marks the row of a weight-free request (a baseline, never ranked).
@@ -227,23 +242,24 @@ class Leaderboard:
         row_id = self.store.insert_submission(row, daily_limit=limit, lease=lease, ladder=ladder)
         stored = self.store.get_submission(row_id)
         assert stored is not None
-        self.store_ranks(stored.benchmark)
+        self._changed(stored.benchmark)
         return stored
 
-    def store_ranks(self, benchmark: str) -> None:
-        """Compute the significance cells of ``benchmark``'s board as it is now, in every view, and store them
-        (called when a row is stored or hidden: the next render reads them)."""
-        rows = self.store.submissions(benchmark)
-        for view in views(benchmark):
-            build_table(benchmark, rows, view, significance=True, private=self.settings.private_labels,
-                        store=self.store, latest=True)  # fmt: skip
+    def _changed(self, benchmark: str) -> None:
+        if self.on_change is not None:
+            self.on_change(benchmark)
+
+    def settle(self, benchmark: str | None = None, timeout: float | None = None) -> bool:
+        """Wait until what :attr:`on_change` derives from ``benchmark``'s board (default: every board) is
+        current; ``False`` when ``timeout`` seconds passed first."""
+        return True if self.on_change is None else self.on_change.wait(benchmark, timeout)
 
     def request_model(self, model: str, revision: str, backend: str, config: Mapping[str, Any] | str | None,
                       benchmarks: Iterable[str], username: str | None, *, now: float | None = None) -> QueuedRequest:  # fmt: skip
-        """Check a model request (:func:`~mmjudge.leaderboard.queue.validate_request`), pin it, and queue it PENDING.
+        """Check a model request (:func:`~mmjudge.leaderboard.core.queue.validate_request`), pin it, and queue it PENDING.
 
-        A Hub model is pinned to the commit its revision names now (:func:`~mmjudge.leaderboard.revisions.pin_revision`),
-        an API model to the date (:func:`~mmjudge.leaderboard.revisions.pin_date`); a weight-free backend names no
+        A Hub model is pinned to the commit its revision names now (:func:`~mmjudge.leaderboard.core.revisions.pin_revision`),
+        an API model to the date (:func:`~mmjudge.leaderboard.core.revisions.pin_date`); a weight-free backend names no
         model. With private labels a weight-free backend is an admin's only, and a non-admin's request records the
         Ladder margin, so that its rows show only the Ladder score, as uploads do: a requester chooses the model,
         its settings and its seed, so exact scores would tell the labels as an upload's would.
@@ -282,4 +298,4 @@ class Leaderboard:
             raise SubmissionRejected(f"there is no submission #{submission_id}")
         stored = self.store.get_submission(submission_id)
         if stored is not None:
-            self.store_ranks(stored.benchmark)
+            self._changed(stored.benchmark)

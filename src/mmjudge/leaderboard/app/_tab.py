@@ -18,7 +18,7 @@ their answers arrive in the order they were asked.
 The table's own column sort and filter box run in the browser; the launch script (:data:`ONE_SORT_JS`)
 hands them to the server through two hidden fields per tab (``order-<id>``, ``search-<id>``), so the sort
 keeps rows without a rank (baselines, flagged rows) below the ranked ones and the figure draws the rows
-the filter leaves, in the table's order (:mod:`mmjudge.leaderboard.arrange`).
+the filter leaves, in the table's order (:mod:`mmjudge.leaderboard.board.arrange`).
 """
 
 from __future__ import annotations
@@ -30,12 +30,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 import gradio as gr
 
 from mmjudge.benchmarks import get_benchmark
-from mmjudge.leaderboard.facets import SHOWN_TIERS
-from mmjudge.leaderboard.reported import reported_note
-from mmjudge.leaderboard.table_model import higher_is_better, ranked_column, robustness_table, views
+from mmjudge.leaderboard.board.facets import SHOWN_TIERS
+from mmjudge.leaderboard.board.table import robustness_table
+from mmjudge.leaderboard.core.columns import higher_is_better, ranked_column, views
+from mmjudge.leaderboard.core.reported import reported_note
 
 if TYPE_CHECKING:
-    from mmjudge.leaderboard.ui import Handlers
+    from mmjudge.leaderboard.app.ui import Handlers
 
 __all__ = ["LEGEND", "ONE_SORT_JS", "PHONE", "TabControls", "benchmark_tab", "phone_head", "pin_css", "refresh"]
 

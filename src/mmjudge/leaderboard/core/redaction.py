@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable
 
 from mmjudge._secrets import redact_credentials, redact_values
-from mmjudge.leaderboard.auth import SECRETS as AUTH_SECRETS
-from mmjudge.leaderboard.settings import SETTINGS
+from mmjudge.leaderboard.core.login_settings import SECRETS as AUTH_SECRETS
+from mmjudge.leaderboard.core.settings import SETTINGS
 
 __all__ = ["SECRETS", "public_log"]
 
@@ -21,7 +21,7 @@ SECRETS: dict[str, str] = {
     "HF_TOKEN": "read access to private label repos; write access to MMJUDGE_MIRROR_REPO when mirroring",
     **AUTH_SECRETS,
 }
-"""The settings that hold credentials (those of :data:`~mmjudge.leaderboard.settings.SETTINGS` declared
+"""The settings that hold credentials (those of :data:`~mmjudge.leaderboard.core.settings.SETTINGS` declared
 ``secret``, the Hub token, and the login's): set as Space secrets, never written into a build, and masked in
 every log a worker makes public (whatever their value looks like). The login's (``OAUTH_CLIENT_SECRET``,
 ``MMJUDGE_SESSION_SECRET``) are set only off a Space; on one, ``hf_oauth: true`` provides the login."""

@@ -1,7 +1,7 @@
 """Where each leaderboard row may rank, and whether another row is significantly better: paired, simultaneous,
 from the per-unit data stored with each row.
 
-At submission :func:`pack_paired` keeps, beside the scores, each headline key's per-unit data
+At submission :func:`~mmjudge.leaderboard.core.pairing.pack_paired` keeps, beside the scores, each headline key's per-unit data
 (:class:`~mmjudge.stats.KeyOutcomes`: the scorer's own per-unit outcomes of the file's records on the
 server's reference rows, and the key's metric) and the scorer's record of how each score's interval was made
 (:class:`~mmjudge.estimates.Estimate`: method, units, independent clusters), zlib-compressed JSON with the
@@ -27,46 +27,41 @@ alone on its items while other rows share theirs), and every row of a benchmark 
 (:attr:`~mmjudge.benchmarks.MetricSpec.outcomes`) says so; their rank cell is ``—``.
 
 What does not depend on the other rows is made once, when a row is stored: its pairing summary
-(:func:`~mmjudge.leaderboard._pairing.pairing_of`: per key its family's layout, or why its data cannot be used;
+(:func:`~mmjudge.leaderboard.core.pairing.pairing_of`: per key its family's layout, or why its data cannot be used;
 the scorer's estimates), in the store's ``pairing`` column. A family's cells are stored too (``rank_cells``),
 under a hash of the family (its rows and their files, the resamples, the level): :meth:`Leaderboard.submit
 <mmjudge.leaderboard.Leaderboard.submit>` stores them for the board the new row joins, and a render given the
 store reads them. Rows added or hidden since make another family and another hash: that render computes the
 family's rank sets once, from the rows' outcomes kept compact
-(:func:`~mmjudge.leaderboard._pairing.compact_outcomes`), and stores them. A row stored before the summary was
+(:func:`~mmjudge.leaderboard.core.pairing.compact_outcomes`), and stores them. A row stored before the summary was
 kept gets it at its first render (written back). Within a process both are cached (least recently used first
 out), so a render after the first costs a dictionary lookup per family.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import logging
 import math
-import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import Benchmark, get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, Estimate, interval_text, number_text, thin_note
-from mmjudge.leaderboard._pairing import (
+from mmjudge.leaderboard.core.pairing import (
     LRU,
-    PAIRED_VERSION,
     Pairing,
     compact_outcomes,
     pairing_of,
-    read_packed,
     read_pairing,
 )
 from mmjudge.leaderboard.store import Store, StoredSubmission
 from mmjudge.stats import KeyOutcomes, RankSet, RankSets, rank_sets
 
 __all__ = [
-    "N_RESAMPLES", "THIN", "RowRank", "board_ranks", "pack_paired", "pairing", "significance_cells",
-    "stored_estimates", "unpack_paired",
+    "N_RESAMPLES", "THIN", "RowRank", "board_ranks", "pairing", "significance_cells", "stored_estimates",
 ]  # fmt: skip
 
 N_RESAMPLES = 2000
@@ -110,43 +105,6 @@ _FAMILIES: LRU[str, dict[int, RowRank]] = LRU(256)
 """Family hash -> its rows' cells (this process's)."""
 _FALLBACK: LRU[tuple[Any, ...], str] = LRU(2048)
 """The pairing summaries made at render for rows stored without one."""
-
-
-def pack_paired(
-    benchmark: str,
-    records: Sequence[Mapping[str, Any]],
-    rows: Sequence[Mapping[str, Any]],
-    results: Mapping[str, Any],
-    dataset_hash: str,
-) -> str:
-    """The per-unit paired data of ``results``' headline keys and the scorer's estimates of every score (from
-    a :class:`~mmjudge.benchmarks.Scores`; none from a plain dict), packed for the store.
-
-    >>> unpack_paired(pack_paired("mist", [], [], {}, "dataset-hash"))[0]
-    'dataset-hash'
-    """
-    from mmjudge.results import estimates_of
-
-    spec = get_benchmark(benchmark)
-    keys = [k for k in spec.metrics.paired_keys if k in results]
-    units = {k: spec.key_outcomes(k, records, rows, results).to_json() for k in keys}
-    made = {k: e.to_json() for k, e in estimates_of(benchmark, results).items() if e.method != "not recorded"}
-    payload = {"version": PAIRED_VERSION, "dataset_hash": dataset_hash, "keys": units, "estimates": made}
-    text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
-    return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
-
-
-def unpack_paired(packed: str) -> tuple[str, dict[str, KeyOutcomes]] | None:
-    """``(dataset_hash, key -> KeyOutcomes)`` from :func:`pack_paired`'s text (any version); ``None`` for ``""``.
-
-    Raises:
-        SchemaError: the text is not packed paired data.
-
-    >>> unpack_paired(pack_paired("mist", [], [], {}, "h"))
-    ('h', {})
-    """
-    read = read_packed(packed)
-    return None if read is None else (read.digest, read.keys)
 
 
 def pairing(sub: StoredSubmission) -> Pairing | None:

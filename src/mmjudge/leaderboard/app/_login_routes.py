@@ -1,6 +1,6 @@
-"""The HTTP side of the leaderboard's login (:mod:`mmjudge.leaderboard.auth` decides when it is used): the
+"""The HTTP side of the leaderboard's login (:mod:`mmjudge.leaderboard.app.auth` decides when it is used): the
 OAuth routes off a Space and reading a login from a session (the routes a request may reach and the logins the
-store holds: :mod:`mmjudge.leaderboard._gate`).
+store holds: :mod:`mmjudge.leaderboard.app._gate`).
 
 The routes are gradio's real ones (``gradio.oauth._add_oauth_routes``) in substance: the OAuth code flow
 with authlib, state and nonce kept in the session, the login stored as ``session["oauth_info"]`` in the
@@ -17,24 +17,20 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from mmjudge.leaderboard.core.login_settings import (
+    DEFAULT_SCOPES,
+    PROVIDER,
+    SCOPES,
+)
+
 if TYPE_CHECKING:
-    from mmjudge.leaderboard.auth import OAuthClient
+    from mmjudge.leaderboard.app.auth import OAuthClient
 
 __all__ = ["add_login_routes", "logged_in_username"]
 
 _TARGET = "mmjudge_login_target"
 _STATE_PREFIX = "_state_huggingface"
 
-
-CLIENT_ID, CLIENT_SECRET, SCOPES, PROVIDER = (
-    "OAUTH_CLIENT_ID",
-    "OAUTH_CLIENT_SECRET",
-    "OAUTH_SCOPES",
-    "OPENID_PROVIDER_URL",
-)
-"""The login's environment variables (:data:`mmjudge.leaderboard.auth.VARIABLES` says what each holds)."""
-SESSION_SECRET, PUBLIC_URL = "MMJUDGE_SESSION_SECRET", "MMJUDGE_PUBLIC_URL"
-DEFAULT_SCOPES, DEFAULT_PROVIDER = "openid profile", "https://huggingface.co"
 
 
 def logged_in_username(session: Any) -> str | None:

@@ -9,19 +9,19 @@ OAuth client of the Space (``OAUTH_CLIENT_ID``, ``OAUTH_CLIENT_SECRET``, ``OAUTH
 login: ``/login/huggingface`` signs the visitor in as this machine's Hugging Face user, and the key is
 ``sha256("-v4")``, the same everywhere, so anyone can sign a session cookie naming any user, an admin too.
 
-So with login required, :meth:`mmjudge.leaderboard.ui.LeaderboardApp.launch` calls :func:`guard_login`:
+So with login required, :meth:`mmjudge.leaderboard.app.ui.LeaderboardApp.launch` calls :func:`guard_login`:
 
 - on a Space gradio's OAuth stays; its variables are checked first (``hf_oauth: true``);
 - off a Space the leaderboard uses an OAuth app of its own (:class:`OAuthClient`, from the environment)
   and a session key of its own (:func:`session_secret`), or refuses to start, naming what to set. gradio
   offers no option for either, so ``gradio.routes.attach_oauth``, the one place where gradio picks mock or
   real and the key, is replaced (:func:`_install_hook`): for a guarded Blocks it adds routes that run the
-  OAuth code flow with authlib, as gradio's real ones do (:mod:`mmjudge.leaderboard._login_routes`), and a
+  OAuth code flow with authlib, as gradio's real ones do (:mod:`mmjudge.leaderboard.app._login_routes`), and a
   ``SessionMiddleware`` with that key; any other Blocks still gets gradio's function. The Blocks are
   reserved while they are built (:func:`reserve_login`), because gradio already makes apps then.
   :meth:`LoginGuard.verify` checks after the launch that the hook ran, so a gradio that stops calling
   that name fails loudly instead of serving its mock;
-- in both cases :class:`~mmjudge.leaderboard._gate.RouteGate` serves only the routes the app uses (anyone
+- in both cases :class:`~mmjudge.leaderboard.app._gate.RouteGate` serves only the routes the app uses (anyone
   reads; a signed-in user may upload; any other gradio route gets 403), answers ``POST /gradio_api/upload``
   without a login with 401 before reading the body, refuses anonymous event calls that name a remote file
   (gradio would download it into its cache first), and holds the logins in the store: a cookie is a login
@@ -49,7 +49,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mmjudge.errors import ConfigError, MmjudgeError
-from mmjudge.leaderboard._gate import (
+from mmjudge.leaderboard.app._gate import (
     ANYONE,
     REMOTE_FILE_REFUSED,
     ROUTE_REFUSED,
@@ -59,17 +59,20 @@ from mmjudge.leaderboard._gate import (
     RouteGate,
     route_of,
 )
-from mmjudge.leaderboard._login_routes import (
+from mmjudge.leaderboard.app._login_routes import add_login_routes, logged_in_username
+from mmjudge.leaderboard.core.login_settings import (
     CLIENT_ID,
     CLIENT_SECRET,
     DEFAULT_PROVIDER,
     DEFAULT_SCOPES,
+    MIN_SECRET_CHARS,
+    NEW_APP_URL,
     PROVIDER,
     PUBLIC_URL,
     SCOPES,
+    SECRETS,
     SESSION_SECRET,
-    add_login_routes,
-    logged_in_username,
+    VARIABLES,
 )
 
 __all__ = [
@@ -95,28 +98,7 @@ __all__ = [
     "session_secret",
 ]
 
-MIN_SECRET_CHARS = 32
-NEW_APP_URL = "https://huggingface.co/settings/applications/new"
 
-VARIABLES: dict[str, str] = {
-    CLIENT_ID: "off a Space, with login: client id of the leaderboard's OAuth app on huggingface.co "
-    "(on a Space `hf_oauth: true` sets it)",
-    CLIENT_SECRET: "off a Space, with login: that OAuth app's client secret (a secret; on a Space "
-    "`hf_oauth: true` sets it)",
-    SCOPES: f"off a Space: scopes asked for at login (default `{DEFAULT_SCOPES}`)",
-    PROVIDER: f"off a Space: the OpenID provider (default {DEFAULT_PROVIDER})",
-    PUBLIC_URL: "off a Space: the server's public URL; the OAuth redirect URL is <it>/login/callback "
-    "(default: the URL a request arrives at)",
-    SESSION_SECRET: f"off a Space: key signing the login cookies, {MIN_SECRET_CHARS}+ random characters (a "
-    "secret; default: generated once into a mode-0600 file beside the SQLite store, or in the user data dir)",
-}
-"""The login settings read off a Space (a Space's own OAuth reads the first four itself)."""
-
-SECRETS: dict[str, str] = {
-    CLIENT_SECRET: VARIABLES[CLIENT_SECRET],
-    SESSION_SECRET: VARIABLES[SESSION_SECRET],
-}
-"""The login settings that are credentials."""
 
 _NO_OAUTH = (
     "login is required but {missing} not set: off a Hugging Face Space gradio only mocks the login (anyone "
@@ -327,7 +309,7 @@ class LoginGuard:
     attached: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet, repr=False)
     """The gradio apps the hook gave this login to."""
     sessions: Any = field(default=None, repr=False)
-    """The leaderboard's store, which holds the logins (:class:`~mmjudge.leaderboard._gate.RouteGate`)."""
+    """The leaderboard's store, which holds the logins (:class:`~mmjudge.leaderboard.app._gate.RouteGate`)."""
 
     def launch_kwargs(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """``Blocks.launch`` keyword arguments with :class:`RouteGate` in the app (constructor middleware

@@ -2,7 +2,7 @@
 
 Mirroring (off by default): with ``mirror_repo`` set, the store's public tables are exported (one
 consistent snapshot, either backend) into a folder that ``huggingface_hub.CommitScheduler`` pushes to
-that Hub dataset repo every ``mirror_every_min`` minutes (:mod:`mmjudge.leaderboard.mirror`). It needs
+that Hub dataset repo every ``mirror_every_min`` minutes (:mod:`mmjudge.leaderboard.app.mirror`). It needs
 a write token in the environment (``HF_TOKEN``).
 """
 
@@ -16,12 +16,13 @@ from typing import Any
 from mmjudge._configs import validated
 from mmjudge.benchmarks import benchmark_ids
 from mmjudge.errors import MissingFileError
-from mmjudge.leaderboard.reported import seed_reported
-from mmjudge.leaderboard.revisions import hub_commit
-from mmjudge.leaderboard.service import Leaderboard
-from mmjudge.leaderboard.settings import Settings, default
+from mmjudge.leaderboard.board.ranks import InlineRanks, RankRefresher
+from mmjudge.leaderboard.core.reported import seed_reported
+from mmjudge.leaderboard.core.revisions import hub_commit
+from mmjudge.leaderboard.core.service import Leaderboard
+from mmjudge.leaderboard.core.settings import Settings, default
+from mmjudge.leaderboard.core.submit import ingest_demo_output
 from mmjudge.leaderboard.store import Store
-from mmjudge.leaderboard.submit import ingest_demo_output
 
 __all__ = ["about_text", "check_data_root", "default_data_root", "default_db_path", "open_leaderboard", "start_mirror"]
 
@@ -89,7 +90,7 @@ def about_text() -> str:
 
     from mmjudge.judges.coverage import coverage_markdown
 
-    about = (resources.files("mmjudge.leaderboard") / "about.md").read_text(encoding="utf-8")
+    about = (resources.files("mmjudge.leaderboard.app") / "about.md").read_text(encoding="utf-8")
     return f"{about.rstrip()}\n\n## Judges the papers evaluate\n\n{coverage_markdown()}"
 
 
@@ -97,7 +98,7 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
                      admins: Iterable[str] = (), demo_output: str | Path | None = None,
                      server_options: Mapping[str, Mapping[str, Any]] | None = None,
                      label_names: Mapping[str, str] | None = None, pin_revisions: bool | None = None,
-                     **settings: Any) -> Leaderboard:  # fmt: skip
+                     rank_cells: str = "background", **settings: Any) -> Leaderboard:  # fmt: skip
     """Open (or create) the store, add the shipped reported rows and, when given, the demo baselines.
 
     ``db`` is an SQLite file path or a ``postgresql://`` URL (default: :func:`default_db_path`).
@@ -105,8 +106,11 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
     names in looser types; ``settings`` are further :class:`Settings` (``require_login``, ``daily_limit``,
     ``max_bytes``, ``max_attempts``, ``private_labels``, ``ladder_margin``), validated with their defaults.
     ``pin_revisions``: model requests are queued at the commit the Hub says their revision names
-    (:mod:`mmjudge.leaderboard.revisions`); default: when login is required (a served leaderboard, which
+    (:mod:`mmjudge.leaderboard.core.revisions`); default: when login is required (a served leaderboard, which
     reaches the Hub for its login anyway), not in the local no-login mode.
+    ``rank_cells``: when a stored or hidden row's board gets its rank cells stored: ``"background"`` (a thread,
+    :class:`~mmjudge.leaderboard.board.ranks.RankRefresher`: a submission does not wait for them; a server) or
+    ``"inline"`` (:class:`~mmjudge.leaderboard.board.ranks.InlineRanks`; the worker).
 
     >>> import tempfile
     >>> board = open_leaderboard(Path(tempfile.mkdtemp()) / "lb.sqlite", require_login=False)
@@ -120,9 +124,12 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
         "label_names": dict(label_names or {}),
         "resolve_revision": hub_commit if (login if pin_revisions is None else pin_revisions) else None,
     }, "open_leaderboard")  # fmt: skip
+    if rank_cells not in ("background", "inline"):
+        raise ValueError(f"rank_cells must be 'background' or 'inline', got {rank_cells!r}")
     store = Store(db or default_db_path())
     seed_reported(store)
-    board = Leaderboard(store, policy)
+    keeper = RankRefresher if rank_cells == "background" else InlineRanks
+    board = Leaderboard(store, policy, on_change=keeper(store, private=policy.private_labels))
     if demo_output is not None and Path(demo_output).is_dir():
         for line in ingest_demo_output(board, demo_output):
             logger.info("demo baselines: %s", line)
@@ -132,6 +139,6 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
 def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, private_labels: bool = False) -> Any:
     """Mirror the store's public tables to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``);
     ``private_labels``: the board's mode (a submitted row is mirrored with its Ladder score only)."""
-    from mmjudge.leaderboard import mirror
+    from mmjudge.leaderboard.app import mirror
 
     return mirror.start_mirror(store, repo_id, every_min=every_min, private_labels=private_labels)

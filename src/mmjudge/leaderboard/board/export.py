@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.estimates import score_keys, with_its_interval
-from mmjudge.leaderboard.facets import row_tier
+from mmjudge.leaderboard.board.facets import row_tier
+from mmjudge.leaderboard.board.table import Table
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
-from mmjudge.leaderboard.table_model import Table
 
 __all__ = ["FORMULA_START", "csv_text", "public_scores", "results_record", "write_results_file", "write_table"]
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from mmjudge.leaderboard.queue import RequestSpec, canonical_revision
+from mmjudge.leaderboard.core.queue import RequestSpec, canonical_revision
 from mmjudge.leaderboard.store import SubmissionRejected
 
 __all__ = ["COMMIT", "RevisionResolver", "endpoint_name", "hub_commit", "pin_date", "pin_revision"]

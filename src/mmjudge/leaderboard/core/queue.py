@@ -1,6 +1,6 @@
 """Model requests: validated, queued ``PENDING``, claimed atomically with a lease, finished or failed.
 
-A request carries only what its backend's rules allow (:mod:`mmjudge.leaderboard.policy`), checked
+A request carries only what its backend's rules allow (:mod:`mmjudge.leaderboard.core.policy`), checked
 when it is queued. A worker claims the oldest request that is ``PENDING`` or ``RUNNING`` with an
 expired lease, in one transaction that locks the request (SQLite's write lock; on PostgreSQL
 ``SELECT ... FOR UPDATE SKIP LOCKED``, so concurrent claims pass over each other's rows instead of
@@ -23,8 +23,8 @@ from typing import Any
 
 from mmjudge._checks import ref_name_problem
 from mmjudge._text import text_key
-from mmjudge.leaderboard.fit import check_request_fit
-from mmjudge.leaderboard.policy import (
+from mmjudge.leaderboard.core.fit import check_request_fit
+from mmjudge.leaderboard.core.policy import (
     DEFAULT_RULES,
     ENDPOINT_MODEL,
     ENDPOINT_NAME,
@@ -76,18 +76,18 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
                      rules: Mapping[str, BackendRules] | None = None,
                      private_labels: bool = False, remote_code: Mapping[str, str] | None = None) -> RequestSpec:  # fmt: skip
     """Check a model request: backend known, model and revision as the backend's model source reads them
-    (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`: a Hub repo id at a git ref name, no model
+    (:attr:`~mmjudge.leaderboard.core.policy.BackendRules.model_source`: a Hub repo id at a git ref name, no model
     for a weight-free backend, a served model name for an API backend), config on the backend's allow-list,
-    benchmarks the backend can judge, frame options only for benchmarks with video (:mod:`mmjudge.leaderboard.fit`).
+    benchmarks the backend can judge, frame options only for benchmarks with video (:mod:`mmjudge.leaderboard.core.fit`).
 
     ``config`` is a mapping or YAML/JSON text of :class:`mmjudge.judges.JudgeConfig` keys; only the keys
-    and options :data:`mmjudge.leaderboard.policy.DEFAULT_RULES` (or ``rules``) allow for the backend are
+    and options :data:`mmjudge.leaderboard.core.policy.DEFAULT_RULES` (or ``rules``) allow for the backend are
     accepted (``judge``, ``model`` and ``revision`` come from the other arguments). ``allow_local_paths``
     (a local leaderboard's admin) lets ``model`` be an existing absolute folder. ``private_labels``: a
     weight-free backend is an admin's only (its answers depend on nothing but its seed and the item ids, so a
     requester who chooses the seed can solve the labels from the scores). ``trust_remote_code: true`` is
     accepted only for a repo of the operator's ``remote_code`` allow-list, which pins the revision
-    (:func:`~mmjudge.leaderboard.policy.remote_code_revision`).
+    (:func:`~mmjudge.leaderboard.core.policy.remote_code_revision`).
 
     >>> validate_request("not a repo", "", "video_reward", None, [], known_backends=["video_reward"])
     Traceback (most recent call last):

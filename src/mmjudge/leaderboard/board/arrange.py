@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from mmjudge.leaderboard.table_model import Table
+from mmjudge.leaderboard.board.table import Table
 
 __all__ = ["Order", "arrange", "cell_text", "matching", "parse_order", "take"]
 

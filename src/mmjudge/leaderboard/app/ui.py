@@ -30,8 +30,7 @@ import gradio as gr
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import MmjudgeError
-from mmjudge.leaderboard import facets, plots, queue
-from mmjudge.leaderboard._calls import (
+from mmjudge.leaderboard.app._calls import (
     EXPORT_TTL_S,
     AppClosingError,
     InFlight,
@@ -40,17 +39,19 @@ from mmjudge.leaderboard._calls import (
     row_id,
     tracked,
 )
-from mmjudge.leaderboard._tab import ONE_SORT_JS, TabControls, benchmark_tab, phone_head, pin_css, refresh
-from mmjudge.leaderboard.arrange import arrange, parse_order
-from mmjudge.leaderboard.export import write_results_file, write_table
-from mmjudge.leaderboard.policy import ENDPOINT_MODEL
-from mmjudge.leaderboard.queue import canonical_revision
-from mmjudge.leaderboard.redaction import public_log
-from mmjudge.leaderboard.service import Leaderboard
+from mmjudge.leaderboard.app._tab import ONE_SORT_JS, TabControls, benchmark_tab, phone_head, pin_css, refresh
+from mmjudge.leaderboard.board import facets, plots
+from mmjudge.leaderboard.board.arrange import arrange, parse_order
+from mmjudge.leaderboard.board.export import write_results_file, write_table
+from mmjudge.leaderboard.board.table import Table, build_table, is_laddered
+from mmjudge.leaderboard.core import queue
+from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL
+from mmjudge.leaderboard.core.queue import canonical_revision
+from mmjudge.leaderboard.core.redaction import public_log
+from mmjudge.leaderboard.core.service import Leaderboard
+from mmjudge.leaderboard.core.submit import quota_text
+from mmjudge.leaderboard.core.validation import WEIGHTS, SubmissionMeta
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.leaderboard.submit import quota_text
-from mmjudge.leaderboard.table_model import Table, build_table, is_laddered
-from mmjudge.leaderboard.validation import WEIGHTS, SubmissionMeta
 
 __all__ = ["AppClosingError", "Handlers", "InFlight", "LeaderboardApp", "build_app"]
 
@@ -73,6 +74,10 @@ def _username(profile: gr.OAuthProfile | None) -> str | None:
     return None if profile is None else str(profile.username)
 
 
+RANKS_WAIT_S = 120.0
+"""How long a render waits for the background rank cells of a board that just changed."""
+
+
 class Handlers:
     """Event handlers bound to a :class:`Leaderboard` (directly callable in tests).
 
@@ -85,13 +90,15 @@ class Handlers:
         self._export_dir = Path(tempfile.mkdtemp(prefix="mmjudge-leaderboard-"))
 
     def table(self, benchmark: str, view: str | None = None) -> Table:
-        """The current table of ``benchmark``."""
+        """The current table of ``benchmark`` (once the rank cells of a row just stored or hidden are stored,
+        or :data:`RANKS_WAIT_S` passed: then this render computes those it lacks)."""
+        self.board.settle(benchmark, timeout=RANKS_WAIT_S)
         return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True,
                            private=self.board.settings.private_labels, store=self.board.store)  # fmt: skip
 
     @tracked
     def caption(self, benchmark: str, view: str | None = None) -> str:
-        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.table_model.Table.caption`, Markdown)."""
+        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.board.table.Table.caption`, Markdown)."""
         return self.table(benchmark, view).caption
 
     @tracked
@@ -99,8 +106,8 @@ class Handlers:
                     tiers: list[str] | None = None, types: list[str] | None = None,
                     order: str | None = None) -> dict[str, Any]:  # fmt: skip
         """The table as a ``gr.Dataframe`` value: the column ``groups`` and the rows of ``tiers`` and ``types``
-        chosen (``None``: all; see :func:`mmjudge.leaderboard.facets.select`), in the ``order`` a column sort
-        on the page chose (the page's hidden order field; :func:`mmjudge.leaderboard.arrange.arrange`)."""
+        chosen (``None``: all; see :func:`mmjudge.leaderboard.board.facets.select`), in the ``order`` a column sort
+        on the page chose (the page's hidden order field; :func:`mmjudge.leaderboard.board.arrange.arrange`)."""
         chosen = facets.select(self.table(benchmark, view), groups, tiers, types)
         return arrange(chosen, parse_order(order)).gradio_value()
 
@@ -117,7 +124,7 @@ class Handlers:
               tiers: list[str] | None = None, types: list[str] | None = None, order: str | None = None,
               search: str | None = None) -> tuple[dict[str, Any], Any]:  # fmt: skip
         """``(table value, figure)`` for one state of the tab's controls: one answer for both, so that the
-        table and the figure never show two different states (see :mod:`mmjudge.leaderboard._tab`)."""
+        table and the figure never show two different states (see :mod:`mmjudge.leaderboard.app._tab`)."""
         controls = (view, groups, tiers, types, order)
         return self.table_value(benchmark, *controls), self.plot(benchmark, *controls, search)
 
@@ -179,7 +186,7 @@ class Handlers:
     @tracked
     def workers_value(self) -> list[list[Any]]:
         """Rows of the workers table: each worker's state, request, time since its last heartbeat, GPUs."""
-        from mmjudge.leaderboard.heartbeats import list_workers
+        from mmjudge.leaderboard.core.heartbeats import list_workers
 
         now = time.time()
         return [
@@ -208,7 +215,7 @@ class Handlers:
     @tracked
     def results_file(self, submission_id: float | None) -> str | None:
         """Write the results file of a visible verified submission; ``None`` when there is none. A submitted
-        row's file leaves out its raw counts (:func:`mmjudge.leaderboard.export.results_record`).
+        row's file leaves out its raw counts (:func:`mmjudge.leaderboard.board.export.results_record`).
 
         Raises:
             gr.Error: ``submission_id`` is not a row number (the message says what is expected), or the row
@@ -263,11 +270,11 @@ class LeaderboardApp:
         """Serve with the queue (4 concurrent calls per event); keyword arguments go to ``Blocks.launch``.
 
         Blocking unless ``prevent_thread_lock=True``; when a blocking launch returns (Ctrl-C), the app is
-        closed with :meth:`close`. With login required, :func:`mmjudge.leaderboard.auth.guard_login` sets up
+        closed with :meth:`close`. With login required, :func:`mmjudge.leaderboard.app.auth.guard_login` sets up
         a real OAuth login first (never gradio's local mock) and refuses anonymous uploads; it raises
         :class:`~mmjudge.errors.ConfigError` naming what to set when no login is configured here.
         """
-        from mmjudge.leaderboard.auth import LoginSetupError, guard_login
+        from mmjudge.leaderboard.app.auth import LoginSetupError, guard_login
 
         kwargs.setdefault("css", pin_css())
         kwargs.setdefault("js", ONE_SORT_JS)
@@ -300,7 +307,7 @@ class LeaderboardApp:
 
 def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
     """The leaderboard app: one tab per registered benchmark, submit, model request, queue, about, admin."""
-    from mmjudge.leaderboard.auth import reserve_login
+    from mmjudge.leaderboard.app.auth import reserve_login
 
     handlers = Handlers(board)
     titles = [get_benchmark(b).title for b in benchmark_ids()]
@@ -389,7 +396,7 @@ def _request_tab(handlers: Handlers) -> None:
                 "secrets, environment variable names and local paths are refused. API judges: admins only (the model is "
                 "the endpoint's model name). Weight-free judges name no model: leave it empty.")  # fmt: skip
     from mmjudge.judges import JUDGES
-    from mmjudge.leaderboard.fit import backend_benchmarks
+    from mmjudge.leaderboard.core.fit import backend_benchmarks
 
     requestable = sorted(set(handlers.board.settings.request_rules) & set(JUDGES.names()))
     first = requestable[0] if requestable else None  # what the dropdown shows before any choice

@@ -37,7 +37,7 @@ from mmjudge.report import interval_text
 
 if TYPE_CHECKING:
     from mmjudge.benchmarks import Benchmark
-    from mmjudge.leaderboard.table_model import Table
+    from mmjudge.leaderboard.board.table import Table
 
 __all__ = [
     "BASELINE",

@@ -20,10 +20,10 @@ from typing import Any
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MmjudgeError
-from mmjudge.leaderboard._setting_kinds import COMMIT, REPO, Names
-from mmjudge.leaderboard.auth import VARIABLES as AUTH_VARIABLES
-from mmjudge.leaderboard.redaction import SECRETS
-from mmjudge.leaderboard.settings import SETTINGS, board_settings, from_environment
+from mmjudge.leaderboard.core.login_settings import VARIABLES as AUTH_VARIABLES
+from mmjudge.leaderboard.core.redaction import SECRETS
+from mmjudge.leaderboard.core.setting_kinds import COMMIT, REPO, Names
+from mmjudge.leaderboard.core.settings import SETTINGS, board_settings, from_environment
 
 __all__ = [
     "SECRETS",
@@ -47,7 +47,7 @@ VARIABLES: dict[str, str] = {
     **AUTH_VARIABLES,
 }
 """Every environment variable the Space app reads, with its meaning: its label sources, every setting of
-:data:`~mmjudge.leaderboard.settings.SETTINGS` with a variable, and the login's (read only off a Space)."""
+:data:`~mmjudge.leaderboard.core.settings.SETTINGS` with a variable, and the login's (read only off a Space)."""
 
 
 Download = Callable[..., Any]
@@ -102,7 +102,7 @@ class SpaceConfig:
     """The Space's settings, read from the environment by :meth:`from_env`."""
 
     settings: Mapping[str, Any] = field(default_factory=dict)
-    """``{name: value}`` of every setting of :data:`~mmjudge.leaderboard.settings.SETTINGS` with a variable
+    """``{name: value}`` of every setting of :data:`~mmjudge.leaderboard.core.settings.SETTINGS` with a variable
     (set, or its default; ``db`` defaults to the persistent storage's SQLite file)."""
     labels: tuple[LabelSource, ...] = ()
     """The pinned label repos, one per served benchmark (none with ``MMJUDGE_DATA_ROOT``)."""
@@ -245,8 +245,8 @@ def open_space(environ: Mapping[str, str], *, download: Download | None = None,
                persistent: Path = Path("/data"),
                is_private: Callable[[str, str], bool] | None = None) -> tuple[Any, Any]:  # fmt: skip
     """Read the configuration, fetch the labels, open the store and build the app: ``(board, app)``."""
-    from mmjudge.leaderboard.startup import about_text, open_leaderboard, start_mirror
-    from mmjudge.leaderboard.ui import build_app
+    from mmjudge.leaderboard.app.startup import about_text, open_leaderboard, start_mirror
+    from mmjudge.leaderboard.app.ui import build_app
 
     config = SpaceConfig.from_env(environ, persistent=persistent)
     check_private(config, is_private=is_private)

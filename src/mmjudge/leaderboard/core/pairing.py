@@ -1,6 +1,6 @@
 """What the significance column reads of a row: its pairing summary, and its per-unit outcomes kept compact.
 
-A verified row stores its paired data packed (:func:`mmjudge.leaderboard.significance.pack_paired`: zlib JSON
+A verified row stores its paired data packed (:func:`pack_paired`: zlib JSON
 of every paired key's per-unit outcomes, units as strings). Reading it takes time, and held as Python string
 tuples per row it cost a board of 2,000-pair rows about 3 MiB per row, so a render reads it only where it must:
 
@@ -21,18 +21,19 @@ import json
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
+from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import Estimate
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, WeightedF1
 
 __all__ = [
     "LRU", "PAIRED_VERSION", "PAIRING_VERSION", "KeyPairing", "Packed", "Pairing", "compact_outcomes",
-    "pairing_of", "read_packed", "read_pairing",
+    "pack_paired", "pairing_of", "read_packed", "read_pairing", "unpack_paired",
 ]  # fmt: skip
 
 PAIRED_VERSION = 3
@@ -169,7 +170,6 @@ def _from_version_1(data: Mapping[str, Any]) -> KeyOutcomes:
 def pairing_of(packed: str, results: Mapping[str, Any]) -> str:
     """The pairing summary of a row's packed paired data and stored ``results`` (``""`` without paired data).
 
-    >>> from mmjudge.leaderboard.significance import pack_paired
     >>> read_pairing(pairing_of(pack_paired("mist", [], [], {}, "h"), {}))
     Pairing(keys={}, estimates={}, error='')
     """
@@ -295,3 +295,40 @@ def _smallest(values: np.ndarray) -> np.ndarray:
         if np.array_equal(cast.astype(np.float64), values, equal_nan=True):
             return cast
     return values
+
+
+def pack_paired(
+    benchmark: str,
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    results: Mapping[str, Any],
+    dataset_hash: str,
+) -> str:
+    """The per-unit paired data of ``results``' headline keys and the scorer's estimates of every score (from
+    a :class:`~mmjudge.benchmarks.Scores`; none from a plain dict), packed for the store.
+
+    >>> unpack_paired(pack_paired("mist", [], [], {}, "dataset-hash"))[0]
+    'dataset-hash'
+    """
+    from mmjudge.results import estimates_of
+
+    spec = get_benchmark(benchmark)
+    keys = [k for k in spec.metrics.paired_keys if k in results]
+    units = {k: spec.key_outcomes(k, records, rows, results).to_json() for k in keys}
+    made = {k: e.to_json() for k, e in estimates_of(benchmark, results).items() if e.method != "not recorded"}
+    payload = {"version": PAIRED_VERSION, "dataset_hash": dataset_hash, "keys": units, "estimates": made}
+    text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+
+
+def unpack_paired(packed: str) -> tuple[str, dict[str, KeyOutcomes]] | None:
+    """``(dataset_hash, key -> KeyOutcomes)`` from :func:`pack_paired`'s text (any version); ``None`` for ``""``.
+
+    Raises:
+        SchemaError: the text is not packed paired data.
+
+    >>> unpack_paired(pack_paired("mist", [], [], {}, "h"))
+    ('h', {})
+    """
+    read = read_packed(packed)
+    return None if read is None else (read.digest, read.keys)

@@ -3,10 +3,10 @@ table saying how each is set.
 
 :class:`Settings` holds each value's default (:func:`default`). :data:`SETTINGS` declares, once per setting an
 operator sets, its help text, its command-line flag of ``mmjudge leaderboard``, its Space environment variable,
-whether it is a secret, and how it is written (:mod:`mmjudge.leaderboard._setting_kinds`): the command line
+whether it is a secret, and how it is written (:mod:`mmjudge.leaderboard.core.setting_kinds`): the command line
 builds its flags from it (:func:`add_flags`, :func:`from_flags`), the Space reads the environment through it
-(:func:`from_environment`), and the Space's :data:`~mmjudge.leaderboard.space.VARIABLES` and the secret names
-(:data:`~mmjudge.leaderboard.redaction.SECRETS`) list it. This module imports nothing heavy: the command line
+(:func:`from_environment`), and the Space's :data:`~mmjudge.leaderboard.app.space.VARIABLES` and the secret names
+(:data:`~mmjudge.leaderboard.core.redaction.SECRETS`) list it. This module imports nothing heavy: the command line
 reads it while it builds its parser.
 """
 
@@ -21,11 +21,11 @@ from typing import Any
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
-from mmjudge.leaderboard._setting_kinds import Folder, Kind, Names, Number, Pins, Switch, Text
-from mmjudge.leaderboard.policy import DEFAULT_RULES, BackendRules
-from mmjudge.leaderboard.revisions import RevisionResolver
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES, BackendRules
+from mmjudge.leaderboard.core.revisions import RevisionResolver
+from mmjudge.leaderboard.core.setting_kinds import Folder, Kind, Names, Number, Pins, Switch, Text
+from mmjudge.leaderboard.core.validation import DEFAULT_MAX_BYTES
 from mmjudge.leaderboard.store import DEFAULT_MAX_ATTEMPTS
-from mmjudge.leaderboard.validation import DEFAULT_MAX_BYTES
 
 __all__ = ["SETTINGS", "STARTUP", "MiB", "Setting", "Settings", "add_flags", "board_settings", "default", "from_environment", "from_flags"]
 
@@ -36,7 +36,7 @@ MiB = 1024 * 1024
 @config_dataclass
 class Settings:
     """Leaderboard policy: the one place its defaults are written (:func:`default`; the CLI, the Space's
-    variables and :func:`mmjudge.leaderboard.startup.open_leaderboard` read them from here)."""
+    variables and :func:`mmjudge.leaderboard.app.startup.open_leaderboard` read them from here)."""
 
     data_root: Path | None = None
     """Folder with built benchmark folders ``<data_root>/<id>/`` (the labels the server holds)."""
@@ -61,17 +61,17 @@ class Settings:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     """Claims of a model request before it ends FAILED (a request that kills its worker each time)."""
     request_rules: Mapping[str, BackendRules] = field(default_factory=lambda: dict(DEFAULT_RULES))
-    """What a model request may set, per backend (:mod:`mmjudge.leaderboard.policy`)."""
+    """What a model request may set, per backend (:mod:`mmjudge.leaderboard.core.policy`)."""
     server_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Backend options the server fixes for every request (e.g. ``openai_compatible``'s ``base_url``
     and ``api_key_env``); never taken from a request, never shown."""
     remote_code: Mapping[str, str] = field(default_factory=dict)
     """Model repos whose own Python code a model request may run (``trust_remote_code``), each at the one
     commit the operator read and allows: ``{"org/name": "<40-hex commit>"}``. Empty: no request may run
-    a repo's code (:func:`mmjudge.leaderboard.policy.remote_code_revision`)."""
+    a repo's code (:func:`mmjudge.leaderboard.core.policy.remote_code_revision`)."""
     resolve_revision: RevisionResolver | None = None
     """Model requests are queued at the commit this names for their revision (``None``: at the revision as
-    named; :mod:`mmjudge.leaderboard.revisions`)."""
+    named; :mod:`mmjudge.leaderboard.core.revisions`)."""
     private_labels: bool = False
     """The labels are private (a Hub dataset repo users cannot read): a submitted row's public feedback is
     its submitter's Ladder score only (:class:`~mmjudge.leaderboard.store.LadderRule`), and its results file
@@ -88,7 +88,7 @@ class Settings:
             raise ConfigError(f"ladder_margin must be a positive number of headline points, got {self.ladder_margin!r}")
         if self.daily_limit < 0:
             raise ConfigError(f"daily_limit must be 0 or more, got {self.daily_limit!r}")
-        from mmjudge.leaderboard.policy import check_remote_code_list
+        from mmjudge.leaderboard.core.policy import check_remote_code_list
 
         check_remote_code_list(self.remote_code)
         for name in ("max_bytes", "max_attempts"):
@@ -98,8 +98,8 @@ class Settings:
 
 STARTUP = ("db", "demo_output", "mirror_repo")
 """Settings of :data:`SETTINGS` that are not :class:`Settings` fields: where the command or the Space opens the
-store (:func:`~mmjudge.leaderboard.startup.open_leaderboard`'s ``db``), the baselines it ingests, and the Hub
-repo it mirrors to (:func:`~mmjudge.leaderboard.startup.start_mirror`)."""
+store (:func:`~mmjudge.leaderboard.app.startup.open_leaderboard`'s ``db``), the baselines it ingests, and the Hub
+repo it mirrors to (:func:`~mmjudge.leaderboard.app.startup.start_mirror`)."""
 _FIELD = object()
 
 
@@ -110,7 +110,7 @@ class Setting:
     name: str
     """The :class:`Settings` field it sets, or a start-up option (:data:`STARTUP`)."""
     kind: Kind
-    """How its value is written (:mod:`mmjudge.leaderboard._setting_kinds`)."""
+    """How its value is written (:mod:`mmjudge.leaderboard.core.setting_kinds`)."""
     help: str
     """What it does, shown by ``--help`` and by the Space's variable list."""
     flag: str | None = None
@@ -241,5 +241,5 @@ SETTINGS: tuple[Setting, ...] = (
 """Every setting an operator sets, declared once: the command line's flags and the Space's variables come from
 here. Not here: the Space's label sources (``MMJUDGE_BENCHMARKS``, ``MMJUDGE_LABELS_<ID>``,
 ``MMJUDGE_LABELS_DIR``: a Space downloads its labels, the command reads a folder), the login's variables
-(:data:`mmjudge.leaderboard.auth.VARIABLES`: read by the login guard, and on a Space by gradio itself), the
+(:data:`mmjudge.leaderboard.app.auth.VARIABLES`: read by the login guard, and on a Space by gradio itself), the
 command's ``--port``/``--host`` (the Space's server picks them) and the worker's own flags."""

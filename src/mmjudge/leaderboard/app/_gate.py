@@ -1,5 +1,5 @@
 """The HTTP gate of a login-required leaderboard: a default-deny list of the routes the app uses, and logins
-the store holds (:mod:`mmjudge.leaderboard.auth` installs it).
+the store holds (:mod:`mmjudge.leaderboard.app.auth` installs it).
 
 **Routes.** gradio serves about eighty routes (recording, streaming, proxies, "vibe" editing, monitoring),
 whatever an app uses; ``POST /gradio_api/process_recording`` took anonymous bytes, kept them in temporary
@@ -26,7 +26,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mmjudge.leaderboard._login_routes import logged_in_username
+from mmjudge.leaderboard.app._login_routes import logged_in_username
 
 __all__ = [
     "ANYONE",

@@ -5,9 +5,9 @@ The columns, their order, the view switch and the headline that ranks the rows a
 and its CI the ``<key>_ci_low``/``<key>_ci_high`` pair the scorer stored with the result (Wilson
 intervals for rates, bootstraps for means and F1 scores). The leaderboard computes no statistic. A
 :class:`Table` holds raw values (numbers, for sorting and export) and display strings in one format
-(``62.5 [48.1, 75.0]``, :func:`mmjudge.leaderboard.facets.score_text`), and each column's group. Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
+(``62.5 [48.1, 75.0]``, :func:`mmjudge.leaderboard.board.facets.score_text`), and each column's group. Submitter text is kept as submitted: ``gr.Dataframe`` shows ``str`` cells as
 text and the exports carry the name as submitted; only Markdown and HTML contexts escape it, where they
-render it (``mmjudge.leaderboard.ui``). A reported row shows the spread its paper prints (``<key>_std``
+render it (``mmjudge.leaderboard.app.ui``). A reported row shows the spread its paper prints (``<key>_std``
 over rounds) or the number alone, as printed. Every table ends with the file's coverage and ``no_judgment`` rate
 (verified rows). A column may show a key as scored in one scoring mode: a benchmark ranked in one mode
 (e.g. strict, missing answers wrong) can show another mode's value (a side scoring stored beside it).
@@ -20,10 +20,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mmjudge.benchmarks import Benchmark, Column, View, get_benchmark
+from mmjudge.benchmarks import Column, get_benchmark
 from mmjudge.estimates import FEW_CLUSTERS, Estimate, ci_keys, interval_caveat, is_ci_key
-from mmjudge.leaderboard import facets
-from mmjudge.leaderboard.significance import THIN, RowRank, board_ranks, stored_estimates
+from mmjudge.leaderboard.board import facets
+from mmjudge.leaderboard.board.significance import THIN, RowRank, board_ranks, stored_estimates
+from mmjudge.leaderboard.core.columns import (
+    ROBUSTNESS,
+    ranked_index,
+    view_of,
+)
 from mmjudge.leaderboard.store import SUBMITTED, Store, StoredSubmission
 
 __all__ = [
@@ -31,21 +36,15 @@ __all__ = [
     "DETAIL_HEADERS",
     "FILE_COLUMNS",
     "INFO_HEADERS",
-    "ROBUSTNESS",
     "Table",
     "build_table",
-    "columns",
     "has_interval",
-    "higher_is_better",
     "interval_of",
     "is_laddered",
     "public_row",
-    "ranked_column",
-    "ranking_key",
     "robustness_table",
     "spread_of",
     "value_of",
-    "views",
 ]
 
 INFO_HEADERS: tuple[str, ...] = ("id", "Tier", "Judge", "Model", "Revision", "Weights", "Submitter")
@@ -205,14 +204,6 @@ def spread_of(col: Column, results: Results) -> float | None:
     return _number(results, f"{col.key}_std")
 
 
-def higher_is_better(benchmark: str, col: Column) -> bool:
-    """The sort direction of ``col``: its result key's, as the benchmark declares it.
-
-    >>> higher_is_better("mist", ranked_column("mist"))
-    False
-    """
-    return get_benchmark(benchmark).metrics.higher_is_better(col.key)
-
 
 def _number(results: Results, key: str) -> float | None:
     value = results.get(key)
@@ -247,38 +238,6 @@ def _view(sub: StoredSubmission) -> dict[str, Any]:
     return view
 
 
-def views(benchmark: str) -> tuple[str, ...]:
-    """The view names of ``benchmark``'s table; the first is the default."""
-    return tuple(v.name for v in get_benchmark(benchmark).present.leaderboard.views)
-
-
-def _view_of(spec: Benchmark, view: str | None) -> View:
-    """The view named ``view`` (``None``: the default); a benchmark with one view shows it whatever the name."""
-    known = spec.present.leaderboard.views
-    if view is None or len(known) == 1:
-        return known[0]
-    for candidate in known:
-        if candidate.name == view:
-            return candidate
-    raise ValueError(f"view must be one of {tuple(v.name for v in known)}, got {view!r}")
-
-
-def columns(benchmark: str, view: str | None = None) -> list[Column]:
-    """Score columns of ``benchmark`` in ``view`` (default: its first view), as the benchmark declares them."""
-    spec = get_benchmark(benchmark)
-    return list(_view_of(spec, view).columns)
-
-
-def ranked_column(benchmark: str, view: str | None = None) -> Column:
-    """The column ranking ``benchmark``'s rows in ``view`` (default: its first view).
-
-    >>> ranked_column("mist").key
-    'change_rate/none_to_misleading/explicit'
-    """
-    spec = get_benchmark(benchmark)
-    chosen = _view_of(spec, view)
-    return chosen.columns[_ranked_column(spec, chosen)]
-
 
 def build_table(
     benchmark: str,
@@ -298,20 +257,20 @@ def build_table(
     Columns: ``Rank``, ``Judge``, the headline, the view's other score columns, with ``significance`` the
     row's rank set among the verified rows scored on the same items (:data:`RANK_SET_HEADER`) and a text
     column saying whether another of them is significantly better on the headline key, paired and
-    simultaneous (:func:`mmjudge.leaderboard.significance.board_ranks`), the file's coverage, then the row's
+    simultaneous (:func:`mmjudge.leaderboard.board.significance.board_ranks`), the file's coverage, then the row's
     details (:data:`DETAIL_HEADERS`, the store id last). Text cells hold the text as submitted (a ``str``
     cell of ``gr.Dataframe`` is shown as text). Rows are grouped by the set they were scored on and ranked
 only within it, published and run-here rows above submitted ones; baselines and rows the benchmark
-flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.facets.order_rows`).
+flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets.order_rows`).
 
     ``store``: the store the rows come from; the significance cells are read from it (and those it lacks
     written to it; ``latest``: the rows are the board as a row was just stored, see
-    :func:`~mmjudge.leaderboard.significance.board_ranks`).
+    :func:`~mmjudge.leaderboard.board.significance.board_ranks`).
     """
     spec = get_benchmark(benchmark)
-    chosen = _view_of(spec, view)
+    chosen = view_of(spec, view)
     cols = [*chosen.columns, *FILE_COLUMNS]
-    first = _ranked_column(spec, chosen)
+    first = ranked_index(spec, chosen)
     cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
     stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
     rows = [public_row(s, private=private) for s in stored]
@@ -456,28 +415,13 @@ def public_row(sub: StoredSubmission, *, private: bool) -> StoredSubmission:
     if not is_laddered(sub, private=private):
         return sub
     spec = get_benchmark(sub.benchmark)
-    chosen = _view_of(spec, None)
-    headline = chosen.columns[_ranked_column(spec, chosen)]
+    chosen = view_of(spec, None)
+    headline = chosen.columns[ranked_index(spec, chosen)]
     shown: dict[str, Any] = {} if sub.ladder is None else {headline.key: sub.ladder}
     if shown and headline.mode is not None:  # the headline column reads the score in its mode only
         shown["mode"] = headline.mode
     return replace(sub, results=shown, side_results=None, paired="", pairing="")
 
-
-def ranking_key(benchmark: str) -> str:
-    """The result key ranking ``benchmark``'s default view.
-
-    >>> ranking_key("mist")
-    'change_rate/none_to_misleading/explicit'
-    """
-    return ranked_column(benchmark).key
-
-
-def _ranked_column(spec: Benchmark, view: View) -> int:
-    """Index of the view column the rows are ranked by: the view's ``rank_by`` key, else the benchmark's
-    first headline key."""
-    key = view.rank_by or (spec.metrics.headline[0] if spec.metrics.headline else view.columns[0].key)
-    return next((i for i, c in enumerate(view.columns) if c.key == key and not c.text), 0)
 
 
 def _cell(col: Column, results: Results, mode: str = "", kind: str = "verified", *, ladder: bool = False,
@@ -495,10 +439,6 @@ def _cell(col: Column, results: Results, mode: str = "", kind: str = "verified",
     missing = "" if col.exact or kind == "reported" else "(Ladder)" if ladder else NO_CI
     text = facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
     return round(value, 4), f"{text} {THIN}" if _thin(col, results, mode, estimate) else text
-
-
-ROBUSTNESS = "robustness"
-"""Key of a row's ``side_results`` holding its ``mmjudge robustness`` summary (``<probe>/<effect>`` -> value)."""
 
 
 def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) -> Table:

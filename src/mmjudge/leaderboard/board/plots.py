@@ -3,7 +3,7 @@
 The figure gets the rows the table shows, in the table's order (best first, or as a column sort on the
 page orders them), each with its rank, so every mark can be labelled as the table labels it; the text in
 the table's filter box leaves out of the figure the rows it leaves out of the table
-(:mod:`mmjudge.leaderboard.arrange`). The published (``reported``) rows give the context,
+(:mod:`mmjudge.leaderboard.board.arrange`). The published (``reported``) rows give the context,
 the ``verified`` rows are drawn over it, and every error bar is an interval the scorer stored (or the
 spread over rounds a paper prints); nothing is computed here. Figures use no pyplot state, so nothing
 accumulates.
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmjudge.benchmarks import get_benchmark
-from mmjudge.leaderboard import facets
-from mmjudge.leaderboard.arrange import Order, arrange, matching, take
+from mmjudge.leaderboard.board import facets
+from mmjudge.leaderboard.board.arrange import Order, arrange, matching, take
+from mmjudge.leaderboard.board.table import build_table, public_row
 from mmjudge.leaderboard.store import StoredSubmission
-from mmjudge.leaderboard.table_model import build_table, public_row
 
 __all__ = ["RankedRow", "figure", "ranked_rows"]
 
@@ -31,7 +31,7 @@ class RankedRow:
     kind: str
     """``verified`` or ``reported`` (as stored)."""
     tier: str
-    """The tier the table shows (:data:`mmjudge.leaderboard.facets.SHOWN_TIERS`)."""
+    """The tier the table shows (:data:`mmjudge.leaderboard.board.facets.SHOWN_TIERS`)."""
     judge: str
     """Judge display name."""
     results: Mapping[str, Any]

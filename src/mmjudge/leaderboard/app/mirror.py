@@ -3,10 +3,10 @@
 :func:`export_public_tables` reads both tables in one snapshot (a read-only transaction) and writes
 ``submissions.jsonl`` (the rows the tables show: hidden rows left out) and ``requests.jsonl`` (the
 fields the queue tab shows; a request's config, lease and the raw log are not exported, and the log
-tail goes through :func:`~mmjudge.leaderboard.redaction.public_log` again). A row's scores are what its
-results file publishes (:func:`~mmjudge.leaderboard.export.public_scores`: a submitted row without its raw
+tail goes through :func:`~mmjudge.leaderboard.core.redaction.public_log` again). A row's scores are what its
+results file publishes (:func:`~mmjudge.leaderboard.board.export.public_scores`: a submitted row without its raw
 counts) and, with private labels, what the table shows of a submitted row (its Ladder score only:
-:func:`~mmjudge.leaderboard.table_model.public_row`). Non-finite numbers become
+:func:`~mmjudge.leaderboard.board.table.public_row`). Non-finite numbers become
 ``null`` so every line is strict JSON. :func:`start_mirror` has ``huggingface_hub.CommitScheduler``
 push that folder every few minutes, exporting just before each push; it needs a write token
 (``HF_TOKEN``).
@@ -51,7 +51,7 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
     >>> [p.name for p in out], json.loads(out[0].read_text())["results"]
     (['submissions.jsonl', 'requests.jsonl'], {'x': None})
     """
-    from mmjudge.leaderboard.redaction import public_log
+    from mmjudge.leaderboard.core.redaction import public_log
 
     with store.snapshot() as conn:  # both tables as of one moment
         submissions, requests = visible_submissions(conn), all_requests(conn)
@@ -66,8 +66,8 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
 
 def _public_submission(sub: StoredSubmission, private_labels: bool) -> dict[str, Any]:
     """A stored row as the mirror publishes it: what its table row and results file show, nothing more."""
-    from mmjudge.leaderboard.export import public_scores
-    from mmjudge.leaderboard.table_model import public_row
+    from mmjudge.leaderboard.board.export import public_scores
+    from mmjudge.leaderboard.board.table import public_row
 
     shown = public_row(sub, private=private_labels)
     record = {k: v for k, v in asdict(shown).items() if k not in _PRIVATE_SUBMISSION_FIELDS}

@@ -1,4 +1,4 @@
-"""What is about submissions alone, outside the service (:class:`~mmjudge.leaderboard.service.Leaderboard`):
+"""What is about submissions alone, outside the service (:class:`~mmjudge.leaderboard.core.service.Leaderboard`):
 the daily-limit policy as the Submit tab states it, and ``mmjudge demo`` output stored as baseline rows.
 """
 
@@ -9,9 +9,9 @@ import warnings
 from pathlib import Path
 
 from mmjudge.errors import SchemaError
-from mmjudge.leaderboard.service import Leaderboard
+from mmjudge.leaderboard.core.service import Leaderboard
+from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.leaderboard.validation import SubmissionMeta
 
 __all__ = ["ingest_demo_output", "quota_text"]
 

@@ -9,7 +9,7 @@ the lease and copies the log tail into the store, so a request that kills its wo
 its last log when it ends FAILED after the attempt cap. Log tails are public (the queue tab shows
 them): server paths, internal URLs and secret values are removed before they are stored.
 
-What a row names follows the backend's model source (:attr:`~mmjudge.leaderboard.policy.BackendRules.model_source`):
+What a row names follows the backend's model source (:attr:`~mmjudge.leaderboard.core.policy.BackendRules.model_source`):
 a Hub model at the pinned commit (``run here``); a weight-free backend no model (its row is a baseline, shown
 and never ranked, named by its settings); an API model the endpoint and the date of the run. The rows of a
 request a non-admin made with private labels go under the submitter's Ladder (``ModelRequest.ladder_margin``),
@@ -21,8 +21,8 @@ and the first error. A ``no_judgment`` answer (a reply without a readable label)
 
 The run goes through a seam, :data:`EvalFn` (``(job) -> predictions.jsonl path``), so tests substitute a
 fake runner; the default, :func:`subprocess_eval`, runs ``mmjudge eval`` in a child process (through
-``accelerate launch`` over the machine's GPUs when it has several, :mod:`mmjudge.leaderboard.launch`)
-and keeps its log. The worker beats on the store (:mod:`mmjudge.leaderboard.heartbeats`) when it starts,
+``accelerate launch`` over the machine's GPUs when it has several, :mod:`mmjudge.leaderboard.worker.launch`)
+and keeps its log. The worker beats on the store (:mod:`mmjudge.leaderboard.core.heartbeats`) when it starts,
 on each poll and while it runs, so the queue tab shows it; the store may be a PostgreSQL database the
 Space shares, so workers run on any machine that reaches it.
 """
@@ -47,13 +47,13 @@ from typing import Any, NamedTuple
 
 from mmjudge._secrets import url_credentials
 from mmjudge.errors import MmjudgeError
-from mmjudge.leaderboard.heartbeats import beat
-from mmjudge.leaderboard.policy import ENDPOINT_MODEL, NO_MODEL, check_request_config
-from mmjudge.leaderboard.queue import ModelRequest, claim, finish, renew
-from mmjudge.leaderboard.redaction import SECRETS, public_log
-from mmjudge.leaderboard.service import Leaderboard
+from mmjudge.leaderboard.core.heartbeats import beat
+from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL, NO_MODEL, check_request_config
+from mmjudge.leaderboard.core.queue import ModelRequest, claim, finish, renew
+from mmjudge.leaderboard.core.redaction import SECRETS, public_log
+from mmjudge.leaderboard.core.service import Leaderboard
+from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
-from mmjudge.leaderboard.validation import SubmissionMeta
 
 __all__ = [
     "EvalFn",
@@ -107,7 +107,7 @@ def default_work_dir(store_location: str | Path) -> Path:
 def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None, gpus: int = 0) -> Path:
     """Run ``mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process, through
     ``accelerate launch`` with one rank per GPU when ``gpus`` > 1."""
-    from mmjudge.leaderboard.launch import eval_command
+    from mmjudge.leaderboard.worker.launch import eval_command
 
     command = eval_command(["--benchmark", job.benchmark, "--judge", str(job.config_path), "--data",
                             str(job.data_dir), "--out", str(job.out_dir), "--no-progress"], gpus)  # fmt: skip
@@ -237,7 +237,7 @@ def _row_meta(board: Leaderboard, request: ModelRequest, name: str) -> Submissio
                               weights="open")  # fmt: skip
     if source == ENDPOINT_MODEL:
         from mmjudge.judges import get_judge, validate_options
-        from mmjudge.leaderboard.revisions import endpoint_name
+        from mmjudge.leaderboard.core.revisions import endpoint_name
 
         fixed = board.settings.server_options.get(request.backend, {})
         options = validate_options(get_judge(request.backend).Options, dict(fixed), source="server options")
@@ -254,7 +254,7 @@ def _settings_text(config: Mapping[str, Any]) -> str:
     >>> _settings_text({"judge": "random", "seed": 3, "options": {"include_same": False}})
     'seed=3, include_same=False'
     """
-    from mmjudge.leaderboard.queue import canonical_config
+    from mmjudge.leaderboard.core.queue import canonical_config
 
     changed = {k: v for k, v in canonical_config(config).items() if k not in ("judge", "options")}
     options = dict(canonical_config(config).get("options") or {})
@@ -302,7 +302,7 @@ def _tail(log_path: Path | None, extra: list[str], hidden: _Private, n_chars: in
 def secret_values(board: Leaderboard, environ: Mapping[str, str] | None = None) -> list[str]:
     """The values this worker was configured with as secrets, whatever their names: the store's location
     and its credentials (:func:`mmjudge._secrets.url_credentials` of a ``postgresql://`` URL given with ``--db``), the settings marked secret
-    (:data:`mmjudge.leaderboard.redaction.SECRETS`: ``MMJUDGE_DB``, ``HF_TOKEN``) and the API key variable of
+    (:data:`mmjudge.leaderboard.core.redaction.SECRETS`: ``MMJUDGE_DB``, ``HF_TOKEN``) and the API key variable of
     ``openai_compatible`` requests (``--api-key-env``)."""
     env = os.environ if environ is None else environ
     values = [str(board.store.location), *url_credentials(str(board.store.location))]
