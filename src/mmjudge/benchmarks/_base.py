@@ -101,7 +101,7 @@ class Column:
     """One leaderboard column: a result key as stored (the leaderboard computes nothing).
 
     The one column type: a benchmark's views list these, and the leaderboard reads each cell's value, interval
-    and spread from it (``mmjudge.leaderboard.table_model``), its own columns (the file's coverage, robustness
+    and spread from it (``mmjudge.leaderboard.board.table``), its own columns (the file's coverage, robustness
     effects) declared the same way.
     """
 
