@@ -9,6 +9,7 @@ import pytest
 
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
 from mmjudge.leaderboard import StoredSubmission, build_table
+from mmjudge.leaderboard.board.grid import Cell, Role, Table, TableColumn
 from mmjudge.leaderboard.board.plots import figure
 from mmjudge.leaderboard.board.table import DETAIL_HEADERS
 from mmjudge.leaderboard.core.reported import reported_rows
@@ -174,3 +175,35 @@ def test_isovrbench_figure_spans_the_published_judges_and_marks_humans() -> None
 @pytest.mark.parametrize("benchmark", ["mist", "emoprefer", "emorealm"])
 def test_every_tab_has_a_figure_even_when_empty(benchmark) -> None:
     assert len(figure(benchmark, []).axes) == 1
+
+
+def test_a_filtered_sorted_table_exports_each_row_with_its_own_interval() -> None:
+    """Rows keep their cells together: filtering by tier, dropping column groups and sorting never pair one row's
+    score with another row's interval (the table once kept the intervals in a list of their own, which the tier
+    filter left unfiltered)."""
+    from dataclasses import replace
+
+    from mmjudge.leaderboard.board.arrange import Order, arrange
+    from mmjudge.leaderboard.board.facets import select
+
+    rows = [replace(_iso(1, 55.0), tier="run here"), replace(_iso(2, 71.25), tier="submitted"),
+            replace(_iso(3, 60.0), tier="submitted")]  # fmt: skip
+    table = build_table("isovrbench", rows)  # the run-here row first, then the submitted ones
+    kept = select(table, groups=[], tiers=["submitted"])
+    assert [(r["Judge"], r["Average low"]) for r in kept.export_frame().to_dict("records")] == [
+        ("j2", 69.25), ("j3", 58.0)
+    ]  # fmt: skip  # (this export used to fail: "All arrays must be of the same length")
+    shown = arrange(kept, Order("Average", False))
+    records = shown.export_frame().to_dict("records")
+    assert [(r["Judge"], r["Average"], r["Average low"], r["Average high"]) for r in records] == [
+        ("j3", 60.0, 58.0, 62.0), ("j2", 71.25, 69.25, 73.25)
+    ]  # fmt: skip  # (j3 used to be exported with j2's interval)
+    assert shown.headers == ["Rank", "Judge", "Average"]  # the groups left out: the headline stays
+    assert [c.interval for c in shown.cells(Role.SCORE)] == [(58.0, 62.0), (69.25, 73.25)]
+    with pytest.raises(KeyError, match="no id column"):
+        shown.cells(Role.ID)  # a role the shown table lacks says so, never another column's cells
+
+
+def test_a_table_refuses_a_row_without_one_cell_per_column() -> None:
+    with pytest.raises(ValueError, match="one cell per column"):
+        Table("b", (TableColumn("Judge", Role.JUDGE),), ((Cell("a", "a"), Cell("b", "b")),))

@@ -24,7 +24,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mmjudge.leaderboard.board.table import Table, build_table
+    from mmjudge.leaderboard.board.grid import Table
+    from mmjudge.leaderboard.board.table import build_table
     from mmjudge.leaderboard.core.service import LOCAL_USER, Leaderboard
     from mmjudge.leaderboard.core.settings import Settings
     from mmjudge.leaderboard.core.submit import ingest_demo_output
@@ -36,7 +37,8 @@ _HOMES = {
     **dict.fromkeys(("NewSubmission", "Store", "StoredSubmission", "SubmissionRejected"), "store"),
     **dict.fromkeys(("LOCAL_USER", "Leaderboard"), "core.service"),
     "ingest_demo_output": "core.submit",
-    **dict.fromkeys(("Table", "build_table"), "board.table"),
+    "Table": "board.grid",
+    "build_table": "board.table",
     **dict.fromkeys(("SubmissionMeta", "validate_file", "validate_meta"), "core.validation"),
 }
 """Public name -> its module; imported on first use, so that a light module of this package (its settings)

@@ -270,7 +270,7 @@ def _export(handlers: Handlers, benchmark: str, view: str, *, suffix: str) -> st
 def _robustness_block(handlers: Handlers, benchmark: str) -> None:
     """The robustness summaries of rows scored here that have one (``mmjudge robustness``), when any row does."""
     table = robustness_table(benchmark, handlers.board.store.submissions(benchmark))
-    if not table.values:
+    if not table.rows:
         return
     with gr.Accordion("Robustness (rows scored here with a robustness report)", open=False):
         gr.Markdown("Each probe's headline effect from `mmjudge robustness` (see its `robustness.md`), "

@@ -43,7 +43,8 @@ from mmjudge.leaderboard.app._tab import ONE_SORT_JS, TabControls, benchmark_tab
 from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
 from mmjudge.leaderboard.board.export import write_results_file, write_table
-from mmjudge.leaderboard.board.table import Table, build_table, is_laddered
+from mmjudge.leaderboard.board.grid import Role, Table
+from mmjudge.leaderboard.board.table import build_table, is_laddered
 from mmjudge.leaderboard.core import queue
 from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL
 from mmjudge.leaderboard.core.queue import canonical_revision
@@ -130,7 +131,7 @@ class Handlers:
 
     def judge_types(self, benchmark: str) -> list[str]:
         """The judge types of ``benchmark``'s rows, in table order (the judge-type filter's choices)."""
-        return list(dict.fromkeys(self.table(benchmark).column("Type")))
+        return list(dict.fromkeys(cell.value for cell in self.table(benchmark).cells(Role.TYPE)))
 
     @tracked
     def submit(self, file: str | None, judge: str, model: str, revision: str, link: str, license_: str,
@@ -146,7 +147,7 @@ class Handlers:
             return error_message(exc)
         private = self.board.settings.private_labels
         table = build_table(stored.benchmark, [stored], private=private)
-        first, score = table.headers[table.rank_column], table.display[0][table.rank_column]
+        first, score = table.columns[table.rank_column].header, table.rows[0][table.rank_column].text
         ladder = (f" The labels are private: the score shown is your Ladder score, which moves only when a file "
                   f"beats your best shown score by more than {self.board.settings.ladder_margin:g} (rounded to it)."
                   if private else "")  # fmt: skip

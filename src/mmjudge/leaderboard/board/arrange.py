@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, NamedTuple
 
-from mmjudge.leaderboard.board.table import Table
+from mmjudge.leaderboard.board.grid import Cell, Role, Table, TableColumn
 
 __all__ = ["Order", "arrange", "cell_text", "matching", "parse_order", "take"]
 
@@ -50,35 +49,39 @@ def parse_order(text: str | None) -> Order | None:
 
 
 def take(table: Table, rows: Sequence[int]) -> Table:
-    """``table`` with only the rows at ``rows``, in that order (intervals follow their rows)."""
-    return replace(
-        table,
-        values=[table.values[i] for i in rows],
-        display=[table.display[i] for i in rows],
-        intervals={k: [ends[i] for i in rows] for k, ends in table.intervals.items()},
-    )
+    """``table`` with only the rows at ``rows``, in that order (each row's cells, intervals included)."""
+    return table.take(rows)
 
 
 def arrange(table: Table, order: Order | None) -> Table:
     """``table`` sorted as the module docstring says (unchanged without an order or with an unknown column).
 
-    >>> t = Table("b", ["Rank", "Judge"], [[1, "b"], [None, "A"], [2, "c"]], [["1", "b"], ["baseline", "A"], ["2", "c"]],
-    ...           ["number", "str"])
+    >>> t = _example([[1, "b"], [None, "A"], [2, "c"]])
     >>> [row[1] for row in arrange(t, Order("Judge", False)).values]
     ['b', 'c', 'A']
     """
-    if order is None or order.column not in table.headers:
+    at = None if order is None else table.titled(order.column)  # the page names the column by its title
+    if order is None or at is None:
         return table
-    at, rank_at = table.headers.index(order.column), table.headers.index("Rank")
+    rank = [cell.value for cell in table.cells(Role.RANK)]
+    keys = [_sortable(row[at].value) for row in table.rows]
 
     def placed(rows: list[int]) -> list[int]:
-        present = [i for i in rows if _sortable(table.values[i][at]) is not None]
-        present.sort(key=lambda i: _sortable(table.values[i][at]), reverse=order.descending)  # type: ignore[arg-type,return-value]
-        return present + [i for i in rows if _sortable(table.values[i][at]) is None]
+        present = [i for i in rows if keys[i] is not None]
+        present.sort(key=lambda i: keys[i], reverse=order.descending)  # type: ignore[arg-type,return-value]
+        return present + [i for i in rows if keys[i] is None]
 
-    ranked = [i for i, row in enumerate(table.values) if row[rank_at] is not None]
-    unranked = [i for i, row in enumerate(table.values) if row[rank_at] is None]
+    ranked = [i for i, r in enumerate(rank) if r is not None]
+    unranked = [i for i, r in enumerate(rank) if r is None]
     return take(table, placed(ranked) + placed(unranked))
+
+
+def _example(values: list[list[Any]]) -> Table:
+    """A two-column table (rank and judge, or judge and score) of ``values`` shown as text (doctests)."""
+    numeric = isinstance(values[0][0], (int, type(None))) and not isinstance(values[0][1], float)
+    columns = ((TableColumn("Rank", Role.RANK, "number"), TableColumn("Judge", Role.JUDGE)) if numeric else
+               (TableColumn("Judge", Role.JUDGE), TableColumn("Average", Role.SCORE, "number")))  # fmt: skip
+    return Table("b", columns, tuple(tuple(Cell(v, cell_text(v) or "") for v in row) for row in values))
 
 
 def _sortable(value: Any) -> tuple[int, Any] | None:
@@ -108,15 +111,14 @@ def cell_text(value: Any) -> str | None:
 def matching(table: Table, text: str | None) -> list[int]:
     """The rows of ``table`` (indices, in order) the table's filter box keeps for ``text`` (all when empty).
 
-    >>> t = Table("b", ["Judge", "Average"], [["GPT-4.1", 50.0], ["LiFT", 73.3]], [["GPT-4.1", "50.0"], ["LiFT", "73.3"]],
-    ...           ["str", "number"])
+    >>> t = _example([["GPT-4.1", 50.0], ["LiFT", 73.3]])
     >>> matching(t, "gpt"), matching(t, "73.3"), matching(t, "50.0"), matching(t, "")
     ([0], [1], [], [0, 1])
     """
     if not text:
-        return list(range(len(table.values)))
+        return list(range(len(table.rows)))
     needle = text.lower()
-    first = table.values[0] if table.values else []
-    searched = [k for k, value in enumerate(first) if cell_text(value) is not None and not isinstance(value, bool)]
-    return [i for i, row in enumerate(table.values)
-            if any(needle in (cell_text(row[k]) or "").lower() for k in searched)]  # fmt: skip
+    first = table.rows[0] if table.rows else ()
+    searched = [k for k, cell in enumerate(first) if cell_text(cell.value) is not None and not isinstance(cell.value, bool)]
+    return [i for i, row in enumerate(table.rows)
+            if any(needle in (cell_text(row[k].value) or "").lower() for k in searched)]  # fmt: skip

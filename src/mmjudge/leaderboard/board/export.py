@@ -13,7 +13,7 @@ from typing import Any
 
 from mmjudge.estimates import score_keys, with_its_interval
 from mmjudge.leaderboard.board.facets import row_tier
-from mmjudge.leaderboard.board.table import Table
+from mmjudge.leaderboard.board.grid import Table
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 
 __all__ = ["FORMULA_START", "csv_text", "public_scores", "results_record", "write_results_file", "write_table"]
@@ -39,7 +39,9 @@ def write_table(table: Table, path: str | Path) -> Path:
     spreadsheet would read as a formula is prefixed with ``'`` (:func:`csv_text`); JSON keeps the text.
 
     >>> import tempfile
-    >>> t = Table("bench", ["#", "Judge"], [[1, "=1+1"]], [["1", "=1+1"]], ["number", "str"])
+    >>> from mmjudge.leaderboard.board.grid import Cell, Role, TableColumn
+    >>> t = Table("bench", (TableColumn("#", Role.RANK, "number"), TableColumn("Judge", Role.JUDGE)),
+    ...           ((Cell(1, "1"), Cell("=1+1", "=1+1")),))
     >>> write_table(t, Path(tempfile.mkdtemp()) / "t.csv").read_text().splitlines()
     ['#,Judge', "1,'=1+1"]
     """

@@ -27,17 +27,16 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import UnknownNameError
+from mmjudge.leaderboard.board.grid import Role, Table
 from mmjudge.leaderboard.store import PUBLISHED, RUN_HERE, SUBMITTED, StoredSubmission
 from mmjudge.report import interval_text
 
 if TYPE_CHECKING:
     from mmjudge.benchmarks import Benchmark
-    from mmjudge.leaderboard.board.table import Table
 
 __all__ = [
     "BASELINE",
@@ -251,23 +250,11 @@ def select(table: Table, groups: Collection[str] | None = None, tiers: Collectio
     known = [g for g in dict.fromkeys(table.groups) if g]
     _check("column group", groups, known)
     _check("tier", tiers, SHOWN_TIERS)
-    keep = [
-        i
-        for i, g in enumerate(table.groups or [""] * len(table.headers))
-        if not g or groups is None or g in groups
-    ]
-    tier_at, type_at = table.headers.index("Tier"), table.headers.index("Type")
-    rows = [i for i, row in enumerate(table.values)
-            if (tiers is None or row[tier_at] in tiers) and (not types or row[type_at] in types)]  # fmt: skip
-    return replace(
-        table,
-        headers=[table.headers[i] for i in keep],
-        values=[[table.values[r][i] for i in keep] for r in rows],
-        display=[[table.display[r][i] for i in keep] for r in rows],
-        datatypes=[table.datatypes[i] for i in keep],
-        rank_column=keep.index(table.rank_column),
-        groups=[table.groups[i] for i in keep] if table.groups else [],
-    )
+    keep = [k for k, col in enumerate(table.columns) if not col.group or groups is None or col.group in groups]
+    tier, kind = table.cells(Role.TIER), table.cells(Role.TYPE)
+    rows = [i for i in range(len(table.rows))
+            if (tiers is None or tier[i].value in tiers) and (not types or kind[i].value in types)]  # fmt: skip
+    return table.take(rows).keep(keep)
 
 
 def _check(what: str, chosen: Collection[str] | None, known: Sequence[str]) -> None:

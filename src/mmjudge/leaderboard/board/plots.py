@@ -18,6 +18,7 @@ from typing import Any
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard.board import facets
 from mmjudge.leaderboard.board.arrange import Order, arrange, matching, take
+from mmjudge.leaderboard.board.grid import Role
 from mmjudge.leaderboard.board.table import build_table, public_row
 from mmjudge.leaderboard.store import StoredSubmission
 
@@ -57,8 +58,8 @@ def ranked_rows(benchmark: str, rows: Sequence[StoredSubmission], view: str | No
     table = take(table, matching(columns, search))
     table = arrange(table, order)
     by_id = {r.id: public_row(r, private=private) for r in rows}
-    at_id, at_rank = table.headers.index("id"), table.headers.index("Rank")
-    shown = [(by_id[int(v[at_id])], d[at_rank]) for v, d in zip(table.values, table.display, strict=True)]
+    ids, ranks = table.cells(Role.ID), table.cells(Role.RANK)
+    shown = [(by_id[int(i.value)], rank.text) for i, rank in zip(ids, ranks, strict=True)]
     return [RankedRow(sub.kind, facets.row_tier(sub), sub.judge, sub.results, rank) for sub, rank in shown]
 
 

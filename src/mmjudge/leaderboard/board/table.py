@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from mmjudge.benchmarks import Column, get_benchmark
 from mmjudge.estimates import FEW_CLUSTERS, Estimate, ci_keys, interval_caveat, is_ci_key
 from mmjudge.leaderboard.board import facets
+from mmjudge.leaderboard.board.grid import Cell, Role, Table, TableColumn
 from mmjudge.leaderboard.board.significance import THIN, RowRank, board_ranks, stored_estimates
 from mmjudge.leaderboard.core.columns import (
     ROBUSTNESS,
@@ -33,10 +34,10 @@ from mmjudge.leaderboard.store import SUBMITTED, Store, StoredSubmission
 
 __all__ = [
     "DETAILS",
+    "DETAIL_COLUMNS",
     "DETAIL_HEADERS",
     "FILE_COLUMNS",
-    "INFO_HEADERS",
-    "Table",
+    "INFO_COLUMNS",
     "build_table",
     "has_interval",
     "interval_of",
@@ -47,14 +48,6 @@ __all__ = [
     "value_of",
 ]
 
-INFO_HEADERS: tuple[str, ...] = ("id", "Tier", "Judge", "Model", "Revision", "Weights", "Submitter")
-"""Leading columns of the robustness table (its rows are not ranked, so the store id leads)."""
-DETAIL_HEADERS: tuple[str, ...] = ("Tier", "Scored on", "Note", "Type", "Model", "Revision", "Weights", "Submitter",
-                                   "id")  # fmt: skip
-"""Trailing columns of a ranked table: the row's provenance tier, the set it was scored on, why it is not
-ranked (when it is not), its judge type, what was run, and its store id."""
-DETAILS = "details"
-"""Column group of :data:`DETAIL_HEADERS`."""
 FILE = "coverage"
 """Column group of the file's coverage and no-judgment rate."""
 NO_CI = "(no CI)"
@@ -70,86 +63,23 @@ SIGNIFICANCE = "paired test"
 Results = Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class Table:
-    """A rendered table."""
-
-    benchmark: str
-    """Benchmark id."""
-    headers: list[str]
-    """Column titles."""
-    values: list[list[Any]]
-    """Raw cell values (numbers or text as submitted), rows ranked by the ranking column."""
-    display: list[list[str]]
-    """Display strings: ``"62.5 [48.1, 75.0]"`` (a number and its 95% CI), see :func:`_cell`."""
-    datatypes: list[str]
-    """Gradio datatypes per column (``number`` or ``str``; never ``html``/``markdown``)."""
-    rank_column: int = len(INFO_HEADERS)
-    """Index of the column the rows are ranked by (the view's :attr:`~mmjudge.benchmarks.View.rank_by` key)."""
-    groups: list[str] = field(default_factory=list)
-    """Column group of each column (``""``: always shown); empty for a table without groups."""
-    intervals: dict[str, list[tuple[float, float] | None]] = field(default_factory=dict)
-    """Score column title -> each row's stored 95% interval (``None`` where the row has none), for exports;
-    for :data:`RANK_SET_HEADER`, each row's rank set (first and last rank)."""
-    caption: str = ""
-    """What the table's marks mean (``†``: thin intervals and rank sets), generated from the stored estimates'
-    methods and cluster counts and the rank sets' method (Markdown; ``""`` when there is nothing to say)."""
-
-    def column(self, header: str) -> list[Any]:
-        """The raw values of the column titled ``header``, in row order."""
-        index = self.headers.index(header)
-        return [row[index] for row in self.values]
-
-    def frame(self) -> Any:
-        """The raw values as a ``pandas.DataFrame``."""
-        import pandas as pd
-
-        return pd.DataFrame(self.values, columns=self.headers)
-
-    def export_frame(self) -> Any:
-        """The table for export: each score as a number, with its interval's ends in two number columns of
-        their own after it (``<title> low``, ``<title> high``), text cells as submitted.
-
-        >>> t = Table("b", ["Judge", "Average"], [["j", 50.0]], [["j", "50.0 [40.0, 60.0]"]], ["str", "number"],
-        ...           intervals={"Average": [(40.0, 60.0)]})
-        >>> t.export_frame().to_dict("records")
-        [{'Judge': 'j', 'Average': 50.0, 'Average low': 40.0, 'Average high': 60.0}]
-        """
-        import pandas as pd
-
-        columns: dict[str, list[Any]] = {}
-        for k, header in enumerate(self.headers):
-            # a rank set is sorted on the page by its first rank; an export writes it as shown, with both ends
-            shown = header == RANK_SET_HEADER
-            columns[header] = [row[k] for row in (self.display if shown else self.values)]
-            if header in self.intervals:
-                ends = self.intervals[header]
-                columns[f"{header} low"] = [None if e is None else e[0] for e in ends]
-                columns[f"{header} high"] = [None if e is None else e[1] for e in ends]
-        frame = pd.DataFrame(columns)
-        # a column of whole numbers with gaps (an unranked row's rank) stays integer, not float with NaN
-        for header, cells in columns.items():
-            if _whole(cells):
-                frame[header] = frame[header].astype("Int64")
-        return frame
-
-    def gradio_value(self) -> dict[str, Any]:
-        """Value for ``gr.Dataframe``: raw data for sorting, display strings as metadata."""
-        return {
-            "headers": self.headers,
-            "data": self.values,
-            "metadata": {"display_value": self.display, "styling": None},
-        }
-
-
-def _whole(cells: Sequence[Any]) -> bool:
-    """Whether ``cells`` are integers (bools aside), with at least one, and gaps (``None``) allowed.
-
-    >>> _whole([1, None, 3]), _whole([1, 2.5]), _whole([None]), _whole([True])
-    (True, False, False, False)
-    """
-    present = [c for c in cells if c is not None]
-    return bool(present) and all(isinstance(c, int) and not isinstance(c, bool) for c in present)
+DETAILS = "details"
+"""Column group of :data:`DETAIL_COLUMNS`."""
+DETAIL_COLUMNS: tuple[TableColumn, ...] = tuple(
+    TableColumn(header, role, "number" if role is Role.ID else "str", DETAILS)
+    for header, role in (("Tier", Role.TIER), ("Scored on", Role.SCORED_ON), ("Note", Role.NOTE), ("Type", Role.TYPE),
+                         ("Model", Role.MODEL), ("Revision", Role.REVISION), ("Weights", Role.WEIGHTS),
+                         ("Submitter", Role.SUBMITTER), ("id", Role.ID))
+)  # fmt: skip
+"""Trailing columns of a ranked table: the row's provenance tier, the set it was scored on, why it is not
+ranked (when it is not), its judge type, what was run, and its store id."""
+DETAIL_HEADERS: tuple[str, ...] = tuple(c.header for c in DETAIL_COLUMNS)
+INFO_COLUMNS: tuple[TableColumn, ...] = (
+    TableColumn("id", Role.ID, "number"), TableColumn("Tier", Role.TIER), TableColumn("Judge", Role.JUDGE),
+    TableColumn("Model", Role.MODEL), TableColumn("Revision", Role.REVISION), TableColumn("Weights", Role.WEIGHTS),
+    TableColumn("Submitter", Role.SUBMITTER),
+)  # fmt: skip
+"""Leading columns of the robustness table (its rows are not ranked, so the store id leads)."""
 
 
 FILE_PREFIX = "file:"
@@ -283,9 +213,9 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets
     higher = spec.metrics.higher_is_better(cols[0].key)
     ordered = facets.order_rows(spec, rows, lambda s: _finite(value_of(cols[0], mapped[s.id], mode)), higher,
                                 lambda s: flags[s.id])  # fmt: skip
-    ranked = [entry.row for entry in ordered]
     groups = facets.reported_groups(benchmark)
-    values, display, marked = [], [], []
+    marked: list[Estimate] = []
+    rows_out: list[list[Cell]] = []
     for entry in ordered:
         sub, place = entry.row, entry.place
         made = stored_estimates(sub)  # a laddered row keeps no paired data in its public view
@@ -294,13 +224,10 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets
         marked += [e for c, e in found if e is not None and _thin(c, mapped[sub.id], mode, e)]
         details = [facets.row_tier(sub), facets.set_text(sub, spec), entry.note, facets.judge_type(sub, groups),
                    *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
-        values.append([place.number, str(sub.judge), *(v for v, _ in cells), *details, sub.id])
-        display.append([place.text, str(sub.judge), *(d for _, d in cells), *details, str(sub.id)])
-    headers = ["Rank", "Judge", *(c.header for c in cols), *DETAIL_HEADERS]
-    datatypes = ["number", "str", *("str" if c.text else "number" for c in cols), *["str"] * (len(DETAIL_HEADERS) - 1),
-                 "number"]  # fmt: skip
-    column_groups = ["", "", *(c.group for c in cols), *[DETAILS] * len(DETAIL_HEADERS)]
-    intervals = {c.header: [_interval(c, mapped[s.id], mode) for s in ranked] for c in cols if has_interval(c)}
+        rows_out.append([Cell(place.number, place.text), Cell(str(sub.judge), str(sub.judge)), *cells,
+                         *(Cell(d, d) for d in details), Cell(sub.id, str(sub.id))])  # fmt: skip
+    columns = [TableColumn("Rank", Role.RANK, "number"), TableColumn("Judge", Role.JUDGE),
+               *(_score_column(c) for c in cols), *DETAIL_COLUMNS]  # fmt: skip
     ranks: dict[int, RowRank] = {}
     if significance:
         at = 2 + len(chosen.columns)  # after the score columns, before the file's
@@ -308,17 +235,25 @@ flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets
         compared = [e.row for e in ordered if e.compared and e.row.id not in laddered]
         ranks = board_ranks(benchmark, compared, chosen.columns[first].key, store=store, latest=latest)
         ranks.update({i: RowRank(None, NO_RANK_SET, LADDER_CELL, "") for i in laddered})
-        for sub, raw, shown in zip(ranked, values, display, strict=True):
-            row = ranks.get(sub.id, RowRank(None, NO_RANK_SET, facets.NOT_RANKED, ""))
-            raw[at:at] = [None if row.rank is None else row.rank.lower, row.cell]
-            shown[at:at] = [row.rank_text, row.cell]
-        headers[at:at] = [RANK_SET_HEADER, SIGNIFICANCE_HEADER]
-        datatypes[at:at] = ["number", "str"]
-        column_groups[at:at] = [SIGNIFICANCE, SIGNIFICANCE]
-        sets = [ranks[s.id].rank if s.id in ranks else None for s in ranked]
-        intervals[RANK_SET_HEADER] = [None if r is None else (r.lower, r.upper) for r in sets]
-    return Table(benchmark, headers, values, display, datatypes, rank_column=2, groups=column_groups,
-                 intervals=intervals, caption=_caption(marked, list(ranks.values())))  # fmt: skip
+        for entry, row_cells in zip(ordered, rows_out, strict=True):
+            found_rank = ranks.get(entry.row.id, RowRank(None, NO_RANK_SET, facets.NOT_RANKED, ""))
+            rank_set = found_rank.rank
+            row_cells[at:at] = [
+                Cell(None if rank_set is None else rank_set.lower, found_rank.rank_text,
+                     None if rank_set is None else (rank_set.lower, rank_set.upper)),
+                Cell(found_rank.cell, found_rank.cell),
+            ]  # fmt: skip
+        columns[at:at] = [
+            TableColumn(RANK_SET_HEADER, Role.RANK_SET, "number", SIGNIFICANCE, bounds=True, exports_text=True),
+            TableColumn(SIGNIFICANCE_HEADER, Role.TEST, "str", SIGNIFICANCE),
+        ]
+    return Table(benchmark, tuple(columns), tuple(tuple(r) for r in rows_out), rank_column=2,
+                 caption=_caption(marked, list(ranks.values())))  # fmt: skip
+
+
+def _score_column(col: Column) -> TableColumn:
+    """The table column showing the benchmark's ``col``."""
+    return TableColumn(col.header, Role.SCORE, "str" if col.text else "number", col.group, bounds=has_interval(col))
 
 
 NO_RANK_SET = "—"
@@ -377,13 +312,6 @@ def _rank_caption(ranks: Sequence[RowRank]) -> list[str]:
     return lines
 
 
-def _interval(col: Column, results: Results, mode: str) -> tuple[float, float] | None:
-    """``col``'s stored interval for a numeric value (``None`` for text, a missing value or no interval)."""
-    if not has_interval(col) or not isinstance(value_of(col, results, mode), (int, float)):
-        return None
-    return interval_of(col, results, mode)
-
-
 def _finite(value: float | str | None) -> float | None:
     return value if isinstance(value, (int, float)) and not math.isnan(value) else None
 
@@ -425,20 +353,22 @@ def public_row(sub: StoredSubmission, *, private: bool) -> StoredSubmission:
 
 
 def _cell(col: Column, results: Results, mode: str = "", kind: str = "verified", *, ladder: bool = False,
-          estimate: Estimate | None = None) -> tuple[Any, str]:  # fmt: skip
-    """``(raw value, display)`` of one cell; ``†`` after a number whose stored ``estimate`` says its interval is
-    thin or absent (fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters)."""
+          estimate: Estimate | None = None) -> Cell:  # fmt: skip
+    """One cell of ``col``, with the stored interval behind a number; ``†`` after a number whose stored
+    ``estimate`` says its interval is thin or absent (fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS`
+    independent clusters)."""
     value = value_of(col, results, mode)
     if value is None:
-        return None, "—"
+        return Cell(None, "—")
     if isinstance(value, str):
-        return value, value
+        return Cell(value, value)
     ci, spread = interval_of(col, results, mode), spread_of(col, results)
     # a reported row without a spread is the number as printed (the table's legend says so); a count of
     # the file is exact; a verified estimate without its interval says so
     missing = "" if col.exact or kind == "reported" else "(Ladder)" if ladder else NO_CI
     text = facets.score_text(value, ci, spread, results.get("n_rounds"), missing=missing)
-    return round(value, 4), f"{text} {THIN}" if _thin(col, results, mode, estimate) else text
+    shown = f"{text} {THIN}" if _thin(col, results, mode, estimate) else text
+    return Cell(round(value, 4), shown, ci if has_interval(col) else None)
 
 
 def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) -> Table:
@@ -457,18 +387,11 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
         dict.fromkeys(k for summary in summaries.values() for k in summary if not is_ci_key(k))
     )
     cols = [Column(key, key) for key in keys]
-    values, display = [], []
+    rows_out = []
     for sub in sorted(rows, key=lambda s: s.id):
-        info = [
-            sub.id,
-            facets.row_tier(sub),
-            *(str(v) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter)),
-        ]
-        cells = [_cell(c, summaries[sub.id]) for c in cols]
-        values.append(info + [v for v, _ in cells])
-        display.append([str(v) for v in info] + [d for _, d in cells])
-    datatypes = ["number"] + ["str"] * (len(INFO_HEADERS) - 1) + ["number"] * len(cols)
-    ordered = sorted(rows, key=lambda s: s.id)
-    intervals = {c.header: [_interval(c, summaries[s.id], "") for s in ordered] for c in cols}
-    return Table(benchmark, list(INFO_HEADERS) + keys, values, display, datatypes, intervals=intervals)
+        info = [Cell(sub.id, str(sub.id)), Cell(facets.row_tier(sub), facets.row_tier(sub)),
+                *(Cell(str(v), str(v)) for v in (sub.judge, sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
+        rows_out.append((*info, *(_cell(c, summaries[sub.id]) for c in cols)))
+    columns = (*INFO_COLUMNS, *(_score_column(c) for c in cols))
+    return Table(benchmark, columns, tuple(rows_out), rank_column=len(INFO_COLUMNS))
 
