@@ -82,7 +82,7 @@ def test_a_new_entry_becomes_a_flag_and_a_variable_without_further_edits(monkeyp
     assert from_flags(build_parser().parse_args(["leaderboard"]))["max_attempts"] == Settings.max_attempts
     env = {"MMJUDGE_DATA_ROOT": "/x", "MMJUDGE_MAX_CLAIMS": "4"}
     assert SpaceConfig.from_env(env, persistent=Path("/nonexistent")).settings["max_attempts"] == 4
-    with pytest.raises(ConfigError, match="MMJUDGE_MAX_CLAIMS='none': expected a positive number"):
+    with pytest.raises(ConfigError, match="MMJUDGE_MAX_CLAIMS='none': expected a positive whole number"):
         SpaceConfig.from_env({**env, "MMJUDGE_MAX_CLAIMS": "none"}, persistent=Path("/nonexistent"))
 
 
@@ -111,3 +111,27 @@ def test_space_settings_open_the_board_they_describe(tmp_path, monkeypatch) -> N
 
 class _Stop(Exception):
     """Raised in place of opening a store: the test needs only the arguments."""
+
+
+def test_a_daily_limit_of_zero_is_one_setting_by_flag_and_by_variable(board_factory, reference) -> None:
+    """``--daily-limit 0`` and ``MMJUDGE_DAILY_LIMIT=0`` mean the same: a board that takes no uploads or
+    requests (the variable used to refuse 0 while the flag took it); a fraction or a negative is refused by both."""
+    import json
+
+    from mmjudge.leaderboard import SubmissionMeta, SubmissionRejected
+
+    flag = from_flags(build_parser().parse_args(["leaderboard", "--daily-limit", "0"]))["daily_limit"]
+    env = {"MMJUDGE_DATA_ROOT": "/x", "MMJUDGE_DAILY_LIMIT": "0"}
+    variable = SpaceConfig.from_env(env, persistent=Path("/nonexistent")).settings["daily_limit"]
+    assert flag == variable == 0
+    for text in ("-1", "2.5", "inf", "nan"):
+        with pytest.raises(ConfigError, match=f"MMJUDGE_DAILY_LIMIT='{text}': expected a whole number of 0 or more"):
+            SpaceConfig.from_env({**env, "MMJUDGE_DAILY_LIMIT": text}, persistent=Path("/nonexistent"))
+    with pytest.raises(ValueError, match="daily_limit must be 0 or more"):
+        Settings(daily_limit=-1)  # the flag's value is checked here
+    board = board_factory(daily_limit=0)
+    header = {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"}
+    lines = [json.dumps(header), *(json.dumps({"id": r["id"], "prediction": r["answer"]}) for r in reference["emorealm"])]
+    with pytest.raises(SubmissionRejected, match="takes no uploads or model requests"):
+        board.submit(("\n".join(lines) + "\n").encode(), SubmissionMeta("j", "m", "r", weights="open"), "u")
+    assert board.store.submissions("emorealm") == []

@@ -8,6 +8,8 @@ naming the variable). :data:`mmjudge.leaderboard.core.settings.SETTINGS` pairs e
 
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,7 +113,8 @@ class Names:
 @dataclass(frozen=True)
 class Number:
     """A number of type ``of``; ``unit`` is the setting's units per unit written (``MiB`` for a size in bytes
-    written in MiB). The environment's must be positive.
+    written in MiB). The environment's must be positive, or at least ``at_least`` when it is set, and whole where
+    the number written is an ``int`` (the same rule the settings' own check applies to a flag).
 
     >>> Number(int, unit=1024).from_text("2", "MMJUDGE_MAX_KB")
     2048
@@ -119,6 +122,12 @@ class Number:
     Traceback (most recent call last):
     ...
     mmjudge.errors.ConfigError: MMJUDGE_LADDER_MARGIN='many': expected a positive number
+    >>> Number(int, at_least=0).from_text("0", "MMJUDGE_DAILY_LIMIT")
+    0
+    >>> Number(int, at_least=0).from_text("2.5", "MMJUDGE_DAILY_LIMIT")
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: MMJUDGE_DAILY_LIMIT='2.5': expected a whole number of 0 or more
     """
 
     of: type[int] | type[float]
@@ -126,6 +135,8 @@ class Number:
     written: type[int] | type[float] | None = None
     """The type written (default ``of``; ``float`` for a byte count written in MiB)."""
     unit: int = 1
+    at_least: int | None = None
+    """The smallest value allowed (``None``: any positive value)."""
 
     def flag(self, default: Any) -> dict[str, Any]:
         return {"type": self.written or self.of, "default": default if self.unit == 1 else default / self.unit}
@@ -134,12 +145,16 @@ class Number:
         return self.of(value * self.unit)
 
     def from_text(self, text: str, variable: str) -> Any:
+        written = self.written or self.of
         try:
-            value = float(text)
+            value: float = written(text)
         except ValueError:
-            value = -1.0
-        if not value > 0:
-            raise ConfigError(f"{variable}={text!r}: expected a positive number")
+            value = math.nan
+        allowed = value > 0 if self.at_least is None else value >= self.at_least
+        if not (math.isfinite(value) and allowed):
+            kind = "whole number" if written is int else "number"
+            wanted = f"a positive {kind}" if self.at_least is None else f"a {kind} of {self.at_least} or more"
+            raise ConfigError(f"{variable}={text!r}: expected {wanted}")
         return self.of(value * self.unit)
 
 

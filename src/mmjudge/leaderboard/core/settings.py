@@ -222,9 +222,9 @@ SETTINGS: tuple[Setting, ...] = (
             "off a Space, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET of an OAuth app must be set: README, Deploy)"),
     Setting("admins", Names(), flag="--admin", variable="MMJUDGE_ADMINS",
             help="username allowed to hide rows (the flag repeatable, the variable comma-separated)"),
-    Setting("daily_limit", Number(int), flag="--daily-limit", variable="MMJUDGE_DAILY_LIMIT",
+    Setting("daily_limit", Number(int, at_least=0), flag="--daily-limit", variable="MMJUDGE_DAILY_LIMIT",
             help="uploads + model requests per user per 24 h (a request counts once, whatever its benchmarks; "
-            f"worker rows do not count; default {default('daily_limit')})"),
+            f"worker rows do not count; 0: none, a board that only shows; default {default('daily_limit')})"),
     Setting("max_bytes", Number(int, written=float, unit=MiB), flag="--max-mb", variable="MMJUDGE_MAX_MB",
             help=f"size limit of a prediction file in MiB (default {default('max_bytes') / MiB:g})"),
     Setting("private_labels", Switch(), flag="--private-labels", variable="MMJUDGE_PRIVATE_LABELS",

@@ -421,6 +421,8 @@ def check_lease(conn: Connection, lease: Lease) -> None:
 def check_daily_limit(conn: Connection, submitter: str, limit: int, now: float) -> None:
     """Refuse when ``submitter`` made ``limit`` submissions plus model requests in the 24 hours before ``now``
     (call inside the write transaction that adds the new one)."""
+    if limit == 0:
+        raise SubmissionRejected("this leaderboard takes no uploads or model requests (its daily limit is 0)")
     used = _recent(conn, submitter, now)
     if used >= limit:
         raise SubmissionRejected(
