@@ -28,8 +28,7 @@ from bench_leaderboard_render import submission  # the same synthetic rows as th
 
 def build(folder: Path) -> None:
     from mmjudge.benchmarks.isovrbench import INTERVENTIONS
-    from mmjudge.leaderboard import Leaderboard, Settings, Store
-    from mmjudge.leaderboard import SubmissionMeta
+    from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta
 
     try:
         from mmjudge.leaderboard.core.reported import seed_reported

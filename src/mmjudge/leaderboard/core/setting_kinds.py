@@ -9,7 +9,6 @@ naming the variable). :data:`mmjudge.leaderboard.core.settings.SETTINGS` pairs e
 from __future__ import annotations
 
 import math
-
 import re
 from dataclasses import dataclass
 from pathlib import Path
