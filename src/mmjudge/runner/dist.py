@@ -9,6 +9,7 @@ processes started by a launcher need both, and are refused with the install comm
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,12 +101,24 @@ def init_dist() -> Dist:
     accelerate = require("accelerate", "judges", purpose=purpose)
 
     state = accelerate.PartialState(cpu=not torch.cuda.is_available())
+    if int(state.num_processes) > 1:
+        atexit.register(_close_process_group)
     return Dist(
         rank=int(state.process_index),
         world=int(state.num_processes),
         device=str(state.device),
         state=state,
     )
+
+
+def _close_process_group() -> None:
+    """Destroy this process's process group before the interpreter tears down: a gloo group left to the
+    interpreter's exit can abort the rank from a thread still running ("terminate called without an active
+    exception", SIGABRT), failing a run whose every item was judged."""
+    import torch.distributed as torch_dist
+
+    if torch_dist.is_available() and torch_dist.is_initialized():
+        torch_dist.destroy_process_group()
 
 
 def dedupe_in_order(ids: Sequence[str], canonical: Sequence[str]) -> list[str]:
