@@ -39,13 +39,14 @@ test: lint typecheck layers pytest test-pythons
 # So these venvs run a fast slice of the tests that need no torch (the torch tests importorskip it):
 # scoring, metrics, stats, the prediction and results files, data building and the CLI's sample-data,
 # `eval --judge random`, score and compare flows (the README's tour, run verbatim), which also shows that
-# weight-free judges run without torch. Left to the 3.11 `pytest` run: the leaderboard (the `space` extra)
+# weight-free judges run without torch. Left to the 3.11 `pytest` run: the Monte Carlo checks of the statistics
+# (marker `simulation`: seeded numpy, the same draws on every Python; about 80 s of CPU per slice), the leaderboard (the `space` extra)
 # and the Hub modules' fresh-venv test (its own venv from the index). The interpreter is pyenv's
 # ~/.pyenv/versions/<x.y>.*, else python<x.y> on PATH. No constraints.txt: its pins are for 3.11 (numpy,
 # pandas and scipy releases that need >=3.11), so pip resolves these venvs from the index.
 PYTHON_VERSIONS := 3.10 3.13
 PYTHON_VENVS := $(foreach v,$(PYTHON_VERSIONS),.venv-py$(subst .,,$(v)))
-PYTHONS_PYTEST_ARGS ?= -n 2 -m "not slow and not gpu and not browser" -p no:cacheprovider -q
+PYTHONS_PYTEST_ARGS ?= -n 2 -m "not slow and not gpu and not browser and not simulation" -p no:cacheprovider -q
 PYTHONS_SLICE := tests/test_scoring.py tests/test_predictions.py tests/test_prediction_schema.py \
 	tests/test_results_estimates.py tests/stats tests/metrics tests/data tests/test_eval_cli.py \
 	tests/comparison tests/test_readme_commands.py tests/runner tests/test_hashing.py \

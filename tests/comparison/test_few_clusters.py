@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -35,6 +36,7 @@ ALPHA = 0.05
 N_RESAMPLES = 400
 
 
+@pytest.mark.simulation
 def test_two_equal_judges_are_rarely_called_different_and_the_interval_covers() -> None:
     runs = {
         g: compare_replicates(g, REPLICATES, alpha=ALPHA, n_resamples=N_RESAMPLES, seed=11) for g in PROMPTS

@@ -1,7 +1,8 @@
 """The scorers' nominal 95% intervals cover the population value under each benchmark's cluster structure.
 
-A fast version of ``benchmarks/bench_coverage.py`` (2,000 replicates of 1,000 resamples there, 250 of 500 here, with fixed seeds so
-the figures are the same on every run): one design per benchmark at cluster sd 1, the public scorers, and
+A fast version of ``benchmarks/bench_coverage.py`` (2,000 replicates of 1,000 resamples there; here 120 in ``make
+test`` and 250 under ``-m slow``, the tolerance 3.2 Monte Carlo standard errors at each, with fixed seeds so the
+figures are the same on every run): one design per benchmark at cluster sd 1, the public scorers, and
 a tolerance the intervals that ignored the clusters do not meet (they covered 39.6% on IsoVRBench's average
 within an intervention, 79.5% on one intervention's accuracy, 85.2% on MIST's control change rate).
 """
@@ -27,10 +28,13 @@ from _coverage import (
     run_replicates,
 )
 
-REPLICATES = 250
+pytestmark = pytest.mark.simulation
+
 N_RESAMPLES = 500
-TOLERANCE = 0.045
-"""|coverage - 0.95| allowed: 3.2 Monte Carlo standard errors at 250 replicates (se 1.4 points)."""
+LEVELS = {"fast": (120, 0.064), "full": (250, 0.045)}
+"""Replicates per design and the |coverage - 0.95| allowed: 3.2 Monte Carlo standard errors (se 2.0 points at
+120 replicates, 1.4 at 250). ``make test`` runs the fast level; ``-m slow`` the full one."""
+LEVEL = ["fast", pytest.param("full", marks=pytest.mark.slow)]
 
 CHECKED = {
     "isovrbench_within": ("average", "accuracy/t2v_1_3b"),
@@ -40,42 +44,46 @@ CHECKED = {
 }
 
 
+@pytest.mark.parametrize("level", LEVEL)
 @pytest.mark.parametrize("design", list(CHECKED))
-def test_intervals_cover_under_the_benchmark_cluster_structure(design: str) -> None:
-    replicates = run_replicates(design, 1.0, REPLICATES, n_resamples=N_RESAMPLES, seed=7)
+def test_intervals_cover_under_the_benchmark_cluster_structure(design: str, level: str) -> None:
+    n, tolerance = LEVELS[level]
+    replicates = run_replicates(design, 1.0, n, n_resamples=N_RESAMPLES, seed=7)
     for key in CHECKED[design]:
         cov, se = coverage(replicates[key].hits)
-        assert abs(cov - 0.95) <= TOLERANCE, (
+        assert abs(cov - 0.95) <= tolerance, (
             f"{DESIGNS[design].name} {key}: coverage {cov:.3f} (MC se {se:.3f})"
         )
 
 
 def test_the_tolerance_fails_intervals_that_ignore_the_clusters() -> None:
     """The same design scored without its anchor ids (pairs as independent units, as before): the check above
-    would fail it, so it can tell clustered intervals from the old ones."""
+    would fail it even at the fast level's wider tolerance, so it can tell clustered intervals from the old ones."""
     keys = CHECKED["isovrbench_within"]
     unclustered = Design("pairs as independent", "", iso_draw(False, keys, clustered=False), iso_truth)
     replicates = run_replicates(unclustered, 1.0, 60, n_resamples=N_RESAMPLES, seed=7)
     for key in keys:
         cov, _ = coverage(replicates[key].hits)
-        assert cov < 0.95 - TOLERANCE, f"{key}: {cov:.3f}"
+        assert cov < 0.95 - LEVELS["fast"][1], f"{key}: {cov:.3f}"
 
 
 FAST = [name for name, design in DESIGNS.items() if design.fast]
-"""The extended designs ``make test`` runs (few, unequal clusters; rates near 0 and 100): 200 replicates each."""
+"""The extended designs ``make test`` runs (few, unequal clusters; rates near 0 and 100)."""
 
 
+@pytest.mark.parametrize("level", LEVEL)
 @pytest.mark.parametrize("design", FAST)
-def test_few_or_unequal_clusters_and_rates_near_the_ends_do_not_under_cover(design: str) -> None:
+def test_few_or_unequal_clusters_and_rates_near_the_ends_do_not_under_cover(design: str, level: str) -> None:
     """Every interval shown covers at least 95% less the tolerance (conservative at 5 clusters and next to 0
     and 100 is allowed: the t quantile on few degrees of freedom and the repaired Wilson ends only widen), and
     none has zero width. The full table, with the cluster sds of intraclass correlation 0.9, is in
     ``benchmarks/RESULTS.md``."""
-    replicates = run_replicates(design, 1.0, 200, n_resamples=N_RESAMPLES, seed=11)
+    n, tolerance = LEVELS[level]
+    replicates = run_replicates(design, 1.0, n, n_resamples=N_RESAMPLES, seed=11)
     for key, rep in replicates.items():
         shown = ~np.isnan(rep.widths)
         cov, se = coverage(rep.hits[shown])
-        assert cov >= 0.95 - TOLERANCE, f"{DESIGNS[design].name} {key}: coverage {cov:.3f} (MC se {se:.3f})"
+        assert cov >= 0.95 - tolerance, f"{DESIGNS[design].name} {key}: coverage {cov:.3f} (MC se {se:.3f})"
         assert (rep.widths[shown] > 0).all(), f"{key}: a zero-width interval"
 
 
@@ -96,4 +104,4 @@ def test_the_tolerance_fails_the_percentile_cluster_bootstrap_at_few_clusters() 
                                  confidence=0.95, seed=r)["average"]  # fmt: skip
         hits.append(boot.low <= truth <= boot.high)
     cov, _ = coverage(np.asarray(hits))
-    assert cov < 0.95 - TOLERANCE, f"percentile cluster bootstrap at 5 prompts: {cov:.3f}"
+    assert cov < 0.95 - LEVELS["fast"][1], f"percentile cluster bootstrap at 5 prompts: {cov:.3f}"

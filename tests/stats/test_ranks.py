@@ -208,6 +208,7 @@ def _limit(boards: int) -> float:
     return 0.05 + 3 * math.sqrt(0.05 * 0.95 / boards)
 
 
+@pytest.mark.simulation
 def test_equal_judges_get_a_star_on_at_most_five_percent_of_boards() -> None:
     """Six equal judges on 50 prompts x 8 pairs: a row with another significantly better is a false star."""
     from _coverage_ranks import rank_replicates
