@@ -60,11 +60,11 @@ def bench_submit(folder: Path, repeats: int) -> dict[str, Any]:
     board = Leaderboard(Store(folder / "submit.sqlite"), Settings(data_root=folder, require_login=False),
                         rows_fn=lambda b, f: rows)  # fmt: skip
     files = [submission(rows, seed) for seed in range(repeats + 1)]
-    board.submit(files[-1], SubmissionMeta("warm", "org/warm"), "u", daily_limit=None)  # imports, caches
+    board.submit(files[-1], SubmissionMeta("warm", "org/warm"), "u", limited=False)  # imports, caches
     times = []
     for i in range(repeats):
         start = time.perf_counter()
-        board.submit(files[i], SubmissionMeta(f"j{i}", f"org/m{i}"), "u", daily_limit=None)
+        board.submit(files[i], SubmissionMeta(f"j{i}", f"org/m{i}"), "u", limited=False)
         times.append(time.perf_counter() - start)
     return {"case": "submit 8,000-pair IsoVRBench file", "file MB": len(files[0]) / 2**20,
             "median s": statistics.median(times), "max s": max(times), "goal": "< 2 s"}  # fmt: skip
@@ -76,6 +76,10 @@ def _results(benchmark: str, rng: random.Random) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in get_benchmark(benchmark).metrics.result_keys:
         out[key.name] = rng.random() * 100
+    for name in [n for n in out if n.endswith("_ci_low")]:  # an interval around its estimate, as a scorer writes it
+        base, spread = name.removesuffix("_ci_low"), rng.random() * 5
+        if base in out:
+            out[name], out[f"{base}_ci_high"] = out[base] - spread, out[base] + spread
     if benchmark == "mist":
         for trio in ("informed", "blind"):
             for arm in ("explicit", "silent"):

@@ -49,7 +49,7 @@ def fill(board, demo: Path) -> None:  # type: ignore[no-untyped-def]
     assert claimed is not None
     board.submit(_renamed(demo / "isovrbench" / "random" / "predictions.jsonl", "org/vlm-judge"),
                  SubmissionMeta("vlm judge (run here)", "org/vlm-judge", "0" * 40, weights="open"), "alice",
-                 daily_limit=None, lease=claimed.lease)  # fmt: skip
+                 limited=False, lease=claimed.lease)  # fmt: skip
     q.finish(board.store, claimed.lease, ok=True, log_tail="done")
     board.submit(_renamed(demo / "isovrbench" / "sharpness" / "predictions.jsonl", "uploaded judge"),
                  SubmissionMeta("uploaded judge", "eve/judge", "v1"), "eve")  # fmt: skip
