@@ -18,7 +18,8 @@ import pytest
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges import JudgeConfig, JudgeInput, ScoreQuery, make_judge
-from mmjudge.judges.unified_reward import APS_PROMPT, official_frame_indices, parse_scores
+from mmjudge.judges.unified_reward import APS_PROMPT, parse_scores
+from mmjudge.media.video import int_scaled_indices, sample_indices
 
 OFFICIAL_APS_TEXT = """You are presented with a generated video and its associated text caption. Your task is to analyze the video across multiple dimensions in relation to the caption. Specifically:
 Provide overall assessments for the video along the following axes (each rated from 1 to 5):
@@ -77,13 +78,13 @@ def test_prompt_is_the_official_aps_text_with_the_caption_in_square_brackets(cap
 )
 def test_frame_indices_follow_the_official_sequential_reader(total: int, k: int, expected: list[int]) -> None:
     assert official_read_video_frames(total, k) == expected
-    assert official_frame_indices(total, k) == expected
+    assert int_scaled_indices(total, k) == expected == sample_indices(total, 16.0, num=k, policy="int_scaled")
 
 
 def test_frame_indices_equal_the_official_rule_everywhere() -> None:
     for total in range(1, 200):
         for k in (1, 2, 3, 4, 8, 16, 32):
-            assert official_frame_indices(total, k) == official_read_video_frames(total, k), (total, k)
+            assert int_scaled_indices(total, k) == official_read_video_frames(total, k), (total, k)
 
 
 @pytest.mark.parametrize(("total", "k"), [(81, 8), (81, 16), (7, 8)])

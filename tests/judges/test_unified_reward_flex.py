@@ -22,7 +22,8 @@ import pytest
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges import JudgeConfig, JudgeInput, make_judge
-from mmjudge.judges.unified_reward_flex import FLEX_PROMPT, flex_frame_indices, read_reply
+from mmjudge.judges.unified_reward_flex import FLEX_FRAMES, FLEX_PROMPT, read_reply
+from mmjudge.media.video import linspace_floor_indices, sample_indices
 from mmjudge.queries import ClipPairQuery
 
 
@@ -147,15 +148,15 @@ def test_prompt_hash_equals_the_official_file() -> None:
 )
 def test_frame_indices_follow_the_official_linspace_rule(total: int, expected: list[int]) -> None:
     assert official_extract_indices(total) == expected
-    assert flex_frame_indices(total) == expected
+    assert linspace_floor_indices(total, FLEX_FRAMES) == expected == sample_indices(total, 16.0, num=8, policy="linspace_floor")
 
 
 def test_frame_indices_equal_the_official_rule_everywhere() -> None:
     for total in range(1, 300):
         for k in (1, 2, 4, 8, 16):
-            assert flex_frame_indices(total, k) == official_extract_indices(total, k), (total, k)
+            assert linspace_floor_indices(total, k) == official_extract_indices(total, k), (total, k)
     with pytest.raises(ConfigError):
-        flex_frame_indices(81, 0)
+        linspace_floor_indices(81, 0)
 
 
 @pytest.mark.parametrize("total", [81, 5])

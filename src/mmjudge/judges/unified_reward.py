@@ -5,7 +5,8 @@ point_score_APS_video_generation.py``, the "APS" script, sent through ``vllm_qwe
 vLLM OpenAI server), as this module runs it:
 
 1. **Frames**: ``[int(i * total / k) for i in range(k)]`` with ``total`` the container's frame count, read
-   sequentially, so an index that repeats is taken once (:func:`official_frame_indices`: 81 frames, k = 8
+   sequentially, so an index that repeats is taken once (sampling policy ``int_scaled``,
+   :func:`mmjudge.media.video.int_scaled_indices`: 81 frames, k = 8
    -> ``[0, 10, ..., 70]``; 7 frames, k = 8 -> all 7). ``k`` is the config's ``frames`` (default 8, the
    frame count IsoVRBench's Table 6 gives; the APS script itself asks for 16).
 2. **Images**: each frame is one image, JPEG-compressed as the official path does (``cv2.imwrite`` to a
@@ -32,10 +33,9 @@ lists every deviation from the official vLLM path.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple, cast
 
 import numpy as np
@@ -48,18 +48,15 @@ from mmjudge.judges._family import FamilyJudge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
-from mmjudge.judges.profiles import VisionProfile
 from mmjudge.queries import ClipPairQuery, Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = [
     "APS_PROMPT",
     "FAMILIES",
-    "UNIFIED_REWARD",
     "PointScores",
     "UnifiedRewardJudge",
     "UnifiedRewardOptions",
     "jpeg_round_trip",
-    "official_frame_indices",
     "parse_scores",
 ]
 
@@ -127,58 +124,6 @@ def parse_scores(text: str) -> PointScores | None:
     return scores if all(1.0 <= s <= 5.0 for s in scores) else None
 
 
-def official_frame_indices(total: int, num: int) -> list[int]:
-    """The frames the APS script's ``read_video_frames`` keeps: ``int(i * total / num)`` for ``i < num``,
-    taken while reading the clip sequentially (a repeated index yields its frame once).
-
-    >>> official_frame_indices(81, 8)
-    [0, 10, 20, 30, 40, 50, 60, 70]
-    >>> official_frame_indices(7, 8)
-    [0, 1, 2, 3, 4, 5, 6]
-    """
-    if num < 1:
-        raise ConfigError(f"unified_reward: expected at least one frame to sample, got frames={num}")
-    if total < 1:
-        raise MediaError(f"expected a clip with at least one frame, got a frame count of {total}")
-    return sorted({int(i * total / num) for i in range(num)})
-
-
-@dataclasses.dataclass(frozen=True)
-class IndexRuleProfile(VisionProfile):
-    """A profile whose frame rule is ``rule(total, num)`` (the runner asks a request's profile for its indices):
-    a fixed count of full-size frames, the model's image processor sizing them; a rate is refused."""
-
-    rule: Callable[[int, int], list[int]] = official_frame_indices
-
-    def frame_indices(
-        self,
-        total: int,
-        fps: float,
-        *,
-        num: int | None = None,
-        target_fps: float | None = None,
-        min_frames: int | None = None,
-        max_frames: int | None = None,
-    ) -> list[int]:
-        """``rule`` of ``num`` frames.
-
-        >>> UNIFIED_REWARD.frame_indices(81, 16.0, num=16)[:3]
-        [0, 5, 10]
-        """
-        if num is None or target_fps is not None:
-            raise ConfigError(f"{self.name} samples a fixed number of frames (frames:), not a rate")
-        return self.rule(total, num)
-
-
-UNIFIED_REWARD = IndexRuleProfile(
-    name="unified_reward",
-    reference="CodeGoat24/UnifiedReward@ff6f520 point_score_APS_video_generation.py read_video_frames; "
-    "images sized by the checkpoint's own image processor",
-    frame_rule="plain",
-)
-"""UnifiedReward-2.0's frame rule; frames come at full size (the model's image processor sizes them)."""
-
-
 def jpeg_round_trip(frame: np.ndarray, quality: int | None, passes: int) -> Any:
     """``frame`` (``uint8 (H, W, 3)`` RGB) as a PIL image after ``passes`` JPEG encodes at ``quality``.
 
@@ -236,11 +181,12 @@ class UnifiedRewardOptions(UnifiedRewardFlexOptions):
 
 class UnifiedRewardBase(FamilyJudge):
     """What UnifiedReward-2.0 and UnifiedReward-Flex share: the released families, frames at fixed indices
-    (:attr:`profile`) sent as JPEG images, then the prompt, in one user turn of the checkpoint's chat template
+    (:attr:`frame_policy`, full size) sent as JPEG images, then the prompt, in one user turn of the checkpoint's chat template
     (thinking off for Qwen3.5), greedy generation, and a reply read by :meth:`verdict`."""
 
     reads: ClassVar[frozenset[str]] = frozenset({"video"})
-    profile: ClassVar[IndexRuleProfile]
+    frame_policy: ClassVar[str]
+    """The official frame rule (a sampling policy of :func:`mmjudge.media.video.sample_indices`)."""
     default_prompt: ClassVar[str]
     """The official prompt, with ``{prompt}`` where the caption goes."""
     released: ClassVar[tuple[str, ...]]
@@ -287,7 +233,7 @@ class UnifiedRewardBase(FamilyJudge):
 
     def media_request(self, query: Query | None = None) -> MediaRequest:
         """``frames`` (default :attr:`default_frames`) full-size frames per clip at the official indices."""
-        return MediaRequest(num_frames=self.config.frames or self.default_frames, profile=self.profile)
+        return MediaRequest(num_frames=self.config.frames or self.default_frames, policy=self.frame_policy)
 
     def load(self, device: str) -> None:
         """Load the model onto ``device`` and its processor."""
@@ -360,7 +306,7 @@ class UnifiedRewardJudge(UnifiedRewardBase):
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = UnifiedRewardOptions
     default_frames: ClassVar[int | None] = 8
-    profile = UNIFIED_REWARD
+    frame_policy = "int_scaled"
     default_prompt = APS_PROMPT
     released = FAMILIES
     title = "UnifiedReward-2.0"

@@ -5,7 +5,8 @@ Protocol (CodeGoat24/UnifiedReward@ff6f520: ``UnifiedReward-Flex/flex_pair_rank_
 :class:`~mmjudge.queries.ClipPairQuery` (the benchmark decides which clip is "Video 1"):
 
 1. **Frames**: per clip, ``np.linspace(0, total - 1, k).astype(int)`` with ``total`` the container's frame
-   count, each index read on its own (a repeated index gives its frame twice; :func:`flex_frame_indices`:
+   count, each index read on its own (a repeated index gives its frame twice; sampling policy
+   ``linspace_floor``, :func:`mmjudge.media.video.linspace_floor_indices`:
    81 frames, k = 8 -> ``[0, 11, 22, 34, 45, 57, 68, 80]``). ``k`` is the config's ``frames`` (default 8, as
    the script and IsoVRBench's Table 6).
 2. **Images**: each frame is one image, JPEG-encoded once at quality 95 as the script's ``_encode_image``
@@ -33,22 +34,19 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
-from mmjudge.judges.unified_reward import IndexRuleProfile, UnifiedRewardBase, UnifiedRewardFlexOptions
+from mmjudge.judges.unified_reward import UnifiedRewardBase, UnifiedRewardFlexOptions
 from mmjudge.queries import ClipPairQuery, Diagnostics, Verdict
 
 __all__ = [
     "FAMILIES",
     "FLEX_FRAMES",
     "FLEX_PROMPT",
-    "UNIFIED_REWARD_FLEX",
     "WINNERS",
     "FlexReading",
     "UnifiedRewardFlexJudge",
     "UnifiedRewardFlexOptions",
-    "flex_frame_indices",
     "read_reply",
 ]
 
@@ -114,32 +112,6 @@ WINNERS = {"Video 1": "first", "Video 2": "second"}
 """The JSON's ``winner`` values read as an answer, and the answer each gives."""
 
 _FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\r?\n(.*?)```", re.DOTALL | re.IGNORECASE)
-
-
-def flex_frame_indices(total: int, num: int = FLEX_FRAMES) -> list[int]:
-    """The frames the FLEX script's ``extract_frames`` reads: ``np.linspace(0, total - 1, num)`` truncated to
-    integers, each one read after a seek (so an index that repeats gives its frame again).
-
-    >>> flex_frame_indices(81)
-    [0, 11, 22, 34, 45, 57, 68, 80]
-    >>> flex_frame_indices(5)
-    [0, 0, 1, 1, 2, 2, 3, 4]
-    """
-    if num < 1:
-        raise ConfigError(f"unified_reward_flex: expected at least one frame to sample, got frames={num}")
-    if total < 1:
-        raise MediaError(f"expected a clip with at least one frame, got a frame count of {total}")
-    return [int(i) for i in np.linspace(0, total - 1, num).astype(int)]
-
-
-UNIFIED_REWARD_FLEX = IndexRuleProfile(
-    name="unified_reward_flex",
-    reference="CodeGoat24/UnifiedReward@ff6f520 UnifiedReward-Flex/flex_pair_rank_video_generation.py "
-    "extract_frames; images sized by the checkpoint's own image processor",
-    frame_rule="plain",
-    rule=flex_frame_indices,
-)
-"""UnifiedReward-Flex's frame rule; frames come at full size (the model's image processor sizes them)."""
 
 
 class FlexReading(NamedTuple):
@@ -222,7 +194,7 @@ class UnifiedRewardFlexJudge(UnifiedRewardBase):
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = UnifiedRewardFlexOptions
     default_frames: ClassVar[int | None] = FLEX_FRAMES
-    profile = UNIFIED_REWARD_FLEX
+    frame_policy = "linspace_floor"
     default_prompt = FLEX_PROMPT
     released = FAMILIES
     title = "UnifiedReward-Flex"

@@ -25,7 +25,8 @@ import numpy as np
 
 from mmjudge.errors import ConfigError, MediaError
 
-POLICIES = ("linspace", "segment_centers", "arange", "arange_centred", "smolvlm", "float_arange")
+POLICIES = ("linspace", "segment_centers", "arange", "arange_centred", "smolvlm", "float_arange", "int_scaled",
+            "linspace_floor")
 PROCESSOR_POLICIES = ("arange", "arange_centred", "smolvlm")
 """Policies that are a transformers video processor's own ``sample_frames`` (count and indices together)."""
 SMOLVLM_FPS = 1.0
@@ -95,6 +96,9 @@ def sample_indices(
       sampling; never includes the last frame unless ``n == total``).
     - ``"float_arange"``: VideoScore's rule (:func:`float_arange_indices`; ``num`` is the cap, which also
       decides the count).
+    - ``"int_scaled"``: UnifiedReward-2.0's rule (:func:`int_scaled_indices`; a repeated index is one frame).
+    - ``"linspace_floor"``: UnifiedReward-Flex's rule (:func:`linspace_floor_indices`; a repeated index is
+      two frames).
 
     Args:
         total: number of frames in the clip.
@@ -124,12 +128,12 @@ def sample_indices(
     """
     if policy in PROCESSOR_POLICIES:
         return processor_indices(policy, total, fps, num=num, target_fps=target_fps)
-    if policy == "float_arange":
+    if policy in COUNT_POLICIES:
         if num is None or target_fps is not None:
             raise ConfigError(
-                f"float_arange sampling takes a frame cap (num), not a rate; got num={num}, target_fps={target_fps}"
+                f"{policy} sampling takes a number of frames (num), not a rate; got num={num}, target_fps={target_fps}"
             )
-        return float_arange_indices(total, num)
+        return COUNT_POLICIES[policy](total, num)
     n = frame_count(
         total,
         fps,
@@ -167,6 +171,51 @@ def float_arange_indices(total: int, most: int) -> list[int]:
     if total <= most:
         return list(range(total))
     return [int(i) for i in np.arange(0, total, total / most).astype(int)]
+
+
+def int_scaled_indices(total: int, num: int) -> list[int]:
+    """UnifiedReward-2.0's frame rule: ``int(i * total / num)`` for ``i < num``, taken while the clip is read
+    sequentially, so an index that repeats is one frame (a clip shorter than ``num`` gives each frame once).
+
+    CodeGoat24/UnifiedReward@ff6f520 ``point_score_APS_video_generation.py`` ``read_video_frames``.
+
+    >>> int_scaled_indices(81, 8)
+    [0, 10, 20, 30, 40, 50, 60, 70]
+    >>> int_scaled_indices(7, 8)
+    [0, 1, 2, 3, 4, 5, 6]
+    """
+    _check_count(total, num)
+    return sorted({int(i * total / num) for i in range(num)})
+
+
+def linspace_floor_indices(total: int, num: int) -> list[int]:
+    """UnifiedReward-Flex's frame rule: ``np.linspace(0, total - 1, num).astype(int)``, each index read on its
+    own, so a repeated index is two frames (float64, truncated: not :func:`linspace_indices`' rounding).
+
+    CodeGoat24/UnifiedReward@ff6f520 ``UnifiedReward-Flex/flex_pair_rank_video_generation.py`` ``extract_frames``.
+
+    >>> linspace_floor_indices(81, 8)
+    [0, 11, 22, 34, 45, 57, 68, 80]
+    >>> linspace_floor_indices(5, 8)
+    [0, 0, 1, 1, 2, 2, 3, 4]
+    """
+    _check_count(total, num)
+    return [int(i) for i in np.linspace(0, total - 1, num).astype(int)]
+
+
+def _check_count(total: int, num: int) -> None:
+    if num < 1:
+        raise ConfigError(f"expected at least one frame to sample, got {num}")
+    if total < 1:
+        raise MediaError(f"expected a clip with at least one frame, got a frame count of {total}")
+
+
+COUNT_POLICIES = {
+    "float_arange": float_arange_indices,
+    "int_scaled": int_scaled_indices,
+    "linspace_floor": linspace_floor_indices,
+}
+"""The policies that are a reference's whole rule for a number of frames (the count and the indices)."""
 
 
 def processor_indices(
