@@ -166,7 +166,8 @@ def test_every_module_scores_like_mmjudge_in_a_fresh_venv(
 
 
 def test_the_fresh_venv_has_no_mmjudge(fresh_python: Path) -> None:
-    done = subprocess.run([str(fresh_python), "-c", "import mmjudge"], capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}  # as the scoring run
+    done = subprocess.run([str(fresh_python), "-c", "import mmjudge"], capture_output=True, text=True, env=env)
     assert done.returncode != 0 and "No module named 'mmjudge'" in done.stderr
 
 
