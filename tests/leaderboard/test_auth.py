@@ -524,9 +524,9 @@ def test_on_a_space_gradios_oauth_stays_and_uploads_still_need_a_login(board_fac
 
 
 def test_login_settings_are_documented_and_secret_ones_masked() -> None:
-    from mmjudge.leaderboard.app.auth import SECRETS, VARIABLES
     from mmjudge.leaderboard.app.space import SECRETS as SPACE_SECRETS
     from mmjudge.leaderboard.app.space import VARIABLES as SPACE_VARIABLES
+    from mmjudge.leaderboard.core.login_settings import SECRETS, VARIABLES
 
     assert set(VARIABLES) <= set(SPACE_VARIABLES) and set(SECRETS) <= set(SPACE_SECRETS)
     assert {"OAUTH_CLIENT_SECRET", "MMJUDGE_SESSION_SECRET"} <= set(SPACE_SECRETS)

@@ -102,6 +102,7 @@ def init_dist() -> Dist:
 
     state = accelerate.PartialState(cpu=not torch.cuda.is_available())
     if int(state.num_processes) > 1:
+        atexit.unregister(_close_process_group)  # once per process, however many runs it makes
         atexit.register(_close_process_group)
     return Dist(
         rank=int(state.process_index),

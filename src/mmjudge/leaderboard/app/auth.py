@@ -70,9 +70,7 @@ from mmjudge.leaderboard.core.login_settings import (
     PROVIDER,
     PUBLIC_URL,
     SCOPES,
-    SECRETS,
     SESSION_SECRET,
-    VARIABLES,
 )
 
 __all__ = [
@@ -80,10 +78,8 @@ __all__ = [
     "REMOTE_FILE_REFUSED",
     "ROUTES",
     "ROUTE_REFUSED",
-    "SECRETS",
     "SIGNED_IN",
     "UPLOAD_REFUSED",
-    "VARIABLES",
     "LoginGuard",
     "LoginPlan",
     "LoginSetupError",
@@ -139,7 +135,7 @@ class OAuthClient:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> OAuthClient:
-        """Read :data:`VARIABLES`; raises :class:`ConfigError` naming what to set.
+        """Read :data:`~mmjudge.leaderboard.core.login_settings.VARIABLES`; raises :class:`ConfigError` naming what to set.
 
         >>> OAuthClient.from_env({"OAUTH_CLIENT_ID": "id", "OAUTH_CLIENT_SECRET": "s"}).provider_url
         'https://huggingface.co'

@@ -284,8 +284,8 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
         ConfigError: bad repo id, or ``folder`` is not a Space build.
     """
     from mmjudge.benchmarks import benchmark_ids
-    from mmjudge.leaderboard.app.auth import VARIABLES as OFF_SPACE_LOGIN
     from mmjudge.leaderboard.app.space import SECRETS, VARIABLES, label_variable
+    from mmjudge.leaderboard.core.login_settings import VARIABLES as OFF_SPACE_LOGIN
 
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from mmjudge.leaderboard.board.grid import Cell, Role, Table, TableColumn
 
-__all__ = ["Order", "arrange", "cell_text", "matching", "parse_order", "take"]
+__all__ = ["Order", "arrange", "cell_text", "matching", "parse_order"]
 
 
 class Order(NamedTuple):
@@ -48,15 +48,10 @@ def parse_order(text: str | None) -> Order | None:
     return Order(chosen["column"], bool(chosen.get("descending")))
 
 
-def take(table: Table, rows: Sequence[int]) -> Table:
-    """``table`` with only the rows at ``rows``, in that order (each row's cells, intervals included)."""
-    return table.take(rows)
-
-
 def arrange(table: Table, order: Order | None) -> Table:
     """``table`` sorted as the module docstring says (unchanged without an order or with an unknown column).
 
-    >>> t = _example([[1, "b"], [None, "A"], [2, "c"]])
+    >>> t = _example(["Rank", "Judge"], [[1, "b"], [None, "A"], [2, "c"]])
     >>> [row[1] for row in arrange(t, Order("Judge", False)).values]
     ['b', 'c', 'A']
     """
@@ -73,14 +68,19 @@ def arrange(table: Table, order: Order | None) -> Table:
 
     ranked = [i for i, r in enumerate(rank) if r is not None]
     unranked = [i for i, r in enumerate(rank) if r is None]
-    return take(table, placed(ranked) + placed(unranked))
+    return table.take(placed(ranked) + placed(unranked))
 
 
-def _example(values: list[list[Any]]) -> Table:
-    """A two-column table (rank and judge, or judge and score) of ``values`` shown as text (doctests)."""
-    numeric = isinstance(values[0][0], (int, type(None))) and not isinstance(values[0][1], float)
-    columns = ((TableColumn("Rank", Role.RANK, "number"), TableColumn("Judge", Role.JUDGE)) if numeric else
-               (TableColumn("Judge", Role.JUDGE), TableColumn("Average", Role.SCORE, "number")))  # fmt: skip
+_EXAMPLE_COLUMNS = {
+    "Rank": TableColumn("Rank", Role.RANK, "number"),
+    "Judge": TableColumn("Judge", Role.JUDGE),
+    "Average": TableColumn("Average", Role.SCORE, "number"),
+}
+
+
+def _example(headers: Sequence[str], values: list[list[Any]]) -> Table:
+    """A table of the columns titled ``headers`` holding ``values``, each shown as its text (doctests)."""
+    columns = tuple(_EXAMPLE_COLUMNS[h] for h in headers)
     return Table("b", columns, tuple(tuple(Cell(v, cell_text(v) or "") for v in row) for row in values))
 
 
@@ -111,7 +111,7 @@ def cell_text(value: Any) -> str | None:
 def matching(table: Table, text: str | None) -> list[int]:
     """The rows of ``table`` (indices, in order) the table's filter box keeps for ``text`` (all when empty).
 
-    >>> t = _example([["GPT-4.1", 50.0], ["LiFT", 73.3]])
+    >>> t = _example(["Judge", "Average"], [["GPT-4.1", 50.0], ["LiFT", 73.3]])
     >>> matching(t, "gpt"), matching(t, "73.3"), matching(t, "50.0"), matching(t, "")
     ([0], [1], [], [0, 1])
     """

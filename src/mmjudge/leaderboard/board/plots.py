@@ -17,7 +17,7 @@ from typing import Any
 
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.leaderboard.board import facets
-from mmjudge.leaderboard.board.arrange import Order, arrange, matching, take
+from mmjudge.leaderboard.board.arrange import Order, arrange, matching
 from mmjudge.leaderboard.board.grid import Role
 from mmjudge.leaderboard.board.table import build_table, public_row
 from mmjudge.leaderboard.store import StoredSubmission
@@ -55,7 +55,7 @@ def ranked_rows(benchmark: str, rows: Sequence[StoredSubmission], view: str | No
     table = build_table(benchmark, rows, view, significance=bool(search), private=private)
     table = facets.select(table, tiers=tiers, types=types)
     columns = facets.select(table, None if groups is None else [g for g in groups if g in table.groups])
-    table = take(table, matching(columns, search))
+    table = table.take(matching(columns, search))
     table = arrange(table, order)
     by_id = {r.id: public_row(r, private=private) for r in rows}
     ids, ranks = table.cells(Role.ID), table.cells(Role.RANK)

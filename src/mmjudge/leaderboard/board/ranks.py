@@ -32,6 +32,14 @@ def store_ranks(store: Store, benchmark: str, *, private: bool = False) -> None:
         build_table(benchmark, rows, view, significance=True, private=private, store=store, latest=True)
 
 
+def _store_or_log(store: Store, benchmark: str, private: bool) -> None:
+    """:func:`store_ranks`, a failure logged with its traceback (the row is stored; a render computes the cells)."""
+    try:
+        store_ranks(store, benchmark, private=private)
+    except Exception:
+        logger.exception("rank cells of %s not stored", benchmark)
+
+
 class InlineRanks:
     """Store the rank cells at once, in the caller's thread (the worker's choice)."""
 
@@ -39,10 +47,7 @@ class InlineRanks:
         self.store, self.private = store, private
 
     def __call__(self, benchmark: str) -> None:
-        try:
-            store_ranks(self.store, benchmark, private=self.private)
-        except Exception:  # the row is stored; a render computes the cells itself
-            logger.exception("rank cells of %s not stored", benchmark)
+        _store_or_log(self.store, benchmark, self.private)
 
     def wait(self, benchmark: str | None = None, timeout: float | None = None) -> bool:
         """Nothing is ever pending."""
@@ -83,11 +88,7 @@ class RankRefresher:
             with self._cond:
                 self._cond.wait_for(lambda: bool(self._pending))
                 self._running = self._pending.pop(0)
-            try:
-                store_ranks(self.store, self._running, private=self.private)
-            except Exception:  # the row is stored; a render computes the cells itself
-                logger.exception("rank cells of %s not stored", self._running)
-            finally:
-                with self._cond:
-                    self._running = None
-                    self._cond.notify_all()
+            _store_or_log(self.store, self._running, self.private)
+            with self._cond:
+                self._running = None
+                self._cond.notify_all()

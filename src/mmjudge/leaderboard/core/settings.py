@@ -241,5 +241,5 @@ SETTINGS: tuple[Setting, ...] = (
 """Every setting an operator sets, declared once: the command line's flags and the Space's variables come from
 here. Not here: the Space's label sources (``MMJUDGE_BENCHMARKS``, ``MMJUDGE_LABELS_<ID>``,
 ``MMJUDGE_LABELS_DIR``: a Space downloads its labels, the command reads a folder), the login's variables
-(:data:`mmjudge.leaderboard.app.auth.VARIABLES`: read by the login guard, and on a Space by gradio itself), the
+(:data:`mmjudge.leaderboard.core.login_settings.VARIABLES`: read by the login guard, and on a Space by gradio itself), the
 command's ``--port``/``--host`` (the Space's server picks them) and the worker's own flags."""
