@@ -144,11 +144,6 @@ class Table:
         """Column group of each column."""
         return [col.group for col in self.columns]
 
-    @property
-    def intervals(self) -> dict[str, list[tuple[float, float] | None]]:
-        """Title -> each row's interval, for the columns an export writes bounds of."""
-        return {col.header: [row[k].interval for row in self.rows] for k, col in enumerate(self.columns) if col.bounds}
-
     def frame(self) -> Any:
         """The raw values as a ``pandas.DataFrame``."""
         import pandas as pd
