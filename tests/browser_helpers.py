@@ -52,3 +52,38 @@ def sort_column(page: Any, table: Any, title: str, how: str) -> None:
     header.hover()
     header.locator("button[aria-label='Open cell menu']").click()
     page.locator(".cell-menu").get_by_text(how, exact=True).click()
+
+
+def choose_file(page: Any, component: str, path: Path) -> None:
+    """Give the file component ``component`` (a selector) ``path`` as a user's file chooser does, and wait
+    until the upload has finished and the component shows the file.
+
+    The finished upload is the file preview's row, which names the file in its ``aria-label``: its visible
+    text splits the name into stem and extension, and the name shown whole while the upload runs goes away
+    when it ends, so a wait on the whole name shown as text passes only if it catches the upload in flight.
+    gradio 6.31's upload widget also replaces its hidden ``<input type=file>`` each time its settings update
+    (its drag action's ``update`` removes the input and makes another), and its change listener then reads
+    the files of the new, empty input: a file set on the replaced one is dropped without a sign, and the
+    widget goes on offering an empty input. Only then is the file chosen again (a user would do the same);
+    a file that is taken (the input gone while it uploads) is waited for a whole step, and one that never
+    shows fails with what the component holds.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = page.locator(component)
+    chooser = box.locator("input[type=file]")
+    shown = box.locator(f'td.filename[aria-label="{path.name}"]')
+    for _ in range(3):
+        chooser.set_input_files(str(path))
+        try:
+            shown.wait_for(timeout=STEP_MS / 3)
+            return
+        except PlaywrightTimeout:
+            if chooser.count():  # dropped: the widget offers an empty input again
+                continue
+        try:
+            shown.wait_for(timeout=STEP_MS)
+            return
+        except PlaywrightTimeout:
+            break
+    raise AssertionError(f"{path.name} never showed in {component}: {box.inner_html()[:2000]}")

@@ -670,7 +670,7 @@ def test_a_token_endpoint_answering_html_is_one_line_with_502(login_app, provide
 def test_the_page_works_through_the_gate_for_a_reader_and_a_signed_in_user(login_app, reference, tmp_path) -> None:
     """The routes the page uses are the ones :data:`ROUTES` allows: a reader sees the tables, a user signs in
     through the provider and submits a file; nothing the page asks for is refused."""
-    from browser_helpers import STEP_MS, chromium
+    from browser_helpers import STEP_MS, choose_file, chromium
 
     answers: list[tuple[str, str, int]] = []
     with chromium() as browser:
@@ -685,8 +685,7 @@ def test_the_page_works_through_the_gate_for_a_reader_and_a_signed_in_user(login
         page.get_by_role("tab", name="Submit").click()
         upload = tmp_path / "browser.jsonl"
         upload.write_bytes(prediction_bytes("isovrbench", reference["isovrbench"], seed=21))
-        page.locator("#submit-file input[type=file]").set_input_files(str(upload))
-        page.locator("#submit-file").get_by_text(upload.name).first.wait_for(timeout=STEP_MS)
+        choose_file(page, "#submit-file", upload)
         page.locator("#submit-judge textarea, #submit-judge input").first.fill("browser judge")
         page.locator("#submit-model textarea, #submit-model input").first.fill("org/browser")
         page.locator("#submit-button").click()

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
+from browser_helpers import COLUMN, STEP_MS, choose_file, chromium, sort_column
 
 from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard.core.reported import seed_reported
@@ -92,34 +92,10 @@ def session(browser, board_factory):
         yield board, page
 
 
-def _choose_file(page, path: Path) -> None:
-    """Give the Submit tab's file component ``path`` as a user's file chooser does, and wait until it shows.
-
-    gradio 6.31's upload widget replaces its hidden ``<input type=file>`` each time its settings update
-    (its drag action's ``update`` removes the input and makes another), and its change listener then reads
-    the files of the new, empty input: a file set on the replaced one is dropped without a sign, and the
-    widget goes on offering an empty input. Only then is the file chosen again (a user would do the same);
-    a file that is taken but never shows fails with what the component holds.
-    """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    component = page.locator("#submit-file")
-    chooser, landed = component.locator("input[type=file]"), component.get_by_text(path.name).first
-    for _ in range(3):
-        chooser.set_input_files(str(path))
-        try:
-            landed.wait_for(timeout=STEP_MS / 3)
-            return
-        except PlaywrightTimeout:
-            if not chooser.count():  # taken (the widget shows its upload, not an input) yet not shown
-                break
-    raise AssertionError(f"{path.name} never showed in the file component: {component.inner_html()[:2000]}")
-
-
 def _submit(page, path: Path, model: str, judge: str = "browser judge") -> str:
     """Upload ``path`` (a name this page has not uploaded before) and submit; returns the final message."""
     page.get_by_role("tab", name="Submit").click()
-    _choose_file(page, path)
+    choose_file(page, "#submit-file", path)
     page.locator("#submit-judge textarea, #submit-judge input").first.fill(judge)
     page.locator("#submit-model textarea, #submit-model input").first.fill(model)
     page.locator("#submit-revision textarea, #submit-revision input").first.fill("r1")
