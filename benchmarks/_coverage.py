@@ -42,6 +42,10 @@ def _p(mu: float, sd: float) -> float:
     return 100.0 * _expect(lambda u: _logistic(mu + u), sd)
 
 
+DrawFn = Callable[[np.random.Generator, float, int, int], Mapping[str, tuple[float, float]]]
+"""``(rng, sd, n_resamples, seed) -> {key: (low, high)}``: one run scored by the benchmark's scorer."""
+
+
 @dataclass(frozen=True)
 class Design:
     """One benchmark structure: how a run is drawn and scored, and the population value of each key."""
@@ -50,8 +54,8 @@ class Design:
     """Row label in the table."""
     structure: str
     """The clusters and their sizes, in words."""
-    draw: Callable[[np.random.Generator, float, int, int], Mapping[str, tuple[float, float]]]
-    """``(rng, sd, n_resamples, seed) -> {key: (low, high)}``: one run scored by the benchmark's scorer."""
+    draw: DrawFn
+    """One run scored by the benchmark's scorer (:data:`DrawFn`)."""
     truth: Callable[[float], Mapping[str, float]]
     """``sd -> {key: population value}``."""
     sds: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -98,7 +102,7 @@ def _iso_layout(across: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _iso_wins(
     rng: np.random.Generator, sd: float, across: bool, shift: float = 0.0, u: np.ndarray | None = None
-):
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     iv, anchor, mu = _iso_layout(across)
     if u is None:
         u = rng.normal(0.0, sd, anchor.max() + 1)
@@ -118,18 +122,18 @@ def _iso_score(
                  n_resamples=n_resamples, seed=seed)  # fmt: skip
 
 
-def iso_draw(across: bool, keys: tuple[str, ...], *, clustered: bool = True):
+def iso_draw(across: bool, keys: tuple[str, ...], *, clustered: bool = True) -> DrawFn:
     """An IsoVRBench draw; ``clustered=False`` scores without the anchor ids (pairs taken as independent), the
     intervals the scorer gave before it knew the clusters."""
 
-    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int) -> dict[str, tuple[float, float]]:
         iv, anchor, win, _ = _iso_wins(rng, sd, across)
         return _intervals(_iso_score(iv, anchor, win, n_resamples, seed, clustered), keys)
 
     return draw
 
 
-def _iso_compare_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+def _iso_compare_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int) -> dict[str, tuple[float, float]]:
     """Two judges on the same pairs (5 pairs per anchor within an intervention); the anchor effect is shared
     (a hard prompt is hard for both), the second judge is 0.25 logit weaker."""
     from mmjudge.benchmarks.isovrbench.scoring import INTERVENTIONS, metric_specs, outcomes
@@ -172,12 +176,14 @@ def _iso_rates(target: tuple[float, float] | None, sd: float) -> np.ndarray:
     return np.array([_solve_mu(t, sd) for t in np.linspace(target[0], target[1], len(_ISO_MU))])
 
 
-def iso_small_draw(n_prompts: int, heavy: bool, target: tuple[float, float] | None, keys: tuple[str, ...]):
+def iso_small_draw(
+    n_prompts: int, heavy: bool, target: tuple[float, float] | None, keys: tuple[str, ...]
+) -> DrawFn:
     """An IsoVRBench run of ``n_prompts`` anchor prompts, each in all eight interventions with one pair per
     intervention, or (``heavy``) with a heavy-tailed number of pairs (:func:`_heavy_sizes`, the same for its
     eight interventions); rates :data:`_ISO_MU` or spread over ``target``."""
 
-    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int):
+    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int) -> dict[str, tuple[float, float]]:
         iv, anchor, win = iso_small_wins(rng, sd, n_prompts, heavy, target)
         return _intervals(_iso_score(iv, anchor, win, n_resamples, seed), keys)
 
@@ -201,7 +207,7 @@ def iso_small_wins(
     return iv, anchor, win
 
 
-def iso_small_truth(target: tuple[float, float] | None):
+def iso_small_truth(target: tuple[float, float] | None) -> Callable[[float], dict[str, float]]:
     def truth(sd: float) -> dict[str, float]:
         ivs = _iso_interventions()
         rates = {iv: _p(mu, sd) for iv, mu in zip(ivs, _iso_rates(target, sd), strict=True)}
@@ -221,7 +227,9 @@ _MIST_MU = {("aligned", "explicit"): -1.2, ("aligned", "silent"): -0.6,
 _MIST_PROMPTS = ("zero_shot", "few_shot", "cot", "few_shot_cot")
 
 
-def _mist_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_items: int = 200):
+def _mist_draw(
+    rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_items: int = 200
+) -> dict[str, tuple[float, float]]:
     """``n_items`` (200) items x 4 prompt strategies, one judge; each cell is labelled text-only and under both images in
     both arms (20 labels per item). A labelled input changes the text-only label with probability
     ``logistic(mu + u_item)``, to one of the other three labels at random."""
@@ -248,7 +256,9 @@ def _mist_draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int,
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # no human labels: the alt-test warns that it cannot run
-        scores = score(**rows, n_resamples=n_resamples, seed=seed)
+        scores = score(item_ids=rows["item_ids"], image_conditions=rows["image_conditions"], arms=rows["arms"],
+                       prompt_strategies=rows["prompt_strategies"], predictions=rows["predictions"],
+                       n_resamples=n_resamples, seed=seed)  # fmt: skip
     return _intervals(scores, tuple(_mist_truth(0.0)))
 
 
@@ -287,7 +297,7 @@ def _pref_answer(rng: np.random.Generator, gold: np.ndarray, p_right: np.ndarray
 
 def _pref_draw(
     rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_clips: int = 600, heavy: bool = False
-):
+) -> dict[str, tuple[float, float]]:
     """600 items, each on its own clip (the release names one item per clip), judged in the forward and the
     swapped order; the clip effect is shared by both orders of its item. ``heavy``: each clip has a
     heavy-tailed number of items (:func:`_heavy_sizes`)."""
@@ -346,7 +356,7 @@ def _realm_layout() -> np.ndarray:
 
 def _realm_draw(
     rng: np.random.Generator, sd: float, n_resamples: int, seed: int, n_videos: int | None = None
-):
+) -> dict[str, tuple[float, float]]:
     """The release's layout (:func:`_realm_layout`), or ``n_videos`` videos with heavy-tailed question counts."""
     from mmjudge.benchmarks.emorealm.scoring import score
 

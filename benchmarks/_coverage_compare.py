@@ -27,9 +27,12 @@ import math
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from mmjudge.stats import KeyOutcomes
 
 __all__ = ["CompareReplicates", "compare_replicates", "draw_pair", "rate"]
 
@@ -54,7 +57,9 @@ class CompareReplicates(NamedTuple):
     """Its width."""
 
 
-def draw_pair(rng: np.random.Generator, n_prompts: int, *, sd: float = 1.0, pairs: int = 5):
+def draw_pair(
+    rng: np.random.Generator, n_prompts: int, *, sd: float = 1.0, pairs: int = 5
+) -> tuple[KeyOutcomes, KeyOutcomes]:
     """Two equal judges' :class:`~mmjudge.stats.KeyOutcomes` of ``average`` on the same pairs."""
     from mmjudge.benchmarks.isovrbench.scoring import INTERVENTIONS, metric_specs, outcomes
     from mmjudge.stats import KeyOutcomes

@@ -28,13 +28,16 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _coverage import _ISO_MU, _logistic, iso_truth
+
+if TYPE_CHECKING:
+    from mmjudge.stats import KeyOutcomes
 
 __all__ = ["UNEQUAL", "BoardReplicates", "rank_replicates", "summary"]
 
@@ -80,7 +83,18 @@ def _tie_blocks(truth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return 1 + better, t.size - worse
 
 
-def _board(rng: np.random.Generator, shifts: np.ndarray, n_prompts: int, pairs_per_prompt: int, sd: float):
+class IsoRun(TypedDict):
+    """One judge's scores on a draw, as :func:`mmjudge.benchmarks.isovrbench.scoring.score` takes them."""
+
+    score_chosen: np.ndarray
+    score_rejected: np.ndarray
+    pair_id: list[str]
+    cluster: list[str]
+
+
+def _board(
+    rng: np.random.Generator, shifts: np.ndarray, n_prompts: int, pairs_per_prompt: int, sd: float
+) -> tuple[list[KeyOutcomes], list[tuple[list[str], IsoRun]]]:
     """Every judge's ``average`` outcomes on one draw of prompts (``KeyOutcomes`` per judge)."""
     from mmjudge.benchmarks.isovrbench.scoring import INTERVENTIONS, metric_specs, outcomes
     from mmjudge.stats import KeyOutcomes
@@ -93,15 +107,15 @@ def _board(rng: np.random.Generator, shifts: np.ndarray, n_prompts: int, pairs_p
     judges, runs = [], []
     for shift in shifts:
         win = rng.random(n_pairs) < _logistic(_ISO_MU[iv] + shift + u[prompt])
-        run = {"score_chosen": win.astype(float), "score_rejected": (~win).astype(float),
-               "pair_id": [str(k) for k in range(n_pairs)], "cluster": clusters}  # fmt: skip
+        run = IsoRun(score_chosen=win.astype(float), score_rejected=(~win).astype(float),
+                     pair_id=[str(k) for k in range(n_pairs)], cluster=clusters)  # fmt: skip
         table = outcomes(names, **run)
         judges.append(KeyOutcomes.of("average", table, metric_specs(table)[0]["average"]))
         runs.append((names, run))
     return judges, runs
 
 
-def _top_interval(runs: list, values: list[float]) -> tuple[int, float, float]:
+def _top_interval(runs: list[tuple[list[str], IsoRun]], values: list[float]) -> tuple[int, float, float]:
     """The observed top row and its own ``average`` interval from the public scorer."""
     from mmjudge.benchmarks.isovrbench.scoring import score
 

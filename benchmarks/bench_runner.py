@@ -174,7 +174,7 @@ def main() -> None:
         ("8 frames, zero-cost judge, no workers", (8,), 0, 0.0),
         (f"sweep {','.join(map(str, SWEEP))}, zero-cost judge, no workers", SWEEP, 0, 0.0),
     ]
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     resized = [
         (
             f"8 frames, max_pixels 200704, zero-cost judge, {args.workers} workers",
@@ -220,7 +220,7 @@ def main() -> None:
         )
         print(rows[-1], flush=True)
     vlm_rows, rows = rows[:4], rows[4:] + rows[:4]
-    loop = [float(row["loop s"]) for row in rows]  # type: ignore[arg-type]
+    loop = [float(row["loop s"]) for row in rows]
     sweep_ratio, sweep_vs_48, sweep_ratio_inline = loop[3] / loop[2], loop[3] / loop[4], loop[6] / loop[5]
     resized_ratio = loop[8] / loop[7]
     notes = (

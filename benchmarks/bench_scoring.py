@@ -14,7 +14,9 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -26,7 +28,26 @@ from mmjudge.benchmarks import emorealm, isovrbench
 from mmjudge.stats import bootstrap_ci
 
 
-def isovrbench_inputs(n_pairs: int, seed: int = 0) -> dict[str, object]:
+class IsoInputs(TypedDict):
+    """``isovrbench.score``'s inputs (mypy checks them against its signature)."""
+
+    intervention: list[str]
+    score_chosen: np.ndarray
+    score_rejected: np.ndarray
+    no_judgment: np.ndarray
+    pair_id: list[str]
+
+
+class EmoInputs(TypedDict):
+    """``emorealm.score``'s inputs."""
+
+    predictions: list[str]
+    references: list[str]
+    tasks: list[str]
+    choices: list[list[str]]
+
+
+def isovrbench_inputs(n_pairs: int, seed: int = 0) -> IsoInputs:
     """Synthetic judge scores: ~70-95% correct per intervention, some exact ties and missing judgments."""
     rng = np.random.default_rng(seed)
     per = n_pairs // len(isovrbench.INTERVENTIONS)
@@ -43,7 +64,7 @@ def isovrbench_inputs(n_pairs: int, seed: int = 0) -> dict[str, object]:
     }
 
 
-def emorealm_inputs(n_items: int, seed: int = 0) -> dict[str, object]:
+def emorealm_inputs(n_items: int, seed: int = 0) -> EmoInputs:
     rng = np.random.default_rng(seed)
     tasks = rng.choice(emorealm.TASKS, size=n_items).tolist()
     gold = rng.choice(["A", "B"], size=n_items).tolist()
@@ -56,8 +77,9 @@ def emorealm_inputs(n_items: int, seed: int = 0) -> dict[str, object]:
     }
 
 
-def timed(repeats: int, fn) -> tuple[float, float, object]:
-    times, result = [], None
+def timed(repeats: int, fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    times: list[float] = []
+    result = None
     for _ in range(repeats):
         start = time.perf_counter()
         result = fn()

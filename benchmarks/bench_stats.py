@@ -21,6 +21,7 @@ Run: ``.venv/bin/python benchmarks/bench_stats.py`` (appends a section to benchm
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -45,14 +46,23 @@ from mmjudge.stats import (
 )
 
 
-def loop_alt_test(judge, humans, score, epsilon=0.2, q=0.05, min_humans=2, min_items=30) -> dict[str, Any]:
+def loop_alt_test(
+    judge: dict[str, Any],
+    humans: dict[str, dict[str, Any]],
+    score: Callable[[Any, list[Any]], float],
+    epsilon: float = 0.2,
+    q: float = 0.05,
+    min_humans: int = 2,
+    min_items: int = 30,
+) -> dict[str, Any]:
     """The alt-test item by item: the baseline the vectorised version must beat and equal."""
     labellers: dict[Any, list[Any]] = {}
     for annotator, labels in humans.items():
         for item in labels:
             labellers.setdefault(item, []).append(annotator)
     kept = {item for item, who in labellers.items() if len(who) >= min_humans and item in judge}
-    p_values, advantage = {}, {}
+    p_values: dict[str, float] = {}
+    advantage: dict[str, float] = {}
     for annotator, labels in humans.items():
         items = [item for item in labels if item in kept]
         if len(items) < min_items:
@@ -88,15 +98,17 @@ def loop_alt_test(judge, humans, score, epsilon=0.2, q=0.05, min_humans=2, min_i
     }
 
 
-def _accuracy(pred, rest):
+def _accuracy(pred: Any, rest: list[Any]) -> float:
     return float(np.mean([pred == r for r in rest]))
 
 
-def _neg_mae(pred, rest):
+def _neg_mae(pred: Any, rest: list[Any]) -> float:
     return -float(np.mean([abs(pred - r) for r in rest]))
 
 
-def alt_test_data(n_items: int = 200, n_humans: int = 3, seed: int = 0):
+def alt_test_data(
+    n_items: int = 200, n_humans: int = 3, seed: int = 0
+) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, 4, n_items)
     humans = {
@@ -113,7 +125,7 @@ def alt_test_data(n_items: int = 200, n_humans: int = 3, seed: int = 0):
     return judge, humans
 
 
-def check_equal(result, reference) -> None:
+def check_equal(result: Any, reference: dict[str, Any]) -> None:
     assert result.winning_rate == reference["winning_rate"]
     assert result.advantage_probability == reference["advantage_probability"]
     assert result.rejected == reference["rejected"]
@@ -133,7 +145,9 @@ def timed(fn: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times)
 
 
-def bt_comparisons(n_models: int = 20, n: int = 100_000, seed: int = 0):
+def bt_comparisons(
+    n_models: int = 20, n: int = 100_000, seed: int = 0
+) -> tuple[list[str], list[str], list[str], list[str], np.ndarray, float]:
     rng = np.random.default_rng(seed)
     theta = rng.gamma(2.0, 1.0, n_models)
     theta /= theta.sum()
@@ -157,8 +171,8 @@ def main() -> None:
     numeric = ("neg_mae", _neg_mae)
     for scoring, score in (("accuracy", _accuracy), numeric):
         check_equal(alt_test(judge, humans, scoring=scoring), loop_alt_test(judge, humans, score))
-        fast = timed(lambda s=scoring: alt_test(judge, humans, scoring=s), args.repeats)
-        slow = timed(lambda f=score: loop_alt_test(judge, humans, f), args.repeats)
+        fast = timed(functools.partial(alt_test, judge, humans, scoring=scoring), args.repeats)
+        slow = timed(functools.partial(loop_alt_test, judge, humans, score), args.repeats)
         rows.append(
             {
                 "case": f"alt_test 200 items x 3 annotators ({scoring})",

@@ -21,6 +21,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_leaderboard_render import submission  # the same synthetic rows as the render benchmark
@@ -64,7 +65,7 @@ def export(location: str, out: Path) -> None:
         write_table = importlib.import_module("mmjudge.leaderboard.export").write_table
 
     store = Store(location)
-    extra = {"store": store} if "store" in inspect.signature(build_table).parameters else {}
+    extra: dict[str, Any] = {"store": store} if "store" in inspect.signature(build_table).parameters else {}
     out.mkdir(parents=True, exist_ok=True)
     for benchmark in sorted({s.benchmark for s in store.submissions()}):
         for view in (v.name for v in get_benchmark(benchmark).present.leaderboard.views):  # any code's views

@@ -67,6 +67,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +213,7 @@ class CheckLoader:
         self.facts: dict[str, dict[str, Any]] = {}
         self._current: str | None = None
 
-    def pipeline_config(self, spec: Any) -> dict[str, Any] | None:
+    def pipeline_config(self, spec: Any) -> Mapping[str, Any] | None:
         if spec.path.startswith("random:"):
             return dict(PIPELINES[spec.path.removeprefix("random:")])
         return self.files.pipeline_config(spec)
@@ -248,6 +249,7 @@ class CheckLoader:
                  "scheduler": UniPCMultistepScheduler(prediction_type="flow_prediction", use_flow_sigmas=True, flow_shift=3.0)}  # fmt: skip
         if shape["boundary_ratio"] is not None:
             parts["boundary_ratio"] = shape["boundary_ratio"]
+        pipe: Any
         if mode == "i2v":
             pipe = WanImageToVideoPipeline(**parts, image_encoder=None, image_processor=None)
         else:

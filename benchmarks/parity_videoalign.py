@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -53,7 +54,7 @@ CLIPS = [  # (name, frames, height, width, fps, prompt)
     ("small", 33, 64, 96, 16, "a blue light moves fast"),
     ("fast", 121, 160, 288, 60, "a person walks in the rain"),
 ]
-MODES = {"fps=2": {"fps": 2.0}, "frames=8": {"num_frames": 8}}
+MODES: dict[str, dict[str, Any]] = {"fps=2": {"fps": 2.0}, "frames=8": {"num_frames": 8}}
 TOLERANCE = 1e-4
 
 
@@ -112,7 +113,10 @@ def run_mmjudge(work: Path, layout: str, mode: dict, template: str, positions: s
         if decoded.error:
             raise SystemExit(f"{name}: {decoded.error}")
         inputs.append(decoded.input(0))
-    return [dict(v.value) for v in judge.judge_batch(inputs)]
+    scores = [v.value for v in judge.judge_batch(inputs)]
+    if not all(isinstance(value, dict) for value in scores):
+        raise SystemExit(f"videoalign gave other than per-dimension scores: {scores}")
+    return [dict(value) for value in scores if isinstance(value, dict)]
 
 
 def main() -> None:

@@ -23,6 +23,10 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mmjudge.leaderboard import Leaderboard
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -35,7 +39,7 @@ def _renamed(path: Path, judge: str) -> bytes:
     return ("\n".join([json.dumps(header), *lines[1:]]) + "\n").encode()
 
 
-def fill(board, demo: Path) -> None:  # type: ignore[no-untyped-def]
+def fill(board: Leaderboard, demo: Path) -> None:
     """Published rows, demo baselines, one run-here row, and submitted rows (see the module docstring)."""
     from mmjudge.leaderboard.core import queue as q
     from mmjudge.leaderboard.core.submit import ingest_demo_output
@@ -63,7 +67,7 @@ def fill(board, demo: Path) -> None:  # type: ignore[no-untyped-def]
     board.submit(_answers(board), SubmissionMeta("reference answers", "eve/answers", "v1"), "eve")
 
 
-def _answers(board) -> bytes:  # type: ignore[no-untyped-def]
+def _answers(board: Leaderboard) -> bytes:
     """An EmoReAlM file answering every question as the labels do (a perfect judge, as a file proves nothing)."""
     header = {"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "reference answers"}
     rows = board.reference_rows("emorealm")

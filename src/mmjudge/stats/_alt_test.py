@@ -28,7 +28,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -118,9 +118,13 @@ class AltTestResult:
         return flat
 
 
+Item = TypeVar("Item", bound=Hashable)
+Annotator = TypeVar("Annotator", bound=Hashable)
+
+
 def alt_test(
-    judge: Mapping[Hashable, Any],
-    humans: Mapping[Hashable, Mapping[Hashable, Any]],
+    judge: Mapping[Item, Any],
+    humans: Mapping[Annotator, Mapping[Item, Any]],
     *,
     scoring: str | Scorer = "accuracy",
     epsilon: float = 0.2,
@@ -211,12 +215,12 @@ class _LabelTable:
     mask: np.ndarray
     judge: np.ndarray
     has_judge: np.ndarray
-    humans: Mapping[Hashable, Mapping[Hashable, Any]]
-    judge_labels: Mapping[Hashable, Any]
+    humans: Mapping[Any, Mapping[Any, Any]]  # the caller's mappings, keyed by any hashable ids
+    judge_labels: Mapping[Any, Any]
 
     @classmethod
     def build(
-        cls, judge: Mapping[Hashable, Any], humans: Mapping[Hashable, Mapping[Hashable, Any]], numeric: bool
+        cls, judge: Mapping[Any, Any], humans: Mapping[Any, Mapping[Any, Any]], numeric: bool
     ) -> _LabelTable:
         _check_mappings(judge, humans)
         items: dict[Hashable, int] = {}
