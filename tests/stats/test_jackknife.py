@@ -125,6 +125,15 @@ def test_fleiss_kappa_jackknife_equals_the_statsmodels_loop() -> None:
     assert spread.variance == pytest.approx(_loop_variance(left_out, np.ones(25)), rel=1e-9)
 
 
+@pytest.mark.filterwarnings("error")
+def test_one_item_has_kappa_but_no_variance_and_no_numpy_warning() -> None:
+    """Leaving the only item out leaves nothing (0 / 0): the variance is NaN, said by the Spread, not by a
+    numpy RuntimeWarning that a MIST run on few items printed to the user."""
+    spread = fleiss_kappa_jackknife([["a", "b"]])
+    assert spread.value == float(fleiss_kappa(aggregate_raters(np.array([[0, 1]]), n_cat=2)[0]))
+    assert np.isnan(spread.variance) and spread.df == 0 and spread.n_clusters == 1
+
+
 def test_row_order_does_not_move_the_variance() -> None:
     rng = np.random.default_rng(5)
     hit = (rng.random(300) < 0.3).astype(float)

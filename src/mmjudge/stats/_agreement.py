@@ -191,9 +191,9 @@ def fleiss_kappa_jackknife(ratings: Any) -> Spread:
 def _kappa_from_sums(sums: np.ndarray) -> np.ndarray:
     """Kappa from the summed per-item agreement, category shares and item count (last axis)."""
     n = sums[..., -1]
-    observed = sums[..., 0] / n
-    chance = np.sum((sums[..., 1:-1] / n[..., None]) ** 2, axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # a one-item jackknife leaves no item: 0 / 0, NaN
+        observed = sums[..., 0] / n
+        chance = np.sum((sums[..., 1:-1] / n[..., None]) ** 2, axis=-1)
         kappa = (observed - chance) / (1.0 - chance)
     return np.where(np.isclose(chance, 1.0, rtol=0.0, atol=1e-12), np.nan, kappa)
 
