@@ -130,6 +130,36 @@ def test_few_clusters_give_no_rank_set_or_a_thin_one(n_clusters: int) -> None:
     assert got[1].thin == (f"thin: {n_clusters} clips (under 30)" if mark else "")
 
 
+def test_the_difference_interval_stays_within_what_two_rates_can_differ() -> None:
+    """On 5 clips a row wrong on all but one question sits 90 points below the best: its simultaneous interval
+    (difference +- critical x sd) reaches past -100, a difference no two 0-100 scores can have, so the cell
+    clips it there; the star is unchanged (clipping never crosses 0)."""
+    n = 4 * MIN_CLUSTERS
+    good, bad = [1.0] * n, [0.0] * n
+    good[5], bad[0] = 0.0, 1.0
+    rows = _rows(MIN_CLUSTERS, [good, bad])
+    units, clips = tuple(f"q{u}" for u in range(n)), tuple(f"c{u % MIN_CLUSTERS}" for u in range(n))
+    judges = [KeyOutcomes("overall", Outcomes(units, clips, {"hit": np.asarray(h), "one": np.ones(n)},
+                                              cluster_name="clip"), Ratio("hit", "one")) for h in (good, bad)]  # fmt: skip
+    difference, low, high = rank_sets(judges, n_resamples=sig.N_RESAMPLES, seed=0).interval(1, 0)
+    assert low < -100.0 < difference < high < 0.0  # the unclipped interval
+    cell = sig.board_ranks("emorealm", rows)[2].cell
+    assert cell == f"-90.00 [-100.00, {high:.2f}] * †"
+
+
+def test_every_paired_key_is_a_0_to_100_score() -> None:
+    """What :data:`significance.DIFFERENCE_RANGE` (and ``mmjudge compare``'s Wilson bound over [-100, 100])
+    rest on: every key a benchmark compares pairwise documents a 0-100 range. A benchmark with another kind of
+    paired key fails here, to give the board its range first."""
+    from mmjudge.benchmarks import benchmark_ids, get_benchmark
+
+    for benchmark in benchmark_ids():
+        metrics = get_benchmark(benchmark).metrics
+        assert metrics.paired_keys, benchmark
+        for key in metrics.paired_keys:
+            assert "0-100" in metrics.result_key(key).description, (benchmark, key)
+
+
 def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> None:
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")

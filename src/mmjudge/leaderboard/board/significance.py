@@ -68,8 +68,13 @@ N_RESAMPLES = 2000
 """Bootstrap resamples of a family's rank sets (seed 0)."""
 CONFIDENCE = 0.95
 """Family-wise coverage of the rank sets (a star: significant at ``1 - CONFIDENCE``)."""
-RANKS_VERSION = 1
-"""Version of the stored family cells (another version makes them again)."""
+RANKS_VERSION = 2
+"""Version of the stored family cells (another version makes them again; 2: differences clipped to
+:data:`DIFFERENCE_RANGE`)."""
+DIFFERENCE_RANGE = (-100.0, 100.0)
+"""Where a row's difference from the best lies: every paired key is a 0-100 rate or mean of rates (its
+``ResultKey`` says so, and a test holds every registered benchmark to it), so the simultaneous interval's ends
+are clipped to the differences that can happen."""
 THIN = "†"
 """Ends a cell resting on fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters."""
 UNPAIRED = "the benchmark declares no pairing"
@@ -323,6 +328,7 @@ def _test_text(sets: RankSets, row: int, top: int) -> str:
     '-10.00 [-15.00, -5.00] *'
     """
     difference, low, high = sets.interval(row, top)
+    low, high = max(low, DIFFERENCE_RANGE[0]), min(high, DIFFERENCE_RANGE[1])  # NaN stays NaN
     text = f"{number_text(difference, 2, style='signed')} {interval_text(low, high, 2, style='signed')}"
     if not sets.worse_than_best(row):
         return f"n.s. {text}"
