@@ -9,7 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mmjudge.benchmarks import ProbeData, Variant, rate_effect
+from mmjudge.benchmarks import (
+    ProbeData,
+    Variant,
+    clustered_mean_effect,
+    clustered_rate_effect,
+    mean_effect,
+    rate_effect,
+)
 from mmjudge.benchmarks.emoprefer.probes import PROBES as EMOPREFER_PROBES
 from mmjudge.benchmarks.emoprefer.probes import judgebench_verdicts
 from mmjudge.benchmarks.emoprefer.scoring import score as emoprefer_score
@@ -47,6 +54,102 @@ def test_rate_effect_is_the_wilson_interval_of_statsmodels(k: int, n: int) -> No
 def test_rate_effect_of_nothing_is_none_with_a_note() -> None:
     effect = rate_effect("r", 0, 0, "d")
     assert effect.value is None and effect.n == 0 and effect.note
+
+
+def _textbook_jackknife(values: np.ndarray, groups: np.ndarray) -> tuple[float, float, int]:
+    """The mean, its delete-one-cluster jackknife variance ``(G-1)/G sum (m_(g) - mean m_(.))^2`` and ``G - 1``,
+    written out for clusters of equal size."""
+    labels = np.unique(groups)
+    left_out = np.array([values[groups != g].mean() for g in labels])
+    g = len(labels)
+    return float(values.mean()), float((g - 1) / g * np.sum((left_out - left_out.mean()) ** 2)), g - 1
+
+
+def _clustered_hits(seed: int, prompts: int, per: int, mu: float = 0.5, sd: float = 1.5) -> tuple[list, list]:
+    """0/1 outcomes of ``per`` units in each of ``prompts`` prompts sharing a logit effect ``N(0, sd)``."""
+    rng = np.random.default_rng(seed)
+    groups = np.repeat(np.arange(prompts), per)
+    u = rng.normal(0.0, sd, prompts)
+    hits = rng.random(groups.size) < 1.0 / (1.0 + np.exp(-(mu + u[groups])))
+    return hits.tolist(), [f"p{g}" for g in groups]
+
+
+def test_clustered_rate_effect_is_wilson_on_the_jackknife_effective_size() -> None:
+    """Written out: n_eff = p (1 - p) / v from the textbook jackknife of the clusters, then statsmodels' Wilson
+    interval at n_eff with the alpha whose z equals t on G - 1 degrees of freedom."""
+    from scipy import stats
+    from statsmodels.stats.proportion import proportion_confint
+
+    hits, groups = _clustered_hits(1, 40, 5)
+    effect = clustered_rate_effect("r", hits, groups, "d", cluster="prompt")
+    mean, variance, df = _textbook_jackknife(np.asarray(hits, dtype=float), np.asarray(groups))
+    p = mean
+    n_eff = min(max(p * (1 - p) / variance, 1.0), len(hits))
+    assert 40 < n_eff < 150 and min(p, 1 - p) * n_eff > 3  # clustered, and far from the Poisson repair's ends
+    alpha = 2 * stats.norm.sf(stats.t.ppf(0.975, df))
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=alpha, method="wilson")
+    assert effect.value == pytest.approx(100 * p) and effect.n == 200
+    assert (effect.ci_low, effect.ci_high) == (pytest.approx(100 * low, abs=1e-9), pytest.approx(100 * high, abs=1e-9))
+    assert effect.interval == "Wilson score interval on the effective sample size (jackknife over prompts; t quantile)"
+    plain = rate_effect("r", sum(hits), len(hits), "d")
+    assert effect.ci_high - effect.ci_low > 1.3 * (plain.ci_high - plain.ci_low)  # the prompts differ a lot
+
+
+def test_clustered_effects_of_independent_units_are_the_plain_ones() -> None:
+    hits = [True, False, True, True, False, True, True]
+    assert clustered_rate_effect("r", hits, list("abcdefg"), "d", cluster="prompt") == rate_effect("r", 5, 7, "d")
+    values = [0.5, -1.0, 2.0, 0.0, 1.5, 3.0]
+    assert clustered_mean_effect("m", values, list("abcdef"), "d", unit="score", cluster="prompt") == mean_effect(
+        "m", values, "d", unit="score"
+    )
+    assert clustered_rate_effect("r", [], [], "d", cluster="prompt") == rate_effect("r", 0, 0, "d")
+
+
+def test_clustered_mean_effect_is_the_jackknife_t_interval() -> None:
+    from scipy import stats
+
+    rng = np.random.default_rng(2)
+    groups = np.repeat(np.arange(15), 4)
+    values = rng.normal(0.0, 1.0, 15)[groups] + rng.normal(0.3, 0.5, groups.size)
+    effect = clustered_mean_effect("m", values.tolist(), groups.tolist(), "d", unit="score", cluster="prompt")
+    mean, variance, df = _textbook_jackknife(values, groups)
+    low, high = stats.t.interval(0.95, df, loc=mean, scale=math.sqrt(variance))
+    assert effect.value == pytest.approx(mean)
+    assert (effect.ci_low, effect.ci_high) == (pytest.approx(low), pytest.approx(high))
+    assert effect.note == "thin: 15 prompts (under 30)" and effect.n == 60
+
+
+def test_clustered_effects_need_enough_clusters_and_one_id_per_unit() -> None:
+    few = clustered_rate_effect("r", [True, False] * 4, ["a", "a", "b", "b", "c", "c", "d", "d"], "d",
+                                cluster="prompt", note="2 left out")  # fmt: skip
+    assert few.value == 50.0 and few.ci_low is None and few.ci_high is None
+    assert few.note == "2 left out; no interval: 4 prompts (at least 5 needed)"
+    with pytest.raises(ValueError, match="3 hits but 2 cluster ids"):
+        clustered_rate_effect("r", [True, False, True], ["a", "b"], "d", cluster="prompt")
+    with pytest.raises(ValueError, match="2 values but 1 cluster ids"):
+        clustered_mean_effect("m", [1.0, 2.0], ["a"], "d", unit="score", cluster="prompt")
+
+
+@pytest.mark.simulation
+@pytest.mark.parametrize(("prompts", "per"), [(40, 5), (12, 5), (200, 5)])
+def test_clustered_rate_effect_covers_where_the_plain_wilson_does_not(prompts: int, per: int) -> None:
+    """IsoVRBench's structure: clips of one anchor prompt share its difficulty (logit sd 1.5). Over 400 draws
+    the plain Wilson interval over the clips covers the population rate 80-85% of the time (12, 40, 200
+    prompts: 80.5%, 84.5%, 81.8%); the clustered one at least 93% (measured 95.0%, 96.5%, 96.0%)."""
+    from scipy import integrate
+
+    mu, sd, replicates = 0.5, 1.5, 400
+    density = lambda u: np.exp(-u * u / (2 * sd * sd)) / (sd * math.sqrt(2 * math.pi))  # noqa: E731
+    truth = 100 * integrate.quad(lambda u: density(u) / (1 + math.exp(-(mu + u))), -15 * sd, 15 * sd)[0]
+    plain = clustered = 0
+    for seed in range(replicates):
+        hits, groups = _clustered_hits(1000 + seed, prompts, per, mu, sd)
+        a = rate_effect("r", sum(hits), len(hits), "d")
+        b = clustered_rate_effect("r", hits, groups, "d", cluster="prompt")
+        plain += a.ci_low <= truth <= a.ci_high
+        clustered += b.ci_low <= truth <= b.ci_high
+    assert plain / replicates < 0.90
+    assert 0.93 <= clustered / replicates <= 0.995
 
 
 # ---------------------------------------------------------------- frame slope
@@ -184,8 +287,38 @@ def test_swap_probe_matches_the_scorer_and_the_position_rule() -> None:
     assert outcome.details["gold_first_rate"] == 50.0
     assert effects["position_bias"].value == pytest.approx(effects["first_rate"].value - 50.0)
     assert effects["first_rate"].value == pytest.approx(100 * 2 / 6)
+    # two answers per item (both orders): the interval is clustered by item, and the bias carries it shifted
+    jackknifed = "Wilson score interval on the effective sample size (jackknife over items; t quantile)"
+    assert effects["first_rate"].interval == effects["position_bias"].interval == jackknifed
+    assert effects["position_bias"].ci_low == pytest.approx(effects["first_rate"].ci_low - 50.0)
     assert judgebench_verdicts(forward, reversed_) == ["a1", "same", "same", "a2"] * 2
     assert effects["judgebench_accuracy"].value == pytest.approx(100 * 2 / 4)  # n0 right, n2 same==same
+
+
+def test_irrelevant_prompt_probe_clusters_the_clips_of_one_prompt() -> None:
+    """Three pairs per anchor prompt: own_prompt_preferred and prompt_drop are clustered by prompt (12 prompts,
+    thin), while a design with one clip per prompt keeps the plain Wilson interval."""
+    rows, verdicts, variants, variant_verdicts = [], {}, [], {}
+    rng = np.random.default_rng(5)
+    for k in range(36):
+        prompt, clip = f"prompt {k // 3}", f"c{k}"
+        rows.append({"pair_id": f"pair{k}", "prompt": prompt, "clip_id_chosen": clip, "clip_id_rejected": f"r{k}"})
+        verdicts[clip] = Verdict(clip, float(rng.integers(0, 5)))
+        variants.append(Variant(_clip(f"{clip}::prompt-of::x"), clip, {"prompt_from": "x"}))
+        variant_verdicts[f"{clip}::prompt-of::x"] = Verdict(f"{clip}::prompt-of::x", float(rng.integers(0, 5)))
+    probe = _probe(ISOVR_PROBES, "irrelevant_prompt")
+    effects = _effects(probe.measure(ProbeData(rows, [], verdicts, variants, variant_verdicts)))
+    drops = [verdicts[v.source].value - variant_verdicts[v.query.item_id].value for v in variants]
+    groups = [r["prompt"] for r in rows]
+    prefer = effects["own_prompt_preferred"]
+    assert prefer == clustered_rate_effect("own_prompt_preferred", [d > 0 for d in drops], groups,
+                                           prefer.description, cluster="prompt")  # fmt: skip
+    assert prefer.interval.endswith("(jackknife over prompts; t quantile)") and prefer.note.startswith("thin: 12")
+    assert effects["prompt_drop"].interval == "t interval (jackknife over prompts; t quantile)"
+    assert effects["prompt_drop"].value == pytest.approx(np.mean(drops))
+    single = [{**r, "prompt": f"own {k}"} for k, r in enumerate(rows)]
+    alone = _effects(probe.measure(ProbeData(single, [], verdicts, variants, variant_verdicts)))
+    assert alone["own_prompt_preferred"].interval == "wilson" and alone["prompt_drop"].interval == "bootstrap"
 
 
 def test_swap_probe_reads_a_missing_judgment_as_same_like_the_scorer() -> None:

@@ -41,6 +41,8 @@ from mmjudge.benchmarks._probes import (
     ProbeData,
     ProbeOutcome,
     Variant,
+    clustered_mean_effect,
+    clustered_rate_effect,
     mean_effect,
     rate_effect,
 )
@@ -92,6 +94,8 @@ __all__ = [
     "benchmark_ids",
     "build_dataset",
     "cells",
+    "clustered_mean_effect",
+    "clustered_rate_effect",
     "eval_yaml_document",
     "get_benchmark",
     "intervals_of",

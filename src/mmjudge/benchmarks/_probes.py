@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from mmjudge.queries import Query, Verdict
 
 __all__ = [
@@ -23,6 +25,8 @@ __all__ = [
     "ProbeData",
     "ProbeOutcome",
     "Variant",
+    "clustered_mean_effect",
+    "clustered_rate_effect",
     "mean_effect",
     "rate_effect",
     "scored_effect",
@@ -198,3 +202,103 @@ def mean_effect(
         name, float(ci.estimate), unit, len(values), description, float(ci.low), float(ci.high), "bootstrap",
         note=note,
     )  # fmt: skip
+
+
+def clustered_rate_effect(
+    name: str,
+    hits: Sequence[bool],
+    clusters: Sequence[Any],
+    description: str,
+    *,
+    cluster: str,
+    confidence: float = 0.95,
+    note: str = "",
+) -> Effect:
+    """A percentage of 0/1 ``hits`` whose units share ``clusters`` (the pairs of one anchor prompt, both orders
+    of one item), with the benchmarks' clustered interval: the Wilson score interval on the effective sample
+    size of the delete-one-cluster jackknife, t quantile (:func:`mmjudge.stats.wilson_effective`, as the
+    scorers' keys). Units that share a cluster are not independent draws: the plain Wilson interval over them
+    is too narrow when the clusters differ (a hard prompt is hard for all its pairs). When every cluster holds
+    one unit this is :func:`rate_effect`; under :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters there is no
+    interval, and the note says why.
+
+    >>> e = clustered_rate_effect("r", [1, 1, 0, 0, 1, 1, 0, 0, 1, 0], list("aabbccddee"), "d", cluster="prompt")
+    >>> e.value, round(e.ci_low, 1), round(e.ci_high, 1), e.n, e.note
+    (50.0, 11.1, 88.9, 10, 'thin: 5 prompts (under 30)')
+    >>> clustered_rate_effect("r", [1, 0, 1], ["a", "b", "c"], "d", cluster="prompt").interval
+    'wilson'
+    """
+    n = len(hits)
+    if len(clusters) != n:
+        raise ValueError(f"{name}: {n} hits but {len(clusters)} cluster ids; give one cluster id per unit")
+    if len(set(clusters)) == n:  # independent units (none, or each its own cluster)
+        return rate_effect(name, int(sum(bool(h) for h in hits)), n, description, confidence=confidence, note=note)
+    from mmjudge.benchmarks._intervals import jackknife_method
+    from mmjudge.stats import rate_df, wilson_effective
+
+    spread = _cluster_jackknife([float(bool(h)) for h in hits], clusters, scale=100.0)
+    value = float(spread.value)
+    notes = _with_thin(note, spread.n_clusters, cluster)
+    if spread.n_clusters < _min_clusters():
+        return Effect(name, value, "%", n, description, note=notes)
+    low, high = wilson_effective(value, spread.variance, n, rate_df(spread), confidence)
+    return Effect(name, value, "%", n, description, low, high, jackknife_method(cluster, False), note=notes)
+
+
+def clustered_mean_effect(
+    name: str,
+    values: Sequence[float],
+    clusters: Sequence[Any],
+    description: str,
+    *,
+    unit: str,
+    cluster: str,
+    confidence: float = 0.95,
+    seed: int = 0,
+    note: str = "",
+) -> Effect:
+    """The mean of per-unit ``values`` whose units share ``clusters``, with the t interval of the
+    delete-one-cluster jackknife (``t`` on the clusters' degrees of freedom); :func:`mean_effect` when every
+    cluster holds one unit; no interval under :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters.
+
+    >>> e = clustered_mean_effect("drop", [1.0, 3.0, 0.0, 2.0, 1.0, 1.0, 2.0, 4.0, 0.0, 0.0], list("aabbccddee"),
+    ...                           "d", unit="score", cluster="prompt")
+    >>> e.value, [round(x, 2) for x in (e.ci_low, e.ci_high)], e.interval
+    (1.4, [-0.02, 2.82], 't interval (jackknife over prompts; t quantile)')
+    """
+    n = len(values)
+    if len(clusters) != n:
+        raise ValueError(f"{name}: {n} values but {len(clusters)} cluster ids; give one cluster id per unit")
+    if len(set(clusters)) == n:
+        return mean_effect(name, values, description, unit=unit, seed=seed, note=note)
+    from mmjudge.stats import rate_df, t_interval
+
+    spread = _cluster_jackknife([float(v) for v in values], clusters, scale=1.0)
+    value = float(spread.value)
+    notes = _with_thin(note, spread.n_clusters, cluster)
+    if spread.n_clusters < _min_clusters():
+        return Effect(name, value, unit, n, description, note=notes)
+    low, high = t_interval(value, spread.variance, rate_df(spread), confidence)
+    return Effect(name, value, unit, n, description, low, high, f"t interval (jackknife over {cluster}s; t quantile)",
+                  note=notes)  # fmt: skip
+
+
+def _cluster_jackknife(values: list[float], clusters: Sequence[Any], *, scale: float) -> Any:
+    """The delete-one-cluster jackknife :class:`~mmjudge.stats.Spread` of ``scale`` x the mean of ``values``."""
+    from mmjudge.stats import jackknife
+
+    _, codes = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
+    terms = np.column_stack([np.asarray(values, dtype=np.float64), np.ones(len(values))])
+    return jackknife(terms, codes, lambda t: scale * t[..., 0] / t[..., 1], counted=np.ones(len(values), dtype=bool))
+
+
+def _min_clusters() -> int:
+    from mmjudge.estimates import MIN_CLUSTERS
+
+    return MIN_CLUSTERS
+
+
+def _with_thin(note: str, n_clusters: int, cluster: str) -> str:
+    from mmjudge.estimates import thin_note
+
+    return "; ".join(text for text in (note, thin_note(n_clusters, cluster)) if text)

@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome, rate_effect, scored_effect
+from mmjudge.benchmarks._probes import (
+    Effect,
+    Probe,
+    ProbeData,
+    ProbeOutcome,
+    clustered_rate_effect,
+    rate_effect,
+    scored_effect,
+)
 from mmjudge.benchmarks.emoprefer.scoring import flip_labels, parse_response
 from mmjudge.queries import Verdict
 
@@ -46,10 +54,12 @@ def _measure_swap(data: ProbeData) -> ProbeOutcome:
         s, "swap_consistency", len(names),
         "pairs answered the same way in both orders (the scorer's swap_consistency; 100 = order-proof)",
     )  # fmt: skip
-    answers = [a for a in forward + reversed_ if a in ("a1", "a2")]
+    both = [(a, n) for a, n in zip(forward + reversed_, names + names, strict=True) if a in ("a1", "a2")]
     golds = [g for g in gold + flip_labels(gold) if g in ("a1", "a2")]
-    first = rate_effect("first_rate", answers.count("a1"), len(answers),
-                        "the judge's a1/a2 answers (both orders) naming the first description")  # fmt: skip
+    # an item answered in both orders gives two answers of one judge on one clip: clustered by item
+    first = clustered_rate_effect("first_rate", [a == "a1" for a, _ in both], [n for _, n in both],
+                                  "the judge's a1/a2 answers (both orders) naming the first description",
+                                  cluster="item")  # fmt: skip
     gold_first = 100.0 * golds.count("a1") / len(golds) if golds else None
     bias = _shifted(first, gold_first)
     combined = judgebench_verdicts(forward, reversed_)
@@ -72,8 +82,9 @@ def _shifted(first: Effect, gold: float | None) -> Effect:
         )
     low = None if first.ci_low is None else first.ci_low - gold
     high = None if first.ci_high is None else first.ci_high - gold
-    return Effect("position_bias", first.value - gold, "points", first.n, description, low, high, "wilson",
-                  note="the interval is the first-rate's Wilson interval shifted by the fixed gold rate")  # fmt: skip
+    note = "; ".join(text for text in ("the first rate's interval, shifted by the fixed gold rate", first.note) if text)
+    return Effect("position_bias", first.value - gold, "points", first.n, description, low, high, first.interval,
+                  note=note)  # fmt: skip
 
 
 def _words(text: Any) -> int:

@@ -34,12 +34,12 @@ from mmjudge.benchmarks._probes import (
     ProbeData,
     ProbeOutcome,
     Variant,
-    mean_effect,
-    rate_effect,
+    clustered_mean_effect,
+    clustered_rate_effect,
     scored_effect,
 )
 from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS, clip_score, records_from_verdicts
-from mmjudge.benchmarks.isovrbench.records import score_inputs
+from mmjudge.benchmarks.isovrbench.records import cluster_of, score_inputs
 from mmjudge.benchmarks.isovrbench.scoring import choices_from_scores, score
 from mmjudge.queries import Query, ScoreQuery, Verdict
 
@@ -83,6 +83,13 @@ def _pair_choices(rows: Sequence[Row], verdicts: Mapping[str, Verdict]) -> list[
 # ---------------------------------------------------------------- ties and degenerate scores
 
 
+def _clip_clusters(rows: Sequence[Row]) -> dict[str, str]:
+    """Each clip's top cluster (:func:`~mmjudge.benchmarks.isovrbench.records.cluster_of` of a pair it is in):
+    the clips of one anchor prompt are not independent draws, so the probes' intervals are clustered by it (a clip
+    in no row is its own cluster)."""
+    return {str(r[side]): cluster_of(r) for r in rows for side in ("clip_id_chosen", "clip_id_rejected")}
+
+
 def _control_variants(rows: Sequence[Row], queries: Sequence[Query]) -> list[Variant]:
     by_id = {i.item_id: i for i in queries}
     taken: Counter[str] = Counter()
@@ -112,10 +119,12 @@ def _measure_ties(data: ProbeData) -> ProbeOutcome:
         for v in data.variants
         if not (data.verdicts[v.source].no_judgment or data.variant_verdicts[v.query.item_id].no_judgment)
     ]
-    tied = sum(clip_score(a.value, "overall") == clip_score(b.value, "overall") for _, a, b in controls)
+    tied = [clip_score(a.value, "overall") == clip_score(b.value, "overall") for _, a, b in controls]
     left = len(data.variants) - len(controls)
-    control = rate_effect(
-        "control_tie_rate", tied, len(controls), "identical-clip control pairs judged a tie (should be 100)",
+    clusters = _clip_clusters(data.rows)
+    control = clustered_rate_effect(
+        "control_tie_rate", tied, [clusters.get(v.source, v.source) for v, _, _ in controls],
+        "identical-clip control pairs judged a tie (should be 100)", cluster="prompt",
         note=f"{left} control(s) without a judgment left out" if left else "",
     )  # fmt: skip
     values = [clip_score(v.value, "overall") for v in data.verdicts.values() if not v.no_judgment]
@@ -278,17 +287,21 @@ def _prompt_variants(rows: Sequence[Row], queries: Sequence[Query]) -> list[Vari
 
 
 def _measure_prompt(data: ProbeData) -> ProbeOutcome:
-    drops = []
+    drops, groups = [], []
+    clusters = _clip_clusters(data.rows)
     for v in data.variants:
         own, other = data.verdicts[v.source], data.variant_verdicts[v.query.item_id]
         if not (own.no_judgment or other.no_judgment):
             drops.append(clip_score(own.value, "TA") - clip_score(other.value, "TA"))
+            groups.append(clusters.get(v.source, v.source))
     left = len(data.variants) - len(drops)
     note = f"{left} clip(s) without a judgment left out" if left else ""
-    drop = mean_effect("prompt_drop", drops, "mean score under the clip's own prompt minus under another pair's prompt",
-                       unit="score", seed=data.seed, note=note)  # fmt: skip
-    prefer = rate_effect("own_prompt_preferred", sum(d > 0 for d in drops), len(drops),
-                         "clips scored higher under their own prompt than under another pair's", note=note)  # fmt: skip
+    drop = clustered_mean_effect("prompt_drop", drops, groups,
+                                 "mean score under the clip's own prompt minus under another pair's prompt",
+                                 unit="score", cluster="prompt", seed=data.seed, note=note)  # fmt: skip
+    prefer = clustered_rate_effect("own_prompt_preferred", [d > 0 for d in drops], groups,
+                                   "clips scored higher under their own prompt than under another pair's",
+                                   cluster="prompt", note=note)  # fmt: skip
     return ProbeOutcome((drop, prefer), {"variants": len(data.variants)})
 
 
@@ -347,10 +360,13 @@ def _measure_generators(data: ProbeData) -> ProbeOutcome:
     keys = [(str(r["generator_chosen"]), str(r["generator_rejected"])) for r, _ in decided]
     labels = [c for _, c in decided]
     predicted = generator_predictions(keys, labels, seed=data.seed)
-    agree = rate_effect("generator_predictor_agreement", sum(p == c for p, c in zip(predicted, labels, strict=True)),
-                        len(labels), description)  # fmt: skip
-    accuracy = rate_effect("judge_accuracy", labels.count("chosen"), len(labels),
-                           "judge's accuracy on the same decided generator-substitution pairs")  # fmt: skip
+    groups = [cluster_of(r) for r, _ in decided]
+    agree = clustered_rate_effect("generator_predictor_agreement",
+                                  [p == c for p, c in zip(predicted, labels, strict=True)], groups, description,
+                                  cluster="prompt")  # fmt: skip
+    accuracy = clustered_rate_effect("judge_accuracy", [c == "chosen" for c in labels], groups,
+                                     "judge's accuracy on the same decided generator-substitution pairs",
+                                     cluster="prompt")  # fmt: skip
     return ProbeOutcome((agree, accuracy), {"generator_pairs": sorted({f"{a} vs {b}" for a, b in keys})})
 
 

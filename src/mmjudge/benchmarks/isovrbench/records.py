@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["VALUE_FIELDS", "expected_ids", "score_inputs"]
+__all__ = ["VALUE_FIELDS", "cluster_of", "expected_ids", "score_inputs"]
 
 VALUE_FIELDS: dict[str, tuple[type, ...]] = {"score_chosen": (int, float), "score_rejected": (int, float)}
 """Verdict fields: the two clips' scores (null with ``no_judgment``)."""
@@ -20,6 +20,16 @@ def expected_ids(rows: Sequence[Mapping[str, Any]], records: Sequence[Mapping[st
     return [str(r["pair_id"]) for r in rows]
 
 
+def cluster_of(row: Mapping[str, Any]) -> str:
+    """A pair's top cluster: its anchor prompt, shared by every pair and clip made from it (the pair id for a
+    row without one).
+
+    >>> cluster_of({"pair_id": "p1", "prompt": "a fox"}), cluster_of({"pair_id": "p2"})
+    ('a fox', 'p2')
+    """
+    return str(row.get("prompt", row["pair_id"]))
+
+
 def score_inputs(records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The arguments of :func:`~mmjudge.benchmarks.isovrbench.score` for complete records."""
     ids = [str(r["pair_id"]) for r in rows]
@@ -31,5 +41,5 @@ def score_inputs(records: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[st
         "score_rejected": [r.get("score_rejected") for r in ordered],
         "no_judgment": [bool(r.get("no_judgment")) for r in ordered],
         "pair_id": ids,
-        "cluster": [str(r.get("prompt", r["pair_id"])) for r in rows],  # the anchor prompt (the top cluster)
+        "cluster": [cluster_of(r) for r in rows],
     }
