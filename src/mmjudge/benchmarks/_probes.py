@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, thin_note
 from mmjudge.queries import Query, Verdict
 
 __all__ = [
@@ -216,8 +217,8 @@ def clustered_rate_effect(
 ) -> Effect:
     """A percentage of 0/1 ``hits`` whose units share ``clusters`` (the pairs of one anchor prompt, both orders
     of one item), with the benchmarks' clustered interval: the Wilson score interval on the effective sample
-    size of the delete-one-cluster jackknife, t quantile (:func:`mmjudge.stats.wilson_effective`, as the
-    scorers' keys). Units that share a cluster are not independent draws: the plain Wilson interval over them
+    size of the delete-one-cluster jackknife, t quantile, made by the scorers' own
+    :func:`~mmjudge.benchmarks._intervals.outcome_keys`. Units that share a cluster are not independent draws: the plain Wilson interval over them
     is too narrow when the clusters differ (a hard prompt is hard for all its pairs). When every cluster holds
     one unit this is :func:`rate_effect`; under :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters there is no
     interval, and the note says why.
@@ -233,16 +234,16 @@ def clustered_rate_effect(
         raise ValueError(f"{name}: {n} hits but {len(clusters)} cluster ids; give one cluster id per unit")
     if len(set(clusters)) == n:  # independent units (none, or each its own cluster)
         return rate_effect(name, int(sum(bool(h) for h in hits)), n, description, confidence=confidence, note=note)
-    from mmjudge.benchmarks._intervals import jackknife_method
-    from mmjudge.stats import rate_df, wilson_effective
+    from mmjudge.benchmarks._intervals import outcome_keys
+    from mmjudge.stats import Outcomes, Ratio
 
-    spread = _cluster_jackknife([float(bool(h)) for h in hits], clusters, scale=100.0)
-    value = float(spread.value)
-    notes = _with_thin(note, spread.n_clusters, cluster)
-    if spread.n_clusters < _min_clusters():
-        return Effect(name, value, "%", n, description, note=notes)
-    low, high = wilson_effective(value, spread.variance, n, rate_df(spread), confidence)
-    return Effect(name, value, "%", n, description, low, high, jackknife_method(cluster, False), note=notes)
+    outcomes = Outcomes(tuple(str(k) for k in range(n)), tuple(str(c) for c in clusters),
+                        {"hit": np.asarray(hits, dtype=np.float64), "one": np.ones(n)}, cluster_name=cluster)  # fmt: skip
+    values, methods = outcome_keys(outcomes, {name: Ratio("hit", "one")}, n_resamples=0, confidence=confidence, seed=0)
+    low, high = (values.get(name + suffix) for suffix in CI_SUFFIXES)
+    method = methods[name]["method"] if low is not None else ""
+    notes = _with_thin(note, methods[name]["n_clusters"], cluster)
+    return Effect(name, values[name], "%", n, description, low, high, method, note=notes)
 
 
 def clustered_mean_effect(
@@ -271,34 +272,19 @@ def clustered_mean_effect(
         raise ValueError(f"{name}: {n} values but {len(clusters)} cluster ids; give one cluster id per unit")
     if len(set(clusters)) == n:
         return mean_effect(name, values, description, unit=unit, seed=seed, note=note)
-    from mmjudge.stats import rate_df, t_interval
+    from mmjudge.stats import jackknife, rate_df, t_interval
 
-    spread = _cluster_jackknife([float(v) for v in values], clusters, scale=1.0)
+    _, codes = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
+    terms = np.column_stack([np.asarray(values, dtype=np.float64), np.ones(n)])
+    spread = jackknife(terms, codes, lambda t: t[..., 0] / t[..., 1], counted=np.ones(n, dtype=bool))
     value = float(spread.value)
     notes = _with_thin(note, spread.n_clusters, cluster)
-    if spread.n_clusters < _min_clusters():
+    if spread.n_clusters < MIN_CLUSTERS:
         return Effect(name, value, unit, n, description, note=notes)
     low, high = t_interval(value, spread.variance, rate_df(spread), confidence)
     return Effect(name, value, unit, n, description, low, high, f"t interval (jackknife over {cluster}s; t quantile)",
                   note=notes)  # fmt: skip
 
 
-def _cluster_jackknife(values: list[float], clusters: Sequence[Any], *, scale: float) -> Any:
-    """The delete-one-cluster jackknife :class:`~mmjudge.stats.Spread` of ``scale`` x the mean of ``values``."""
-    from mmjudge.stats import jackknife
-
-    _, codes = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
-    terms = np.column_stack([np.asarray(values, dtype=np.float64), np.ones(len(values))])
-    return jackknife(terms, codes, lambda t: scale * t[..., 0] / t[..., 1], counted=np.ones(len(values), dtype=bool))
-
-
-def _min_clusters() -> int:
-    from mmjudge.estimates import MIN_CLUSTERS
-
-    return MIN_CLUSTERS
-
-
 def _with_thin(note: str, n_clusters: int, cluster: str) -> str:
-    from mmjudge.estimates import thin_note
-
     return "; ".join(text for text in (note, thin_note(n_clusters, cluster)) if text)
