@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
-    "CI_SUFFIXES", "FEW_CLUSTERS", "MIN_CLUSTERS", "Estimate", "Footnotes", "ci_keys", "estimates_from",
+    "CI_SUFFIXES", "DIFFERENCE_RANGE", "FEW_CLUSTERS", "MIN_CLUSTERS", "Estimate", "Footnotes", "ci_keys", "estimates_from",
     "interval_caption", "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key",
     "number_text", "score_keys", "thin_note", "with_interval", "with_its_interval",
 ]  # fmt: skip
@@ -33,6 +33,11 @@ FEW_CLUSTERS = 30
 
 MIN_CLUSTERS = 5
 """Fewer independent clusters than this: no interval at all (the estimate says why)."""
+
+DIFFERENCE_RANGE = (-100.0, 100.0)
+"""Where the difference of two judges' paired keys lies: every paired key is a 0-100 rate or mean of rates (its
+``ResultKey`` says so; a test holds every registered benchmark to it). ``mmjudge compare``'s Wilson bound and
+the leaderboard's vs-best interval stay within it."""
 
 
 def number_text(value: float, digits: int = 1, *, style: str = "fixed") -> str:

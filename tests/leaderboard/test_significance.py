@@ -148,7 +148,7 @@ def test_the_difference_interval_stays_within_what_two_rates_can_differ() -> Non
 
 
 def test_every_paired_key_is_a_0_to_100_score() -> None:
-    """What :data:`significance.DIFFERENCE_RANGE` (and ``mmjudge compare``'s Wilson bound over [-100, 100])
+    """What :data:`mmjudge.estimates.DIFFERENCE_RANGE` (``mmjudge compare``'s Wilson bound, the board's vs-best cell)
     rest on: every key a benchmark compares pairwise documents a 0-100 range. A benchmark with another kind of
     paired key fails here, to give the board its range first."""
     from mmjudge.benchmarks import benchmark_ids, get_benchmark

@@ -31,7 +31,7 @@ import numpy as np
 
 from mmjudge._deps import require
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, thin_note
+from mmjudge.estimates import DIFFERENCE_RANGE, FEW_CLUSTERS, MIN_CLUSTERS, thin_note
 from mmjudge.stats import KeyOutcomes, Outcomes, SignFlipResult, Spread
 
 __all__ = ["CORRECTION", "FEW_CLUSTERS", "KeyComparison", "McNemar", "adjust", "compare_units"]
@@ -207,9 +207,9 @@ def _few_clusters(
     from mmjudge.stats import mean_interval, rate_df, sign_flip_test
 
     flip = sign_flip_test(a.outcomes, b.outcomes, a.metric, n_flips=n_resamples, seed=seed)
-    # a difference of two 0-100 keys lies in [-100, 100]: a difference equal in every cluster (zero jackknife
-    # variance) gets the Wilson bound over the units there, never a zero-width interval
-    low, high, how = mean_interval(spread._replace(value=base["difference"]), confidence, (-100.0, 100.0),
+    # a difference of two 0-100 keys lies in DIFFERENCE_RANGE: a difference equal in every cluster (zero
+    # jackknife variance) gets the Wilson bound over the units there, never a zero-width interval
+    low, high, how = mean_interval(spread._replace(value=base["difference"]), confidence, DIFFERENCE_RANGE,
                                    _cluster_word(a.outcomes))  # fmt: skip
     stratified = ", stratified" if spread.stratified else ""
     method = f"{_flip_method(flip, a.outcomes)}; {how.replace('; t quantile', f'{stratified}; t, {rate_df(spread)} df')}"

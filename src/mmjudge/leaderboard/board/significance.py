@@ -49,7 +49,15 @@ from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import Benchmark, get_benchmark
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, Estimate, interval_text, number_text, thin_note
+from mmjudge.estimates import (
+    DIFFERENCE_RANGE,
+    FEW_CLUSTERS,
+    MIN_CLUSTERS,
+    Estimate,
+    interval_text,
+    number_text,
+    thin_note,
+)
 from mmjudge.leaderboard.core.pairing import (
     LRU,
     Pairing,
@@ -70,11 +78,7 @@ CONFIDENCE = 0.95
 """Family-wise coverage of the rank sets (a star: significant at ``1 - CONFIDENCE``)."""
 RANKS_VERSION = 2
 """Version of the stored family cells (another version makes them again; 2: differences clipped to
-:data:`DIFFERENCE_RANGE`)."""
-DIFFERENCE_RANGE = (-100.0, 100.0)
-"""Where a row's difference from the best lies: every paired key is a 0-100 rate or mean of rates (its
-``ResultKey`` says so, and a test holds every registered benchmark to it), so the simultaneous interval's ends
-are clipped to the differences that can happen."""
+:data:`~mmjudge.estimates.DIFFERENCE_RANGE`)."""
 THIN = "†"
 """Ends a cell resting on fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters."""
 UNPAIRED = "the benchmark declares no pairing"
