@@ -203,11 +203,15 @@ def test_subprocess_eval_launches_accelerate_on_several_gpus(tmp_path, monkeypat
 
     commands = []
 
-    def fake_run(command, **kwargs):
-        commands.append(command)
-        return subprocess.CompletedProcess(command, 0)
+    class FakePopen:
+        def __init__(self, command, **kwargs):
+            commands.append(command)
+            assert kwargs["start_new_session"] is True  # its own process group, stopped whole past its budget
 
-    monkeypatch.setattr(worker.subprocess, "run", fake_run)
+        def wait(self, timeout=None):
+            return 0
+
+    monkeypatch.setattr(worker.subprocess, "Popen", FakePopen)
     job = EvalJob("isovrbench", tmp_path / "c.yaml", tmp_path / "data", tmp_path / "out", tmp_path / "log")
     for gpus in (0, 1, 4):
         worker.subprocess_eval(job, gpus=gpus)

@@ -20,6 +20,7 @@ from mmjudge.commands._failures import HELP_EPILOG, add_max_failed_share, check_
 from mmjudge.errors import ConfigError
 
 if TYPE_CHECKING:
+    from mmjudge.judges import JudgeConfig
     from mmjudge.runner import EvalOutput
 
 NAME = "eval"
@@ -57,6 +58,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, help="only the first N pairs / items / questions")
     parser.add_argument("--batch-size", type=int, help="items per judge call (default: the config's)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="before the run, pin every Hub repo the judge config loads (the model, and a second repo its options "
+        "name: a text LLM, a checkpoint, a processor) to the commit its revision names now; the run records the "
+        "commits in its provenance, and a repo that cannot be resolved stops the run before it starts",
+    )
     add_max_failed_share(parser)
 
 
@@ -101,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     )
     # Everything is checked and built once, before the output folder is touched.
     source = resolve_data(args.data)
-    prepared = prepare_run(args.benchmark, args.judge, source.path, options)
+    judge = _pinned(args.judge) if args.pin else args.judge
+    prepared = prepare_run(args.benchmark, judge, source.path, options)
     handler = _log_to(args.out / LOG_NAME)
     try:
         outputs = evaluate_prepared(prepared, source, args.out)
@@ -116,6 +125,21 @@ def run(args: argparse.Namespace) -> int:
     _summary(args.benchmark, args.out, outputs)
     where = f"log: {args.out / LOG_NAME}; each item's error is in its record in predictions.jsonl (`error`)"
     return errored_exit(NAME, [o.errors for o in outputs], args.max_failed_share, where)
+
+
+def _pinned(judge: str) -> JudgeConfig:
+    """The judge config ``judge`` names with every Hub repo it loads at a commit (:func:`mmjudge.judges.repos.pin_config`)."""
+    import dataclasses
+
+    from mmjudge._hub import hub_commit
+    from mmjudge.judges import config_from_mapping
+    from mmjudge.judges.repos import pin_config
+    from mmjudge.runner import resolve_config
+
+    config = resolve_config(judge)
+    pinned = config_from_mapping(pin_config(dataclasses.asdict(config), hub_commit), source=f"{judge} (pinned)")
+    logging.getLogger(__name__).info("--pin: %s", pinned)
+    return pinned
 
 
 def _summary(benchmark: str, out: Path, outputs: Sequence[EvalOutput]) -> None:

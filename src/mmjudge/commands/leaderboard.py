@@ -7,10 +7,13 @@ password off the command line). Without ``--no-auth`` submissions need a Hugging
 the Space's OAuth, elsewhere an OAuth app of the leaderboard's own (``OAUTH_CLIENT_ID``,
 ``OAUTH_CLIENT_SECRET``; :mod:`mmjudge.leaderboard.app.auth`), else the command refuses to start.
 ``mmjudge leaderboard worker [--db PATH|URL] [--data-root DIR] [--gpus N] [--worker-id NAME]
-[--once] [--max-attempts N] [--admin USER] [--api-base-url URL --api-key-env NAME]`` claims queued model
-requests and runs ``mmjudge eval`` for each (through ``accelerate launch`` on the machine's GPUs when it
-has several); API-judge requests run only when their submitter is an ``--admin``, against the endpoint
-and key variable the worker is given (never ones from the request).
+[--once] [--max-attempts N] [--admin USER] [--api-base-url URL --api-key-env NAME] [--remote-code ORG/NAME@COMMIT]
+[--max-run-hours H] [--work-dir DIR]`` claims queued model requests and runs ``mmjudge eval`` for each (through
+``accelerate launch`` on the machine's GPUs when it has several), each run within a time budget derived from
+its options and the benchmark's size (:mod:`mmjudge.leaderboard.worker.budget`), in a private work folder
+(default: in this user's cache folder); API-judge requests run only when their submitter is an ``--admin``,
+against the endpoint and key variable the worker is given (never ones from the request), and a request that runs a
+repo's own code only when the worker's ``--remote-code`` allow-lists that repo at the request's commit.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import os
 
 from mmjudge.leaderboard.core.settings import add_flags, board_settings, default, from_flags
+from mmjudge.leaderboard.worker.budget import DEFAULT_MAX_RUN_HOURS
 
 NAME = "leaderboard"
 HELP = "serve the leaderboard app (SQLite or PostgreSQL store), or `leaderboard worker` to run queued model requests"
@@ -34,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     worker = sub.add_parser("worker", help="claim queued model requests and run them through `mmjudge eval`",
                             description="Claim queued model requests from the leaderboard store, run each "
                             "benchmark through `mmjudge eval` and store the scored rows as `run here`.")  # fmt: skip
-    add_flags(worker, ("db", "data_root"), absent=argparse.SUPPRESS)
+    add_flags(worker, ("db", "data_root", "remote_code"), absent=argparse.SUPPRESS)
     worker.add_argument("--once", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--poll", type=float, default=30.0, help="seconds between polls of an empty queue")
     worker.add_argument("--lease", type=float, default=600.0, help="lease in seconds (renewed while running)")
@@ -45,7 +49,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     worker.add_argument(
         "--admin", action="append", default=[], help="username whose API-judge requests may run (repeatable)"
     )
-    worker.add_argument("--work-dir", default=None, help="folder for the runs (default: under the temp dir)")
+    worker.add_argument(
+        "--work-dir", default=None,
+        help="folder for the runs, made (or checked to be) private: this user's, mode 0700, no symlink, in a "
+        "folder no other user can change (default: <user cache dir>/mmjudge/worker/<store hash>)",
+    )  # fmt: skip
+    worker.add_argument(
+        "--max-run-hours", type=float, default=None,
+        help="cap on the time budget of one run (one benchmark of a request); a run past its budget is stopped "
+        f"and the request fails (default: $MMJUDGE_MAX_RUN_HOURS, else {DEFAULT_MAX_RUN_HOURS:g})",
+    )  # fmt: skip
     worker.add_argument(
         "--gpus",
         type=int,
@@ -80,20 +93,23 @@ def run(args: argparse.Namespace) -> int:
         if args.gpus is not None and args.gpus < 0:
             raise ConfigError(f"--gpus must be 0 or more, got {args.gpus}")
         gpus = detect_gpus() if args.gpus is None else args.gpus
+        max_hours = _max_run_hours(args.max_run_hours)
         api = {"base_url": args.api_base_url, "api_key_env": args.api_key_env}
+        remote_code = from_flags(args, ("remote_code",))["remote_code"]
         board = open_leaderboard(
             _db(args.db), data_root=default_data_root(args.data_root, "demo-output"), admins=args.admin,
-            max_attempts=args.max_attempts, rank_cells="inline",
+            max_attempts=args.max_attempts, rank_cells="inline", remote_code=remote_code,
             server_options={"openai_compatible": {k: v for k, v in api.items() if v is not None}},
         )  # fmt: skip
-        print(f"worker on store {board.store.display()}; runs on {gpus or 'no'} GPU(s)", flush=True)
+        print(f"worker on store {board.store.display()}; runs on {gpus or 'no'} GPU(s), at most {max_hours:g} h "
+              "each", flush=True)  # fmt: skip
         done = run_worker(board, once=args.once, poll_s=args.poll, lease_s=args.lease, work_dir=args.work_dir,
-                          worker=args.worker_id, gpus=gpus)  # fmt: skip
+                          worker=args.worker_id, gpus=gpus, max_run_hours=max_hours)  # fmt: skip
         print(f"processed {done} requests")
         return 0
     values = from_flags(args)
     data_root = default_data_root(values["data_root"], values["demo_output"])  # --data-root without labels: refused
-    _check_login_possible(not values["require_login"])
+    _check_login_possible(not values["require_login"], values["no_auth_on_space"])
     require("gradio", "space", purpose="serving the leaderboard")
     from mmjudge.leaderboard.app.ui import build_app
 
@@ -109,15 +125,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _max_run_hours(given: float | None) -> float:
+    """``--max-run-hours``, else ``$MMJUDGE_MAX_RUN_HOURS``, else the default; a positive finite number."""
+    import math
+
+    from mmjudge.errors import ConfigError
+
+    text = os.environ.get("MMJUDGE_MAX_RUN_HOURS", "").strip()
+    source = "--max-run-hours" if given is not None else "MMJUDGE_MAX_RUN_HOURS"
+    try:
+        hours = given if given is not None else (float(text) if text else DEFAULT_MAX_RUN_HOURS)
+    except ValueError:
+        hours = math.nan
+    if not (math.isfinite(hours) and hours > 0):
+        raise ConfigError(f"{source} must be a positive number of hours, got {given if given is not None else text!r}")
+    return hours
+
+
 def _db(given: str | None) -> str | None:
     """``--db``, else ``$MMJUDGE_DB``, else ``None`` (the default SQLite file)."""
     return given or os.environ.get("MMJUDGE_DB") or None
 
 
-def _check_login_possible(no_auth: bool) -> None:
-    """With login, refuse to start (before the store is opened) when this machine offers no real login: off
-    a Space gradio would only mock it (see :func:`mmjudge.leaderboard.app.auth.login_plan`)."""
-    if not no_auth:
-        from mmjudge.leaderboard.app.auth import login_plan
+def _check_login_possible(no_auth: bool, no_auth_on_space: bool) -> None:
+    """Refuse to start (before the store is opened): with login, when this machine offers no real login (off a
+    Space gradio would only mock it, see :func:`mmjudge.leaderboard.app.auth.login_plan`); without, on a Space
+    unless allowed (:func:`mmjudge.leaderboard.app.auth.check_no_auth`)."""
+    from mmjudge.leaderboard.app.auth import check_no_auth, login_plan
 
+    check_no_auth(not no_auth, no_auth_on_space)
+    if not no_auth:
         login_plan(os.environ)

@@ -10,6 +10,15 @@ gradio sees the request (``tests/leaderboard/test_trust_round_three.py`` enumera
 anonymous ``POST`` the list allows is read whole (at most :data:`MAX_ANONYMOUS_BODY` bytes) and refused when
 it names a remote file, which gradio would download into its cache before any handler runs.
 
+**Files.** ``/gradio_api/file=<path>`` serves only files the app itself produced: those under the server's own
+private gradio folder (:func:`private_gradio_dir`: exports, figures and uploads, made 0700 by this server), and
+the icons of the installed gradio package its page shows; never a path elsewhere, whatever gradio would allow, and never a URL (gradio fetches an ``http(s)`` URL itself and
+serves it from this origin: an open proxy): anything that is not an absolute path inside that folder, once
+symlinks are resolved, gets 403 before gradio reads the request (:meth:`FileRule.allows`).
+
+The gate runs in both modes: with login required it holds the logins as below; in the local ``--no-auth`` mode
+every client counts as signed in (the routes, files and proxies are refused all the same).
+
 **Logins.** A signed session cookie is a login only while the store holds its session
 (:mod:`mmjudge.leaderboard.store._sessions`): when a response signs a user in, the gate opens a session in the
 store and puts its random id into the cookie; every later request (but the static assets) is checked against
@@ -20,16 +29,25 @@ OAuth routes on a Space and for the leaderboard's own off a Space.
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import re
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge._private import private_folder
 from mmjudge.leaderboard.app._login_routes import logged_in_username
 
 __all__ = [
     "ANYONE",
+    "FILE_REFUSED",
+    "GRADIO_TEMP_DIR",
     "MAX_ANONYMOUS_BODY",
     "REMOTE_FILE_REFUSED",
     "ROUTES",
@@ -37,8 +55,10 @@ __all__ = [
     "SESSION_KEY",
     "SIGNED_IN",
     "UPLOAD_REFUSED",
+    "FileRule",
     "Route",
     "RouteGate",
+    "private_gradio_dir",
     "route_of",
 ]
 
@@ -57,6 +77,13 @@ REMOTE_FILE_REFUSED = (
     "file (POST /gradio_api/upload) and pass the path it returns"
 )
 ROUTE_REFUSED = "this leaderboard does not serve {method} {path}"
+FILE_REFUSED = (
+    "this leaderboard serves only the files it made (exports and figures, under its own folder): never another "
+    "path, and never a URL (it fetches nothing for a client)"
+)
+GRADIO_TEMP_DIR = "GRADIO_TEMP_DIR"
+"""The variable naming gradio's upload and cache folder (gradio reads it whenever it needs the folder)."""
+FILE_ROUTE = "/gradio_api/file="
 
 
 class Route(NamedTuple):
@@ -123,16 +150,68 @@ def route_of(method: str, path: str) -> Route | None:
     return None
 
 
+def private_gradio_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """gradio's upload and cache folder for this server, private to it (:mod:`mmjudge._private`): the folder
+    ``GRADIO_TEMP_DIR`` names, made or checked (this user's, mode 0700, no symlink, in a parent no other user can
+    change), else a fresh ``mkdtemp`` folder (mode 0700, a random name made atomically; removed at exit), which
+    ``GRADIO_TEMP_DIR`` then names for gradio. Never gradio's default ``<temp dir>/gradio``, which any local user
+    can create first (or plant as a symlink to the store's folder) before the server starts.
+
+    Raises:
+        ConfigError: ``GRADIO_TEMP_DIR`` names a symlink, another user's folder, or one others may write.
+    """
+    env = os.environ if environ is None else environ
+    given = env.get(GRADIO_TEMP_DIR, "").strip()
+    if given:
+        return private_folder(given, what=f"{GRADIO_TEMP_DIR} (gradio's upload and cache folder)")
+    made = Path(tempfile.mkdtemp(prefix="mmjudge-gradio-"))
+    atexit.register(shutil.rmtree, made, True)
+    os.environ[GRADIO_TEMP_DIR] = str(made)
+    return made
+
+
+@dataclass(frozen=True)
+class FileRule:
+    """Which files ``/gradio_api/file=`` may serve: those under ``roots`` (the app's own folders)."""
+
+    roots: tuple[str, ...]
+    """Folders, symlinks resolved."""
+
+    @classmethod
+    def under(cls, *folders: str | Path) -> FileRule:
+        return cls(tuple(os.path.realpath(folder) for folder in folders))
+
+    def allows(self, target: str) -> bool:
+        """Whether ``target`` (the path after ``file=``, decoded) is a file under one of the roots: an absolute
+        local path (no scheme, no ``//`` or backslash), inside a root once symlinks are resolved.
+
+        >>> rule = FileRule(("/srv/app",))
+        >>> rule.allows("/srv/app/x/a.csv"), rule.allows("/srv/app/../secret"), rule.allows("https://x.example/a")
+        (True, False, False)
+        >>> rule.allows("//x.example/a"), rule.allows("HTTP://x.example"), rule.allows("srv/app/a")
+        (False, False, False)
+        """
+        if not target.startswith("/") or target.startswith("//") or "\\" in target or "\0" in target:
+            return False
+        real = os.path.realpath(target)
+        return any(real != root and os.path.commonpath([real, root]) == root for root in self.roots)
+
+
 class RouteGate:
-    """ASGI middleware: :data:`ROUTES` and the store's sessions (see the module docstring).
+    """ASGI middleware: :data:`ROUTES`, the files ``file=`` may serve and the store's sessions (see the module
+    docstring).
 
     It sits inside the session middleware (``scope["session"]``); an app without one has no session, so every
-    client counts as anonymous. ``sessions`` is the leaderboard's store.
+    client counts as anonymous. ``sessions`` is the leaderboard's store; ``login`` is ``False`` in the local
+    no-login mode, where every client counts as signed in; ``files`` says what ``file=`` may serve (``None``:
+    nothing).
     """
 
-    def __init__(self, app: Any, sessions: Any = None) -> None:
+    def __init__(self, app: Any, sessions: Any = None, *, login: bool = True, files: FileRule | None = None) -> None:
         self.app = app
         self.sessions = sessions
+        self.login = login
+        self.files = files
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -143,6 +222,12 @@ class RouteGate:
         route = route_of(method, path)
         if route is None:
             await _refuse(scope, receive, send, ROUTE_REFUSED.format(method=method, path=path[:200]), 403)
+            return
+        if path.startswith(FILE_ROUTE) and not (self.files is not None and self.files.allows(path[len(FILE_ROUTE) :])):
+            await _refuse(scope, receive, send, FILE_REFUSED, 403)
+            return
+        if not self.login:  # the local no-login mode: every client is the machine's own user
+            await self.app(scope, receive, send)
             return
         session = scope.get("session")
         user = None if route.static else await self._check_login(session, path)

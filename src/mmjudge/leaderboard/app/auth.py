@@ -56,6 +56,7 @@ from mmjudge.leaderboard.app._gate import (
     ROUTES,
     SIGNED_IN,
     UPLOAD_REFUSED,
+    FileRule,
     RouteGate,
     route_of,
 )
@@ -85,6 +86,8 @@ __all__ = [
     "LoginSetupError",
     "OAuthClient",
     "RouteGate",
+    "check_no_auth",
+    "gated",
     "guard_login",
     "logged_in_username",
     "login_plan",
@@ -206,6 +209,29 @@ def login_plan(environ: Mapping[str, str] | None = None) -> LoginPlan:
     return LoginPlan(on_space=False, client=OAuthClient.from_env(os.environ if environ is None else environ))
 
 
+def check_no_auth(require_login: bool, on_space_allowed: bool, environ: Mapping[str, str] | None = None) -> None:
+    """Refuse the no-login mode on a Hugging Face Space (``SPACE_ID`` set) unless ``on_space_allowed``
+    (``--no-auth-on-space``, ``MMJUDGE_NO_AUTH_ON_SPACE=1``): there anyone who reaches the Space would submit as
+    ``local`` and every admin action would be open.
+
+    >>> check_no_auth(False, False, {"SPACE_ID": "org/lb"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.ConfigError: --no-auth (MMJUDGE_NO_AUTH=1) on the Hugging Face Space org/lb: ...
+    >>> check_no_auth(False, False, {}), check_no_auth(False, True, {"SPACE_ID": "org/lb"})
+    (None, None)
+    """
+    env = os.environ if environ is None else environ
+    space = env.get("SPACE_ID", "").strip()
+    if require_login or on_space_allowed or not space:
+        return
+    raise ConfigError(
+        f"--no-auth (MMJUDGE_NO_AUTH=1) on the Hugging Face Space {space}: without a login anyone who reaches the "
+        "Space submits as 'local' and may hide rows; remove it (the Space's own login needs `hf_oauth: true`), or, "
+        "for a private Space of your own, also set --no-auth-on-space (MMJUDGE_NO_AUTH_ON_SPACE=1)"
+    )
+
+
 def secret_file(store_path: Path | None) -> Path:
     """Where the generated session key is kept: beside the SQLite store, or in the user data dir for a
     PostgreSQL store (``None``).
@@ -307,17 +333,12 @@ class LoginGuard:
     sessions: Any = field(default=None, repr=False)
     """The leaderboard's store, which holds the logins (:class:`~mmjudge.leaderboard.app._gate.RouteGate`)."""
 
-    def launch_kwargs(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """``Blocks.launch`` keyword arguments with :class:`RouteGate` in the app (constructor middleware
-        runs inside the session middleware gradio or :meth:`attach` adds later) and no static workers."""
+    def launch_kwargs(self, kwargs: Mapping[str, Any], files: FileRule | None = None) -> dict[str, Any]:
+        """``Blocks.launch`` keyword arguments with :class:`RouteGate` (serving ``files``) in the app (constructor
+        middleware runs inside the session middleware gradio or :meth:`attach` adds later), see :func:`gated`."""
         from starlette.middleware import Middleware
 
-        app_kwargs = dict(kwargs.get("app_kwargs") or {})
-        app_kwargs["middleware"] = [
-            *app_kwargs.get("middleware", ()),
-            Middleware(RouteGate, sessions=self.sessions),
-        ]
-        return {**kwargs, "app_kwargs": app_kwargs, "num_workers": 0}
+        return gated(kwargs, Middleware(RouteGate, sessions=self.sessions, files=files))
 
     def attach(self, app: Any) -> None:
         """What ``attach_oauth`` does for this app off a Space: the OAuth routes and the session middleware."""
@@ -344,6 +365,14 @@ class LoginGuard:
             return
         raise LoginSetupError(f"{missing}, so the leaderboard refuses to serve with login required: install the "
                               "gradio version pinned in constraints.txt, or serve with --no-auth")  # fmt: skip
+
+
+def gated(kwargs: Mapping[str, Any], gate: Any) -> dict[str, Any]:
+    """``Blocks.launch`` keyword arguments with the middleware ``gate`` added to the app and gradio's static
+    file workers off (``num_workers=0``: they take uploads in processes of their own, past any middleware)."""
+    app_kwargs = dict(kwargs.get("app_kwargs") or {})
+    app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()), gate]
+    return {**kwargs, "app_kwargs": app_kwargs, "num_workers": 0}
 
 
 _LOGINS: weakref.WeakKeyDictionary[Any, LoginGuard | None] = weakref.WeakKeyDictionary()

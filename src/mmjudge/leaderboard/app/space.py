@@ -245,10 +245,12 @@ def open_space(environ: Mapping[str, str], *, download: Download | None = None,
                persistent: Path = Path("/data"),
                is_private: Callable[[str, str], bool] | None = None) -> tuple[Any, Any]:  # fmt: skip
     """Read the configuration, fetch the labels, open the store and build the app: ``(board, app)``."""
+    from mmjudge.leaderboard.app.auth import check_no_auth
     from mmjudge.leaderboard.app.startup import about_text, open_leaderboard, start_mirror
     from mmjudge.leaderboard.app.ui import build_app
 
     config = SpaceConfig.from_env(environ, persistent=persistent)
+    check_no_auth(config.settings["require_login"], config.settings["no_auth_on_space"], environ)
     check_private(config, is_private=is_private)
     data_root = fetch_labels(config, download=download)
     board = open_leaderboard(

@@ -299,7 +299,8 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
                  "MMJUDGE_BENCHMARKS leaves it out)" for b in benchmark_ids()}  # fmt: skip
     # the login's settings are for serving off a Space: on it, hf_oauth sets OAUTH_* and gradio keys the cookies
     variables.update({k: v for k, v in VARIABLES.items() if k not in OFF_SPACE_LOGIN
-                      and k not in ("MMJUDGE_DB", "MMJUDGE_LABELS_<ID>", "MMJUDGE_NO_AUTH", "MMJUDGE_DATA_ROOT")})  # fmt: skip
+                      and k not in ("MMJUDGE_DB", "MMJUDGE_LABELS_<ID>", "MMJUDGE_NO_AUTH", "MMJUDGE_NO_AUTH_ON_SPACE",
+                                  "MMJUDGE_DATA_ROOT")})  # fmt: skip
     secrets = {k: v for k, v in SECRETS.items() if k not in OFF_SPACE_LOGIN}
     settings = [
         "hardware: cpu-basic is enough (the Space scores files; models run on workers)",

@@ -39,6 +39,7 @@ from mmjudge.leaderboard.app._calls import (
     row_id,
     tracked,
 )
+from mmjudge.leaderboard.app._gate import FileRule, RouteGate, private_gradio_dir
 from mmjudge.leaderboard.app._tab import ONE_SORT_JS, TabControls, benchmark_tab, phone_head, pin_css, refresh
 from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
@@ -75,6 +76,9 @@ def _username(profile: gr.OAuthProfile | None) -> str | None:
     return None if profile is None else str(profile.username)
 
 
+GRADIO_ICONS = Path(gr.__file__).parent / "icons"
+"""gradio's own icons (the login button's logo), which its page fetches through ``file=``: files of the installed
+package, served beside the app's own (:class:`~mmjudge.leaderboard.app._gate.FileRule`)."""
 RANKS_WAIT_S = 120.0
 """How long a render waits for the background rank cells of a board that just changed."""
 
@@ -85,10 +89,11 @@ class Handlers:
     Every handler the Blocks wire runs inside :attr:`in_flight`, so that closing the app can wait for it.
     """
 
-    def __init__(self, board: Leaderboard) -> None:
+    def __init__(self, board: Leaderboard, files: Path | None = None) -> None:
         self.board = board
         self.in_flight = InFlight()
-        self._export_dir = Path(tempfile.mkdtemp(prefix="mmjudge-leaderboard-"))
+        # exports are made in a private folder (mkdtemp: 0700), inside the app's own files folder when given
+        self._export_dir = Path(tempfile.mkdtemp(prefix="mmjudge-exports-", dir=files))
 
     def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark`` (once the rank cells of a row just stored or hidden are stored,
@@ -266,6 +271,9 @@ class LeaderboardApp:
 
     blocks: gr.Blocks
     handlers: Handlers
+    files: Path
+    """The app's own files folder (gradio's uploads and cache, the exports): the only place ``file=`` serves
+    from (:func:`~mmjudge.leaderboard.app._gate.private_gradio_dir`)."""
 
     def launch(self, **kwargs: Any) -> None:
         """Serve with the queue (4 concurrent calls per event); keyword arguments go to ``Blocks.launch``.
@@ -275,24 +283,32 @@ class LeaderboardApp:
         a real OAuth login first (never gradio's local mock) and refuses anonymous uploads; it raises
         :class:`~mmjudge.errors.ConfigError` naming what to set when no login is configured here.
         """
-        from mmjudge.leaderboard.app.auth import LoginSetupError, guard_login
+        from starlette.middleware import Middleware
+
+        from mmjudge.leaderboard.app.auth import LoginSetupError, gated, guard_login
 
         kwargs.setdefault("css", pin_css())
         kwargs.setdefault("js", ONE_SORT_JS)
         kwargs.setdefault("head", phone_head())
         guard = None
+        files = FileRule.under(self.files, GRADIO_ICONS)
         if self.handlers.board.settings.require_login:
             guard = guard_login(self.blocks, self.handlers.board.store)
-            kwargs = guard.launch_kwargs(kwargs)
+            kwargs = guard.launch_kwargs(kwargs, files)
+        else:
+            kwargs = gated(kwargs, Middleware(RouteGate, login=False, files=files))
         blocking = not kwargs.pop("prevent_thread_lock", False)
-        # launched without blocking, so that the login is verified before this call blocks
+        # launched without blocking, so that the login and the gate are verified before this call blocks
         self.blocks.queue(default_concurrency_limit=4).launch(prevent_thread_lock=True, **kwargs)
-        if guard is not None:
-            try:
+        try:
+            if guard is not None:
                 guard.verify(self.blocks)
-            except LoginSetupError:
-                self.close()
-                raise
+            elif not any(getattr(m, "cls", None) is RouteGate for m in self.blocks.server_app.user_middleware):
+                raise LoginSetupError("gradio did not pass app_kwargs['middleware'] to the app it served (no route "
+                                      "gate): install the gradio version pinned in constraints.txt")  # fmt: skip
+        except LoginSetupError:
+            self.close()
+            raise
         if blocking:
             self.blocks.block_thread()
             self.close()
@@ -310,7 +326,8 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
     """The leaderboard app: one tab per registered benchmark, submit, model request, queue, about, admin."""
     from mmjudge.leaderboard.app.auth import reserve_login
 
-    handlers = Handlers(board)
+    files = private_gradio_dir()  # before the Blocks: gradio reads its folder from GRADIO_TEMP_DIR
+    handlers = Handlers(board, files)
     titles = [get_benchmark(b).title for b in benchmark_ids()]
     with gr.Blocks(title="mmjudge leaderboard") as demo:
         gr.Markdown(f"# mmjudge leaderboard\nMultimodal judges on {_listing(titles)}. "
@@ -350,7 +367,7 @@ def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
             loaded = demo.load(handlers.table_value, [name, tab.view], tab.frame, api_name=f"table_{benchmark}")
             loaded = loaded.then(handlers.plot, [name, *tab.figure_inputs()], tab.plot, api_visibility="private")
             loaded.then(tab.enable, None, tab.controls(), api_visibility="private")
-    return LeaderboardApp(demo, handlers)
+    return LeaderboardApp(demo, handlers, files)
 
 
 def _listing(titles: list[str]) -> str:

@@ -12,8 +12,8 @@ with its source), ``run here`` (the server's own worker ran the model), ``submit
 predictions: the labels are public, so such a row proves only that a file was scored), and ``baseline``
 (a weight-free judge the operator stored with ``mmjudge demo``: shown, never ranked; stored as ``run here``
 with ``reference_line`` set, the names the store keeps). Judge
-type: a verified row's backend (the header's ``provenance.judge_config.judge``, ``"unknown"`` when the
-header does not say; the submitter's claim, shown as such); a reported row's group in its benchmark's
+type: a verified row's backend (the header's ``provenance.judge_config.judge`` when it names a registered judge,
+``"unknown"`` otherwise: the submitter's claim, shown as such and never as free text); a reported row's group in its benchmark's
 ``reported.json`` (e.g. ``reward model``), else ``"published"``.
 
 Order (:func:`order_rows`): rows are grouped by the set they were scored on (dataset, revision or content
@@ -45,6 +45,7 @@ __all__ = [
     "Ordered",
     "Place",
     "judge_type",
+    "known_backend",
     "order_rows",
     "ranks",
     "reported_groups",
@@ -60,6 +61,8 @@ set; never ranked). Its one name wherever a user reads it: tier filter, ``Tier``
 SHOWN_TIERS: tuple[str, ...] = (PUBLISHED, RUN_HERE, SUBMITTED, BASELINE)
 """The tiers a row shows, and the tier filter's choices (see the module docstring)."""
 UNRANKED = "—"
+UNKNOWN_TYPE = "unknown"
+"""The judge type of a verified row whose header names no registered judge."""
 NOT_RANKED = "not ranked"
 """The significance cell of a baseline or a flagged row."""
 
@@ -227,8 +230,23 @@ def judge_type(sub: StoredSubmission, groups: Mapping[str, str] | None = None) -
     """
     if sub.kind == "reported":
         return (groups or {}).get(sub.judge, "published")
-    backend = _judge_config(sub).get("judge")
-    return str(backend) if isinstance(backend, str) and backend else "unknown"
+    return known_backend(_judge_config(sub).get("judge"))
+
+
+def known_backend(claimed: Any) -> str:
+    """A file header's judge backend as the Type column and its filter show it: a registered judge's name, else
+    ``unknown`` (the header is the submitter's claim: any other text, an override or a zero-width character
+    included, never reaches a cell or a filter choice).
+
+    >>> known_backend("vlm_digit"), known_backend("vlm_digit\u202e"), known_backend("x" * 5000), known_backend(None)
+    ('vlm_digit', 'unknown', 'unknown', 'unknown')
+    """
+    from mmjudge._text import unsafe_char
+    from mmjudge.judges import JUDGES
+
+    if not isinstance(claimed, str) or not 0 < len(claimed) <= 100 or unsafe_char(claimed) is not None:
+        return UNKNOWN_TYPE
+    return claimed if claimed in JUDGES.names() else UNKNOWN_TYPE
 
 
 def reported_groups(benchmark: str) -> dict[str, str]:

@@ -153,14 +153,23 @@ def _int(low: float, high: float, nullable: bool = False) -> Rule:
     return Rule("int", low, high, nullable=nullable)
 
 
+# Bounds are what the papers' protocols use, with room for a sweep (IsoVRBench's frame sweep goes to 48, VideoScore
+# reads 48, VideoAlign 2 fps, Mantis 8 fps; frames of at most 1280 x 28 x 28 pixels, VideoScore2's 24576 x 28 x 28
+# pixels in all; AVERE generates 2048 tokens, VideoScore2 samples 1024 at temperature 0.7): a request past them
+# would only hold a GPU longer (each run also has a time budget: mmjudge.leaderboard.worker.budget).
+MAX_FRAMES = 64
+MAX_FRAME_PIXELS = 1280 * 28 * 28
+MAX_TOTAL_PIXELS = 24576 * 28 * 28
+MAX_NEW_TOKENS = 2048
 _NAME = Rule("text", high=100)
-_FRAMES = {"frames": _int(1, 256, True), "fps": Rule("float", 0.1, 30.0, nullable=True),
-           "max_pixels": _int(3136, 16_777_216, True)}  # fmt: skip
+_PIXELS = _int(3136, MAX_FRAME_PIXELS, True)
+_TOTAL_PIXELS = _int(3136, MAX_TOTAL_PIXELS, True)
+_FRAMES = {"frames": _int(1, MAX_FRAMES, True), "fps": Rule("float", 0.1, 8.0, nullable=True), "max_pixels": _PIXELS}
 _BATCH = {"batch_size": _int(1, 64)}
 _DTYPE = {"dtype": Rule("choice", choices=("auto", "bfloat16", "float16", "float32"))}
 _SEED = {"seed": _int(0, 2**31 - 1)}
 _LOCAL = {"name": _NAME, **_FRAMES, **_BATCH, **_DTYPE, "local_files_only": Rule("bool")}
-_TOKENS = _int(1, 4096)
+_TOKENS = _int(1, MAX_NEW_TOKENS)
 
 DEFAULT_RULES: Mapping[str, BackendRules] = {
     "random": BackendRules({"name": _NAME, **_BATCH, **_SEED}, {"include_same": Rule("bool")}, model_source=NO_MODEL),
@@ -179,12 +188,12 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
     "vlm_digit": BackendRules(
         _LOCAL,
         {"as_video": Rule("bool"), "padding_side": Rule("choice", choices=("left", "right")),
-         "min_pixels": _int(3136, 16_777_216, True), "total_pixels": _int(3136, 1 << 30, True)},
+         "min_pixels": _PIXELS, "total_pixels": _TOTAL_PIXELS},
     ),
     "video_reward": BackendRules(
         _LOCAL,
         {"checkpoint": Rule("repo_id", nullable=True), "checkpoint_revision": Rule("revision", nullable=True),
-         "checkpoint_step": _int(-1, 10**9), "min_pixels": _int(3136, 16_777_216, True), "use_norm": Rule("bool"),
+         "checkpoint_step": _int(-1, 10**9), "min_pixels": _PIXELS, "use_norm": Rule("bool"),
          "positions": Rule("choice", choices=("sequential", "mrope"), nullable=True)},
     ),
     "label_choice": BackendRules(
@@ -212,14 +221,15 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
          "max_answer_tokens": _TOKENS, "max_description_tokens": _TOKENS, "max_reasoning_tokens": _TOKENS},
     ),
     "video_score": BackendRules(
-        {"name": _NAME, "frames": _int(1, 256, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
-        {"max_frames": _int(1, 256), "round": _int(0, 8, True), "image_backend": Rule("choice", choices=("pil", "torchvision"))},
+        {"name": _NAME, "frames": _int(1, MAX_FRAMES, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
+        {"max_frames": _int(1, MAX_FRAMES), "round": _int(0, 8, True),
+         "image_backend": Rule("choice", choices=("pil", "torchvision"))},
     ),
     "videoscore2": BackendRules(
         {**_LOCAL, **_SEED},
         {"readout": Rule("choice", choices=("soft", "hard")), "do_sample": Rule("bool"),
-         "temperature": Rule("float", 0.05, 2.0), "max_new_tokens": _TOKENS,
-         "min_pixels": _int(3136, 16_777_216, True), "total_pixels": _int(3136, 1 << 30, True)},
+         "temperature": Rule("float", 0.05, 1.0), "max_new_tokens": _int(1, 1024),
+         "min_pixels": _PIXELS, "total_pixels": _TOTAL_PIXELS},
     ),
     "unified_reward": BackendRules(
         {"name": _NAME, "frames": _int(1, 64, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from mmjudge._hub import hub_commit
 from mmjudge.leaderboard.core.queue import RequestSpec, canonical_revision
 from mmjudge.leaderboard.store import SubmissionRejected
 
@@ -34,23 +35,15 @@ RevisionResolver = Callable[[str, str], str]
 ``huggingface_hub`` errors :func:`hub_commit` raises."""
 COMMIT = re.compile(r"[0-9a-f]{40}")
 """A full commit SHA (what a pinned request's revision is)."""
-HUB_TIMEOUT_S = 10.0
-"""How long a request waits for the Hub's answer."""
-
-
-def hub_commit(model: str, revision: str) -> str:
-    """The commit ``revision`` of the Hub model repo ``model`` names now (``HfApi.model_info``; ``HF_TOKEN``
-    lets the server read gated and private repos)."""
-    from huggingface_hub import HfApi
-
-    return str(HfApi().model_info(model, revision=revision, timeout=HUB_TIMEOUT_S).sha or "")
 
 
 def pin_revision(spec: RequestSpec, resolve: RevisionResolver | None) -> RequestSpec:
-    """``spec`` at the commit its revision names (:func:`canonical_revision`: none is the default branch).
+    """``spec`` at the commit its revision names (:func:`canonical_revision`: none is the default branch), and
+    every second repo its options load (:func:`mmjudge.judges.repos.loaded_repos`: a text LLM, a checkpoint, a
+    processor) at the commit its own revision names.
 
-    ``spec`` is returned as it is when there is no resolver, when its revision is already a full commit, or
-    for a local model folder (a local admin's request).
+    ``spec`` is returned as it is when there is no resolver; a revision that is already a full commit, and a
+    local model folder (a local admin's request), are kept.
 
     >>> spec = RequestSpec("org/m", "refs/heads/main", "random", {"judge": "random", "revision": "refs/heads/main"},
     ...                    ("mist",))
@@ -59,36 +52,50 @@ def pin_revision(spec: RequestSpec, resolve: RevisionResolver | None) -> Request
     True
 
     Raises:
-        SubmissionRejected: the repo or revision does not exist (or the server may not read it), the Hub did
+        SubmissionRejected: a repo or revision does not exist (or the server may not read it), the Hub did
             not answer, or the answer is not a commit; nothing is queued.
     """
-    if resolve is None or COMMIT.fullmatch(spec.revision) or Path(spec.model).is_absolute():
+    if resolve is None:
         return spec
+    from mmjudge.errors import ConfigError
+    from mmjudge.judges.repos import pin_config
+
+    if not (COMMIT.fullmatch(spec.revision) or Path(spec.model).is_absolute()):
+        commit = _commit_of(spec.model, canonical_revision(spec.revision), resolve)
+        spec = replace(spec, revision=commit, config={**spec.config, "revision": commit})
+    try:
+        config = pin_config(spec.config, lambda repo, revision: _commit_of(repo, revision, resolve))
+    except ConfigError as exc:
+        raise SubmissionRejected(f"{exc}; nothing was queued") from None
+    return spec if config == spec.config else replace(spec, config=config)
+
+
+def _commit_of(repo: str, asked: str, resolve: RevisionResolver) -> str:
+    """The commit ``asked`` names in the Hub model repo ``repo`` (see :func:`pin_revision` for the refusals)."""
     from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
 
-    asked = canonical_revision(spec.revision)
     try:
-        commit = resolve(spec.model, asked)
+        commit = resolve(repo, asked)
     except RevisionNotFoundError:
         raise SubmissionRejected(
-            f"model {spec.model!r} has no revision {asked!r} on the Hub: give a branch, tag or commit of the repo"
+            f"model {repo!r} has no revision {asked!r} on the Hub: give a branch, tag or commit of the repo"
         ) from None
     except RepositoryNotFoundError:
         raise SubmissionRejected(
-            f"no model repo {spec.model!r} that this server can read on the Hub (it does not exist, or it is "
+            f"no model repo {repo!r} that this server can read on the Hub (it does not exist, or it is "
             "private or gated): check the repo id, or grant the server access"
         ) from None
     except Exception as exc:  # any other failure to reach the Hub queues nothing, with one line
         raise SubmissionRejected(
-            f"could not ask the Hub which commit {spec.model}@{asked} is ({type(exc).__name__}); nothing was "
+            f"could not ask the Hub which commit {repo}@{asked} is ({type(exc).__name__}); nothing was "
             "queued: try again later"
         ) from None
     if not COMMIT.fullmatch(commit):
         raise SubmissionRejected(
-            f"the Hub named no commit for {spec.model}@{asked} (got {commit[:60]!r}); nothing was queued: try again "
+            f"the Hub named no commit for {repo}@{asked} (got {commit[:60]!r}); nothing was queued: try again "
             "later"
         )
-    return replace(spec, revision=commit, config={**spec.config, "revision": commit})
+    return commit
 
 
 def pin_date(spec: RequestSpec, now: float | None = None) -> RequestSpec:

@@ -96,10 +96,11 @@ class Settings:
                 raise ConfigError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
 
 
-STARTUP = ("db", "demo_output", "mirror_repo")
+STARTUP = ("db", "demo_output", "mirror_repo", "no_auth_on_space")
 """Settings of :data:`SETTINGS` that are not :class:`Settings` fields: where the command or the Space opens the
-store (:func:`~mmjudge.leaderboard.app.startup.open_leaderboard`'s ``db``), the baselines it ingests, and the Hub
-repo it mirrors to (:func:`~mmjudge.leaderboard.app.startup.start_mirror`)."""
+store (:func:`~mmjudge.leaderboard.app.startup.open_leaderboard`'s ``db``), the baselines it ingests, the Hub
+repo it mirrors to (:func:`~mmjudge.leaderboard.app.startup.start_mirror`), and whether the no-login mode may
+start on a Space (:func:`~mmjudge.leaderboard.app.auth.check_no_auth`)."""
 _FIELD = object()
 
 
@@ -124,10 +125,11 @@ class Setting:
 
     @property
     def default(self) -> Any:
-        """The value when it is not set: the :class:`Settings` field's default (``None`` for a start-up option)."""
+        """The value when it is not set: the :class:`Settings` field's default (for a start-up option ``None``, or
+    off for a switch)."""
         found = {f.name: f for f in dataclasses.fields(Settings)}.get(self.name)
-        if found is None:
-            return None
+        if found is None:  # a start-up option: a switch not given is off, anything else absent
+            return self.kind.from_flag(False, self.flag) if isinstance(self.kind, Switch) else None
         if found.default_factory is not dataclasses.MISSING:
             return found.default_factory()
         return found.default
@@ -151,9 +153,10 @@ def add_flags(parser: argparse.ArgumentParser, names: Collection[str] | None = N
         parser.add_argument(setting.flag, help=setting.help, **keywords)
 
 
-def from_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """``{name: value}`` of every setting with a flag, from the parsed command line."""
-    return {s.name: s.kind.from_flag(getattr(args, s.dest), s.flag) for s in SETTINGS if s.flag is not None}
+def from_flags(args: argparse.Namespace, names: Collection[str] | None = None) -> dict[str, Any]:
+    """``{name: value}`` of every setting with a flag (only ``names`` when given), from the parsed command line."""
+    return {s.name: s.kind.from_flag(getattr(args, s.dest), s.flag) for s in SETTINGS
+            if s.flag is not None and (names is None or s.name in names)}  # fmt: skip
 
 
 def from_environment(environ: Mapping[str, str], problems: list[str]) -> dict[str, Any]:
@@ -218,8 +221,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("mirror_repo", Text(), flag="--mirror-repo", variable="MMJUDGE_MIRROR_REPO",
             help="mirror the public tables to this Hub dataset repo (needs HF_TOKEN with write access; default: off)"),
     Setting("require_login", Switch(means=False), flag="--no-auth", variable="MMJUDGE_NO_AUTH",
-            help="local no-login mode, the submitter is 'local' (variable: 1; never on a public Space; without it, "
-            "off a Space, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET of an OAuth app must be set: README, Deploy)"),
+            help="local no-login mode, the submitter is 'local' (variable: 1; refused on a Space unless "
+            "--no-auth-on-space; without it, off a Space, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET of an OAuth app must "
+            "be set: README, Deploy)"),
+    Setting("no_auth_on_space", Switch(), flag="--no-auth-on-space", variable="MMJUDGE_NO_AUTH_ON_SPACE",
+            help="allow the no-login mode on a Hugging Face Space (variable: 1): anyone who reaches the Space submits "
+            "as 'local' and every admin action is open; only for a private Space of your own (default: refused)"),
     Setting("admins", Names(), flag="--admin", variable="MMJUDGE_ADMINS",
             help="username allowed to hide rows (the flag repeatable, the variable comma-separated)"),
     Setting("daily_limit", Number(int, at_least=0), flag="--daily-limit", variable="MMJUDGE_DAILY_LIMIT",

@@ -15,6 +15,11 @@ and never ranked, named by its settings); an API model the endpoint and the date
 request a non-admin made with private labels go under the submitter's Ladder (``ModelRequest.ladder_margin``),
 and its public log tail holds the worker's own lines only: ``mmjudge eval`` prints the scores it computed.
 
+Each run has a wall-time budget derived from its options and the benchmark's size, capped by the worker's
+``max_run_hours`` (:mod:`mmjudge.leaderboard.worker.budget`); a run past it is stopped with its whole process
+group and the request fails with the reason. A request that runs a repo's own code (``trust_remote_code``) runs
+only when this worker's own ``remote_code`` allow-list (``--remote-code``) pins that repo at the request's commit.
+
 A run with items that failed with an error (unreadable media, the model raised; ``run.errored`` in the
 ``results.json`` beside the predictions) is never stored: the request fails with how many items failed
 and the first error. A ``no_judgment`` answer (a reply without a readable label) is scored as usual.
@@ -29,15 +34,16 @@ Space shares, so workers run on any machine that reaches it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -45,26 +51,36 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge._private import private_folder, private_path, read_own_file, write_own_file
 from mmjudge._secrets import url_credentials
 from mmjudge.errors import MmjudgeError
 from mmjudge.leaderboard.core.heartbeats import beat
-from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL, NO_MODEL, check_request_config
+from mmjudge.leaderboard.core.policy import (
+    ENDPOINT_MODEL,
+    NO_MODEL,
+    check_request_config,
+    remote_code_revision,
+)
 from mmjudge.leaderboard.core.queue import ModelRequest, claim, finish, renew
 from mmjudge.leaderboard.core.redaction import SECRETS, public_log
 from mmjudge.leaderboard.core.service import Leaderboard
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
+from mmjudge.leaderboard.worker.budget import DEFAULT_MAX_RUN_HOURS, Budget, run_budget
 
 __all__ = [
     "EvalFn",
     "EvalJob",
+    "Pace",
     "default_work_dir",
     "errored_items",
     "process_one",
     "public_log",
+    "revision_text",
     "run_worker",
     "secret_values",
     "subprocess_eval",
+    "work_root",
     "worker_id",
 ]
 
@@ -85,6 +101,8 @@ class EvalJob:
     """Output folder of the run."""
     log_path: Path
     """Where the run's log goes."""
+    budget: Budget | None = None
+    """How long the run may take (``None``: no limit)."""
 
 
 EvalFn = Callable[[EvalJob], Path]
@@ -97,29 +115,72 @@ def worker_id() -> str:
 
 
 def default_work_dir(store_location: str | Path) -> Path:
-    """``<temp dir>/mmjudge-requests/<hash of the store location>``: where attempts work unless ``work_dir``
-    is given (one folder per store, so workers of two leaderboards never remove each other's folders)."""
+    """``<user cache dir>/mmjudge/worker/<hash of the store location>``: where attempts work unless ``work_dir``
+    is given (one folder per store, so workers of two leaderboards never remove each other's folders). It is in
+    this user's own cache folder, not in a temp folder other users share."""
+    from platformdirs import user_cache_dir
+
     key = str(store_location) if is_postgres_url(store_location) else str(Path(store_location).resolve())
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
-    return Path(tempfile.gettempdir()) / "mmjudge-requests" / digest
+    return Path(user_cache_dir("mmjudge")) / "worker" / digest
 
 
-def subprocess_eval(job: EvalJob, *, timeout_s: float | None = None, gpus: int = 0) -> Path:
-    """Run ``mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process, through
-    ``accelerate launch`` with one rank per GPU when ``gpus`` > 1."""
+def work_root(work_dir: str | Path | None, store_location: str | Path) -> Path:
+    """The worker's folder, made or checked private (:mod:`mmjudge._private`): ``work_dir``, else
+    :func:`default_work_dir` (each of its folders below the user's cache folder).
+
+    Raises:
+        ConfigError: a folder of the path is a symlink, another user's, or writable by others, or its parent
+            could be changed by another user.
+    """
+    if work_dir is not None:
+        return private_folder(work_dir, what="the worker's --work-dir")
+    folder = default_work_dir(store_location)
+    base = folder.parents[2]  # the user's cache folder, above mmjudge/worker/<hash>
+    base.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return private_path(base, *folder.parts[-3:], what="the worker's folder")
+
+
+def subprocess_eval(job: EvalJob, *, gpus: int = 0) -> Path:
+    """Run ``mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process (its own
+    process group), through ``accelerate launch`` with one rank per GPU when ``gpus`` > 1; past ``job.budget``
+    the whole group is stopped."""
     from mmjudge.leaderboard.worker.launch import eval_command
 
     command = eval_command(["--benchmark", job.benchmark, "--judge", str(job.config_path), "--data",
                             str(job.data_dir), "--out", str(job.out_dir), "--no-progress"], gpus)  # fmt: skip
     with job.log_path.open("ab") as log:
-        code = subprocess.run(
-            command, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s, check=False
-        ).returncode
+        child = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code = child.wait(timeout=None if job.budget is None else job.budget.seconds)
+        except subprocess.TimeoutExpired:
+            _stop_group(child)
+            raise MmjudgeError(
+                f"`mmjudge eval --benchmark {job.benchmark}` ran past its time budget and was stopped "
+                f"(budget {job.budget.why if job.budget else ''}); nothing stored"
+            ) from None
+        except BaseException:  # the worker is stopping: leave no run behind
+            _stop_group(child)
+            raise
     if code != 0:
         errored = errored_items(job.out_dir / "results.json")
         why = f": {errored}" if errored else ""
         raise MmjudgeError(f"`mmjudge eval --benchmark {job.benchmark}` exited with status {code}{why}")
     return job.out_dir / "predictions.jsonl"
+
+
+def _stop_group(child: subprocess.Popen[bytes], grace_s: float = 10.0) -> None:
+    """Stop ``child`` and every process of its group (``accelerate launch`` ranks): SIGTERM, ``grace_s`` to
+    finish, then SIGKILL for whatever is left."""
+    try:
+        os.killpg(child.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=grace_s)
+    with contextlib.suppress(ProcessLookupError):  # ranks that outlive the launcher, or one that ignored SIGTERM
+        os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
 
 
 def errored_items(results: Path) -> str | None:
@@ -139,13 +200,18 @@ def errored_items(results: Path) -> str | None:
 
 
 def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalFn = subprocess_eval,
-                lease_s: float = 600.0, work_dir: str | Path | None = None,
-                gpus: int = 0) -> ModelRequest | None:  # fmt: skip
+                lease_s: float = 600.0, work_dir: str | Path | None = None, gpus: int = 0,
+                max_run_hours: float = DEFAULT_MAX_RUN_HOURS) -> ModelRequest | None:  # fmt: skip
     """Claim one request and run it to FINISHED or FAILED; ``None`` when the queue is empty.
 
-    ``gpus`` is only reported in the worker's heartbeat (``eval_fn`` decides how the run is launched).
+    ``gpus`` is reported in the worker's heartbeat and divides the runs' time budgets (``eval_fn`` decides how
+    the run is launched); ``max_run_hours`` caps each budget (:func:`~mmjudge.leaderboard.worker.budget.run_budget`).
+
+    Raises:
+        ConfigError: the work folder is not private (:func:`work_root`); checked before a request is claimed.
     """
     worker = worker or worker_id()
+    root = work_root(work_dir, board.store.location)
     request = claim(board.store, worker, lease_s=lease_s, max_attempts=board.settings.max_attempts)
     if request is None:
         return None
@@ -153,10 +219,9 @@ def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalF
     beat(board.store, worker, state="running", request_id=request.id, gpus=gpus)
     logger.info("worker %s claimed request #%d (%s), attempt %d", worker, request.id, request.model,
                 lease.attempt)  # fmt: skip
-    root = Path(work_dir) if work_dir is not None else default_work_dir(board.store.location)
     folder = _attempt_folder(root, lease)
     log_path = folder / "run.log"
-    log_path.touch()
+    write_own_file(log_path, b"")
     hidden = _Private(_private_folders(board, folder), tuple(secret_values(board)))
     # a laddered request's log is not public: the run prints the scores the Ladder withholds
     public_path = log_path if request.ladder_margin is None else None
@@ -166,7 +231,7 @@ def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalF
     )
     keeper.start()
     try:
-        lines = _run_request(board, request, lease, eval_fn, folder, log_path)
+        lines = _run_request(board, request, lease, eval_fn, folder, log_path, Pace(gpus, max_run_hours))
         ok, tail = True, _tail(public_path, lines, hidden)
     except LeaseLost as exc:
         logger.warning("request #%d: %s", request.id, exc)
@@ -186,25 +251,37 @@ def process_one(board: Leaderboard, *, worker: str | None = None, eval_fn: EvalF
 
 
 def _attempt_folder(root: Path, lease: Lease) -> Path:
-    """A fresh folder for this attempt; folders of earlier attempts (killed workers) are removed."""
-    root.mkdir(parents=True, exist_ok=True)
+    """A fresh private folder for this attempt; folders of earlier attempts (killed workers) are removed."""
+    root = private_folder(root, what="the worker's folder")
     for stale in root.glob(f"request{lease.request_id}-*"):
         logger.info("removing %s left by an earlier attempt", stale)
         shutil.rmtree(stale, ignore_errors=True)
     folder = root / f"request{lease.request_id}-attempt{lease.attempt}"
-    folder.mkdir()
-    return folder
+    os.mkdir(folder, 0o700)
+    return private_folder(folder, what="the attempt's folder")
+
+
+class Pace(NamedTuple):
+    """What a run's time budget depends on besides its request (:func:`~mmjudge.leaderboard.worker.budget.run_budget`)."""
+
+    gpus: int
+    """GPUs each run is spread over."""
+    max_run_hours: float
+    """The worker's cap on every budget."""
 
 
 def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_fn: EvalFn, tmp: Path,
-                 log_path: Path) -> list[str]:  # fmt: skip
+                 log_path: Path, pace: Pace) -> list[str]:  # fmt: skip
     import yaml
+
+    from mmjudge.scoring import expected_ids
 
     root = board.settings.data_root
     if root is None:
         raise MmjudgeError("the worker needs --data-root with built benchmark folders")
+    config = _run_config(board, request)
     config_path = tmp / "config.yaml"
-    config_path.write_text(yaml.safe_dump(_run_config(board, request), sort_keys=True), encoding="utf-8")
+    written = write_own_file(config_path, yaml.safe_dump(config, sort_keys=True).encode("utf-8"))
     name = str(request.config.get("name") or request.backend)
     stored = board.store.request_benchmarks(request.id)
     notes = []
@@ -212,7 +289,11 @@ def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_f
         if benchmark in stored:
             notes.append(f"{benchmark}: already stored as verified row #{stored[benchmark]} (step skipped)")
             continue
-        job = EvalJob(benchmark, config_path, root / benchmark, tmp / benchmark, log_path)
+        calls = len(expected_ids(benchmark, board.reference_rows(benchmark)))
+        budget = run_budget(config, calls, ranks=max(pace.gpus, 1), max_hours=pace.max_run_hours)
+        job = EvalJob(benchmark, config_path, root / benchmark, tmp / benchmark, log_path, budget)
+        private_folder(tmp, what="the attempt's folder")  # checked again before each run...
+        read_own_file(config_path, written, what="the run's config")  # ...and the config is the one written
         predictions = eval_fn(job)
         errored = errored_items(predictions.parent / "results.json")
         if errored:  # never a row from a run whose items failed with an error
@@ -244,7 +325,27 @@ def _row_meta(board: Leaderboard, request: ModelRequest, name: str) -> Submissio
         day = time.strftime("%Y-%m-%d", time.gmtime())
         revision = f"{endpoint_name(str(getattr(options, 'base_url', '')))} {day}"
         return SubmissionMeta(judge=name, model=request.model, revision=revision, weights="unknown")
-    return SubmissionMeta(judge=name, model=request.model, revision=request.revision, weights="open")
+    return SubmissionMeta(judge=name, model=request.model, revision=revision_text(request.revision, request.config),
+                          weights="open")  # fmt: skip
+
+
+def revision_text(revision: str, config: Mapping[str, Any], limit: int = 200) -> str:
+    """A row's revision: the model's, then each second repo the run loaded (:func:`mmjudge.judges.repos.loaded_repos`)
+    at its commit (12 characters: the provenance keeps the whole), within ``limit`` characters.
+
+    >>> revision_text("a" * 40, {"judge": "audio_language", "model": "org/m", "options": {"strategy": "S3",
+    ...               "text_model": "mallory/answers", "text_model_revision": "b" * 40}})
+    'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa + text_model mallory/answers@bbbbbbbbbbbb'
+    """
+    from mmjudge.judges.repos import loaded_repos
+
+    parts = [revision]
+    for repo in loaded_repos(config):
+        if repo.key != "model":
+            pin = (repo.revision or "unpinned")[:12]
+            parts.append(f"{repo.key.removeprefix('options.')} {repo.repo}@{pin}")
+    text = " + ".join(parts)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
 
 
 def _settings_text(config: Mapping[str, Any]) -> str:
@@ -263,11 +364,20 @@ def _settings_text(config: Mapping[str, Any]) -> str:
 
 
 def _run_config(board: Leaderboard, request: ModelRequest) -> dict[str, Any]:
-    """The request's config, checked again against the rules, with the server's fixed options added."""
-    chosen = {k: v for k, v in request.config.items() if k not in ("judge", "model", "revision")}
+    """The request's config, checked again against the rules (a ``trust_remote_code`` request against this
+    worker's own allow-list, at the request's commit), with the server's fixed options added."""
+    chosen = {k: v for k, v in request.config.items() if k not in ("judge", "model", "revision", "trust_remote_code")}
     check_request_config(
         request.backend, chosen, board.settings.request_rules, admin=board.is_admin(request.submitter)
     )
+    trust = request.config.get("trust_remote_code", False)
+    if trust is not False:
+        pinned = remote_code_revision(request.model, request.revision, trust, board.settings.remote_code)
+        if pinned != request.revision:
+            raise MmjudgeError(
+                f"{request.model!r} runs its own code here only at the commit this worker's --remote-code allow-lists, "
+                f"{pinned}; the request is at {request.revision!r}"
+            )
     config = dict(request.config)
     fixed = board.settings.server_options.get(request.backend, {})
     if fixed:
@@ -322,19 +432,22 @@ def _private_folders(board: Leaderboard, folder: Path) -> dict[str, str]:
 
 def run_worker(board: Leaderboard, *, once: bool = False, poll_s: float = 30.0, lease_s: float = 600.0,
                eval_fn: EvalFn | None = None, work_dir: str | Path | None = None, worker: str | None = None,
-               gpus: int = 0) -> int:  # fmt: skip
+               gpus: int = 0, max_run_hours: float = DEFAULT_MAX_RUN_HOURS) -> int:  # fmt: skip
     """Process requests until interrupted (or, with ``once``, until the queue is empty); returns the count.
 
-    Runs go through ``eval_fn`` (default: :func:`subprocess_eval` on ``gpus`` GPUs). The worker beats
-    ``idle`` on every poll and ``stopped`` when it returns.
+    Runs go through ``eval_fn`` (default: :func:`subprocess_eval` on ``gpus`` GPUs), each within its time
+    budget (capped at ``max_run_hours``). The worker beats ``idle`` on every poll and ``stopped`` when it
+    returns. Its work folder is checked before anything is claimed (:func:`work_root`).
     """
+    work_root(work_dir, board.store.location)
     worker = worker or worker_id()
     run = eval_fn or functools.partial(subprocess_eval, gpus=gpus)
     done = 0
     try:
         while True:
             beat(board.store, worker, state="idle", gpus=gpus)
-            request = process_one(board, worker=worker, eval_fn=run, lease_s=lease_s, work_dir=work_dir, gpus=gpus)
+            request = process_one(board, worker=worker, eval_fn=run, lease_s=lease_s, work_dir=work_dir, gpus=gpus,
+                                  max_run_hours=max_run_hours)  # fmt: skip
             if request is not None:
                 done += 1
                 continue
