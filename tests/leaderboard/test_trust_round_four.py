@@ -342,6 +342,9 @@ def test_eval_pin_pins_every_repo_or_stops_before_the_run(tmp_path, monkeypatch,
         asked.append((repo, revision))
         return {"org/audio": COMMIT, "mallory/answers": OTHER}[repo]
 
+    assert pin_config({"judge": "openai_compatible", "model": "gpt-4o"}, resolve) == {"judge": "openai_compatible",
+                                                                                      "model": "gpt-4o"}  # fmt: skip
+    assert asked == []  # an API judge's model is a name the endpoint serves, not a Hub repo
     pinned = pin_config(config, resolve)
     assert asked == [("org/audio", "main"), ("mallory/answers", "v2")]
     assert pinned["revision"] == COMMIT and pinned["options"]["text_model_revision"] == OTHER

@@ -156,6 +156,8 @@ class OpenAICompatibleJudge(Judge):
     version: ClassVar[str] = "1"
     Options: ClassVar[type] = OpenAICompatibleOptions
     default_frames: ClassVar[int | None] = 8
+    api_model: ClassVar[bool] = True
+    """``model`` is a name the endpoint serves, not a Hub repo (:func:`mmjudge.judges.repos.loaded_repos`)."""
     own_prompts = "asks each query's own prompt (fixed per query kind)"
 
     def __init__(self, config: Any) -> None:
