@@ -129,7 +129,7 @@ class Setting:
     off for a switch)."""
         found = {f.name: f for f in dataclasses.fields(Settings)}.get(self.name)
         if found is None:  # a start-up option: a switch not given is off, anything else absent
-            return self.kind.from_flag(False, self.flag) if isinstance(self.kind, Switch) else None
+            return self.kind.from_flag(False, self.flag or self.name) if isinstance(self.kind, Switch) else None
         if found.default_factory is not dataclasses.MISSING:
             return found.default_factory()
         return found.default
