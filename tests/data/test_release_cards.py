@@ -20,11 +20,14 @@ from mmjudge.benchmarks.emorealm.release import RELEASES as EMOREALM
 from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
+from mmjudge.benchmarks.tempcompass.release import RELEASES as TEMPCOMPASS
+from mmjudge.benchmarks.temporalbench.release import RELEASES as TEMPORALBENCH
 from mmjudge.data.build import write_folder
 from mmjudge.data.release import RawRelease, SourceFile, release_section
 from mmjudge.errors import ConfigError, SchemaError
 
-RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM}
+RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM,
+            "temporalbench": TEMPORALBENCH, "tempcompass": TEMPCOMPASS}
 ADMIRE = "UCSC-Admire/idiom-SFT-dataset-561-2024-12-06_00-40-30"
 """The one release id the papers give (MIST's source, AdMIRe), written out here."""
 
@@ -46,11 +49,13 @@ def test_the_built_card_holds_the_release_section_with_every_file_and_required_c
             assert all(f"`{column}`" in card for column in file.required)
 
 
-def test_only_mist_links_a_release_id_and_it_is_the_one_the_paper_gives(samples):
+def test_releases_link_only_the_ids_their_papers_give(samples):
     mist = (samples / "mist" / "README.md").read_text(encoding="utf-8")
     assert f"[`{ADMIRE}`](https://huggingface.co/datasets/{ADMIRE}) (Hugging Face Hub)" in mist
     linked = [r.repo_id for releases in RELEASES.values() for r in releases if r.repo_id]
-    assert linked == [ADMIRE]
+    assert linked == [ADMIRE, "microsoft/TemporalBench", "llyx97/TempCompass"]  # TempCompass: its GitHub repo
+    tempcompass = (samples / "tempcompass" / "README.md").read_text(encoding="utf-8")
+    assert "https://github.com/llyx97/TempCompass" in tempcompass
     for benchmark in ("isovrbench", "emoprefer", "emorealm"):
         card = (samples / benchmark / "README.md").read_text(encoding="utf-8")
         assert (
@@ -78,10 +83,13 @@ def _rewrite(path: Path, keep: Callable[[str], bool]) -> None:
             writer.writeheader()
             writer.writerows(rows)
     elif path.suffix == ".json":
-        items = json.loads(path.read_text(encoding="utf-8"))
-        path.write_text(
-            json.dumps([{k: v for k, v in item.items() if keep(k)} for item in items]), encoding="utf-8"
-        )
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict):  # TempCompass: video id -> dimension -> list of questions
+            kept = {video: {dim: [{k: v for k, v in item.items() if keep(k)} for item in items]
+                            for dim, items in dims.items()} for video, dims in data.items()}  # fmt: skip
+        else:
+            kept = [{k: v for k, v in item.items() if keep(k)} for item in data]
+        path.write_text(json.dumps(kept), encoding="utf-8")
     else:
         table = pq.read_table(path)
         pq.write_table(table.select([n for n in table.column_names if keep(n)]), path)
@@ -119,6 +127,8 @@ CASES = [
     Case("emoprefer", 0, 1, lambda r: [r / "emoprefer_with_modelnames.csv"], lambda r: r),
     Case("emoprefer", 0, 2, lambda r: [r / "emoprefer_reverse.csv"], lambda r: r),
     Case("emorealm", 0, 0, lambda r: [r / "emorealm_v1.json"], lambda r: r / "emorealm_v1.json"),
+    Case("temporalbench", 0, 0, lambda r: [r / "temporalbench_short_qa.json"], lambda r: r),
+    Case("tempcompass", 0, 0, lambda r: [r / "questions" / "caption_matching.json"], lambda r: r),
 ]  # fmt: skip
 DROPS = [(case, column) for case in CASES for column in case.file.required]
 

@@ -1,4 +1,4 @@
-"""The judges the four papers evaluate, and which of them mmjudge runs (README and the leaderboard's About tab).
+"""The judges the papers evaluate, and which of them mmjudge runs (README and the leaderboard's About tab).
 
 One entry per judge row of the papers' result tables, kept in ``paper_judges.yaml`` beside this module: the
 row's name as printed, the tables it is in, its Hub id or API model, and either the judge config under
@@ -150,7 +150,7 @@ def coverage_markdown() -> str:
     """The coverage table as Markdown: a summary line, then one table per benchmark.
 
     >>> print(coverage_markdown().splitlines()[0])
-    46 judge rows in the papers' result tables: 30 run in mmjudge, 16 cannot run yet.
+    64 judge rows in the papers' result tables: 42 run in mmjudge, 22 cannot run yet.
     """
     from mmjudge.benchmarks import benchmark_ids
 
@@ -161,6 +161,9 @@ def coverage_markdown() -> str:
     lines = [summary, ""]
     for benchmark in benchmark_ids():
         lines += _section(benchmark)
+    for entry in _data().get("not_built", []):
+        tables = ", ".join(map(str, entry["tables"]))
+        lines += [f"**{entry['benchmark']}** (tables {tables}): not built. {' '.join(str(entry['why']).split())}", ""]
     return "\n".join(lines)
 
 
