@@ -14,7 +14,7 @@ import evaluate
 import pytest
 import yaml
 
-from mmjudge.benchmarks import get_benchmark
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.cli import main
 from mmjudge.data.rows import load_rows
 from mmjudge.errors import ConfigError
@@ -300,3 +300,14 @@ def test_bad_arguments_say_what_to_do(tmp_path, sample_data):
     with pytest.raises(ConfigError, match="already exists: choose another --out or pass --overwrite"):
         write_lmms_tasks(tmp_path, {"emorealm": str(sample_data / "emorealm")})
     assert write_lmms_tasks(tmp_path, {"emorealm": str(sample_data / "emorealm")}, overwrite=True)
+
+
+def test_a_data_root_passes_over_benchmarks_without_lmms_tasks_and_naming_one_is_refused(tmp_path):
+    for benchmark in benchmark_ids():
+        (tmp_path / benchmark).mkdir()
+        (tmp_path / benchmark / "README.md").write_text("card")
+    chosen = datasets_from_args([], tmp_path)
+    without = [b for b in benchmark_ids() if not get_benchmark(b).present.exports.lmms_tasks]
+    assert without and set(chosen) == set(benchmark_ids()) - set(without)
+    with pytest.raises(ConfigError, match="declares no lmms-eval tasks"):
+        write_lmms_tasks(tmp_path / "out", datasets_from_args([f"{without[0]}={tmp_path / without[0]}"], None))

@@ -40,13 +40,15 @@ _LOGITS_NOTE = (
 def datasets_from_args(pairs: Sequence[str], data_root: str | Path | None) -> dict[str, str]:
     """Benchmark id -> dataset path from ``--data ID=PATH_OR_REPO`` items and ``--data-root DIR``.
 
-    A local folder becomes an absolute path; anything else is taken as a Hub dataset repo id.
+    A local folder becomes an absolute path; anything else is taken as a Hub dataset repo id. ``--data-root``
+    picks the benchmarks that declare lmms-eval tasks (a benchmark whose judges are scored by reward heads, such
+    as the caption-ranking ones, has none); one named with ``--data`` that declares none is refused later.
     """
     chosen: dict[str, str] = {}
     if data_root is not None:
         root = Path(data_root)
         for benchmark in benchmark_ids():
-            if (root / benchmark / "README.md").is_file():
+            if (root / benchmark / "README.md").is_file() and get_benchmark(benchmark).present.exports.lmms_tasks:
                 chosen[benchmark] = str((root / benchmark).resolve())
     for item in pairs:
         benchmark, sep, path = item.partition("=")
@@ -70,7 +72,9 @@ def write_lmms_tasks(out: str | Path, datasets: Mapping[str, str], *, overwrite:
     for benchmark, dataset_path in datasets.items():
         spec = get_benchmark(benchmark)
         if not spec.present.exports.lmms_tasks:
-            raise ConfigError(f"{benchmark} declares no lmms-eval tasks (Benchmark.present.exports.lmms_tasks)")
+            raise ConfigError(f"{benchmark} declares no lmms-eval tasks (Benchmark.present.exports.lmms_tasks): its "
+                              "judges are scored by what lmms-eval's generation tasks cannot read; run it with "
+                              "mmjudge eval")  # fmt: skip
         folder = out / f"{FOLDER_PREFIX}{benchmark}"
         if folder.exists():
             if not overwrite:
