@@ -335,7 +335,7 @@ def test_the_shipped_config_loads() -> None:
 
     root = Path(__file__).resolve().parents[2]
     judge = make_judge(load_config(root / "judges" / "openai_compatible" / "config.yaml"))
-    assert judge.benchmarks == {"isovrbench", "mist", "emoprefer", "emorealm"}
+    assert judge.benchmarks == {"isovrbench", "mist", "emoprefer", "emorealm", "temporalbench", "tempcompass"}
     assert judge.options.top_logprobs == 20 and judge.options.temperature == 0.0
 
 
