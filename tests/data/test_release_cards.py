@@ -20,11 +20,15 @@ from mmjudge.benchmarks.emorealm.release import RELEASES as EMOREALM
 from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
+from mmjudge.benchmarks.videogen_rewardbench.release import RELEASES as VIDEOGEN_REWARDBENCH
 from mmjudge.data.build import write_folder
 from mmjudge.data.release import RawRelease, SourceFile, release_section
 from mmjudge.errors import ConfigError, SchemaError
 
-RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM}
+PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench"}
+"""The published video preference benchmarks and the Hub ids of their releases."""
+RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM,
+            "videogen_rewardbench": VIDEOGEN_REWARDBENCH}  # fmt: skip
 ADMIRE = "UCSC-Admire/idiom-SFT-dataset-561-2024-12-06_00-40-30"
 """The one release id the papers give (MIST's source, AdMIRe), written out here."""
 
@@ -46,11 +50,14 @@ def test_the_built_card_holds_the_release_section_with_every_file_and_required_c
             assert all(f"`{column}`" in card for column in file.required)
 
 
-def test_only_mist_links_a_release_id_and_it_is_the_one_the_paper_gives(samples):
+def test_the_published_releases_link_their_ids_and_the_unpublished_say_so(samples):
     mist = (samples / "mist" / "README.md").read_text(encoding="utf-8")
     assert f"[`{ADMIRE}`](https://huggingface.co/datasets/{ADMIRE}) (Hugging Face Hub)" in mist
     linked = [r.repo_id for releases in RELEASES.values() for r in releases if r.repo_id]
-    assert linked == [ADMIRE]
+    assert linked == [ADMIRE, *PUBLISHED.values()]
+    for benchmark, repo in PUBLISHED.items():
+        card = (samples / benchmark / "README.md").read_text(encoding="utf-8")
+        assert f"[`{repo}`](https://huggingface.co/datasets/{repo}) (Hugging Face Hub)" in card
     for benchmark in ("isovrbench", "emoprefer", "emorealm"):
         card = (samples / benchmark / "README.md").read_text(encoding="utf-8")
         assert (
@@ -119,6 +126,7 @@ CASES = [
     Case("emoprefer", 0, 1, lambda r: [r / "emoprefer_with_modelnames.csv"], lambda r: r),
     Case("emoprefer", 0, 2, lambda r: [r / "emoprefer_reverse.csv"], lambda r: r),
     Case("emorealm", 0, 0, lambda r: [r / "emorealm_v1.json"], lambda r: r / "emorealm_v1.json"),
+    Case("videogen_rewardbench", 0, 0, lambda r: [r / "videogen-rewardbench.csv"], lambda r: r),
 ]  # fmt: skip
 DROPS = [(case, column) for case in CASES for column in case.file.required]
 

@@ -48,6 +48,7 @@ def test_every_metric_folder_is_tested():
         "emotion_classification",
         "isovrbench",
         "mist",
+        "videogen_rewardbench",
     ]
     for name in METRICS:
         assert (REPO / "tests" / "metrics" / f"test_{name}_module.py").is_file(), name
@@ -90,6 +91,7 @@ PAPERS = {
     "emoprefer": "https://arxiv.org/abs/2507.04278",
     "emorealm": "https://arxiv.org/abs/2602.07054",
     "alt_test": "https://arxiv.org/abs/2501.10970",
+    "videogen_rewardbench": "https://arxiv.org/abs/2501.13918",
 }
 
 
@@ -102,5 +104,5 @@ def test_metric_info_links_the_paper_and_its_code(name, monkeypatch):
     assert info.reference_urls, name
     if name in PAPERS:
         assert PAPERS[name] in info.reference_urls and info.homepage, name
-    if name in ("emoprefer", "emorealm", "alt_test"):  # the papers' official code
+    if name in ("emoprefer", "emorealm", "alt_test", "videogen_rewardbench"):  # the papers' official code
         assert info.codebase_urls and all(u.startswith("https://github.com/") for u in info.codebase_urls), name

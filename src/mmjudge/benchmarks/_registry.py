@@ -1,4 +1,4 @@
-"""The benchmark registry: the four built-ins plus any package's ``mmjudge.benchmarks`` entry points.
+"""The benchmark registry: the built-ins plus any package's ``mmjudge.benchmarks`` entry points.
 
 The built-ins are also declared as entry points in ``pyproject.toml``; the table below finds them when
 the installed metadata is older than the source tree (an editable install of another checkout).
@@ -17,6 +17,7 @@ BUILTIN_BENCHMARKS: dict[str, str] = {
     "mist": "mmjudge.benchmarks.mist:BENCHMARK",
     "emoprefer": "mmjudge.benchmarks.emoprefer:BENCHMARK",
     "emorealm": "mmjudge.benchmarks.emorealm:BENCHMARK",
+    "videogen_rewardbench": "mmjudge.benchmarks.videogen_rewardbench:BENCHMARK",
 }
 """Built-in benchmark id -> ``"module:attribute"`` of its :class:`Benchmark`, in the canonical order."""
 
