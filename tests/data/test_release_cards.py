@@ -17,6 +17,7 @@ import pytest
 from mmjudge.benchmarks import benchmark_ids, get_benchmark, write_sample_data
 from mmjudge.benchmarks.emoprefer.release import RELEASES as EMOPREFER
 from mmjudge.benchmarks.emorealm.release import RELEASES as EMOREALM
+from mmjudge.benchmarks.genai_bench_video.release import RELEASES as GENAI_BENCH_VIDEO
 from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
@@ -25,10 +26,10 @@ from mmjudge.data.build import write_folder
 from mmjudge.data.release import RawRelease, SourceFile, release_section
 from mmjudge.errors import ConfigError, SchemaError
 
-PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench"}
+PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench", "genai_bench_video": "TIGER-Lab/GenAI-Bench"}
 """The published video preference benchmarks and the Hub ids of their releases."""
 RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM,
-            "videogen_rewardbench": VIDEOGEN_REWARDBENCH}  # fmt: skip
+            "videogen_rewardbench": VIDEOGEN_REWARDBENCH, "genai_bench_video": GENAI_BENCH_VIDEO}  # fmt: skip
 ADMIRE = "UCSC-Admire/idiom-SFT-dataset-561-2024-12-06_00-40-30"
 """The one release id the papers give (MIST's source, AdMIRe), written out here."""
 
@@ -127,6 +128,8 @@ CASES = [
     Case("emoprefer", 0, 2, lambda r: [r / "emoprefer_reverse.csv"], lambda r: r),
     Case("emorealm", 0, 0, lambda r: [r / "emorealm_v1.json"], lambda r: r / "emorealm_v1.json"),
     Case("videogen_rewardbench", 0, 0, lambda r: [r / "videogen-rewardbench.csv"], lambda r: r),
+    Case("genai_bench_video", 0, 0, lambda r: sorted((r / "video_generation").glob("*.parquet")), lambda r: r,
+         {"media": "metadata"}),
 ]  # fmt: skip
 DROPS = [(case, column) for case in CASES for column in case.file.required]
 

@@ -46,6 +46,7 @@ def test_every_metric_folder_is_tested():
         "emoprefer",
         "emorealm",
         "emotion_classification",
+        "genai_bench_video",
         "isovrbench",
         "mist",
         "videogen_rewardbench",
@@ -92,6 +93,7 @@ PAPERS = {
     "emorealm": "https://arxiv.org/abs/2602.07054",
     "alt_test": "https://arxiv.org/abs/2501.10970",
     "videogen_rewardbench": "https://arxiv.org/abs/2501.13918",
+    "genai_bench_video": "https://arxiv.org/abs/2406.04485",
 }
 
 
@@ -104,5 +106,5 @@ def test_metric_info_links_the_paper_and_its_code(name, monkeypatch):
     assert info.reference_urls, name
     if name in PAPERS:
         assert PAPERS[name] in info.reference_urls and info.homepage, name
-    if name in ("emoprefer", "emorealm", "alt_test", "videogen_rewardbench"):  # the papers' official code
+    if name in ("emoprefer", "emorealm", "alt_test", "videogen_rewardbench", "genai_bench_video"):  # the papers' official code
         assert info.codebase_urls and all(u.startswith("https://github.com/") for u in info.codebase_urls), name

@@ -18,6 +18,7 @@ BUILTIN_BENCHMARKS: dict[str, str] = {
     "emoprefer": "mmjudge.benchmarks.emoprefer:BENCHMARK",
     "emorealm": "mmjudge.benchmarks.emorealm:BENCHMARK",
     "videogen_rewardbench": "mmjudge.benchmarks.videogen_rewardbench:BENCHMARK",
+    "genai_bench_video": "mmjudge.benchmarks.genai_bench_video:BENCHMARK",
 }
 """Built-in benchmark id -> ``"module:attribute"`` of its :class:`Benchmark`, in the canonical order."""
 

@@ -1,0 +1,48 @@
+"""GenAI-Bench, video generation: arena votes between two generated clips of a prompt (Jiang et al. 2024).
+
+A judge scores each clip; accuracy as VideoScore's and VideoScore2's evaluation scripts compute it. Modules:
+:mod:`.scoring`, :mod:`.release`, :mod:`.build`, :mod:`.sample`, :mod:`.queries`, :mod:`.records`, :mod:`.report`,
+:mod:`.leaderboard` and :mod:`.exports`; the shared pairwise layer is :mod:`mmjudge.benchmarks._pairwise`.
+"""
+
+from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks._pairwise.threshold import VIDEOSCORE2_TIE_THRESHOLDS, official_tie_threshold
+from mmjudge.benchmarks.genai_bench_video import build, exports, leaderboard, queries, records, report, sample
+from mmjudge.benchmarks.genai_bench_video.scoring import LABELS, RESULT_KEYS, VOTES, score, score_outcomes
+from mmjudge.queries import ClipPairQuery, ScoreQuery
+
+__all__ = [
+    "BENCHMARK",
+    "LABELS",
+    "RESULT_KEYS",
+    "VIDEOSCORE2_TIE_THRESHOLDS",
+    "VOTES",
+    "official_tie_threshold",
+    "score",
+]
+
+BENCHMARK = Benchmark(
+    id="genai_bench_video",
+    title="GenAI-Bench (video generation)",
+    short_title="GenAI-Bench video",
+    package=__name__,
+    citation="Jiang et al. 2024, GenAI Arena: An Open Evaluation Platform for Generative Models (arXiv 2406.04485)",
+    data=DataSpec.from_modules(build, sample, reference_config="pairs"),
+    records=RecordSpec.from_modules(
+        queries,
+        records,
+        unit="pairs",
+        query_kinds=(ScoreQuery, ClipPairQuery),
+        media=frozenset({"video"}),
+        noun="pair",
+    ),
+    metrics=MetricSpec(
+        score=score,
+        result_keys=RESULT_KEYS,
+        headline=leaderboard.HEADLINE,
+        outcomes=score_outcomes,
+        echoed_options=("tie_threshold",),
+    ),
+    present=Presenters.from_modules(leaderboard, report, exports),
+)
+"""The registered GenAI-Bench (video) benchmark."""
