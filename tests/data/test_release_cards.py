@@ -21,15 +21,18 @@ from mmjudge.benchmarks.genai_bench_video.release import RELEASES as GENAI_BENCH
 from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
+from mmjudge.benchmarks.mj_bench_video.release import RELEASES as MJ_BENCH_VIDEO
 from mmjudge.benchmarks.videogen_rewardbench.release import RELEASES as VIDEOGEN_REWARDBENCH
 from mmjudge.data.build import write_folder
 from mmjudge.data.release import RawRelease, SourceFile, release_section
 from mmjudge.errors import ConfigError, SchemaError
 
-PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench", "genai_bench_video": "TIGER-Lab/GenAI-Bench"}
+PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench", "genai_bench_video": "TIGER-Lab/GenAI-Bench",
+             "mj_bench_video": "MJ-Bench/MJ-BENCH-VIDEO"}  # fmt: skip
 """The published video preference benchmarks and the Hub ids of their releases."""
 RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM,
-            "videogen_rewardbench": VIDEOGEN_REWARDBENCH, "genai_bench_video": GENAI_BENCH_VIDEO}  # fmt: skip
+            "videogen_rewardbench": VIDEOGEN_REWARDBENCH, "genai_bench_video": GENAI_BENCH_VIDEO,
+            "mj_bench_video": MJ_BENCH_VIDEO}  # fmt: skip
 ADMIRE = "UCSC-Admire/idiom-SFT-dataset-561-2024-12-06_00-40-30"
 """The one release id the papers give (MIST's source, AdMIRe), written out here."""
 
@@ -130,6 +133,7 @@ CASES = [
     Case("videogen_rewardbench", 0, 0, lambda r: [r / "videogen-rewardbench.csv"], lambda r: r),
     Case("genai_bench_video", 0, 0, lambda r: sorted((r / "video_generation").glob("*.parquet")), lambda r: r,
          {"media": "metadata"}),
+    Case("mj_bench_video", 0, 0, lambda r: [r / "test.json"], lambda r: r / "test.json"),
 ]  # fmt: skip
 DROPS = [(case, column) for case in CASES for column in case.file.required]
 

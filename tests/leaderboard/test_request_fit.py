@@ -15,7 +15,7 @@ from mmjudge.leaderboard.core.fit import accepting_backends, backend_benchmarks
 from mmjudge.leaderboard.core.policy import DEFAULT_RULES, NO_MODEL, BackendRules, Rule
 from mmjudge.queries import ChoiceQuery, ScoreQuery
 
-PAIRWISE_VIDEO = ("videogen_rewardbench", "genai_bench_video")
+PAIRWISE_VIDEO = ("videogen_rewardbench", "genai_bench_video", "mj_bench_video")
 """The published video preference benchmarks: clips to rate (or compare), like IsoVRBench."""
 
 

@@ -49,6 +49,7 @@ def test_every_metric_folder_is_tested():
         "genai_bench_video",
         "isovrbench",
         "mist",
+        "mj_bench_video",
         "videogen_rewardbench",
     ]
     for name in METRICS:
@@ -94,6 +95,7 @@ PAPERS = {
     "alt_test": "https://arxiv.org/abs/2501.10970",
     "videogen_rewardbench": "https://arxiv.org/abs/2501.13918",
     "genai_bench_video": "https://arxiv.org/abs/2406.04485",
+    "mj_bench_video": "https://arxiv.org/abs/2502.01719",
 }
 
 
@@ -106,5 +108,6 @@ def test_metric_info_links_the_paper_and_its_code(name, monkeypatch):
     assert info.reference_urls, name
     if name in PAPERS:
         assert PAPERS[name] in info.reference_urls and info.homepage, name
-    if name in ("emoprefer", "emorealm", "alt_test", "videogen_rewardbench", "genai_bench_video"):  # the papers' official code
+    if name in ("emoprefer", "emorealm", "alt_test", "videogen_rewardbench", "genai_bench_video",
+                "mj_bench_video"):  # the papers' official code
         assert info.codebase_urls and all(u.startswith("https://github.com/") for u in info.codebase_urls), name

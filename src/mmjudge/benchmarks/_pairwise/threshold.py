@@ -154,15 +154,18 @@ def threshold_score(
 def threshold_keys(
     aspects: Sequence[Aspect], key: Callable[[str, Aspect], str], rates: Sequence[tuple[str, str, str, str]] = RATES
 ) -> tuple[ResultKey, ...]:
-    """The documented keys of :func:`threshold_score` (one ``<aspect>`` placeholder when there are several)."""
-    generic = aspects[0] if len(aspects) == 1 else Aspect("<aspect>", "<aspect>", "")
+    """The documented keys of :func:`threshold_score`, per aspect."""
     keys: list[ResultKey] = []
-    for name, _, _, text in rates:
-        keys += rate_keys(key(name, generic), text)
-    keys += [
-        ResultKey(key("n", generic), True, "pairs scored (count)"),
-        ResultKey(key("n_human_ties", generic), False, "pairs people tied (count)"),
-        ResultKey(key("n_no_judgment", generic), False, "pairs without a judgment (count): skipped by the official keys"),
-        ResultKey("tie_threshold", False, "the judge's tie threshold used with ties (echo of the option)"),
-    ]
+    for aspect in aspects:
+        where = f"{aspect.name}: " if len(aspects) > 1 else ""
+        for name, _, _, text in rates:
+            keys += rate_keys(key(name, aspect), where + text)
+        keys += [
+            ResultKey(key("n", aspect), True, f"{where}pairs scored (count)"),
+            ResultKey(key("n_human_ties", aspect), False, f"{where}pairs people tied (count)"),
+            ResultKey(
+                key("n_no_judgment", aspect), False, f"{where}pairs without a judgment (count): skipped by the official keys"
+            ),
+        ]
+    keys.append(ResultKey("tie_threshold", False, "the judge's tie threshold used with ties (echo of the option)"))
     return tuple(keys)
