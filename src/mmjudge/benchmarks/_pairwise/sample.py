@@ -86,4 +86,6 @@ def _write_clip(path: Path, *, seed: int, quality: float, rng: np.random.Generat
         kernel = np.ones(width) / width
         frames = np.apply_along_axis(lambda v: np.convolve(v, kernel, mode="same"), 2, frames)
     frames += rng.normal(0.0, 30.0 * amount, (frames.shape[0], 1, 1, 1))
-    write_video(path, np.clip(frames, 0, 255).astype(np.uint8), _FPS, crf=30, preset="veryfast")
+    # mbtree off: x264 then encodes the same frames to the same bytes in every run (as IsoVRBench's sample does)
+    clip = np.clip(frames, 0, 255).astype(np.uint8)
+    write_video(path, clip, _FPS, crf=30, preset="veryfast", x264_params={"mbtree": "0"})
