@@ -49,6 +49,7 @@ RUN: dict[str, list[str]] = {
         f"runs/compare/compare.{ext}" for ext in ("json", "md", "png")
     ],
     "mmjudge score runs/random/predictions.jsonl --json": [],
+    "mmjudge correlate --out runs/correlate": [f"runs/correlate/correlate.{ext}" for ext in ("json", "md", "png")],
 }
 """Commands run verbatim, in README order, with the files each must leave in the folder."""
 

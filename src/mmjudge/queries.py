@@ -47,6 +47,7 @@ __all__ = [
     "choice_letters",
     "item_key",
     "kind_name",
+    "score_at",
 ]
 
 MEDIA: tuple[str, ...] = ("video", "audio", "image")
@@ -298,3 +299,15 @@ class Verdict:
         if self.error:
             record["error"] = self.error
         return record
+
+
+def score_at(value: Any, head: str) -> float:
+    """A clip verdict's score at ``head`` (``"TA"``: text alignment; a per-dimension verdict without that head:
+    its ``overall``; a single score: itself).
+
+    >>> score_at({"VQ": 1.0, "overall": 3.0}, "TA"), score_at(2, "VQ"), score_at({"TA": 0.5, "overall": 1.0}, "TA")
+    (3.0, 2.0, 0.5)
+    """
+    if isinstance(value, dict):
+        return float(value[head] if head in value else value["overall"])
+    return float(value)

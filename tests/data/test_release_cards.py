@@ -22,6 +22,8 @@ from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
 from mmjudge.benchmarks.mj_bench_video.release import RELEASES as MJ_BENCH_VIDEO
+from mmjudge.benchmarks.tempcompass.release import RELEASES as TEMPCOMPASS
+from mmjudge.benchmarks.temporalbench.release import RELEASES as TEMPORALBENCH
 from mmjudge.benchmarks.videogen_rewardbench.release import RELEASES as VIDEOGEN_REWARDBENCH
 from mmjudge.data.build import write_folder
 from mmjudge.data.release import RawRelease, SourceFile, release_section
@@ -31,8 +33,8 @@ PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench", "genai_benc
              "mj_bench_video": "MJ-Bench/MJ-BENCH-VIDEO"}  # fmt: skip
 """The published video preference benchmarks and the Hub ids of their releases."""
 RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM,
-            "videogen_rewardbench": VIDEOGEN_REWARDBENCH, "genai_bench_video": GENAI_BENCH_VIDEO,
-            "mj_bench_video": MJ_BENCH_VIDEO}  # fmt: skip
+            "temporalbench": TEMPORALBENCH, "tempcompass": TEMPCOMPASS, "videogen_rewardbench": VIDEOGEN_REWARDBENCH,
+            "genai_bench_video": GENAI_BENCH_VIDEO, "mj_bench_video": MJ_BENCH_VIDEO}  # fmt: skip
 ADMIRE = "UCSC-Admire/idiom-SFT-dataset-561-2024-12-06_00-40-30"
 """The one release id the papers give (MIST's source, AdMIRe), written out here."""
 
@@ -54,11 +56,14 @@ def test_the_built_card_holds_the_release_section_with_every_file_and_required_c
             assert all(f"`{column}`" in card for column in file.required)
 
 
-def test_the_published_releases_link_their_ids_and_the_unpublished_say_so(samples):
+def test_releases_link_only_the_ids_their_papers_give(samples):
     mist = (samples / "mist" / "README.md").read_text(encoding="utf-8")
     assert f"[`{ADMIRE}`](https://huggingface.co/datasets/{ADMIRE}) (Hugging Face Hub)" in mist
     linked = [r.repo_id for releases in RELEASES.values() for r in releases if r.repo_id]
-    assert linked == [ADMIRE, *PUBLISHED.values()]
+    # TempCompass: its GitHub repo
+    assert linked == [ADMIRE, "microsoft/TemporalBench", "llyx97/TempCompass", *PUBLISHED.values()]
+    tempcompass = (samples / "tempcompass" / "README.md").read_text(encoding="utf-8")
+    assert "https://github.com/llyx97/TempCompass" in tempcompass
     for benchmark, repo in PUBLISHED.items():
         card = (samples / benchmark / "README.md").read_text(encoding="utf-8")
         assert f"[`{repo}`](https://huggingface.co/datasets/{repo}) (Hugging Face Hub)" in card
@@ -89,10 +94,13 @@ def _rewrite(path: Path, keep: Callable[[str], bool]) -> None:
             writer.writeheader()
             writer.writerows(rows)
     elif path.suffix == ".json":
-        items = json.loads(path.read_text(encoding="utf-8"))
-        path.write_text(
-            json.dumps([{k: v for k, v in item.items() if keep(k)} for item in items]), encoding="utf-8"
-        )
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict):  # TempCompass: video id -> dimension -> list of questions
+            kept = {video: {dim: [{k: v for k, v in item.items() if keep(k)} for item in items]
+                            for dim, items in dims.items()} for video, dims in data.items()}  # fmt: skip
+        else:
+            kept = [{k: v for k, v in item.items() if keep(k)} for item in data]
+        path.write_text(json.dumps(kept), encoding="utf-8")
     else:
         table = pq.read_table(path)
         pq.write_table(table.select([n for n in table.column_names if keep(n)]), path)
@@ -130,6 +138,8 @@ CASES = [
     Case("emoprefer", 0, 1, lambda r: [r / "emoprefer_with_modelnames.csv"], lambda r: r),
     Case("emoprefer", 0, 2, lambda r: [r / "emoprefer_reverse.csv"], lambda r: r),
     Case("emorealm", 0, 0, lambda r: [r / "emorealm_v1.json"], lambda r: r / "emorealm_v1.json"),
+    Case("temporalbench", 0, 0, lambda r: [r / "temporalbench_short_qa.json"], lambda r: r),
+    Case("tempcompass", 0, 0, lambda r: [r / "questions" / "caption_matching.json"], lambda r: r),
     Case("videogen_rewardbench", 0, 0, lambda r: [r / "videogen-rewardbench.csv"], lambda r: r),
     Case("genai_bench_video", 0, 0, lambda r: sorted((r / "video_generation").glob("*.parquet")), lambda r: r,
          {"media": "metadata"}),

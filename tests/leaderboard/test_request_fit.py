@@ -97,7 +97,7 @@ def test_frame_options_are_refused_for_benchmarks_whose_queries_carry_no_video(k
     with pytest.raises(SubmissionRejected, match="but mist's queries"):
         q.validate_request("org/m", "", "label_choice", key, ["emorealm", "mist"])
     with_video = [b for b in benchmark_ids() if "video" in get_benchmark(b).records.media]
-    assert set(with_video) == {"isovrbench", "emoprefer", "emorealm", *PAIRWISE_VIDEO}
+    assert set(with_video) == {"isovrbench", "emoprefer", "emorealm", "temporalbench", "tempcompass", *PAIRWISE_VIDEO}
     assert ask(with_video).benchmarks == tuple(with_video)
 
 
@@ -112,6 +112,8 @@ def test_the_media_each_benchmark_needs() -> None:
         "mist": {"image"},
         "emoprefer": {"video"},
         "emorealm": {"video"},
+        "temporalbench": {"video"},
+        "tempcompass": {"video"},
         **{b: {"video"} for b in PAIRWISE_VIDEO},
     }
 
@@ -156,10 +158,9 @@ def test_request_form_offers_the_benchmarks_the_chosen_backend_judges(board_fact
     app = build_app(board_factory())
     fitting = [f for f in app.blocks.fns.values() if getattr(f.fn, "__name__", "") == "fitting"]
     assert len(fitting) == 1
-    assert fitting[0].fn("vlm_digit")["choices"] == ["isovrbench", *PAIRWISE_VIDEO]
-    assert fitting[0].fn("label_choice")["choices"] == [
-        b for b in benchmark_ids() if b != "isovrbench" and b not in PAIRWISE_VIDEO
-    ]
+    rated = ["isovrbench", "temporalbench", "tempcompass", *PAIRWISE_VIDEO]  # they ask a clip rated against a text
+    assert fitting[0].fn("vlm_digit")["choices"] == rated
+    assert fitting[0].fn("label_choice")["choices"] == [b for b in benchmark_ids() if b not in rated]
     assert fitting[0].fn("not_registered")["choices"] == list(benchmark_ids())
 
 

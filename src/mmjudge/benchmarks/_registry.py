@@ -17,6 +17,8 @@ BUILTIN_BENCHMARKS: dict[str, str] = {
     "mist": "mmjudge.benchmarks.mist:BENCHMARK",
     "emoprefer": "mmjudge.benchmarks.emoprefer:BENCHMARK",
     "emorealm": "mmjudge.benchmarks.emorealm:BENCHMARK",
+    "temporalbench": "mmjudge.benchmarks.temporalbench:BENCHMARK",
+    "tempcompass": "mmjudge.benchmarks.tempcompass:BENCHMARK",
     "videogen_rewardbench": "mmjudge.benchmarks.videogen_rewardbench:BENCHMARK",
     "genai_bench_video": "mmjudge.benchmarks.genai_bench_video:BENCHMARK",
     "mj_bench_video": "mmjudge.benchmarks.mj_bench_video:BENCHMARK",

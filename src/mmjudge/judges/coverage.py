@@ -1,4 +1,4 @@
-"""The judges the four papers evaluate, and which of them mmjudge runs (README and the leaderboard's About tab).
+"""The judges the papers evaluate, and which of them mmjudge runs (README and the leaderboard's About tab).
 
 One entry per judge row of the papers' result tables, kept in ``paper_judges.yaml`` beside this module: the
 row's name as printed, the tables it is in, its Hub id or API model, and either the judge config under
@@ -137,7 +137,7 @@ def _section(benchmark: str) -> list[str]:
     from mmjudge.benchmarks import get_benchmark
 
     info, judges = get_benchmark(benchmark), paper_judges(benchmark)
-    citation = (info.reported() or {}).get("citation", "")
+    citation = (info.reported() or {}).get("citation", "") or info.citation
     if not judges:
         note = " ".join(str(_data()[benchmark].get("note", "")).split())
         return [f"**{info.title}** ({citation}): no judge rows", "", note, ""]
@@ -150,7 +150,7 @@ def coverage_markdown() -> str:
     """The coverage table as Markdown: a summary line, then one table per benchmark.
 
     >>> print(coverage_markdown().splitlines()[0])
-    46 judge rows in the papers' result tables: 30 run in mmjudge, 16 cannot run yet.
+    64 judge rows in the papers' result tables: 42 run in mmjudge, 22 cannot run yet.
     """
     from mmjudge.benchmarks import benchmark_ids
 
@@ -161,6 +161,9 @@ def coverage_markdown() -> str:
     lines = [summary, ""]
     for benchmark in benchmark_ids():
         lines += _section(benchmark)
+    for entry in _data().get("not_built", []):
+        tables = ", ".join(map(str, entry["tables"]))
+        lines += [f"**{entry['benchmark']}** (tables {tables}): not built. {' '.join(str(entry['why']).split())}", ""]
     return "\n".join(lines)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mmjudge.benchmarks._base import QuerySource
-from mmjudge.queries import ClipPairQuery, Query, ScoreQuery, Verdict, item_key
+from mmjudge.queries import ClipPairQuery, Query, ScoreQuery, Verdict, item_key, score_at
 
 __all__ = [
     "DIMENSION_HEADS",
@@ -133,6 +133,4 @@ def clip_score(value: Any, head: str) -> float:
     >>> clip_score({"VQ": 1.0, "overall": 3.0}, "TA"), clip_score(2, "VQ")
     (3.0, 2.0)
     """
-    if isinstance(value, dict):
-        return float(value[head] if head in value else value["overall"])
-    return float(value)
+    return score_at(value, head)

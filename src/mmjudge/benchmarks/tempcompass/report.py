@@ -1,0 +1,23 @@
+"""TempCompass report: accuracy per temporal dimension (plot and table) and overall."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mmjudge.benchmarks._captions.present import report_plot, report_tables
+from mmjudge.benchmarks._report_tables import BreakdownTable
+from mmjudge.benchmarks.tempcompass.release import DIMENSIONS
+
+__all__ = ["plot", "tables"]
+
+
+def plot(folder: Path, scores: Mapping[str, Any], records: Sequence[Any], rows: Sequence[Any]) -> tuple[Path, str]:
+    """Draw ``tempcompass_accuracy.png`` into ``folder``; returns its path and caption."""
+    return report_plot(folder, scores, DIMENSIONS, "tempcompass_accuracy")
+
+
+def tables(scores: Mapping[str, Any]) -> tuple[BreakdownTable, ...]:
+    """Accuracy per dimension and overall (result keys only)."""
+    return report_tables(scores, DIMENSIONS, "dimension")
