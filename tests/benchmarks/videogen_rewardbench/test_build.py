@@ -41,7 +41,7 @@ def test_the_release_builds_pairs_and_clips_in_the_release_order(tmp_path):
     built = build.build_tables(_release(tmp_path / "raw", ROWS))
     write_folder(built, tmp_path / "out")
     pairs = built.configs[0].splits["test"].to_pylist()
-    assert [p["pref_Overall"] for p in pairs] == ["A", "B"] and [p["video_a"] for p in pairs] == ["media/v/1a.mp4",
+    assert [p["pref_overall"] for p in pairs] == ["A", "B"] and [p["video_a"] for p in pairs] == ["media/v/1a.mp4",
                                                                                                   "media/v/2a.mp4"]
     assert pairs[0]["pair_id"] == "vgrb-" + __import__("hashlib").sha256(b"v/1a.mp4\0v/1b.mp4\0a cat").hexdigest()[:16]
     assert pairs[0]["fps_A"] == "8"  # extra columns kept as text
@@ -81,7 +81,7 @@ def test_missing_clips_fail_the_build_unless_allowed_then_the_pair_has_no_judgme
 
 
 def test_each_aspect_reads_its_head_and_a_single_score_stands_for_all():
-    rows = [{"pair_id": "p", "prompt": "x", "pref_VQ": "A", "pref_MQ": "B", "pref_TA": "same", "pref_Overall": "A"}]
+    rows = [{"pair_id": "p", "prompt": "x", "pref_VQ": "A", "pref_MQ": "B", "pref_TA": "same", "pref_overall": "A"}]
     heads = {"VQ": 1.0, "MQ": 0.0, "TA": 5.0, "overall": 6.0}
     inputs = records.score_inputs([{"id": "p", "score_a": heads, "score_b": 2.0}], rows)
     assert inputs["score_a"] == [1.0, 0.0, 5.0, 6.0] and inputs["score_b"] == [2.0] * 4

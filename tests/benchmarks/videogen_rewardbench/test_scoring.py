@@ -87,27 +87,27 @@ def ours(h, m, **options):
 def test_a_zero_difference_is_wrong_and_human_ties_are_left_out():
     h, m = [1, -1, 1, 0, 0], [0.0, -1.0, 0.5, 3.0, 0.0]
     result = ours(h, m)
-    assert result["accuracy_without_ties/Overall"] == pytest.approx(100 * official_without_ties(h, m)) == 200 / 3
-    assert result["n_human_ties/Overall"] == 2
+    assert result["accuracy_without_ties/overall"] == pytest.approx(100 * official_without_ties(h, m)) == 200 / 3
+    assert result["n_human_ties/overall"] == 2
 
 
 def test_the_sweep_never_considers_no_tie():
     h, m = [1, -1], [1.0, -1.0]  # untied, every judgment right: 100 without ties, yet the sweep ties one pair
-    assert ours(h, m)["accuracy_with_ties/Overall"] == pytest.approx(100 * official_with_ties(h, m)) == 50.0
+    assert ours(h, m)["accuracy_with_ties/overall"] == pytest.approx(100 * official_with_ties(h, m)) == 50.0
 
 
 def test_equal_differences_are_split_by_file_order():
     forward, backward = ([0, 1], [-0.5, 0.5]), ([1, 0], [0.5, -0.5])
-    assert ours(*forward)["accuracy_with_ties/Overall"] == 100 * official_with_ties(*forward) == 100.0
-    assert ours(*backward)["accuracy_with_ties/Overall"] == 100 * official_with_ties(*backward) == 50.0
+    assert ours(*forward)["accuracy_with_ties/overall"] == 100 * official_with_ties(*forward) == 100.0
+    assert ours(*backward)["accuracy_with_ties/overall"] == 100 * official_with_ties(*backward) == 50.0
 
 
 def test_the_epsilon_is_tuned_on_the_pairs_scored():
     h, m = [0, 0, 1, -1, 1], [0.3, 0.1, 0.2, -2.0, 1.0]
     result = ours(h, m)
-    assert result["accuracy_with_ties/Overall"] == pytest.approx(100 * official_with_ties(h, m)) == 80.0
+    assert result["accuracy_with_ties/overall"] == pytest.approx(100 * official_with_ties(h, m)) == 80.0
     # the first best step ties only |m| = 0.1; a true threshold of 0.3 (three ties) scores the same 80
-    assert result["epsilon/Overall"] == official_sweep(h, m)[1] == 0.1
+    assert result["epsilon/overall"] == official_sweep(h, m)[1] == 0.1
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -117,10 +117,10 @@ def test_random_draws_with_repeated_differences_equal_the_official_code(seed):
     h = rng.choice([1, -1, 0], size=n).tolist()
     m = (rng.integers(-3, 4, size=n) / 2).tolist()  # few distinct values: ties in |m| everywhere
     result = ours(h, m, pair_id=[f"p{k}" for k in range(n)])
-    assert result["accuracy_with_ties/Overall"] == pytest.approx(100 * official_with_ties(h, m))
-    assert result["epsilon/Overall"] == official_sweep(h, m)[1]
+    assert result["accuracy_with_ties/overall"] == pytest.approx(100 * official_with_ties(h, m))
+    assert result["epsilon/overall"] == official_sweep(h, m)[1]
     if any(x != 0 for x in h):
-        assert result["accuracy_without_ties/Overall"] == pytest.approx(100 * official_without_ties(h, m))
+        assert result["accuracy_without_ties/overall"] == pytest.approx(100 * official_without_ties(h, m))
 
 
 def test_each_aspect_is_scored_on_its_own_pairs():
@@ -137,7 +137,9 @@ def test_each_aspect_is_scored_on_its_own_pairs():
         aspects += [a] * n
         ids += [f"p{k}" for k in range(n)]
     result = vgrb.score(labels, scores, [0.0] * len(scores), aspect=aspects, pair_id=ids)
-    for a, (h, m) in per.items():
+    slugs = {a.name: a.slug for a in vgrb.ASPECTS}
+    for name, (h, m) in per.items():
+        a = slugs[name]
         assert result[f"accuracy_with_ties/{a}"] == pytest.approx(100 * official_with_ties(h, m))
         assert result[f"accuracy_without_ties/{a}"] == pytest.approx(100 * official_without_ties(h, m))
 
@@ -147,11 +149,11 @@ def test_a_missing_judgment_is_wrong_and_does_not_move_epsilon():
     judged = ours(h, m)
     missing = vgrb.score(["A", "same", "B", "A", "A"], [1.0, 0.0, -2.0, 0.5, None], [0.0] * 4 + [None],
                          aspect=["Overall"] * 5, no_judgment=[False] * 4 + [True])  # fmt: skip
-    assert missing["epsilon/Overall"] == judged["epsilon/Overall"]
+    assert missing["epsilon/overall"] == judged["epsilon/overall"]
     # VideoAlign's reward for a missing clip would be NaN: discordant without ties; never a right tie
-    assert missing["accuracy_without_ties/Overall"] == pytest.approx(100 * official_without_ties([*h, 1], [*m, float("nan")]))
-    assert missing["accuracy_with_ties/Overall"] == pytest.approx(100 * official_with_ties(h, m) * 4 / 5)
-    assert missing["n_no_judgment/Overall"] == 1
+    assert missing["accuracy_without_ties/overall"] == pytest.approx(100 * official_without_ties([*h, 1], [*m, float("nan")]))
+    assert missing["accuracy_with_ties/overall"] == pytest.approx(100 * official_with_ties(h, m) * 4 / 5)
+    assert missing["n_no_judgment/overall"] == 1
 
 
 def test_the_crossfit_threshold_of_a_fold_ignores_that_fold():

@@ -69,7 +69,7 @@ def read_pairs(path: Path) -> tuple[list[PairRow], list[str]]:
                 video_b=b,
                 model_a=table["A_model"][k] or None,
                 model_b=table["B_model"][k] or None,
-                labels={c: table[c][k] for c in LABEL_COLUMNS},
+                labels={a.slug: table[a.name][k] for a in ASPECTS},
                 extras={c: table[c][k] for c in extras},
             )
         )

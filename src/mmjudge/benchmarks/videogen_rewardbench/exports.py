@@ -14,9 +14,9 @@ EXPORTS = ExportSpec(
         "(VideoAlign's rule: a zero difference wrong) and with ties (Ties-Matter). Percentages."
     ),
     eval_tasks=(
-        EvalTask("accuracy_without_ties", "pairs", "accuracy_without_ties/Overall", main=True),
+        EvalTask("accuracy_without_ties", "pairs", "accuracy_without_ties/overall", main=True),
         *(EvalTask(f"accuracy_without_ties_{a.slug}", "pairs", f"accuracy_without_ties/{a.slug}") for a in ASPECTS[:3]),
-        EvalTask("accuracy_with_ties", "pairs", "accuracy_with_ties/Overall"),
+        EvalTask("accuracy_with_ties", "pairs", "accuracy_with_ties/overall"),
     ),
 )
 """VideoGen-RewardBench's export spec."""

@@ -13,9 +13,9 @@ from mmjudge.benchmarks.videogen_rewardbench.scoring import ASPECTS
 __all__ = ["HEADLINE", "VIEWS", "figure"]
 
 HEADLINE: tuple[str, ...] = (
-    "accuracy_without_ties/Overall",
-    "accuracy_with_ties/Overall",
-    "accuracy_with_ties_crossfit/Overall",
+    "accuracy_without_ties/overall",
+    "accuracy_with_ties/overall",
+    "accuracy_with_ties_crossfit/overall",
 )
 """The keys a summary shows; the first ranks the board."""
 
@@ -25,7 +25,7 @@ VIEWS: tuple[View, ...] = (
         (
             *(Column(f"{a.name} w/o ties", f"accuracy_without_ties/{a.slug}", group="w/o ties") for a in ASPECTS),
             *(Column(f"{a.name} with ties", f"accuracy_with_ties/{a.slug}", group="with ties (official)") for a in ASPECTS),
-            Column("Overall with ties, cross-fitted", "accuracy_with_ties_crossfit/Overall", group="with ties (official)"),
+            Column("Overall with ties, cross-fitted", "accuracy_with_ties_crossfit/overall", group="with ties (official)"),
         ),
         rank_by=HEADLINE[0],
     ),

@@ -66,7 +66,7 @@ ASPECTS: tuple[Aspect, ...] = (
     Aspect("VQ", "VQ", "VQ"),
     Aspect("MQ", "MQ", "MQ"),
     Aspect("TA", "TA", "TA"),
-    Aspect("Overall", "Overall", "overall"),
+    Aspect("Overall", "overall", "overall"),
 )
 """The four label columns, each scored with the judge head of its name (``Overall``: ``overall``)."""
 LABELS: dict[str, int] = {"A": 1, "B": -1, "same": 0}
@@ -231,7 +231,7 @@ def score(
         n_resamples, confidence, seed: checked; the intervals are closed forms at ``confidence``.
 
     >>> r = score(["A", "B", "same", "A", "B"], [2, 1, 1, 1, 3], [1, 2, 1, 1, 1], aspect=["Overall"] * 5)
-    >>> r["accuracy_without_ties/Overall"], r["accuracy_with_ties/Overall"], r["epsilon/Overall"]
+    >>> r["accuracy_without_ties/overall"], r["accuracy_with_ties/overall"], r["epsilon/overall"]
     (50.0, 60.0, 0.0)
     """
     check_resampling(n_resamples, confidence)
