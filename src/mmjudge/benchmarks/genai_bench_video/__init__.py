@@ -5,11 +5,10 @@ A judge scores each clip; accuracy as VideoScore's and VideoScore2's evaluation 
 :mod:`.leaderboard` and :mod:`.exports`; the shared pairwise layer is :mod:`mmjudge.benchmarks._pairwise`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks._pairwise.spec import pairwise_benchmark
 from mmjudge.benchmarks._pairwise.threshold import VIDEOSCORE2_TIE_THRESHOLDS, official_tie_threshold
 from mmjudge.benchmarks.genai_bench_video import build, exports, leaderboard, queries, records, report, sample
 from mmjudge.benchmarks.genai_bench_video.scoring import LABELS, RESULT_KEYS, VOTES, score, score_outcomes
-from mmjudge.queries import ClipPairQuery, ScoreQuery
 
 __all__ = [
     "BENCHMARK",
@@ -21,28 +20,22 @@ __all__ = [
     "score",
 ]
 
-BENCHMARK = Benchmark(
-    id="genai_bench_video",
+BENCHMARK = pairwise_benchmark(
+    __name__,
+    build=build,
+    sample=sample,
+    queries=queries,
+    records=records,
+    leaderboard=leaderboard,
+    report=report,
+    exports=exports,
     title="GenAI-Bench (video generation)",
     short_title="GenAI-Bench video",
-    package=__name__,
     citation="Jiang et al. 2024, GenAI Arena: An Open Evaluation Platform for Generative Models (arXiv 2406.04485)",
-    data=DataSpec.from_modules(build, sample, reference_config="pairs"),
-    records=RecordSpec.from_modules(
-        queries,
-        records,
-        unit="pairs",
-        query_kinds=(ScoreQuery, ClipPairQuery),
-        media=frozenset({"video"}),
-        noun="pair",
-    ),
-    metrics=MetricSpec(
-        score=score,
-        result_keys=RESULT_KEYS,
-        headline=leaderboard.HEADLINE,
-        outcomes=score_outcomes,
-        echoed_options=("tie_threshold",),
-    ),
-    present=Presenters.from_modules(leaderboard, report, exports),
+    score=score,
+    score_outcomes=score_outcomes,
+    result_keys=RESULT_KEYS,
+    headline=leaderboard.HEADLINE,
+    echoed_options=("tie_threshold",),
 )
 """The registered GenAI-Bench (video) benchmark."""

@@ -6,7 +6,7 @@ official video scoring code is public: see :mod:`.scoring`). Modules: :mod:`.sco
 :mod:`.exports`; the shared pairwise layer is :mod:`mmjudge.benchmarks._pairwise`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks._pairwise.spec import pairwise_benchmark
 from mmjudge.benchmarks.mj_bench_video import build, exports, leaderboard, queries, records, report, sample
 from mmjudge.benchmarks.mj_bench_video.scoring import (
     ASPECTS,
@@ -16,31 +16,24 @@ from mmjudge.benchmarks.mj_bench_video.scoring import (
     score,
     score_outcomes,
 )
-from mmjudge.queries import ClipPairQuery, ScoreQuery
 
 __all__ = ["ASPECTS", "BENCHMARK", "HARD", "LABELS", "RESULT_KEYS", "score"]
 
-BENCHMARK = Benchmark(
-    id="mj_bench_video",
+BENCHMARK = pairwise_benchmark(
+    __name__,
+    build=build,
+    sample=sample,
+    queries=queries,
+    records=records,
+    leaderboard=leaderboard,
+    report=report,
+    exports=exports,
     title="MJ-Bench-Video",
-    package=__name__,
     citation="Tong et al. 2025, MJ-VIDEO: Fine-Grained Benchmarking and Rewarding Video Preferences (arXiv 2502.01719)",
-    data=DataSpec.from_modules(build, sample, reference_config="pairs"),
-    records=RecordSpec.from_modules(
-        queries,
-        records,
-        unit="pairs",
-        query_kinds=(ScoreQuery, ClipPairQuery),
-        media=frozenset({"video"}),
-        noun="pair",
-    ),
-    metrics=MetricSpec(
-        score=score,
-        result_keys=RESULT_KEYS,
-        headline=leaderboard.HEADLINE,
-        outcomes=score_outcomes,
-        echoed_options=("tie_threshold",),
-    ),
-    present=Presenters.from_modules(leaderboard, report, exports),
+    score=score,
+    score_outcomes=score_outcomes,
+    result_keys=RESULT_KEYS,
+    headline=leaderboard.HEADLINE,
+    echoed_options=("tie_threshold",),
 )
 """The registered MJ-Bench-Video benchmark."""

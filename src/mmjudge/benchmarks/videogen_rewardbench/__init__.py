@@ -7,7 +7,7 @@ of prompts), :mod:`.release`, :mod:`.build`, :mod:`.sample`, :mod:`.queries`, :m
 :mod:`.leaderboard` and :mod:`.exports`; the shared pairwise layer is :mod:`mmjudge.benchmarks._pairwise`.
 """
 
-from mmjudge.benchmarks._base import Benchmark, DataSpec, MetricSpec, Presenters, RecordSpec
+from mmjudge.benchmarks._pairwise.spec import pairwise_benchmark
 from mmjudge.benchmarks.videogen_rewardbench import (
     build,
     exports,
@@ -26,32 +26,25 @@ from mmjudge.benchmarks.videogen_rewardbench.scoring import (
     score,
     score_outcomes,
 )
-from mmjudge.queries import ClipPairQuery, ScoreQuery
 
 __all__ = ["ASPECTS", "BENCHMARK", "LABELS", "RESULT_KEYS", "fit_threshold", "official_tie_sweep", "score"]
 
-BENCHMARK = Benchmark(
-    id="videogen_rewardbench",
+BENCHMARK = pairwise_benchmark(
+    __name__,
+    build=build,
+    sample=sample,
+    queries=queries,
+    records=records,
+    leaderboard=leaderboard,
+    report=report,
+    exports=exports,
     title="VideoGen-RewardBench",
     short_title="VideoGen-RB",
-    package=__name__,
     citation="Liu et al. 2025, Improving Video Generation with Human Feedback (VideoAlign, arXiv 2501.13918)",
-    data=DataSpec.from_modules(build, sample, reference_config="pairs"),
-    records=RecordSpec.from_modules(
-        queries,
-        records,
-        unit="pairs",
-        query_kinds=(ScoreQuery, ClipPairQuery),
-        media=frozenset({"video"}),
-        noun="pair",
-    ),
-    metrics=MetricSpec(
-        score=score,
-        result_keys=RESULT_KEYS,
-        headline=leaderboard.HEADLINE,
-        outcomes=score_outcomes,
-        echoed_options=("folds",),
-    ),
-    present=Presenters.from_modules(leaderboard, report, exports),
+    score=score,
+    score_outcomes=score_outcomes,
+    result_keys=RESULT_KEYS,
+    headline=leaderboard.HEADLINE,
+    echoed_options=("folds",),
 )
 """The registered VideoGen-RewardBench benchmark."""
