@@ -27,7 +27,9 @@ import pyarrow as pa
 
 from mmjudge.benchmarks._pairwise.scoring import Aspect
 from mmjudge.data.build import BuiltConfig, BuiltDataset
+from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import MediaRoot
+from mmjudge.data.release import RawRelease, release_section
 from mmjudge.errors import ConfigError, MediaError, SchemaError
 
 __all__ = ["MEDIA_MODES", "PairRow", "build_pairs", "clip_id", "pair_id_of"]
@@ -81,13 +83,14 @@ def build_pairs(
     *,
     aspects: Sequence[Aspect],
     extra_columns: Sequence[str],
+    source: Path,
+    releases: Sequence[RawRelease],
     root: Path,
     media: str,
     allow_missing_media: bool,
-    card_template: str,
-    card_context: Mapping[str, Any],
 ) -> BuiltDataset:
-    """The ``pairs`` and ``clips`` configs of the checked ``rows`` (see the module doc)."""
+    """The ``pairs`` and ``clips`` configs of the checked ``rows`` read from the release file ``source``, with the
+    card of the benchmark's package (``card.md``) listing ``releases`` (see the module doc)."""
     if media not in MEDIA_MODES:
         raise ConfigError(f"media={media!r}: expected one of {MEDIA_MODES}")
     rows = list(rows)
@@ -116,11 +119,17 @@ def build_pairs(
         BuiltConfig("pairs", {"test": pairs}, "every pair with its human preferences (default)"),
         BuiltConfig("clips", {"test": clips}, "each distinct (clip, prompt) once, for scoring"),
     ]
-    context = {**card_context, "media_mode": media, "num_pairs": len(rows), "num_clips": clips.num_rows,
-               "num_missing_clips": len(missing)}  # fmt: skip
+    context = {
+        "source_file": f"`{source.name}`",
+        "raw_release": release_section(releases),
+        "media_mode": media,
+        "num_pairs": len(rows),
+        "num_clips": clips.num_rows,
+        "num_missing_clips": len(missing),
+    }
     return BuiltDataset(
         benchmark=benchmark,
-        card_template=card_template,
+        card_template=read_template(f"mmjudge.benchmarks.{benchmark}"),
         configs=configs,
         media_files=media_files,
         media_root_required=media != "copy",

@@ -20,9 +20,7 @@ from mmjudge.benchmarks._pairwise.build import PairRow, build_pairs
 from mmjudge.benchmarks.genai_bench_video.release import RELEASES, REQUIRED
 from mmjudge.benchmarks.genai_bench_video.scoring import ASPECTS, VOTES
 from mmjudge.data.build import BuiltDataset
-from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import validate_relpath
-from mmjudge.data.release import release_section
 from mmjudge.data.strict_read import check_allowed, require_columns, schema_error
 from mmjudge.errors import ConfigError, SchemaError
 
@@ -41,11 +39,11 @@ def build_tables(
         rows,
         aspects=ASPECTS,
         extra_columns=extras,
+        source=path,
+        releases=RELEASES,
         root=root,
         media=media,
         allow_missing_media=allow_missing_media,
-        card_template=read_template("mmjudge.benchmarks.genai_bench_video"),
-        card_context={"source_file": f"`{path.name}`", "raw_release": release_section(RELEASES)},
     )
 
 
