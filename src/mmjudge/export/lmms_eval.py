@@ -45,8 +45,8 @@ def datasets_from_args(pairs: Sequence[str], data_root: str | Path | None) -> di
     chosen: dict[str, str] = {}
     if data_root is not None:
         root = Path(data_root)
-        for benchmark in benchmark_ids():
-            if (root / benchmark / "README.md").is_file():
+        for benchmark in benchmark_ids():  # the built folders of the benchmarks that declare lmms-eval tasks
+            if (root / benchmark / "README.md").is_file() and get_benchmark(benchmark).present.exports.lmms_tasks:
                 chosen[benchmark] = str((root / benchmark).resolve())
     for item in pairs:
         benchmark, sep, path = item.partition("=")
