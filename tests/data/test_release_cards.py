@@ -17,17 +17,24 @@ import pytest
 from mmjudge.benchmarks import benchmark_ids, get_benchmark, write_sample_data
 from mmjudge.benchmarks.emoprefer.release import RELEASES as EMOPREFER
 from mmjudge.benchmarks.emorealm.release import RELEASES as EMOREALM
+from mmjudge.benchmarks.genai_bench_video.release import RELEASES as GENAI_BENCH_VIDEO
 from mmjudge.benchmarks.isovrbench.release import RELEASES as ISOVRBENCH
 from mmjudge.benchmarks.mist import sample as mist_sample
 from mmjudge.benchmarks.mist.release import RELEASES as MIST
+from mmjudge.benchmarks.mj_bench_video.release import RELEASES as MJ_BENCH_VIDEO
 from mmjudge.benchmarks.tempcompass.release import RELEASES as TEMPCOMPASS
 from mmjudge.benchmarks.temporalbench.release import RELEASES as TEMPORALBENCH
+from mmjudge.benchmarks.videogen_rewardbench.release import RELEASES as VIDEOGEN_REWARDBENCH
 from mmjudge.data.build import write_folder
 from mmjudge.data.release import RawRelease, SourceFile, release_section
 from mmjudge.errors import ConfigError, SchemaError
 
+PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench", "genai_bench_video": "TIGER-Lab/GenAI-Bench",
+             "mj_bench_video": "MJ-Bench/MJ-BENCH-VIDEO"}  # fmt: skip
+"""The published video preference benchmarks and the Hub ids of their releases."""
 RELEASES = {"isovrbench": ISOVRBENCH, "mist": MIST, "emoprefer": EMOPREFER, "emorealm": EMOREALM,
-            "temporalbench": TEMPORALBENCH, "tempcompass": TEMPCOMPASS}
+            "temporalbench": TEMPORALBENCH, "tempcompass": TEMPCOMPASS, "videogen_rewardbench": VIDEOGEN_REWARDBENCH,
+            "genai_bench_video": GENAI_BENCH_VIDEO, "mj_bench_video": MJ_BENCH_VIDEO}  # fmt: skip
 ADMIRE = "UCSC-Admire/idiom-SFT-dataset-561-2024-12-06_00-40-30"
 """The one release id the papers give (MIST's source, AdMIRe), written out here."""
 
@@ -53,9 +60,13 @@ def test_releases_link_only_the_ids_their_papers_give(samples):
     mist = (samples / "mist" / "README.md").read_text(encoding="utf-8")
     assert f"[`{ADMIRE}`](https://huggingface.co/datasets/{ADMIRE}) (Hugging Face Hub)" in mist
     linked = [r.repo_id for releases in RELEASES.values() for r in releases if r.repo_id]
-    assert linked == [ADMIRE, "microsoft/TemporalBench", "llyx97/TempCompass"]  # TempCompass: its GitHub repo
+    # TempCompass: its GitHub repo
+    assert linked == [ADMIRE, "microsoft/TemporalBench", "llyx97/TempCompass", *PUBLISHED.values()]
     tempcompass = (samples / "tempcompass" / "README.md").read_text(encoding="utf-8")
     assert "https://github.com/llyx97/TempCompass" in tempcompass
+    for benchmark, repo in PUBLISHED.items():
+        card = (samples / benchmark / "README.md").read_text(encoding="utf-8")
+        assert f"[`{repo}`](https://huggingface.co/datasets/{repo}) (Hugging Face Hub)" in card
     for benchmark in ("isovrbench", "emoprefer", "emorealm"):
         card = (samples / benchmark / "README.md").read_text(encoding="utf-8")
         assert (
@@ -129,6 +140,10 @@ CASES = [
     Case("emorealm", 0, 0, lambda r: [r / "emorealm_v1.json"], lambda r: r / "emorealm_v1.json"),
     Case("temporalbench", 0, 0, lambda r: [r / "temporalbench_short_qa.json"], lambda r: r),
     Case("tempcompass", 0, 0, lambda r: [r / "questions" / "caption_matching.json"], lambda r: r),
+    Case("videogen_rewardbench", 0, 0, lambda r: [r / "videogen-rewardbench.csv"], lambda r: r),
+    Case("genai_bench_video", 0, 0, lambda r: sorted((r / "video_generation").glob("*.parquet")), lambda r: r,
+         {"media": "metadata"}),
+    Case("mj_bench_video", 0, 0, lambda r: [r / "test.json"], lambda r: r / "test.json"),
 ]  # fmt: skip
 DROPS = [(case, column) for case in CASES for column in case.file.required]
 

@@ -335,7 +335,8 @@ def test_the_shipped_config_loads() -> None:
 
     root = Path(__file__).resolve().parents[2]
     judge = make_judge(load_config(root / "judges" / "openai_compatible" / "config.yaml"))
-    assert judge.benchmarks == {"isovrbench", "mist", "emoprefer", "emorealm", "temporalbench", "tempcompass"}
+    assert judge.benchmarks == {"isovrbench", "mist", "emoprefer", "emorealm", "temporalbench", "tempcompass",
+                                "videogen_rewardbench", "genai_bench_video", "mj_bench_video"}  # fmt: skip
     assert judge.options.top_logprobs == 20 and judge.options.temperature == 0.0
 
 

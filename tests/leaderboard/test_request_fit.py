@@ -15,6 +15,9 @@ from mmjudge.leaderboard.core.fit import accepting_backends, backend_benchmarks
 from mmjudge.leaderboard.core.policy import DEFAULT_RULES, NO_MODEL, BackendRules, Rule
 from mmjudge.queries import ChoiceQuery, ScoreQuery
 
+PAIRWISE_VIDEO = ("videogen_rewardbench", "genai_bench_video", "mj_bench_video")
+"""The published video preference benchmarks: clips to rate (or compare), like IsoVRBench."""
+
 
 def _expected_accepting(benchmark: str) -> list[str]:
     """The rule written out: requestable, registered judges that answer one of the benchmark's query kinds
@@ -94,7 +97,7 @@ def test_frame_options_are_refused_for_benchmarks_whose_queries_carry_no_video(k
     with pytest.raises(SubmissionRejected, match="but mist's queries"):
         q.validate_request("org/m", "", "label_choice", key, ["emorealm", "mist"])
     with_video = [b for b in benchmark_ids() if "video" in get_benchmark(b).records.media]
-    assert set(with_video) == {"isovrbench", "emoprefer", "emorealm", "temporalbench", "tempcompass"}
+    assert set(with_video) == {"isovrbench", "emoprefer", "emorealm", "temporalbench", "tempcompass", *PAIRWISE_VIDEO}
     assert ask(with_video).benchmarks == tuple(with_video)
 
 
@@ -111,6 +114,7 @@ def test_the_media_each_benchmark_needs() -> None:
         "emorealm": {"video"},
         "temporalbench": {"video"},
         "tempcompass": {"video"},
+        **{b: {"video"} for b in PAIRWISE_VIDEO},
     }
 
 
@@ -154,7 +158,7 @@ def test_request_form_offers_the_benchmarks_the_chosen_backend_judges(board_fact
     app = build_app(board_factory())
     fitting = [f for f in app.blocks.fns.values() if getattr(f.fn, "__name__", "") == "fitting"]
     assert len(fitting) == 1
-    rated = ["isovrbench", "temporalbench", "tempcompass"]  # the benchmarks that ask a clip rated against a text
+    rated = ["isovrbench", "temporalbench", "tempcompass", *PAIRWISE_VIDEO]  # they ask a clip rated against a text
     assert fitting[0].fn("vlm_digit")["choices"] == rated
     assert fitting[0].fn("label_choice")["choices"] == [b for b in benchmark_ids() if b not in rated]
     assert fitting[0].fn("not_registered")["choices"] == list(benchmark_ids())

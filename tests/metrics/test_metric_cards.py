@@ -46,10 +46,13 @@ def test_every_metric_folder_is_tested():
         "emoprefer",
         "emorealm",
         "emotion_classification",
+        "genai_bench_video",
         "isovrbench",
         "mist",
+        "mj_bench_video",
         "tempcompass",
         "temporalbench",
+        "videogen_rewardbench",
     ]
     for name in METRICS:
         assert (REPO / "tests" / "metrics" / f"test_{name}_module.py").is_file(), name
@@ -94,6 +97,9 @@ PAPERS = {
     "alt_test": "https://arxiv.org/abs/2501.10970",
     "temporalbench": "https://arxiv.org/abs/2410.10818",
     "tempcompass": "https://arxiv.org/abs/2403.00476",
+    "videogen_rewardbench": "https://arxiv.org/abs/2501.13918",
+    "genai_bench_video": "https://arxiv.org/abs/2406.04485",
+    "mj_bench_video": "https://arxiv.org/abs/2502.01719",
 }
 
 
@@ -106,5 +112,6 @@ def test_metric_info_links_the_paper_and_its_code(name, monkeypatch):
     assert info.reference_urls, name
     if name in PAPERS:
         assert PAPERS[name] in info.reference_urls and info.homepage, name
-    if name in ("emoprefer", "emorealm", "alt_test", "temporalbench", "tempcompass"):  # the official code
+    if name in ("emoprefer", "emorealm", "alt_test", "temporalbench", "tempcompass", "videogen_rewardbench",
+                "genai_bench_video", "mj_bench_video"):  # the official code
         assert info.codebase_urls and all(u.startswith("https://github.com/") for u in info.codebase_urls), name

@@ -19,6 +19,9 @@ BUILTIN_BENCHMARKS: dict[str, str] = {
     "emorealm": "mmjudge.benchmarks.emorealm:BENCHMARK",
     "temporalbench": "mmjudge.benchmarks.temporalbench:BENCHMARK",
     "tempcompass": "mmjudge.benchmarks.tempcompass:BENCHMARK",
+    "videogen_rewardbench": "mmjudge.benchmarks.videogen_rewardbench:BENCHMARK",
+    "genai_bench_video": "mmjudge.benchmarks.genai_bench_video:BENCHMARK",
+    "mj_bench_video": "mmjudge.benchmarks.mj_bench_video:BENCHMARK",
 }
 """Built-in benchmark id -> ``"module:attribute"`` of its :class:`Benchmark`, in the canonical order."""
 

@@ -40,14 +40,12 @@ _LOGITS_NOTE = (
 def datasets_from_args(pairs: Sequence[str], data_root: str | Path | None) -> dict[str, str]:
     """Benchmark id -> dataset path from ``--data ID=PATH_OR_REPO`` items and ``--data-root DIR``.
 
-    A local folder becomes an absolute path; anything else is taken as a Hub dataset repo id. ``--data-root``
-    picks the benchmarks that declare lmms-eval tasks (a benchmark whose judges are scored by reward heads, such
-    as the caption-ranking ones, has none); one named with ``--data`` that declares none is refused later.
+    A local folder becomes an absolute path; anything else is taken as a Hub dataset repo id.
     """
     chosen: dict[str, str] = {}
     if data_root is not None:
         root = Path(data_root)
-        for benchmark in benchmark_ids():
+        for benchmark in benchmark_ids():  # the built folders of the benchmarks that declare lmms-eval tasks
             if (root / benchmark / "README.md").is_file() and get_benchmark(benchmark).present.exports.lmms_tasks:
                 chosen[benchmark] = str((root / benchmark).resolve())
     for item in pairs:
@@ -72,9 +70,7 @@ def write_lmms_tasks(out: str | Path, datasets: Mapping[str, str], *, overwrite:
     for benchmark, dataset_path in datasets.items():
         spec = get_benchmark(benchmark)
         if not spec.present.exports.lmms_tasks:
-            raise ConfigError(f"{benchmark} declares no lmms-eval tasks (Benchmark.present.exports.lmms_tasks): its "
-                              "judges are scored by what lmms-eval's generation tasks cannot read; run it with "
-                              "mmjudge eval")  # fmt: skip
+            raise ConfigError(f"{benchmark} declares no lmms-eval tasks (Benchmark.present.exports.lmms_tasks)")
         folder = out / f"{FOLDER_PREFIX}{benchmark}"
         if folder.exists():
             if not overwrite:

@@ -137,7 +137,7 @@ def _section(benchmark: str) -> list[str]:
     from mmjudge.benchmarks import get_benchmark
 
     info, judges = get_benchmark(benchmark), paper_judges(benchmark)
-    citation = (info.reported() or {}).get("citation", "")
+    citation = (info.reported() or {}).get("citation", "") or info.citation
     if not judges:
         note = " ".join(str(_data()[benchmark].get("note", "")).split())
         return [f"**{info.title}** ({citation}): no judge rows", "", note, ""]

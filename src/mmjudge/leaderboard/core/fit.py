@@ -23,8 +23,8 @@ FRAME_KEYS = ("frames", "fps")
 def backend_benchmarks(backend: str) -> list[str]:
     """The registered benchmarks the registered judge ``backend`` can answer, in registry order.
 
-    >>> backend_benchmarks("clip_score")
-    ['isovrbench']
+    >>> backend_benchmarks("pairwise_describe")
+    ['emoprefer']
     """
     from mmjudge.benchmarks import benchmark_ids
     from mmjudge.judges import get_judge
