@@ -194,3 +194,11 @@ def test_cli_writes_the_tables_json_and_figure(tmp_path, capsys):
     assert (out / "correlate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["correlate", "--out", str(out), "--rename", "oops"]) == 1
     assert "--rename 'oops': expected JUDGE=NAME" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("column", [p for p in load_analysis().published if p["benchmark"]], ids=lambda p: p["benchmark"])
+def test_published_columns_with_a_benchmark_here_equal_its_published_rows_and_name_a_scorer_key(column):
+    spec = get_benchmark(column["benchmark"])
+    reported = {r["judge"]: r["results"][column["key"]] for r in spec.reported()["rows"]}
+    assert column["values"] == reported
+    assert spec.metrics.result_key(column["key"]).higher_is_better
