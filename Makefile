@@ -6,7 +6,7 @@ STAMP := $(VENV)/.mmjudge-installed
 comma := ,
 PYTEST_ARGS ?= -n 2 -m "not slow and not gpu" --durations=15
 
-.PHONY: demo test lint typecheck layers pytest test-pythons venv clean
+.PHONY: demo test lint typecheck layers pytest docs test-pythons venv clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,7 +31,13 @@ layers: $(STAMP)
 pytest: $(STAMP)
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-test: lint typecheck layers pytest test-pythons
+# The docs site (mkdocs.yml, docs/): the generated pages must be current (scripts/gen_docs.py), then a strict
+# build (a broken link, a missing anchor or an API reference that does not resolve fails it) into site/.
+docs: $(STAMP)
+	$(PY) scripts/gen_docs.py --check
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+test: lint typecheck layers docs pytest test-pythons
 
 # The lowest and highest Python that pyproject.toml's requires-python admits (>=3.10; 3.13 is the newest
 # tried). Each gets its own venv with mmjudge[video,metrics,dev] and WITHOUT torch: the torch wheels on this
@@ -71,4 +77,4 @@ test-pythons: $(foreach d,$(PYTHON_VENVS),$(d)/.mmjudge-installed)
 	done
 
 clean:
-	rm -rf demo-output .mypy_cache .ruff_cache
+	rm -rf demo-output site .mypy_cache .ruff_cache

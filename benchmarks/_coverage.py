@@ -7,7 +7,7 @@ covered the truth. The judge's per-unit success is ``logistic(mu + u)`` with one
 cluster (``sd`` the *cluster sd*, on the logit scale; 0 makes the units independent); population values
 integrate over ``u`` with Gauss-Hermite quadrature, exactly, not by a bigger simulation.
 
-Used by ``benchmarks/bench_coverage.py`` (the full table in ``RESULTS.md``) and
+Used by ``benchmarks/bench_coverage.py`` (the full table in ``docs/performance.md``) and
 ``tests/stats/test_coverage.py`` (a few hundred replicates of one design per benchmark in ``make test``).
 """
 

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--prompts", type=int, nargs="+", default=[5, 10, 20, 30, 50, 100], help="numbers of prompts G"
     )
-    parser.add_argument("--no-write", action="store_true", help="print only, do not append to RESULTS.md")
+    parser.add_argument("--no-write", action="store_true", help="print only, do not write to docs/performance.md")
     parser.add_argument("--replicates", type=int, default=1000, help="replicates per G (default 1000)")
     parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples / drawn flips")
     parser.add_argument("--sd", type=float, default=1.0, help="prompt effect sd, logit scale (default 1)")
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     import time
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _results import append_results
+    from _results import write_results
 
     rows: list[dict[str, object]] = []
     started = time.perf_counter()
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{time.perf_counter() - started:.0f} s. `compare` now: the sign-flip test (exact up to 16 differing "
             "prompts) and the jackknife t interval below 100 prompts, the paired percentile bootstrap from 100 on."
         )
-        append_results("mmjudge compare at few clusters (_coverage_compare.py)", rows, notes)
+        write_results("mmjudge compare at few clusters (_coverage_compare.py)", rows, notes)
     return 0
 
 

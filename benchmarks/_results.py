@@ -1,7 +1,9 @@
-"""Append benchmark results to benchmarks/RESULTS.md with the command, machine and date.
+"""Write benchmark results to the docs' performance page (``docs/performance.md``) with the command, machine
+and date.
 
-Every script in this folder calls :func:`append_results` once at the end of a run; nothing here runs
-in ``make test``.
+Every script in this folder calls :func:`write_results` once at the end of a run: its section (``## <title>``)
+is replaced whole, or added at the end the first time, so the page holds each script's latest table and the
+history stays in git. Nothing here runs in ``make test``.
 """
 
 from __future__ import annotations
@@ -9,12 +11,14 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import platform
+import re
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
+RESULTS = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+"""The page the sections go to (a script writing a copy elsewhere points this at it for the call)."""
 
 
 def machine() -> str:
@@ -37,14 +41,20 @@ def machine() -> str:
 
 def markdown_table(rows: Sequence[Mapping[str, object]]) -> str:
     """Render rows as a markdown table: one column per key of any row, in order of first appearance (a row
-    without a key leaves its cell empty).
+    without a key leaves its cell empty; a row with no value beyond its first column holds no figure and is
+    left out).
 
     >>> print(markdown_table([{"case": "a", "s": 1.5}, {"case": "b", "MB": 2}]), end="")
     | case | s | MB |
     |---|---|---|
     | a | 1.5 |  |
     | b |  | 2 |
+    >>> print(markdown_table([{"case": "a", "s": 1.5}, {"case": "b", "s": ""}]), end="")
+    | case | s |
+    |---|---|
+    | a | 1.5 |
     """
+    rows = [row for row in rows if any(_fmt(v).strip() for v in list(row.values())[1:])]
     if not rows:
         return "(no rows)\n"
     headers = list(dict.fromkeys(h for row in rows for h in row))
@@ -60,18 +70,84 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
-def append_results(title: str, rows: Sequence[Mapping[str, object]], notes: str = "") -> None:
-    """Append one section: title, date, machine, the exact command, a table and notes."""
+def section(title: str, rows: Sequence[Mapping[str, object]], notes: str = "") -> str:
+    """One section: title, date, machine, the exact command, a table and notes."""
     command = " ".join(shlex.quote(a) for a in [Path(sys.executable).name, *sys.argv])
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    section = [
-        f"\n## {title}\n",
+    lines = [
+        f"## {title}\n",
         f"- date: {stamp}",
         f"- machine: {machine()}",
         f"- command: `{command}`\n",
         markdown_table(rows),
     ]
     if notes:
-        section.append(notes.rstrip() + "\n")
-    with RESULTS.open("a", encoding="utf-8") as handle:
-        handle.write("\n".join(section))
+        lines.append(notes.rstrip() + "\n")
+    return "\n".join(lines)
+
+
+def replace_section(page: str, title: str, text: str) -> str:
+    """``page`` with its section ``## <title>`` (up to the next ``## `` heading outside a code block) replaced by
+    ``text``, or ``text`` added at the end when the page has no such section.
+
+    >>> page = "# P\\n\\n## a\\nold\\n\\n## b\\nkept\\n"
+    >>> print(replace_section(page, "a", "## a\\nnew\\n"), end="")
+    # P
+    <BLANKLINE>
+    ## a
+    new
+    <BLANKLINE>
+    ## b
+    kept
+    >>> replace_section(page, "c", "## c\\nx\\n").endswith("kept\\n\\n## c\\nx\\n")
+    True
+    """
+    lines = page.splitlines(keepends=True)
+    starts, fenced = [], False
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("## "):
+            starts.append(i)
+    mine = [i for i in starts if lines[i].rstrip("\n") == f"## {title}"]
+    if len(mine) > 1:
+        raise ValueError(f"{RESULTS} has {len(mine)} sections titled {title!r}; expected one: merge them by hand")
+    text = text.rstrip("\n") + "\n"
+    if not mine:
+        head = page.rstrip("\n")
+        return f"{head}\n\n{text}" if head else text
+    end = next((i for i in starts if i > mine[0]), len(lines))
+    tail = "".join(lines[end:])
+    return "".join(lines[: mine[0]]) + text + ("\n" + tail if tail else "")
+
+
+def write_results(title: str, rows: Sequence[Mapping[str, object]], notes: str = "") -> None:
+    """Write one section (:func:`section`) to :data:`RESULTS`, replacing the one of the same title."""
+    if re.search(r"[\n]", title):
+        raise ValueError(f"a section title is one line, got {title!r}")
+    page = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    RESULTS.write_text(replace_section(page, title, section(title, rows, notes)), encoding="utf-8")
+
+
+def merge(path: Path) -> list[str]:
+    """Write each section of ``path`` (a script's ``--out`` copy, e.g. from a GPU machine) into :data:`RESULTS`,
+    replacing the sections of the same titles; returns their titles."""
+    text = path.read_text(encoding="utf-8")
+    parts = re.split(r"(?m)^(?=## )", text)
+    titles = []
+    page = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    for part in parts:
+        if part.startswith("## "):
+            title = part.split("\n", 1)[0][3:]
+            page = replace_section(page, title, part)
+            titles.append(title)
+    if not titles:
+        raise ValueError(f"{path} holds no '## <title>' section to write into {RESULTS}")
+    RESULTS.write_text(page, encoding="utf-8")
+    return titles
+
+
+if __name__ == "__main__":
+    # python benchmarks/_results.py FILE...: merge the sections of each FILE into the performance page
+    for name in sys.argv[1:]:
+        print("\n".join(f"{RESULTS}: wrote section {t!r}" for t in merge(Path(name))))

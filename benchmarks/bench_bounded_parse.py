@@ -43,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _results import append_results
+from _results import write_results
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta
 from mmjudge.leaderboard.app.ui import Handlers
@@ -271,7 +271,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--table-calls", type=int, default=10)
-    parser.add_argument("--no-append", action="store_true", help="print the rows, leave RESULTS.md as it is")
+    parser.add_argument("--no-append", action="store_true", help="print the rows, leave docs/performance.md as it is")
     args = parser.parse_args()
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     with tempfile.TemporaryDirectory() as tmp:
@@ -295,7 +295,7 @@ def main() -> None:
         print(row)
     if args.no_append:
         return
-    append_results(
+    write_results(
         "Leaderboard: hostile uploads against the bounded streaming parse (bench_bounded_parse.py)",
         rows,
         "Each upload goes through `Handlers.submit` (reads the uploaded file, `Leaderboard.submit`, "

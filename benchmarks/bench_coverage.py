@@ -27,7 +27,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _coverage import DESIGNS, Replicates, coverage, run_replicates
-from _results import append_results, markdown_table
+from _results import markdown_table, write_results
 
 BEFORE = {
     ("isovrbench_across", "average"): "84.4% / 71.5% (sd 0 / 1, pairs as independent)",
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--block", type=int, default=50, help="replicates per task")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-write", action="store_true", help="print the table only, do not append to RESULTS.md")
+    parser.add_argument("--no-write", action="store_true", help="print the table only, do not write to docs/performance.md")
     args = parser.parse_args(argv)
 
     designs = [d for d in args.designs if DESIGNS[d].fast or not args.fast]
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             "cluster effect. Designs:\n"
             + "".join(f"- `{d}`: {DESIGNS[d].name}; {DESIGNS[d].structure}\n" for d in designs)
         )
-        append_results("Interval coverage by simulation (bench_coverage.py)", rows, notes)
+        write_results("Interval coverage by simulation (bench_coverage.py)", rows, notes)
     return 0
 
 

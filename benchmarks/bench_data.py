@@ -8,7 +8,7 @@ Measures, on generated IsoVRBench pair tables (no video is decoded; clips are ti
    pairs streamed chunk by chunk into parquet row groups); target: flat;
 3. ``datasets.load_dataset(folder, config)`` of the 8,000-row folder with a cold cache; target < 5 s.
 
-Run: ``.venv/bin/python benchmarks/bench_data.py`` (appends a section to benchmarks/RESULTS.md).
+Run: ``.venv/bin/python benchmarks/bench_data.py`` (writes its section of docs/performance.md).
 """
 
 from __future__ import annotations
@@ -176,9 +176,9 @@ def main() -> None:
     for row in rows:
         print(f"{row['measure']}: {row['value']}")
     sys.path.insert(0, str(Path(__file__).parent))
-    from _results import append_results
+    from _results import write_results
 
-    append_results(
+    write_results(
         "Dataset build (IsoVRBench pair tables)",
         rows,
         notes=(

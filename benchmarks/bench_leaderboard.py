@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _results import append_results
+from _results import write_results
 
 from mmjudge.benchmarks.isovrbench import INTERVENTIONS
 from mmjudge.leaderboard import Leaderboard, NewSubmission, Settings, Store, SubmissionMeta, build_table
@@ -165,7 +165,7 @@ def main() -> None:
         ]
     for row in rows:
         print(row)
-    append_results(
+    write_results(
         "Leaderboard: submission path, tables for 1,000 submissions, memory over renders",
         rows,
         "Submit = validate + score (10,000 bootstrap resamples) + store in one SQLite transaction; reference rows "

@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _results import append_results
+from _results import write_results
 
 RENDER = r"""
 import gc, json, sys, time, tracemalloc
@@ -152,7 +152,7 @@ def main() -> None:
             out.append(row("cold render after that", render(path)))
     for r in out:
         print(r)
-    append_results(
+    write_results(
         "Leaderboard: cold render of verified IsoVRBench boards (bench_leaderboard_render.py)",
         out,
         f"Synthetic IsoVRBench rows: {args.prompts} prompts x 8 interventions = {args.prompts * 8} pairs per row, "

@@ -45,7 +45,7 @@ from mmjudge.media.synthetic import moving_texture_clip
 from mmjudge.media.video import read_all, read_frames, sample_indices, video_info
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _results import append_results
+from _results import write_results
 
 CACHE = Path(__file__).with_name(".cache")
 CLIPS: dict[str, tuple[int, int, dict[str, str]]] = {
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--clips", default=",".join(CLIPS), help="comma-separated names from CLIPS")
     parser.add_argument("--no-interventions", action="store_true")
-    parser.add_argument("--no-append", action="store_true", help="print the table, do not write RESULTS.md")
+    parser.add_argument("--no-append", action="store_true", help="print the table, do not write docs/performance.md")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))  # the resize kernel's torch, as in the decode workers
     backends = args.backends.split(",")
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(markdown_table(rows) + "\n" + notes)
     if not args.no_append:
-        append_results("Media decoding (bench_media.py)", rows, notes)
+        write_results("Media decoding (bench_media.py)", rows, notes)
     return 0
 
 

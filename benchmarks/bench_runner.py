@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _results import append_results
+from _results import write_results
 
 from mmjudge.judges import Judge, JudgeConfig, MediaRequest, ScoreQuery, Verdict
 from mmjudge.judges.vlm_digit import VlmDigitJudge
@@ -244,7 +244,7 @@ def main() -> None:
     )
     print(notes)
     if not args.no_append:
-        append_results("Runner: decode pool and frame sweeps (bench_runner.py)", rows, notes)
+        write_results("Runner: decode pool and frame sweeps (bench_runner.py)", rows, notes)
 
 
 if __name__ == "__main__":

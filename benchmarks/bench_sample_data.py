@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _results import append_results
+from _results import write_results
 
 
 def run_once(size: str) -> tuple[float, dict, int]:
@@ -49,7 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", choices=("small", "medium"), default="small")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--no-append", action="store_true", help="print only; do not touch RESULTS.md")
+    parser.add_argument("--no-append", action="store_true", help="print only; do not touch docs/performance.md")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     walls, summaries, totals = [], [], []
@@ -87,7 +87,7 @@ def main() -> None:
         print(row)
     print(notes)
     if not args.no_append:
-        append_results(f"sample-data ({args.size})", rows, notes)
+        write_results(f"sample-data ({args.size})", rows, notes)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _results import append_results
+from _results import write_results
 
 from mmjudge.benchmarks import emorealm, isovrbench
 from mmjudge.stats import bootstrap_ci
@@ -152,7 +152,7 @@ def main() -> None:
     ]
     for row in rows:
         print(row)
-    append_results(
+    write_results(
         "Scoring: IsoVRBench and EmoReAlM",
         rows,
         notes=(

@@ -2,7 +2,7 @@
 
 Run on demand (never in ``make test``)::
 
-    .venv/bin/python benchmarks/bench_scoring_emoprefer_mist.py              # 5 repeats, appends to RESULTS.md
+    .venv/bin/python benchmarks/bench_scoring_emoprefer_mist.py              # 5 repeats, writes its section of docs/performance.md
     .venv/bin/python benchmarks/bench_scoring_emoprefer_mist.py --repeats 2 --no-append
 
 Cases (seeded random labels, so only the timing matters):
@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _results import append_results
+from _results import write_results
 
 from mmjudge.benchmarks import emoprefer, mist
 
@@ -136,7 +136,7 @@ def main() -> None:
             rows.append({"case": name, "input": size, "median_s": seconds})
             print(f"{name:40s} {size:70s} {seconds:8.3f} s")
     if not args.no_append:
-        append_results(
+        write_results(
             "Scoring: EmoPrefer-Data and MIST cores",
             rows,
             f"Median wall time over {args.repeats} repeats after one warm-up call; seeded random labels.",

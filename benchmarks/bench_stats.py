@@ -15,7 +15,7 @@ Measures, on generated data:
    correctness on the same items.
 
 Times are medians over ``--repeats`` runs (after one warm-up run).
-Run: ``.venv/bin/python benchmarks/bench_stats.py`` (appends a section to benchmarks/RESULTS.md).
+Run: ``.venv/bin/python benchmarks/bench_stats.py`` (writes its section of docs/performance.md).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 from scipy import stats as sps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import append_results
+from _results import write_results
 
 from mmjudge.stats import (
     alt_test,
@@ -163,7 +163,7 @@ def bt_comparisons(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--no-append", action="store_true", help="print only; do not write RESULTS.md")
+    parser.add_argument("--no-append", action="store_true", help="print only; do not write docs/performance.md")
     args = parser.parse_args()
     rows = []
 
@@ -256,7 +256,7 @@ def main() -> None:
         print({k: (round(v, 2) if isinstance(v, float) else v) for k, v in row.items()})
     print(notes)
     if not args.no_append:
-        append_results("mmjudge.stats: alt-test, Bradley-Terry, bootstrap (bench_stats.py)", rows, notes)
+        write_results("mmjudge.stats: alt-test, Bradley-Terry, bootstrap (bench_stats.py)", rows, notes)
 
 
 if __name__ == "__main__":

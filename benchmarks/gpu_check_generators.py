@@ -1,6 +1,6 @@
 """GPU check of issue 15: real-size Wan generators (random bf16 weights) rendering IsoVRBench pairs at 480x832x81.
 
-Not yet run: no session so far was lent a GPU, so ``benchmarks/RESULTS.md`` has no section from this
+Not yet run: no session so far was lent a GPU, so ``docs/performance.md`` has no section from this
 script and the README states no measured generation cost. Run it when a task is lent a machine.
 
 How to run the GPU check (one call of the device tool)
@@ -22,8 +22,8 @@ Then ``run`` with ``carry=[".whl"]`` and ``timeout_s=540``::
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:src PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 && python3 -c "import torch, diffusers, transformers, av; print(torch.__version__, diffusers.__version__, transformers.__version__, av.__version__)" && nvidia-smi --query-gpu=name,memory.total --format=csv && python3 benchmarks/gpu_check_generators.py --prompts 1 --steps 2
 
 The results come back as ``$OUT/gpu_check_generators.md`` and ``$OUT/gpu_check_generators.json``
-(written after the build and on failure, with what was measured): append the markdown to
-``benchmarks/RESULTS.md`` and commit it. If the call fails early (an import), fix it and rerun at once;
+(written after the build and on failure, with what was measured): write the markdown into
+``docs/performance.md`` with ``python benchmarks/_results.py <files_at>/gpu_check_generators.md`` and commit it. If the call fails early (an import), fix it and rerun at once;
 otherwise ``give_back``. Estimate of the work (not measured): four random-weight builds (2 x 14.3B +
 5.7B text encoder for each A14B model, 5.0B, 1.4B) and nine clips at 2 denoising steps.
 
@@ -347,7 +347,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--layers", type=int, default=None, help="cut every transformer and the text encoder to N blocks"
     )
     parser.add_argument("--out", default=os.environ.get("OUT"), help="copy the report here (default $OUT)")
-    parser.add_argument("--no-append", action="store_true", help="do not append to benchmarks/RESULTS.md")
+    parser.add_argument("--no-append", action="store_true", help="do not write to docs/performance.md")
     args = parser.parse_args(argv)
     args.frames = args.frames or (9 if args.tiny else 81)
     args.height = args.height or (32 if args.tiny else 480)
@@ -398,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def report(args: argparse.Namespace, rows: list[dict[str, Any]], facts: dict[str, Any]) -> None:
-    """Print the tables; append them to RESULTS.md (unless --no-append) and write them to ``--out``."""
+    """Print the tables; write them to docs/performance.md (unless --no-append) and write them to ``--out``."""
     import torch
 
     device = (
@@ -420,7 +420,7 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], facts: dict[str
     )
     print(_results.markdown_table(rows) + "\n" + notes)
     if not args.no_append:
-        _results.append_results(title, rows, notes)
+        _results.write_results(title, rows, notes)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -430,7 +430,7 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], facts: dict[str
         _results.RESULTS = out / "gpu_check_generators.md"
         try:
             _results.RESULTS.unlink(missing_ok=True)
-            _results.append_results(title, rows, notes)
+            _results.write_results(title, rows, notes)
         finally:
             _results.RESULTS = default
 

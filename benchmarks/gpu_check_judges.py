@@ -26,10 +26,11 @@ The script stops itself after ``--budget-s`` (default 420 s = 7 minutes, all pha
 last run's model load and scoring) and reports what it measured; ``timeout_s=540`` leaves margin
 inside the 10-minute command limit. If the call fails early (an import), fix it and rerun at once
 (the machine stays warm 30 s); otherwise ``give_back``. The results come back as
-``$OUT/gpu_check_judges.md`` (the same section it appends to the device copy of
-``benchmarks/RESULTS.md``, which does not come back) and ``$OUT/gpu_check_judges.json`` (written after
-each judge, so a killed run still returns the finished rows): append the markdown here with
-``cat <files_at>/gpu_check_judges.md >> benchmarks/RESULTS.md`` and commit it.
+``$OUT/gpu_check_judges.md`` (the same section it writes to the device copy of
+``docs/performance.md``, which does not come back) and ``$OUT/gpu_check_judges.json`` (written after
+each judge, so a killed run still returns the finished rows): write the section into the page here with
+``python benchmarks/_results.py <files_at>/gpu_check_judges.md`` (it replaces the section of the same title)
+and commit it.
 
 What it does
 ------------
@@ -524,7 +525,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--judges", default=",".join(JUDGES), help="comma-separated subset of the judges")
     parser.add_argument("--out", default=os.environ.get("OUT"), help="copy the report here (default $OUT)")
-    parser.add_argument("--no-append", action="store_true", help="do not append to benchmarks/RESULTS.md")
+    parser.add_argument("--no-append", action="store_true", help="do not write to docs/performance.md")
     args = parser.parse_args(argv)
     args.height = args.height or (128 if args.tiny else 704)
     args.width = args.width or (224 if args.tiny else 1280)
@@ -588,7 +589,7 @@ def _write_partial(args: argparse.Namespace, rows: list[dict[str, Any]], facts: 
 
 
 def report(args: argparse.Namespace, rows: list[dict[str, Any]], facts: dict[str, Any]) -> None:
-    """Print the table; append it to RESULTS.md (unless --no-append) and copy it to ``--out``."""
+    """Print the table; write it to docs/performance.md (unless --no-append) and copy it to ``--out``."""
     import torch
 
     device = (
@@ -615,14 +616,14 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], facts: dict[str
     )
     print(_results.markdown_table(table) + "\n" + notes)
     if not args.no_append:
-        _results.append_results(title, table, notes)
+        _results.write_results(title, table, notes)
     if args.out:
         _write_partial(args, rows, facts)
         default = _results.RESULTS
         _results.RESULTS = Path(args.out) / "gpu_check_judges.md"
         try:
             _results.RESULTS.unlink(missing_ok=True)
-            _results.append_results(title, table, notes)
+            _results.write_results(title, table, notes)
         finally:
             _results.RESULTS = default
 

@@ -28,7 +28,7 @@ What it does:
    the VideoAlign profile), loading the same base and checkpoints and VideoAlign's ``detailed_special``
    template; also with ``positions: mrope`` to show what the position scheme is worth;
 4. prints the largest difference of VQ, MQ, TA and Overall per layout and mode, and (unless
-   ``--no-record``) appends the table to ``benchmarks/RESULTS.md``. The goal is <= 1e-4 everywhere.
+   ``--no-record``) writes the table to its section of ``docs/performance.md``. The goal is <= 1e-4 everywhere.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from _results import append_results  # noqa: E402
+from _results import write_results  # noqa: E402
 
 CLIPS = [  # (name, frames, height, width, fps, prompt)
     ("iso", 81, 224, 384, 16, "a red cat walks on the beach at sunset"),
@@ -128,7 +128,7 @@ def main() -> None:
     parser.add_argument("--videoalign", required=True, type=Path, help="VideoAlign checkout (work tree)")
     parser.add_argument("--python", required=True, help="Python with VideoAlign's pinned requirements")
     parser.add_argument("--work", type=Path, help="working folder (default: a new temporary folder)")
-    parser.add_argument("--no-record", action="store_true", help="print only; do not append to RESULTS.md")
+    parser.add_argument("--no-record", action="store_true", help="print only; do not write to docs/performance.md")
     args = parser.parse_args()
     if not (args.videoalign / "inference.py").is_file():
         raise SystemExit(f"--videoalign {args.videoalign}: expected a VideoAlign checkout with inference.py")
@@ -162,7 +162,7 @@ def main() -> None:
         f"Largest difference with the default: {worst:.2e} (goal <= 1e-4)."
     )
     if not args.no_record:
-        append_results("VideoReward parity with VideoAlign's inference (parity_videoalign.py)", rows, notes)
+        write_results("VideoReward parity with VideoAlign's inference (parity_videoalign.py)", rows, notes)
     if worst > TOLERANCE:
         raise SystemExit(f"largest difference {worst:.2e} exceeds {TOLERANCE}")
 

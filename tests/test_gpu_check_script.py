@@ -23,7 +23,7 @@ pytest.importorskip("av")
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "gpu_check_judges.py"
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+RESULTS = ROOT / "docs" / "performance.md"
 
 
 def _digest(path: Path) -> str:
@@ -47,7 +47,7 @@ def test_smoke_mode_reports_both_judges(tmp_path: Path) -> None:
     command += ["--workers", "1", "--no-append", "--out", str(tmp_path)]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert _digest(RESULTS) == before, "--no-append must leave benchmarks/RESULTS.md alone"
+    assert _digest(RESULTS) == before, "--no-append must leave docs/performance.md alone"
 
     payload = json.loads((tmp_path / "gpu_check_judges.json").read_text())
     rows = {row["judge"]: row for row in payload["rows"]}
@@ -66,7 +66,7 @@ def test_smoke_mode_reports_both_judges(tmp_path: Path) -> None:
     assert payload["facts"]["clips written"] == 4
 
     markdown = (tmp_path / "gpu_check_judges.md").read_text()
-    assert markdown.startswith("\n## GPU check (issue 6)")
+    assert markdown.startswith("## GPU check (issue 6)")
     assert "| video_reward | 2 | " in markdown and "| vlm_digit | 2 | " in markdown
     assert "--no-append" in markdown  # the exact command is recorded
 

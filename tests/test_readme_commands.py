@@ -1,9 +1,11 @@
-"""The README's tour commands, run verbatim (``bash -c``) in a fresh folder, as a new user copies them.
+"""The tour's commands, run verbatim (``bash -c``) in a fresh folder, as a new user copies them.
 
-Every shell command of the README up to its Leaderboard section is either run here, in README order, and
-must exit 0 and write the files it says it writes, or is listed in ``SKIPPED`` with the reason it cannot
-run in a test (weights, network, GPUs, a raw release, a served board). A command added to those sections
-fails :func:`test_every_tour_command_is_run_or_skipped_with_a_reason` until it is placed in one of the two.
+The tour is the README's five-minute tour and the docs pages it leads to (:data:`TOUR_PAGES`: getting
+started, running at scale). Every shell command of those pages is either run here, at its first appearance in
+page order, and must exit 0 and write the files it says it writes, or is listed in ``SKIPPED`` with the reason
+it cannot run in a test (weights, network, GPUs, a raw release, a served board). A command added to those
+pages fails :func:`test_every_tour_command_is_run_or_skipped_with_a_reason` until it is placed in one of the
+two.
 """
 
 from __future__ import annotations
@@ -21,19 +23,14 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
-TOUR_END = "### Publish results"
-"""The first heading after the tour sections this test covers (up to and including Leaderboard)."""
+TOUR_PAGES = (REPO / "README.md", REPO / "docs" / "getting-started.md", REPO / "docs" / "running-at-scale.md")
+"""The pages whose shell commands form the tour, in reading order (the README's tour links to the other two)."""
 
 SAMPLE = [f"sample/{b}/README.md" for b in ("isovrbench", "mist", "emoprefer", "emorealm")]
 RUN_FILES = ["predictions.jsonl", "results.json", "report.md"]
 
 RUN: dict[str, list[str]] = {
     "mmjudge sample-data --out sample": [*SAMPLE, "sample/raw/emorealm/DFEW"],
-    "mmjudge metric build emoprefer --out metric-emoprefer": [
-        f"metric-emoprefer/{name}" for name in ("README.md", "app.py", "requirements.txt", "metric-emoprefer.py")
-    ],
-    "mmjudge metric push emoprefer --repo my-org/emoprefer --folder metric-emoprefer --dry-run": [],
     "mmjudge tiny-model --judge label_choice --family gemma3 --out tiny --sample-data sample": [
         "tiny/model/config.json",
         "tiny/label_choice.yaml",
@@ -49,9 +46,14 @@ RUN: dict[str, list[str]] = {
         f"runs/compare/compare.{ext}" for ext in ("json", "md", "png")
     ],
     "mmjudge score runs/random/predictions.jsonl --json": [],
+    "mmjudge metric build emoprefer --out metric-emoprefer": [
+        f"metric-emoprefer/{name}" for name in ("README.md", "app.py", "requirements.txt", "metric-emoprefer.py")
+    ],
+    "mmjudge metric push emoprefer --repo my-org/emoprefer --folder metric-emoprefer --dry-run": [],
     "mmjudge correlate --out runs/correlate": [f"runs/correlate/correlate.{ext}" for ext in ("json", "md", "png")],
 }
-"""Commands run verbatim, in README order, with the files each must leave in the folder."""
+"""Commands run verbatim, in the order they first appear in :data:`TOUR_PAGES`, with the files each must leave in
+the folder."""
 
 NEEDS: dict[str, str] = {
     "mmjudge tiny-model ": "torch",
@@ -83,7 +85,6 @@ SKIPPED: dict[str, str] = {
     "accelerate launch ": "eight GPUs",
     "mmjudge score runs/vlm_digit/": "scores the vlm_digit run above, which needs weights",
     "mmjudge eval --benchmark emorealm --judge random --data my-org/emorealm@v1": "reads a Hub dataset (network)",
-    "MMJUDGE_VIDEOALIGN=": "needs a VideoAlign checkout and a second Python with its pinned requirements",
     "mmjudge eval --benchmark isovrbench --judge judges/sharpness/config.yaml": "reads judges/sharpness/config.yaml "
     "from a checkout of this repository; tests/test_eval_cli.py runs the same judge",
     "mmjudge robustness ": "reads judges/ from a checkout and runs every probe (minutes); tests/robustness runs it",
@@ -97,16 +98,15 @@ def _key(line: str) -> str:
 
 
 def tour_commands() -> list[tuple[str, str]]:
-    """``(key, verbatim line)`` of each shell command in the README's bash blocks before :data:`TOUR_END`;
-    continuation lines are joined."""
-    text = README.read_text(encoding="utf-8")
-    tour = text[: text.index(TOUR_END)]
-    commands = []
-    for block in re.findall(r"```bash\n(.*?)```", tour, re.S):
-        for line in block.replace("\\\n", " ").splitlines():
-            if _key(line) and not line.lstrip().startswith("#"):
-                commands.append((_key(line), line.strip()))
-    return commands
+    """``(key, verbatim line)`` of each shell command in the bash blocks of :data:`TOUR_PAGES`, in page order,
+    each command once (where it first appears); continuation lines are joined."""
+    commands: dict[str, str] = {}
+    for page in TOUR_PAGES:
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                if _key(line) and not line.lstrip().startswith("#"):
+                    commands.setdefault(_key(line), line.strip())
+    return list(commands.items())
 
 
 def _skip_reason(key: str) -> str | None:
@@ -116,8 +116,8 @@ def _skip_reason(key: str) -> str | None:
 def test_every_tour_command_is_run_or_skipped_with_a_reason() -> None:
     keys = [key for key, _ in tour_commands()]
     unplaced = [k for k in keys if k not in RUN and not k.startswith(LEADERBOARD) and _skip_reason(k) is None]
-    assert unplaced == [], f"README commands neither run nor skipped here: {unplaced}"
-    assert [k for k in RUN if k not in keys] == [], "a command this test runs is no longer in the README"
+    assert unplaced == [], f"tour commands neither run nor skipped here: {unplaced}"
+    assert [k for k in RUN if k not in keys] == [], "a command this test runs is no longer in the tour pages"
     assert sum(k.startswith(LEADERBOARD) for k in keys) >= 1
     assert all(k in RUN for k in keys if k.startswith("mmjudge compare") or k.startswith("mmjudge sample-data"))
 

@@ -1,6 +1,7 @@
-"""The README's Layout section, checked against the tree.
+"""The Layout section of the development page (``docs/development.md``, moved there from the README), checked
+against the tree.
 
-Three claims are read from the README itself, so a claim changed there is checked as written:
+Three claims are read from the page itself, so a claim changed there is checked as written:
 
 * every path the Layout's tree names exists (entries, the sub-folders and files its descriptions name);
 * the files each benchmark package holds: every file the ``<id>/`` line lists is in each package it names
@@ -29,7 +30,7 @@ IDS = ("isovrbench", "mist", "emoprefer", "emorealm")
 
 
 def _layout() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "development.md").read_text(encoding="utf-8")
     start = text.index("\n## Layout\n")
     end = text.find("\n## ", start + 1)
     return text[start : end if end > 0 else len(text)]

@@ -29,7 +29,7 @@ CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
 FEW_CLUSTERS = 30
 """Below this many independent clusters an interval is marked *thin*: it rests on a small-sample correction
 (t quantiles with the clusters' degrees of freedom) that the coverage benchmark checks only down to
-:data:`MIN_CLUSTERS` (``benchmarks/RESULTS.md``, "Interval coverage")."""
+:data:`MIN_CLUSTERS` (``docs/performance.md``, "Interval coverage")."""
 
 MIN_CLUSTERS = 5
 """Fewer independent clusters than this: no interval at all (the estimate says why)."""

@@ -87,7 +87,7 @@ MAX_PROBLEMS = 20
 MAX_SECONDS = 4.0
 """Wall-clock time one file may take to read, so that any refusal comes within 5 s: an 8,000-record file
 `mmjudge eval` wrote reads in about 0.1 s, the costliest files the other caps admit in about 0.5 s
-(`benchmarks/RESULTS.md`), so only an overloaded machine reaches it."""
+(`docs/performance.md`), so only an overloaded machine reaches it."""
 
 RecordCap = Callable[[str, Sequence[Mapping[str, Any]]], int]
 """``cap(benchmark, records) -> n``: the most records a file of ``benchmark`` may hold, given the records

@@ -1,4 +1,4 @@
-"""The coverage table (``mmjudge.judges.coverage``): the README and the About tab show it as generated, every
+"""The coverage table (``mmjudge.judges.coverage``): the docs' judges page and the About tab show it as generated, every
 config it names loads and answers its benchmark, every VLM row names its family and parity test, and every
 published row the benchmarks ship is in it.
 
@@ -16,7 +16,7 @@ from mmjudge import BENCHMARK_IDS
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.judges import get_judge, load_config, make_judge
 from mmjudge.judges.coverage import _PARITY_BY_PROFILE as _FAMILY_PARITY
-from mmjudge.judges.coverage import PaperJudge, coverage_markdown, embed, paper_judges
+from mmjudge.judges.coverage import DOCS_PAGE, PaperJudge, coverage_markdown, embed, paper_judges
 from mmjudge.judges.families import FAMILIES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,10 +28,10 @@ def _id(judge: PaperJudge) -> str:
     return f"{judge.benchmark}:{judge.row}"
 
 
-def test_readme_block_is_the_generated_table() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert embed(readme) == readme, (
-        "README.md's 'Judges the papers evaluate' block differs from coverage_markdown(); regenerate it with "
+def test_docs_block_is_the_generated_table() -> None:
+    page = (REPO / DOCS_PAGE).read_text(encoding="utf-8")
+    assert embed(page) == page, (
+        f"{DOCS_PAGE}'s 'Judges the papers evaluate' block differs from coverage_markdown(); regenerate it with "
         "`python -m mmjudge.judges.coverage --write-readme`"
     )
 

@@ -124,7 +124,7 @@ def test_each_tier_has_one_name_everywhere(board, tmp_path) -> None:
     handlers = Handlers(board)
     record = json.loads(Path(handlers.results_file(stored.id)).read_text())
     assert record["run"]["leaderboard"]["tier"] == "baseline"
-    docs = {"legend": LEGEND, "about": about_text(), "README": (REPO / "README.md").read_text(),
+    docs = {"legend": LEGEND, "about": about_text(), "docs": (REPO / "docs" / "leaderboard.md").read_text(),
             "Space card": (REPO / "spaces" / "leaderboard" / "README.md").read_text()}  # fmt: skip
     for where, text in docs.items():
         assert "reference line" not in text.lower(), where

@@ -77,7 +77,7 @@ def test_few_or_unequal_clusters_and_rates_near_the_ends_do_not_under_cover(desi
     """Every interval shown covers at least 95% less the tolerance (conservative at 5 clusters and next to 0
     and 100 is allowed: the t quantile on few degrees of freedom and the repaired Wilson ends only widen), and
     none has zero width. The full table, with the cluster sds of intraclass correlation 0.9, is in
-    ``benchmarks/RESULTS.md``."""
+    ``docs/performance.md``."""
     n, tolerance = LEVELS[level]
     replicates = run_replicates(design, 1.0, n, n_resamples=N_RESAMPLES, seed=11)
     for key, rep in replicates.items():

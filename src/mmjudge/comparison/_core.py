@@ -8,7 +8,7 @@ by the number ``G`` of independent clusters that carry the key:
   (:func:`mmjudge.stats.paired_metric_bootstrap`): percentile interval and bootstrap p-value;
 - ``MIN_CLUSTERS <= G < RANDOMISATION_BELOW`` (5 to 99): a percentile bootstrap over fewer clusters rejects a
   true null more often than its level (14.3% at 5 prompts, 7.1% at 30, 6.7% at 50, 4.0% at 100:
-  ``benchmarks/_coverage_compare.py``, ``benchmarks/RESULTS.md``), so the p-value is the paired sign-flip test's
+  ``benchmarks/_coverage_compare.py``, ``docs/performance.md``), so the p-value is the paired sign-flip test's
   (:func:`mmjudge.stats.sign_flip_test`, exact where at most 16 clusters differ) and the interval the jackknife
   t interval (:func:`mmjudge.stats.paired_jackknife`, :func:`mmjudge.stats.mean_interval`, Bell-McCaffrey
   df); a test that cannot reach ``p < alpha`` at this size (``2 / 2^G >= alpha``: 5 clusters at 0.05) never

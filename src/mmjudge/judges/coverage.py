@@ -1,11 +1,11 @@
-"""The judges the papers evaluate, and which of them mmjudge runs (README and the leaderboard's About tab).
+"""The judges the papers evaluate, and which of them mmjudge runs (the docs' judges page and the leaderboard's About tab).
 
 One entry per judge row of the papers' result tables, kept in ``paper_judges.yaml`` beside this module: the
 row's name as printed, the tables it is in, its Hub id or API model, and either the judge config under
 ``judges/`` that runs it or why it cannot run yet. A runnable VLM names its ``model_type``; its model family
 (:mod:`mmjudge.judges.families`) gives the reference its preprocessing follows and the test that checks it,
 unless the row names its own (a reward model whose official inference code is the reference).
-:func:`coverage_markdown` renders the table; README.md holds a copy between two marker comments
+:func:`coverage_markdown` renders the table; ``docs/judges/index.md`` holds a copy between two marker comments
 (regenerate it with ``python -m mmjudge.judges.coverage --write-readme``).
 
 >>> gemma = next(j for j in paper_judges("mist") if j.row == "Gm3-27B")
@@ -27,11 +27,13 @@ from typing import Any
 from mmjudge.errors import ConfigError
 from mmjudge.judges.families import ModelFamily, family_of
 
-__all__ = ["README_END", "README_START", "PaperJudge", "coverage_markdown", "embed", "paper_judges"]
+__all__ = ["DOCS_PAGE", "README_END", "README_START", "PaperJudge", "coverage_markdown", "embed", "paper_judges"]
 
 README_START = "<!-- coverage:start (generated: python -m mmjudge.judges.coverage --write-readme) -->"
-"""The line before the generated table in README.md."""
+"""The line before the generated table in ``docs/judges/index.md``."""
 README_END = "<!-- coverage:end -->"
+DOCS_PAGE = "docs/judges/index.md"
+"""The page, relative to the repository root, that holds the generated table (``scripts/gen_docs.py`` rewrites it)."""
 """The line after it."""
 
 _PARITY_BY_PROFILE = {
@@ -168,7 +170,8 @@ def coverage_markdown() -> str:
 
 
 def embed(text: str) -> str:
-    """``text`` (README.md) with the block between :data:`README_START` and :data:`README_END` regenerated.
+    """``text`` (``docs/judges/index.md``) with the block between :data:`README_START` and :data:`README_END`
+    regenerated.
 
     >>> text = f"intro\\n{README_START}\\nstale\\n{README_END}\\nrest\\n"
     >>> "stale" in embed(text), embed(embed(text)) == embed(text), embed(text).endswith(f"{README_END}\\nrest\\n")
@@ -182,10 +185,10 @@ def embed(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mmjudge.judges.coverage [--write-readme [PATH]]``: print the table, or regenerate README."""
+    """``python -m mmjudge.judges.coverage [--write-readme [PATH]]``: print the table, or regenerate the docs page."""
     parser = argparse.ArgumentParser(prog="python -m mmjudge.judges.coverage", description=main.__doc__)
-    parser.add_argument("--write-readme", nargs="?", const="README.md", metavar="PATH",
-                        help="rewrite the generated block of this README (default: README.md)")  # fmt: skip
+    parser.add_argument("--write-readme", nargs="?", const=DOCS_PAGE, metavar="PATH",
+                        help=f"rewrite the generated block of this page (default: {DOCS_PAGE})")  # fmt: skip
     args = parser.parse_args(argv)
     if args.write_readme is None:
         print(coverage_markdown(), end="")

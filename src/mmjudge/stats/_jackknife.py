@@ -23,7 +23,7 @@ factor and the t quantile). The scorers' intervals are built instead from
    a perfect judge on 40 pairs of 5 prompts gets ``[83.8, 100]``, not ``[100, 100]``;
 4. for other keys (differences, drifts, kappa): ``value +- t * sqrt(v)`` (:func:`t_interval`).
 
-The coverage of these intervals is measured in ``benchmarks/bench_coverage.py`` (``benchmarks/RESULTS.md``).
+The coverage of these intervals is measured in ``benchmarks/bench_coverage.py`` (``docs/performance.md``).
 """
 
 from __future__ import annotations

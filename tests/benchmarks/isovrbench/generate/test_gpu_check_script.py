@@ -17,7 +17,7 @@ pytest.importorskip("av")
 
 ROOT = Path(__file__).resolve().parents[4]
 SCRIPT = ROOT / "benchmarks" / "gpu_check_generators.py"
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+RESULTS = ROOT / "docs" / "performance.md"
 
 
 def _digest(path: Path) -> str:
@@ -38,7 +38,7 @@ def test_smoke_mode_renders_every_clip_kind(tmp_path: Path) -> None:
 
     before, builders = _digest(RESULTS), dict(_builders.BUILDERS)
     assert _script().main(["--tiny", "--device", "cpu", "--no-append", "--out", str(tmp_path)]) == 0
-    assert _digest(RESULTS) == before, "--no-append must leave benchmarks/RESULTS.md alone"
+    assert _digest(RESULTS) == before, "--no-append must leave docs/performance.md alone"
     assert builders == _builders.BUILDERS  # the timing wrappers are removed again
     payload = json.loads((tmp_path / "gpu_check_generators.json").read_text())
     rows = {row["clip"]: row for row in payload["rows"]}
@@ -56,7 +56,7 @@ def test_smoke_mode_renders_every_clip_kind(tmp_path: Path) -> None:
         "Wan2.2-TI2V-5B",
         "Wan2.1-T2V-1.3B",
     }
-    assert (tmp_path / "gpu_check_generators.md").read_text().startswith("\n## GPU check (issue 15)")
+    assert (tmp_path / "gpu_check_generators.md").read_text().startswith("## GPU check (issue 15)")
 
 
 def test_real_size_configs_have_the_released_parameter_counts() -> None:
