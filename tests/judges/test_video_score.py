@@ -119,6 +119,33 @@ def test_frame_indices_follow_the_official_arange_rule(total: int, most: int) ->
     assert sample_indices(total, 16.0, num=most, policy="float_arange") == expected
 
 
+def _official_decoded_frames(total: int, most: int) -> list[int]:
+    """The frames the official code keeps (RVS lines 9-22 and 69-74): indices from the container's frame count,
+    then ``for i, frame in enumerate(container.decode(...))``, keeping frame ``i`` when ``i in indices`` (the
+    loop's ``break`` past ``indices[-1]`` and its ``i >= indices[0]`` test change nothing): a clip decodes
+    frames ``0 .. total - 1``, so an index equal to ``total`` is never reached."""
+    indices = np.arange(0, total, total / most).astype(int) if total > most else np.arange(total)
+    decoded = np.arange(total)
+    return decoded[np.isin(decoded, indices)].tolist()
+
+
+def test_frame_indices_equal_the_official_decoded_frames_on_every_length_and_cap() -> None:
+    differ = [
+        (total, most)
+        for most in range(1, 129)
+        for total in range(1, 2001)
+        if float_arange_indices(total, most) != _official_decoded_frames(total, most)
+    ]
+    assert differ == []
+
+
+def test_frames_at_a_cap_that_float_rounding_overshoots_are_the_cap() -> None:
+    assert len(np.arange(0, 138, 138 / 100)) == 101  # the official index list ends on 138 itself
+    assert float_arange_indices(138, 100) == _official_decoded_frames(138, 100)
+    assert len(float_arange_indices(138, 100)) == 100
+    assert len(sample_indices(138, 16.0, num=100, policy="float_arange")) == 100
+
+
 def test_frame_indices_worked_examples_of_the_protocol() -> None:
     assert float_arange_indices(81, 48) == RVS_81_48
     assert float_arange_indices(81, 16) == list(range(0, 80, 5))
