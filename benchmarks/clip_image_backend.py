@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from transformers.models.clip.image_processing_clip import CLIPImageProcessor
@@ -17,7 +18,7 @@ from transformers.models.clip.image_processing_pil_clip import CLIPImageProcesso
 
 from mmjudge.media.video import read_frames, video_info
 
-CLIP_H = {
+CLIP_H: dict[str, Any] = {
     "size": {"shortest_edge": 224},
     "crop_size": {"height": 224, "width": 224},
     "resample": 3,
@@ -31,7 +32,7 @@ def main(root: Path) -> None:
     clips = sorted((root / "isovrbench").rglob("*.mp4"))
     if not clips:
         raise SystemExit(f"no IsoVRBench clips under {root / 'isovrbench'}; run `make demo` or pass SAMPLE_DATA")
-    worst, means = 0.0, []
+    worst, means = 0.0, list[float]()
     for clip in clips:
         total = video_info(clip).num_frames
         frames = list(read_frames(clip, [int(i) for i in np.round(np.linspace(0, total - 1, 6))]))
