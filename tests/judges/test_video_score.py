@@ -314,3 +314,39 @@ def test_a_run_on_the_isovrbench_sample_data_has_no_failed_item(
     for verdict in verdicts:
         assert set(verdict.value) == {"VQ", "MQ", "TA", "overall"}
         assert verdict.diagnostics.extra["frames"] == 48  # 81-frame clips under the 48-frame cap
+
+
+def test_the_decode_workers_prepare_the_inputs_and_verdicts_do_not_change(
+    tiny: Path, sample_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``decode_workers`` the forked workers call ``model_inputs`` (the official processor call); the
+    judging process only batches the tensors, and every verdict equals the one made without workers."""
+    import os
+
+    from mmjudge.judges.video_score import VideoScoreJudge
+    from mmjudge.runner import RunOptions, run_judge
+
+    calls = tmp_path / "encode-calls"
+    calls.mkdir()
+    original = VideoScoreJudge.encode
+
+    def recorded(self: Any, inputs: Any) -> Any:
+        (calls / f"{os.getpid()}-{os.urandom(4).hex()}").touch()
+        return original(self, inputs)
+
+    monkeypatch.setattr(VideoScoreJudge, "encode", recorded)
+    config = JudgeConfig(judge="video_score", model=str(tiny), local_files_only=True, dtype="float32",
+                         batch_size=2, frames=4)  # fmt: skip
+    verdicts = {}
+    for workers in (0, 2):
+        run = RunOptions(limit=3, decode_workers=workers, progress=False)
+        result = run_judge("isovrbench", config, sample_data / "isovrbench", tmp_path / f"out-{workers}", run)
+        [verdicts[workers]] = result.verdicts.values()
+        pids = {int(p.name.split("-")[0]) for p in calls.iterdir()}
+        assert pids and (pids == {os.getpid()} if workers == 0 else os.getpid() not in pids), pids
+        for path in calls.iterdir():
+            path.unlink()
+    assert len(verdicts[0]) >= 3 and not any(v.no_judgment for v in verdicts[0])
+    assert [(v.item_id, v.value, v.diagnostics.extra) for v in verdicts[2]] == [
+        (v.item_id, v.value, v.diagnostics.extra) for v in verdicts[0]
+    ]
