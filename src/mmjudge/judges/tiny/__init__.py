@@ -14,7 +14,7 @@ transformers and tokenizers are imported inside the builders (the ``judges`` ext
 - :func:`build_tokenizer` and the token and template constants the test helpers build on.
 
 >>> sorted(RECIPES)
-['audio_language', 'audio_visual', 'clip_score', 'label_choice', 'pairwise_describe', 'unified_reward', 'unified_reward_flex', 'video_reward', 'video_score', 'videoscore2', 'vlm_digit']
+['audio_language', 'audio_visual', 'clip_score', 'label_choice', 'pairwise_describe', 'unified_reward', 'unified_reward_flex', 'unified_reward_pair', 'video_reward', 'video_score', 'videoscore2', 'vlm_digit']
 >>> from mmjudge.judges.families import FAMILIES
 >>> sorted(f.name for f in FAMILIES) == sorted(set(CHECKPOINTS) - {"clip"})
 True
