@@ -22,7 +22,7 @@ from tiny_tekken import MISTRAL_CONTROL_TOKENS, build_mistral3_tekken
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges import JudgeConfig, make_judge
-from mmjudge.judges.tiny import MISTRAL3_CHAT_TEMPLATE
+from mmjudge.judges.tiny._templates import MISTRAL3_CHAT_TEMPLATE
 
 
 @pytest.fixture(scope="module")

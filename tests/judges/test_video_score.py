@@ -57,7 +57,7 @@ def _official_indices(total: int, most: int) -> list[int]:
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mmjudge.judges.tiny import build_videoscore
+    from mmjudge.judges.tiny._videoscore import build_videoscore
 
     return build_videoscore(tmp_path_factory.mktemp("tiny-videoscore"), seed=0)
 
