@@ -30,7 +30,7 @@ from typing import Generic, TypeVar
 
 from mmjudge.errors import UnknownNameError
 
-__all__ = ["BENCHMARK_ENTRY_POINT_GROUP", "JUDGE_ENTRY_POINT_GROUP", "Registry"]
+__all__ = ["BENCHMARK_ENTRY_POINT_GROUP", "FAMILY_ENTRY_POINT_GROUP", "JUDGE_ENTRY_POINT_GROUP", "Registry"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -39,6 +39,8 @@ BENCHMARK_ENTRY_POINT_GROUP = "mmjudge.benchmarks"
 """Entry-point group of benchmarks: ``name = "module:attribute"`` naming a ``Benchmark`` object."""
 JUDGE_ENTRY_POINT_GROUP = "mmjudge.judges"
 """Entry-point group of judges: ``name = "module:attribute"`` naming a ``Judge`` subclass."""
+FAMILY_ENTRY_POINT_GROUP = "mmjudge.families"
+"""Entry-point group of model families: ``name = "module:attribute"`` naming a ``ModelFamily``."""
 
 
 class Registry(Generic[T]):

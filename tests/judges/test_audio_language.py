@@ -3,7 +3,7 @@
 The reference is Qwen/Qwen2-Audio-7B-Instruct's model card: ``librosa.load(path, sr=processor.feature_extractor
 .sampling_rate)``, ``processor.apply_chat_template`` of a conversation whose audio part carries ``audio_url``,
 ``processor(text=..., audio=[...], return_tensors="pt", padding=True)``, greedy ``model.generate``. The tiny
-checkpoint (``mmjudge.judges.tiny.build_qwen2_audio``) has the released feature extractor settings and the
+checkpoint (``mmjudge.judges.tiny._audio.build_qwen2_audio``) has the released feature extractor settings and the
 released chat template. Then the acceptance rule (a judge that hears, on a benchmark whose clips carry sound),
 the per-item failure of a clip without sound, and runner runs on the EmoPrefer and EmoReAlM samples.
 Random weights prove the plumbing, not the scores.
@@ -27,7 +27,7 @@ from mmjudge.benchmarks.emoprefer import EmoPreferPair  # noqa: E402
 from mmjudge.benchmarks.emorealm import EmoRealmQuestion  # noqa: E402
 from mmjudge.errors import ConfigError  # noqa: E402
 from mmjudge.judges import JudgeConfig, JudgeInput, load_config, make_judge  # noqa: E402
-from mmjudge.judges.tiny import build_qwen2_audio  # noqa: E402
+from mmjudge.judges.tiny._audio import build_qwen2_audio  # noqa: E402
 from mmjudge.media.encode import write_video, write_wav  # noqa: E402
 from mmjudge.media.synthetic import moving_texture_clip, tone  # noqa: E402
 from mmjudge.predictions import read_predictions  # noqa: E402

@@ -144,3 +144,41 @@ def test_the_processor_repo_is_pinned_by_its_own_revision(monkeypatch: pytest.Mo
     calls.clear()
     ClipScoreJudge(JudgeConfig(judge="clip_score", model="org/pick", revision="a" * 40)).load("cpu")
     assert calls == [("AutoProcessor", "a" * 40), ("AutoModel", "a" * 40)]
+
+
+def _official_pixels(frame: np.ndarray, processor: object) -> np.ndarray:
+    """The slow (PIL) CLIP image processor PickScore's official code ran under transformers 4, restated: the
+    shorter side resized to ``shortest_edge`` by PIL bicubic (the longer one ``int(edge * long / short)``), a
+    centre crop, ``/ 255`` and the processor's mean and standard deviation, channels first."""
+    from PIL import Image
+
+    config = processor.image_processor  # type: ignore[attr-defined]
+    edge, crop = config.size["shortest_edge"], config.crop_size
+    height, width = frame.shape[:2]
+    short, long = sorted((height, width))
+    new_long = int(edge * long / short)
+    size = (new_long, edge) if width >= height else (edge, new_long)
+    resized = np.asarray(Image.fromarray(frame).resize(size, Image.Resampling.BICUBIC), dtype=np.float32)
+    top, left = (resized.shape[0] - crop["height"]) // 2, (resized.shape[1] - crop["width"]) // 2
+    cropped = resized[top : top + crop["height"], left : left + crop["width"]] / 255.0
+    normalised = (cropped - np.array(config.image_mean)) / np.array(config.image_std)
+    return normalised.transpose(2, 0, 1)
+
+
+def test_frames_go_through_the_slow_pil_processor_the_official_code_ran(judge: ClipScoreJudge) -> None:
+    pixels = _clip(3, frames=4).frames
+    assert pixels is not None
+    frames = list(pixels)
+    got = judge.processor(images=frames, return_tensors="pt")["pixel_values"].numpy()
+    official = np.stack([_official_pixels(frame, judge.processor) for frame in frames])
+    assert np.abs(got - official).max() < 1e-5
+    fast = ClipScoreJudge(JudgeConfig(judge="clip_score", model=judge.config.model, local_files_only=True,
+                                      dtype="float32", options={"image_backend": "torchvision"}))  # fmt: skip
+    fast.load("cpu")
+    other = fast.processor(images=frames, return_tensors="pt")["pixel_values"].numpy()
+    assert np.abs(other - official).max() > 1e-3  # transformers 5's default resizes with another kernel
+
+
+def test_an_unknown_image_backend_is_refused() -> None:
+    with pytest.raises(ConfigError, match="image_backend"):
+        ClipScoreJudge(JudgeConfig(judge="clip_score", options={"image_backend": "opencv"}))

@@ -57,7 +57,7 @@ def _official_indices(total: int, most: int) -> list[int]:
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mmjudge.judges.tiny import build_videoscore
+    from mmjudge.judges.tiny._videoscore import build_videoscore
 
     return build_videoscore(tmp_path_factory.mktemp("tiny-videoscore"), seed=0)
 
@@ -117,6 +117,33 @@ def test_frame_indices_follow_the_official_arange_rule(total: int, most: int) ->
     expected = _official_indices(total, most)
     assert float_arange_indices(total, most) == expected
     assert sample_indices(total, 16.0, num=most, policy="float_arange") == expected
+
+
+def _official_decoded_frames(total: int, most: int) -> list[int]:
+    """The frames the official code keeps (RVS lines 9-22 and 69-74): indices from the container's frame count,
+    then ``for i, frame in enumerate(container.decode(...))``, keeping frame ``i`` when ``i in indices`` (the
+    loop's ``break`` past ``indices[-1]`` and its ``i >= indices[0]`` test change nothing): a clip decodes
+    frames ``0 .. total - 1``, so an index equal to ``total`` is never reached."""
+    indices = np.arange(0, total, total / most).astype(int) if total > most else np.arange(total)
+    decoded = np.arange(total)
+    return decoded[np.isin(decoded, indices)].tolist()
+
+
+def test_frame_indices_equal_the_official_decoded_frames_on_every_length_and_cap() -> None:
+    differ = [
+        (total, most)
+        for most in range(1, 129)
+        for total in range(1, 2001)
+        if float_arange_indices(total, most) != _official_decoded_frames(total, most)
+    ]
+    assert differ == []
+
+
+def test_frames_at_a_cap_that_float_rounding_overshoots_are_the_cap() -> None:
+    assert len(np.arange(0, 138, 138 / 100)) == 101  # the official index list ends on 138 itself
+    assert float_arange_indices(138, 100) == _official_decoded_frames(138, 100)
+    assert len(float_arange_indices(138, 100)) == 100
+    assert len(sample_indices(138, 16.0, num=100, policy="float_arange")) == 100
 
 
 def test_frame_indices_worked_examples_of_the_protocol() -> None:
@@ -287,3 +314,39 @@ def test_a_run_on_the_isovrbench_sample_data_has_no_failed_item(
     for verdict in verdicts:
         assert set(verdict.value) == {"VQ", "MQ", "TA", "overall"}
         assert verdict.diagnostics.extra["frames"] == 48  # 81-frame clips under the 48-frame cap
+
+
+def test_the_decode_workers_prepare_the_inputs_and_verdicts_do_not_change(
+    tiny: Path, sample_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``decode_workers`` the forked workers call ``model_inputs`` (the official processor call); the
+    judging process only batches the tensors, and every verdict equals the one made without workers."""
+    import os
+
+    from mmjudge.judges.video_score import VideoScoreJudge
+    from mmjudge.runner import RunOptions, run_judge
+
+    calls = tmp_path / "encode-calls"
+    calls.mkdir()
+    original = VideoScoreJudge.encode
+
+    def recorded(self: Any, inputs: Any) -> Any:
+        (calls / f"{os.getpid()}-{os.urandom(4).hex()}").touch()
+        return original(self, inputs)
+
+    monkeypatch.setattr(VideoScoreJudge, "encode", recorded)
+    config = JudgeConfig(judge="video_score", model=str(tiny), local_files_only=True, dtype="float32",
+                         batch_size=2, frames=4)  # fmt: skip
+    verdicts = {}
+    for workers in (0, 2):
+        run = RunOptions(limit=3, decode_workers=workers, progress=False)
+        result = run_judge("isovrbench", config, sample_data / "isovrbench", tmp_path / f"out-{workers}", run)
+        [verdicts[workers]] = result.verdicts.values()
+        pids = {int(p.name.split("-")[0]) for p in calls.iterdir()}
+        assert pids and (pids == {os.getpid()} if workers == 0 else os.getpid() not in pids), pids
+        for path in calls.iterdir():
+            path.unlink()
+    assert len(verdicts[0]) >= 3 and not any(v.no_judgment for v in verdicts[0])
+    assert [(v.item_id, v.value, v.diagnostics.extra) for v in verdicts[2]] == [
+        (v.item_id, v.value, v.diagnostics.extra) for v in verdicts[0]
+    ]

@@ -218,7 +218,7 @@ def test_the_verdict_reads_each_dimension_at_its_step(tiny_qwen2_5_vl: Path) -> 
         step = official_step(tokenizer, ids, label)
         scores[step][[digit[s] for s in range(1, 6)]] = torch.tensor(logits, dtype=torch.float32)
     one = JudgeInput(ScoreQuery("c", Path("c.mp4"), PROMPT), np.zeros((4, 28, 28, 3), np.uint8))
-    verdict = judge.verdict(one, ids, scores, tokens=100)
+    verdict = judge.verdict(one, ids, [step_probs(step, judge.value_ids) for step in scores], tokens=100)
     soft = {
         d: official_soft(scores[official_step(tokenizer, ids, label)], tokenizer)
         for d, label in LABELS.items()
@@ -254,7 +254,7 @@ def test_a_reply_without_the_scores_is_no_judgment_not_an_error(tiny_qwen2_5_vl:
     one = JudgeInput(ScoreQuery("c", Path("c.mp4"), PROMPT), np.zeros((4, 28, 28, 3), np.uint8))
     for reply in ("visual quality: 4; text-to-video alignment: 3", "I cannot rate this video."):
         ids = tokenizer.encode(reply, add_special_tokens=False)
-        verdict = judge.verdict(one, ids, [torch.zeros(512)] * len(ids), tokens=10)
+        verdict = judge.verdict(one, ids, [step_probs(torch.zeros(512), judge.value_ids)] * len(ids), tokens=10)
         assert verdict.no_judgment and not verdict.errored and verdict.value is None
         assert verdict.diagnostics.raw_text == reply and "no VideoScore2 scores" in str(verdict.error)
     with pytest.raises(ConfigError, match="readout"):
@@ -306,8 +306,104 @@ def _forcing_bias(
     raise AssertionError("no context width separates the replies")
 
 
+def _top_k(step: Any, k: int) -> Any:
+    """transformers' ``TopKLogitsWarper`` rule, restated: scores below the k-th highest become -inf."""
+    return step.masked_fill(step < torch.topk(step, k)[0][..., -1, None], float("-inf"))
+
+
+def _forced_replies(judge: VideoScore2Judge, path: str) -> tuple[Any, list[list[int]]]:
+    """The official inputs of ``path``, with the checkpoint's ``sequence_bias`` set so that decoding writes one
+    of the 125 score replies while the five digits keep the model's own logits (the lm_head spread by 8)."""
+    tokenizer = judge.processor.tokenizer
+    _, official = _official_inputs(judge.processor, path)
+    digit_ids = {tokenizer.convert_tokens_to_ids(str(s)) for s in range(1, 6)}
+    eos = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    replies = [
+        [*tokenizer.encode(f"visual quality: {v}; \ntext-to-video alignment: {t}, \n"
+                           f"physical/common-sense consistency: {p}", add_special_tokens=False), eos]
+        for v, t, p in itertools.product(range(1, 6), repeat=3)
+    ]  # fmt: skip
+    judge.model.lm_head.weight.data.mul_(8)
+    bias = _forcing_bias(official["input_ids"][0, -16:].tolist(), replies, digit_ids)
+    judge.model.generation_config.sequence_bias = bias  # in the checkpoint's generation config: every call uses it
+    return official, replies
+
+
+@pytest.mark.parametrize("top_k", [None, 3])
+def test_soft_scores_read_the_official_top_k_under_greedy_decoding(tiny_qwen2_5_vl: Path, top_k: int | None) -> None:
+    judge = _judge(tiny_qwen2_5_vl, options={"max_new_tokens": 80, "top_k": top_k})
+    assert judge.model.generation_config.top_k is None  # so the official call samples with transformers' 50
+    assert judge.warping == (0.7, 50 if top_k is None else top_k, 1.0)
+    k = judge.warping.top_k
+    path = synthetic_path(56, 84, 81, 16.0)
+    official, replies = _forced_replies(judge, path)
+    with torch.no_grad():
+        out = judge.model.generate(**official, max_new_tokens=80, do_sample=False, output_scores=True,
+                                   return_dict_in_generate=True)  # fmt: skip
+    gen = out.sequences[0, official["input_ids"].shape[1] :].tolist()
+    assert gen in replies
+    (verdict,) = judge.judge_batch([_input(judge, path)])
+    steps = {d: official_step(judge.processor.tokenizer, gen, label) for d, label in LABELS.items()}
+    # the distribution the official call samples from at that step: scores / 0.7, then the top 50 of 512 tokens
+    tokenizer = judge.processor.tokenizer
+    soft = {d: official_soft(_top_k(out.scores[i][0] / 0.7, k), tokenizer) for d, i in steps.items()}
+    assert verdict.diagnostics.extra["soft"] == soft
+    if k < 5:  # fewer than the five digits kept (the forced steps rank all five first): the top-k shows
+        assert soft != {d: official_soft(out.scores[i][0] / 0.7, tokenizer) for d, i in steps.items()}
+
+
+def test_sampled_soft_scores_equal_the_official_sampling_call(tiny_qwen2_5_vl: Path) -> None:
+    """vs2_inference.py lines 103-110: ``generate(do_sample=True, temperature=0.7, output_scores=True)``,
+    no top_k (so transformers' 50), the soft score read from ``scores`` as processed."""
+    judge = _judge(tiny_qwen2_5_vl, options={"max_new_tokens": 80, "do_sample": True})
+    path = synthetic_path(56, 84, 81, 16.0)
+    official, replies = _forced_replies(judge, path)
+    torch.manual_seed(judge._seed("c"))
+    with torch.no_grad():
+        out = judge.model.generate(**official, max_new_tokens=80, output_scores=True, return_dict_in_generate=True,
+                                   do_sample=True, temperature=0.7)  # fmt: skip
+    gen = out.sequences[0, official["input_ids"].shape[1] :].tolist()
+    assert gen in replies
+    kept = int(torch.isfinite(out.scores[0][0]).sum())
+    assert 50 <= kept < judge.model.config.text_config.vocab_size  # the official scores carry top_k=50
+    (verdict,) = judge.judge_batch([_input(judge, path)])
+    tokenizer = judge.processor.tokenizer
+    steps = {d: official_step(tokenizer, gen, label) for d, label in LABELS.items()}
+    soft = {d: official_soft(out.scores[k][0], tokenizer) for d, k in steps.items()}
+    assert verdict.diagnostics.extra["soft"] == soft
+    assert verdict.diagnostics.extra["warping"] == {"temperature": 0.7, "top_k": 50, "top_p": 1.0}
+
+
+def test_generate_keeps_no_full_vocabulary_scores(tiny_qwen2_5_vl: Path) -> None:
+    judge = _judge(tiny_qwen2_5_vl, options={"max_new_tokens": 6})
+    calls: list[dict[str, Any]] = []
+    generate = judge.model.generate
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        out = generate(*args, **kwargs)
+        assert isinstance(out, torch.Tensor)  # the sequences alone: no scores tuple came back
+        return out
+
+    judge.model.generate = spy
+    judge.judge_batch([_input(judge, synthetic_path(56, 84, 81, 16.0))])
+    assert calls and not any(call.get("output_scores") for call in calls)
+
+
+def test_a_checkpoint_with_another_warper_is_refused() -> None:
+    from types import SimpleNamespace
+
+    from mmjudge.judges.videoscore2 import official_warping
+
+    assert official_warping(SimpleNamespace(top_k=1, top_p=0.9), 0.7, None) == (0.7, 1, 0.9)  # the checkpoint's
+    assert official_warping(SimpleNamespace(top_k=1, top_p=None), 0.7, 0) == (0.7, 0, 1.0)  # the option wins
+    with pytest.raises(ConfigError, match="min_p"):
+        official_warping(SimpleNamespace(top_k=None, top_p=None, min_p=0.1), 0.7, None)
+
+
 def test_soft_scores_are_the_softmax_of_generates_scores_at_the_digit_steps(tiny_qwen2_5_vl: Path) -> None:
-    judge = _judge(tiny_qwen2_5_vl, options={"max_new_tokens": 80})
+    """With ``top_k: 0`` the recorded probabilities equal the old readout of ``output_scores`` / 0.7 exactly."""
+    judge = _judge(tiny_qwen2_5_vl, options={"max_new_tokens": 80, "top_k": 0})
     tokenizer = judge.processor.tokenizer
     path = synthetic_path(56, 84, 81, 16.0)
     _, official = _official_inputs(judge.processor, path)

@@ -15,18 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from mmjudge.judges.tiny import (
-    CHECKPOINTS,
-    GEMMA3_CHAT_TEMPLATE,
-    IDEFICS2_CHAT_TEMPLATE,
-    IDEFICS3_CHAT_TEMPLATE,
+from mmjudge.judges.tiny import CHECKPOINTS
+from mmjudge.judges.tiny._families import (
     IMAGENET_MEAN,
     IMAGENET_STD,
-    INTERNVL_CHAT_TEMPLATE,
-    LLAVA_ONEVISION_CHAT_TEMPLATE,
-    LLAVA_VICUNA_CHAT_TEMPLATE,
-    MISTRAL3_CHAT_TEMPLATE,
-    QWEN3_5_CHAT_TEMPLATE,
     ROW_COL_TOKENS,
     build_gemma3,
     build_idefics2,
@@ -35,9 +27,19 @@ from mmjudge.judges.tiny import (
     build_llava_next_video,
     build_llava_onevision,
     build_mistral3,
-    build_qwen3_5,
     build_smolvlm,
     build_video_llava,
+)
+from mmjudge.judges.tiny._qwen import build_qwen3_5
+from mmjudge.judges.tiny._templates import (
+    GEMMA3_CHAT_TEMPLATE,
+    IDEFICS2_CHAT_TEMPLATE,
+    IDEFICS3_CHAT_TEMPLATE,
+    INTERNVL_CHAT_TEMPLATE,
+    LLAVA_ONEVISION_CHAT_TEMPLATE,
+    LLAVA_VICUNA_CHAT_TEMPLATE,
+    MISTRAL3_CHAT_TEMPLATE,
+    QWEN3_5_CHAT_TEMPLATE,
 )
 
 __all__ = [

@@ -17,9 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from mmjudge.judges.tiny import (
-    DIGITS,
+from mmjudge.judges.tiny._clip import build_clip
+from mmjudge.judges.tiny._common import build_tokenizer
+from mmjudge.judges.tiny._qwen import (
     OFFICIAL_PIXELS,
+    build_qwen2_5_omni_thinker,
+    build_qwen2_5_vl,
+    build_qwen2_vl,
+    build_qwen3_vl,
+)
+from mmjudge.judges.tiny._tokens import (
+    DIGITS,
     OMNI_CHAT_TEMPLATE,
     OMNI_NAMED_TOKENS,
     OMNI_TOKENS,
@@ -28,12 +36,6 @@ from mmjudge.judges.tiny import (
     QWEN_TOKENS,
     REWARD_MARKERS,
     SPECIAL_TOKENS,
-    build_clip,
-    build_qwen2_5_omni_thinker,
-    build_qwen2_5_vl,
-    build_qwen2_vl,
-    build_qwen3_vl,
-    build_tokenizer,
 )
 
 __all__ = [

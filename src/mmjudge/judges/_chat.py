@@ -116,9 +116,15 @@ def pad_token_id(tokenizer: Any) -> int:
     return int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id)
 
 
-def collate(rows: Sequence[tuple[Mapping[str, Any], Sequence[int]]], pad_id: int) -> dict[str, Any]:
-    """Left-pad ``encoding + extra ids`` rows into one batch (see the module docstring)."""
+def collate(
+    rows: Sequence[tuple[Mapping[str, Any], Sequence[int]]], pad_id: int, *, padding_side: str = "left"
+) -> dict[str, Any]:
+    """Left-pad ``encoding + extra ids`` rows into one batch (see the module docstring); ``padding_side="right"``
+    pads on the right instead (for a model that reads its last real token, as VideoScore's head does)."""
     import torch
+
+    if padding_side not in ("left", "right"):
+        raise ValueError(f"padding_side must be 'left' or 'right', got {padding_side!r}")
 
     seqs = []
     for enc, extra in rows:
@@ -132,7 +138,9 @@ def collate(rows: Sequence[tuple[Mapping[str, Any], Sequence[int]]], pad_id: int
     batch: dict[str, Any] = {}
     for key in seqs[0]:
         fill = pad_id if key == "input_ids" else 0
-        batch[key] = torch.tensor([[fill] * (width - len(s[key])) + s[key] for s in seqs], dtype=torch.long)
+        pads = [[fill] * (width - len(s[key])) for s in seqs]
+        rows_of = [p + s[key] if padding_side == "left" else s[key] + p for p, s in zip(pads, seqs, strict=True)]
+        batch[key] = torch.tensor(rows_of, dtype=torch.long)
     media_keys = dict.fromkeys(k for enc, _ in rows for k in enc if k not in _SEQUENCE_KEYS)
     for key in media_keys:  # rows without images or video contribute nothing to these
         values = [enc[key] for enc, _ in rows if key in enc]

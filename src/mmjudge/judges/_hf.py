@@ -13,6 +13,8 @@ Every backend loads weights the same way:
   every ``from_pretrained`` of a judge, and logs the warning that opting in to a repo's own code deserves;
   without the opt-in ``trust_remote_code=False`` is always passed, so transformers never asks at a prompt;
 - :func:`load_model_and_processor` does both halves for a :class:`~mmjudge.judges.JudgeConfig`;
+- :func:`with_mistral_tokenizer` (called by :func:`load_pretrained`) loads a checkpoint whose only tokenizer
+  is a mistral-common ``tekken.json`` through transformers' Mistral conversion, or refuses it naming the fix;
 - :func:`to_device` moves a processor's batch to the model's device (floating tensors to its dtype).
 
 >>> parse_dtype("auto")
@@ -44,6 +46,7 @@ __all__ = [
     "require_torch",
     "require_transformers",
     "to_device",
+    "with_mistral_tokenizer",
 ]
 
 DTYPES = {
@@ -199,6 +202,45 @@ def load_pretrained(
         raise ConfigError(f"could not load {cls.__name__} from {where}: {hint}. Cause: {exc}") from exc
     if hasattr(loaded, "eval") and device is not None:
         loaded.eval()
+    return with_mistral_tokenizer(loaded, source)
+
+
+TEKKEN = "tekken.json"
+"""The file name of a mistral-common tokenizer (Mistral-Small-3.2 ships its tokenizer as this file alone)."""
+
+
+def with_mistral_tokenizer(loaded: Any, source: str) -> Any:
+    """``loaded`` (a processor or a tokenizer), its tokenizer rebuilt by transformers' Mistral backend when the
+    checkpoint's only tokenizer is a mistral-common ``tekken.json``.
+
+    transformers 5 reads such a file through ``TokenizersBackend`` (a Pixtral processor always does), which
+    keeps the vocabulary but names no ``<s>``/``</s>``/``<pad>`` and has no chat template.
+    ``transformers.integrations.mistral.convert_tekken_tokenizer`` builds it with those tokens and the chat
+    template (a ``chat_template.jinja`` or ``.json`` beside the file, else the one mistral-common writes from
+    the file); without a template the checkpoint is refused, naming the fix. Anything else is returned as is.
+    """
+    tokenizer = getattr(loaded, "tokenizer", loaded)
+    vocab = getattr(tokenizer, "vocab_file", None)
+    init = getattr(tokenizer, "init_kwargs", None) or {}
+    if not (isinstance(vocab, str) and Path(vocab).name == TEKKEN and init.get("tokenizer_file") is None):
+        return loaded
+    if type(tokenizer).__name__ != "TokenizersBackend" or tokenizer.bos_token is not None:
+        return loaded  # transformers named its tokens already (a tokenizer_config.json or its Mistral backend)
+    from transformers.integrations.mistral.tokenizer import convert_tekken_tokenizer
+
+    mistral = convert_tekken_tokenizer(vocab)
+    if not mistral.chat_template:
+        raise ConfigError(
+            f"{source!r} ships its tokenizer only as a mistral-common {TEKKEN}, with no chat template beside it; "
+            "transformers writes the template from that file with mistral-common: install it "
+            "(pip install 'mmjudge[mistral]', or pip install mistral-common), or put the model's "
+            f"chat_template.jinja next to {TEKKEN}"
+        )
+    if loaded is tokenizer:
+        return mistral
+    loaded.tokenizer = mistral
+    if getattr(loaded, "chat_template", None) is None:
+        loaded.chat_template = mistral.chat_template
     return loaded
 
 

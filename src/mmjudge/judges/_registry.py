@@ -29,6 +29,7 @@ JUDGES: Registry[type[Judge]] = Registry(
         "sharpness": "mmjudge.judges.sharpness",
         "unified_reward": "mmjudge.judges.unified_reward",
         "unified_reward_flex": "mmjudge.judges.unified_reward_flex",
+        "unified_reward_pair": "mmjudge.judges.unified_reward_pair",
         "video_reward": "mmjudge.judges.video_reward",
         "video_score": "mmjudge.judges.video_score",
         "videoscore2": "mmjudge.judges.videoscore2",

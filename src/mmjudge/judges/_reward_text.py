@@ -13,16 +13,20 @@ Generative reward models (VideoScore2, UnifiedReward's pointwise prompts) write 
   (single-token values only), ``s* = argmax p_s`` and the score ``s* * p_{s*} / sum_s p_s``, rounded to 4
   decimals. It is the top value times its renormalised probability, not an expected value.
 
-torch is imported inside :func:`step_probs` only.
+The digits' probabilities are read while ``generate`` runs (:func:`digit_recorder`, a logits processor that
+keeps five numbers a step), not from ``output_scores``, which holds every step's full-vocabulary scores
+(about 2.5 GB at 1,024 steps, batch 4 and a 152k vocabulary).
+
+torch and transformers are imported inside :func:`step_probs` and :func:`digit_recorder` only.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["normed_top_score", "score_step", "single_token_ids", "step_probs"]
+__all__ = ["Warping", "digit_recorder", "normed_top_score", "score_step", "single_token_ids", "step_probs"]
 
 
 def score_step(tokenizer: Any, generated: Sequence[int], label: str) -> int:
@@ -91,3 +95,54 @@ def normed_top_score(probs: Mapping[int, float]) -> float | None:
     best = max(probs, key=lambda v: probs[v])  # max keeps the first of equal values, as list.index does
     total = sum(probs.values())
     return round(best * (probs[best] / total if total > 0 else 0.0), 4)
+
+
+class Warping(NamedTuple):
+    """The sampling warpers whose output a soft score reads, in ``generate``'s order (temperature, top-k, top-p)."""
+
+    temperature: float
+    """Divide the scores by this."""
+    top_k: int
+    """Keep the ``top_k`` highest scores (ties at the threshold kept, as transformers does); 0 keeps all."""
+    top_p: float
+    """Keep the smallest set of tokens whose probability reaches ``top_p``; 1.0 keeps all."""
+
+
+def digit_recorder(token_ids: Mapping[int, int], warping: Warping, *, in_float64: bool) -> Any:
+    """A transformers ``LogitsProcessor`` that records, at each generated step and for each row, the probability
+    of each value's token under ``softmax(warped scores)`` over the whole vocabulary, and changes nothing.
+
+    It sees the scores after ``generate``'s own processors (repetition penalty, sequence bias, ...) and
+    applies ``warping`` itself with transformers' warper classes, so its probabilities are those of the
+    processed scores ``output_scores`` would hold under sampling with the same warpers. ``in_float64`` warps
+    a float64 copy (greedy decoding, where ``generate`` applies no warper) instead of the float32 scores as
+    ``generate`` warps them when sampling. ``recorder.probs(row, steps)`` gives ``value -> probability`` per step.
+    """
+    import torch
+    from transformers import LogitsProcessor, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
+
+    warpers: list[Any] = [TemperatureLogitsWarper(warping.temperature)] if warping.temperature != 1.0 else []
+    if warping.top_k:
+        warpers.append(TopKLogitsWarper(top_k=warping.top_k))
+    if warping.top_p < 1.0:
+        warpers.append(TopPLogitsWarper(top_p=warping.top_p))
+    values, ids = list(token_ids), list(token_ids.values())
+
+    class DigitRecorder(LogitsProcessor):
+        def __init__(self) -> None:
+            self.steps: list[Any] = []
+
+        def __call__(self, input_ids: Any, scores: Any) -> Any:
+            warped = scores.double() if in_float64 else scores
+            for warper in warpers:
+                warped = warper(input_ids, warped)
+            self.steps.append(torch.softmax(warped.double(), dim=-1)[:, ids])
+            return scores
+
+        def probs(self, row: int, steps: int) -> list[dict[int, float]]:
+            if not self.steps:
+                return []
+            table = torch.stack(self.steps[:steps])[:, row].cpu().tolist()
+            return [dict(zip(values, step, strict=True)) for step in table]
+
+    return DigitRecorder()

@@ -10,7 +10,8 @@ with ``E_text`` and ``E_image`` the **projected** embeddings (``get_text_feature
 projection) and ``logit_scale`` the model's learned temperature (PickScore: ``exp`` ~ 100). The text is
 truncated to the model's context (77 tokens for CLIP). The processor resizes and centre-crops each frame
 as the model was trained (CLIP preprocessing; this is model input normalisation, not the frame resize
-of the video judges). Works with any ``CLIPModel`` checkpoint (PickScore_v1, OpenAI CLIP, ...).
+of the video judges), with the PIL backend by default (``options.image_backend``): the slow
+``CLIPImageProcessor`` PickScore's official code ran, not transformers 5's torchvision default. Works with any ``CLIPModel`` checkpoint (PickScore_v1, OpenAI CLIP, ...).
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from typing import Any, ClassVar, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
+from mmjudge.judges._config import check_option
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
 from mmjudge.queries import Diagnostics, ScoreQuery, Verdict
 
 __all__ = ["ClipScoreJudge", "ClipScoreOptions", "clip_scores"]
+
+IMAGE_BACKENDS = ("pil", "torchvision")
 
 
 @config_dataclass
@@ -39,6 +43,12 @@ class ClipScoreOptions:
     """Revision of ``processor`` (the config's ``revision`` pins ``model``, another repo)."""
     model_class: str = "AutoModel"
     """transformers class that loads the model."""
+    image_backend: str = "pil"
+    """CLIP image processor backend: ``pil`` (the slow ``CLIPImageProcessor`` that PickScore's official code ran
+    under transformers 4) or ``torchvision`` (transformers 5's default; another resize kernel, so other pixels)."""
+
+    def __post_init__(self) -> None:
+        check_option("clip_score", "image_backend", self.image_backend, IMAGE_BACKENDS)
 
 
 def clip_scores(text_embeds: Any, image_embeds: Any, logit_scale: Any, counts: Sequence[int]) -> list[float]:
@@ -82,11 +92,12 @@ class ClipScoreJudge(Judge):
 
         source = model_source(self.config)
         common: dict[str, Any] = hub_options(self.config)
+        backend = {"backend": self.options.image_backend}
         if self.options.processor:  # another repo: its own revision, and no remote code of it
             processor = {**common, "revision": self.options.processor_revision, "trust_remote_code": False}
-            self.processor = load_pretrained("AutoProcessor", self.options.processor, **processor)
+            self.processor = load_pretrained("AutoProcessor", self.options.processor, **processor, **backend)
         else:
-            self.processor = load_pretrained("AutoProcessor", source, **common)
+            self.processor = load_pretrained("AutoProcessor", source, **common, **backend)
         self.model = load_pretrained(
             self.options.model_class, source, dtype=self.config.dtype, device=device, **common
         )

@@ -22,7 +22,8 @@ sound track, decoded at the feature extractor's own ``sampling_rate`` and given 
 template's audio part; only the ``audio_language`` judge takes it.
 
 A checkpoint whose ``model_type`` no family lists is refused when the judge resolves its model (before
-the run), with the list of supported families (:func:`family_of`).
+the run), with the list of supported families (:func:`family_of`). A package adds a family with one
+:class:`ModelFamily` under the ``mmjudge.families`` entry-point group (``docs/adding-a-family.md``).
 
 >>> family_of("gemma3").name, family_of("gemma3").video, family_of("qwen2_5_vl").profile.name
 ('gemma3', False, 'qwen_vl_utils')
@@ -134,13 +135,39 @@ FAMILIES: tuple[ModelFamily, ...] = (
 _BY_TYPE = {model_type: family for family in FAMILIES for model_type in family.model_types}
 
 
+def _by_type() -> dict[str, ModelFamily]:
+    """``model_type`` -> family: the built-in table, then the families other packages register under the
+    ``mmjudge.families`` entry-point group (one :class:`ModelFamily` each; a built-in ``model_type`` cannot be
+    taken over)."""
+    from importlib import metadata
+
+    from mmjudge.registry import FAMILY_ENTRY_POINT_GROUP
+
+    found = dict(_BY_TYPE)
+    for entry in metadata.entry_points(group=FAMILY_ENTRY_POINT_GROUP):
+        family = entry.load()
+        if not isinstance(family, ModelFamily):
+            raise ConfigError(
+                f"entry point {entry.name!r} of {FAMILY_ENTRY_POINT_GROUP!r} ({entry.value}) must name a "
+                f"mmjudge.judges.families.ModelFamily, got {type(family).__name__}"
+            )
+        for model_type in family.model_types:
+            if model_type in _BY_TYPE:
+                raise ConfigError(
+                    f"family {family.name!r} of entry point {entry.value} claims model_type {model_type!r}, which "
+                    f"the built-in family {_BY_TYPE[model_type].name!r} takes; remove it from its model_types"
+                )
+            found[model_type] = family
+    return found
+
+
 def supported_model_types() -> list[str]:
-    """Every ``model_type`` a family lists, sorted.
+    """Every ``model_type`` a family lists (built-in or registered by a package), sorted.
 
     >>> "gemma3" in supported_model_types()
     True
     """
-    return sorted(_BY_TYPE)
+    return sorted(_by_type())
 
 
 def family_of(model_type: str | None, *, source: str = "the model") -> ModelFamily:
@@ -151,9 +178,10 @@ def family_of(model_type: str | None, *, source: str = "the model") -> ModelFami
     ...
     mmjudge.errors.ConfigError: bert-base-uncased has model_type 'bert', which no mmjudge model family ...
     """
-    family = _BY_TYPE.get(str(model_type))
+    by_type = _by_type()
+    family = by_type.get(str(model_type))
     if family is None:
-        names = ", ".join(f"{f.title} ({'/'.join(f.model_types)})" for f in FAMILIES)
+        names = ", ".join(f"{f.title} ({'/'.join(f.model_types)})" for f in dict.fromkeys(by_type.values()))
         raise ConfigError(
             f"{source} has model_type {model_type!r}, which no mmjudge model family takes; a family says how "
             f"the model's processor sees images and clips and which reference it follows. Supported: {names}. "

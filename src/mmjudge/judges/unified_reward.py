@@ -176,7 +176,7 @@ class UnifiedRewardOptions(UnifiedRewardFlexOptions):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.jpeg_passes < 0:
-            raise ConfigError(f"unified_reward options: jpeg_passes must be >= 0, got {self.jpeg_passes}")
+            raise ConfigError(f"{self.judge_name} options: jpeg_passes must be >= 0, got {self.jpeg_passes}")
 
 
 class UnifiedRewardBase(FamilyJudge):

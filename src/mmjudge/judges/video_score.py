@@ -10,7 +10,8 @@ Protocol, as TIGER-AI-Lab/VideoScore@8e44973 ``examples/run_videoscore.py`` runs
 2. **Prompt**: no chat template. :data:`REGRESSION_QUERY_PROMPT` with ``{text_prompt}`` replaced by the
    clip's prompt as it is, then ``"<image> "`` once per frame (:func:`build_prompt`), given to
    ``processor(text=..., images=frames)`` with its default special tokens (so a BOS).
-3. **Outputs**: the ``score`` head at the last real token (right padding in batches): visual quality,
+3. **Outputs**: the ``score`` head at the last real token (each clip encoded alone, by a decode worker when the
+   runner has them (:meth:`VideoScoreJudge.model_inputs`), then right padded into batches): visual quality,
    temporal consistency, dynamic degree, text-to-video alignment, factual consistency (:data:`OUTPUTS`),
    rounded to ``options.round`` decimals as the official scripts do (3; ``null`` keeps them raw).
 4. **Verdict**: ``{"VQ": out[0], "MQ": out[1], "TA": out[3], "overall": mean of the five}``
@@ -202,6 +203,10 @@ class VideoScoreJudge(Judge):
                 source,
             )
 
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """One clip's processor output (the official call), made in a decode worker (``None`` without frames)."""
+        return None if x.frames is None or len(x.frames) == 0 else self.encode([x])
+
     def encode(self, inputs: Sequence[JudgeInput]) -> Any:
         """The processor's batch: one official prompt and the frames (PIL) per clip, right padded."""
         from PIL import Image
@@ -234,20 +239,40 @@ class VideoScoreJudge(Judge):
         with torch.inference_mode():
             return self.model(**batch).double().cpu()
 
+    def _outputs_of(self, made: Sequence[Any]) -> tuple[list[list[float]], list[int]]:
+        """Five outputs and the token count of each clip's encoding; clips whose frames have the same shape
+        share a right-padded batch (the head reads each row's last real token), the others run apart."""
+        from mmjudge.judges._chat import collate, media_groups
+        from mmjudge.judges._hf import to_device
+
+        pad = self.processor.tokenizer.pad_token_id
+        if len(made) > 1 and pad is None:
+            raise ConfigError(
+                "video_score: the checkpoint's tokenizer has no pad token, so clips cannot be batched; "
+                "set batch_size: 1"
+            )
+        rows: list[list[float]] = [[] for _ in made]
+        tokens = [0] * len(made)
+        for group in media_groups(made) if len(made) > 1 else [[0]]:
+            batch = made[0] if len(made) == 1 else collate([(made[i], ()) for i in group], int(pad),
+                                                          padding_side="right")  # fmt: skip
+            batch = to_device(batch, self.model.device, self.model.dtype)
+            counts = batch["attention_mask"].sum(dim=-1).tolist()
+            for i, values, count in zip(group, self.outputs(batch).tolist(), counts, strict=True):
+                rows[i], tokens[i] = values, int(count)
+        return rows, tokens
+
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Five outputs per clip; clips without frames fail alone (``MediaError``)."""
         return with_media(self._judge_ready, inputs)
 
     def _judge_ready(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        from mmjudge.judges._hf import to_device
-
         if self.model is None:
             raise RuntimeError("video_score: call load(device) before judge_batch")
         started = time.perf_counter()
-        batch = to_device(self.encode(inputs), self.model.device, self.model.dtype)
-        rows = self.outputs(batch).tolist()
+        made = [self.encode([x]) if x.model_inputs is None else x.model_inputs for x in inputs]
+        rows, tokens = self._outputs_of(made)
         share = (time.perf_counter() - started) / len(inputs)
-        tokens = batch["attention_mask"].sum(dim=-1).tolist()
         verdicts = []
         for one, values, count in zip(inputs, rows, tokens, strict=True):
             extra = {

@@ -14,9 +14,12 @@ decoding; the card ``judges/videoscore2/README.md`` lists every decision):
 3. **Decoding**: greedy (the official script samples at temperature 0.7; ``options.do_sample`` samples at
    ``options.temperature`` with a per-clip seed), at most ``options.max_new_tokens`` tokens.
 4. **Readout**: hard scores by :data:`HARD_PATTERN` on the reply; soft scores as the official
-   ``ll_based_soft_score_normed`` (:mod:`mmjudge.judges._reward_text`) on ``generate``'s processed scores
-   at each digit's step, divided by ``options.temperature`` under greedy decoding (the official scores
-   were drawn at 0.7), as they are when sampling. ``options.readout`` picks which scores make the verdict.
+   ``ll_based_soft_score_normed`` (:mod:`mmjudge.judges._reward_text`) on the processed scores at each
+   digit's step: the scores the official call samples from, after ``options.temperature`` (0.7) and the
+   top-k it carries (``options.top_k``; ``null``: the checkpoint's generation config, else transformers'
+   default 50, as the official script passes none) and the checkpoint's top-p, under greedy decoding too.
+   The digits' probabilities are recorded as they are generated (:func:`digit_recorder`), never every
+   step's full-vocabulary scores. ``options.readout`` picks which scores make the verdict.
 
 The verdict value is ``{"VQ", "TA", "MQ", "overall"}``: visual quality, text-to-video alignment,
 physical/common-sense consistency and their mean. A reply without the three scores, or (soft readout) a
@@ -28,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from mmjudge._configs import config_dataclass
@@ -36,6 +39,7 @@ from mmjudge.errors import ConfigError
 from mmjudge.judges._config import check_option
 from mmjudge.judges._family import FamilyJudge, Media, processor_inputs
 from mmjudge.judges._registry import register_judge
+from mmjudge.judges._reward_text import Warping
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
@@ -83,6 +87,9 @@ FPS = 2.0
 """The official sampling rate (``infer_fps``)."""
 SCORE_VALUES = (1, 2, 3, 4, 5)
 """The values whose token probabilities make the soft score."""
+TRANSFORMERS_TOP_K = 50
+"""transformers' default ``top_k`` (4.53, the official pin, and 5.x): the official sampled scores carry it
+unless the checkpoint's generation config sets another."""
 
 
 def user_text(prompt: str) -> str:
@@ -116,6 +123,9 @@ class VideoScore2Options:
     """Sample as the official script does (each clip alone, seeded by ``seed`` and its id) instead of greedy."""
     temperature: float = 0.7
     """The official sampling temperature: the soft scores' softmax temperature (and the sampling one)."""
+    top_k: int | None = None
+    """Top-k of the soft scores' distribution (and of sampling): ``None`` takes the checkpoint's generation
+    config, else transformers' default 50, as the official script (which passes none) does; 0 keeps all."""
     max_new_tokens: int = 1024
     """Generated tokens at most (official: 1024)."""
     min_pixels: int | None = None
@@ -127,10 +137,10 @@ class VideoScore2Options:
 
     def __post_init__(self) -> None:
         check_option("videoscore2", "readout", self.readout, ("soft", "hard"))
-        if self.temperature <= 0 or self.max_new_tokens < 1:
+        if self.temperature <= 0 or self.max_new_tokens < 1 or (self.top_k is not None and self.top_k < 0):
             raise ConfigError(
-                "videoscore2 options: expected temperature > 0 and max_new_tokens >= 1, got "
-                f"temperature={self.temperature}, max_new_tokens={self.max_new_tokens}"
+                "videoscore2 options: expected temperature > 0, max_new_tokens >= 1 and top_k >= 0 (or null), got "
+                f"temperature={self.temperature}, max_new_tokens={self.max_new_tokens}, top_k={self.top_k}"
             )
 
 
@@ -150,6 +160,7 @@ class VideoScore2Judge(FamilyJudge):
         self.model: Any = None
         self.processor: Any = None
         self.value_ids: dict[int, int] = {}
+        self.warping: Warping | None = None
 
     @property
     def loads_as(self) -> str:
@@ -180,6 +191,7 @@ class VideoScore2Judge(FamilyJudge):
         """Load the model and processor; find the tokens of the values 1..5."""
         self.model, self.processor = self.load_model(device)
         self.value_ids = single_token_values(self.processor.tokenizer)
+        self.warping = official_warping(self.model.generation_config, self.options.temperature, self.options.top_k)
 
     def prompt_text(self, query: ScoreQuery) -> str:
         """The chat-formatted text of ``query`` (video placeholder unexpanded)."""
@@ -224,9 +236,9 @@ class VideoScore2Judge(FamilyJudge):
         for group in groups:
             batch = collate([(made[i], ()) for i in group], pad)
             replies = self.generate(batch, seed=self._seed(inputs[group[0]].query.item_id))
-            for i, (ids, scores) in zip(group, replies, strict=True):
+            for i, (ids, probs) in zip(group, replies, strict=True):
                 verdicts[i] = self.verdict(
-                    inputs[i], ids, scores, int(batch["attention_mask"][group.index(i)].sum())
+                    inputs[i], ids, probs, int(batch["attention_mask"][group.index(i)].sum())
                 )
         return [verdicts[i] for i in range(len(inputs))]
 
@@ -234,45 +246,53 @@ class VideoScore2Judge(FamilyJudge):
         digest = hashlib.sha256(f"{self.config.seed}:{item_id}".encode()).hexdigest()
         return int(digest[:8], 16)
 
-    def generate(self, batch: dict[str, Any], *, seed: int) -> list[tuple[list[int], list[Any]]]:
-        """``(generated ids up to the first end token, per-step processed scores)`` for each row of ``batch``."""
+    def generate(self, batch: dict[str, Any], *, seed: int) -> list[tuple[list[int], list[dict[int, float]]]]:
+        """``(generated ids up to the first end token, per-step probabilities of the values 1..5)`` for each
+        row of ``batch``; the probabilities are recorded while generating (only five numbers a step)."""
         import torch
+        from transformers import LogitsProcessorList
 
         from mmjudge.judges._chat import pad_token_id
         from mmjudge.judges._hf import to_device
+        from mmjudge.judges._reward_text import digit_recorder
 
+        if self.warping is None:
+            raise RuntimeError("videoscore2: call load(device) before generate")
         inputs, pad = to_device(batch, self.model.device), pad_token_id(self.processor.tokenizer)
-        sampling = {"do_sample": True, "temperature": self.options.temperature} if self.options.do_sample else {
-            "do_sample": False}  # fmt: skip
-        if self.options.do_sample:
+        sampling = self.options.do_sample
+        recorder = digit_recorder(self.value_ids, self.warping, in_float64=not sampling)
+        # sampling draws from the same warpers the recorder reads (set here, not left to the checkpoint)
+        warpers = {"temperature": self.warping.temperature, "top_k": self.warping.top_k,
+                   "top_p": self.warping.top_p} if sampling else {}  # fmt: skip
+        if sampling:
             torch.manual_seed(seed)
         with torch.inference_mode():
-            out = self.model.generate(**inputs, max_new_tokens=self.options.max_new_tokens, output_scores=True,
-                                      return_dict_in_generate=True, pad_token_id=pad, **sampling)  # fmt: skip
-        new = out.sequences[:, inputs["input_ids"].shape[1] :].tolist()
+            out = self.model.generate(**inputs, max_new_tokens=self.options.max_new_tokens, do_sample=sampling,
+                                      pad_token_id=pad, logits_processor=LogitsProcessorList([recorder]),
+                                      **warpers)  # fmt: skip
+        new = out[:, inputs["input_ids"].shape[1] :].tolist()
         ends = _end_ids(self.model.generation_config)
         rows = []
         for row, ids in enumerate(new):
             stop = next((k + 1 for k, t in enumerate(ids) if t in ends), len(ids))
-            rows.append((ids[:stop], [step[row] for step in out.scores[:stop]]))
+            rows.append((ids[:stop], recorder.probs(row, stop)))
         return rows
 
-    def verdict(self, one: JudgeInput, ids: list[int], scores: list[Any], tokens: int) -> Verdict:
-        """One clip's verdict from its generated ids and their per-step processed scores."""
-        from mmjudge.judges._reward_text import normed_top_score, score_step, step_probs
+    def verdict(self, one: JudgeInput, ids: list[int], probs: Sequence[Mapping[int, float]], tokens: int) -> Verdict:
+        """One clip's verdict from its generated ids and, per step, the probabilities of the values 1..5 under
+        the processed scores (:meth:`generate`)."""
+        from mmjudge.judges._reward_text import normed_top_score, score_step
 
         tokenizer = self.processor.tokenizer
         reply = str(tokenizer.decode(ids, skip_special_tokens=True, clean_up_tokenization_spaces=False))
         hard = hard_scores(reply)
         steps = {d: score_step(tokenizer, ids, label) for d, label in LABELS.items()}
-        # sampled scores were divided by the temperature already; greedy ones are divided here
-        temperature = 1.0 if self.options.do_sample else self.options.temperature
         soft = None if hard is None else {
-            d: normed_top_score(step_probs(scores[k], self.value_ids, temperature)) if k >= 0 else None
-            for d, k in steps.items()
+            d: normed_top_score(probs[k]) if k >= 0 else None for d, k in steps.items()
         }  # fmt: skip
         extra = {"hard": hard, "soft": soft, "steps": steps, "readout": self.options.readout,
                  "decoding": "sample" if self.options.do_sample else "greedy",
+                 "warping": None if self.warping is None else self.warping._asdict(),
                  "frames": 0 if one.frames is None else len(one.frames), "tokens": tokens,
                  "new_tokens": len(ids)}  # fmt: skip
         diagnostics = Diagnostics(raw_text=reply, extra=extra)
@@ -287,6 +307,28 @@ class VideoScore2Judge(FamilyJudge):
         value = {d: float(cast(float, v)) for d, v in chosen.items()}
         value["overall"] = (value["VQ"] + value["TA"] + value["MQ"]) / 3
         return Verdict(one.query.item_id, value, diagnostics=diagnostics)
+
+
+def official_warping(generation_config: Any, temperature: float, top_k: int | None) -> Warping:
+    """The warpers the official call samples with: ``temperature``, ``top_k`` (``None``: the checkpoint's
+    generation config's, else transformers' default 50) and the checkpoint's top-p; a checkpoint that sets
+    another warper is refused, as the soft scores would not read it.
+
+    >>> from types import SimpleNamespace
+    >>> official_warping(SimpleNamespace(top_k=None, top_p=None), 0.7, None)
+    Warping(temperature=0.7, top_k=50, top_p=1.0)
+    """
+    others = {"min_p": None, "typical_p": 1.0, "epsilon_cutoff": 0.0, "eta_cutoff": 0.0, "top_h": None}
+    set_here = {k: getattr(generation_config, k, neutral) for k, neutral in others.items()}
+    odd = {k: v for k, v in set_here.items() if v is not None and v != others[k]}
+    if odd:
+        raise ConfigError(
+            f"videoscore2 reads its soft scores after temperature, top-k and top-p only; the checkpoint's "
+            f"generation config also sets {odd}: remove them from its generation_config.json"
+        )
+    checkpoint_k, top_p = getattr(generation_config, "top_k", None), getattr(generation_config, "top_p", None)
+    k = top_k if top_k is not None else (checkpoint_k if checkpoint_k is not None else TRANSFORMERS_TOP_K)
+    return Warping(float(temperature), int(k), 1.0 if top_p is None else float(top_p))
 
 
 def single_token_values(tokenizer: Any) -> dict[int, int]:

@@ -153,7 +153,9 @@ def sample_indices(
 
 def float_arange_indices(total: int, most: int) -> list[int]:
     """VideoScore's frame rule: every frame of a clip of at most ``most`` frames, else
-    ``np.arange(0, total, total / most).astype(int)`` (float64 steps truncated; ``most`` frames).
+    ``np.arange(0, total, total / most).astype(int)`` (float64 steps truncated), keeping the indices below
+    ``total``: the official code takes a frame while decoding when its index is in that list, so the index
+    ``total`` that float rounding sometimes adds is never reached (``most`` frames on every clip).
 
     TIGER-AI-Lab/VideoScore@8e44973 ``examples/run_videoscore.py`` (its ``MAX_NUM_FRAMES``: 48 for
     VideoScore-v1.1, 16 for v1). The float steps differ from the integer ``"arange"`` policy's
@@ -163,6 +165,8 @@ def float_arange_indices(total: int, most: int) -> list[int]:
     [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75]
     >>> float_arange_indices(30, 48) == list(range(30))
     True
+    >>> len(float_arange_indices(138, 100))
+    100
     """
     if total < 1:
         raise MediaError(f"expected a clip with at least one frame, got total={total}")
@@ -170,7 +174,9 @@ def float_arange_indices(total: int, most: int) -> list[int]:
         raise ConfigError(f"expected a frame cap of at least 1, got {most}")
     if total <= most:
         return list(range(total))
-    return [int(i) for i in np.arange(0, total, total / most).astype(int)]
+    # float rounding can end the range on ``total`` itself (138 frames, cap 100: 101 steps); the official
+    # decode loop keeps a frame only when its index is decoded, so an index past the last frame is dropped
+    return [int(i) for i in np.arange(0, total, total / most).astype(int) if i < total]
 
 
 def int_scaled_indices(total: int, num: int) -> list[int]:

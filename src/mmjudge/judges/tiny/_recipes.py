@@ -125,6 +125,12 @@ RECIPES: dict[str, TinyRecipe] = {
             ("qwen3_vl", "qwen2_5_vl", "qwen3_5"),
             {**_SHORT, "options": {"max_new_tokens": 8}},
         ),
+        TinyRecipe(  # UnifiedReward-2.0 pairwise: the same families as pointwise, two clips per query
+            "unified_reward_pair",
+            "isovrbench",
+            ("qwen3_vl", "qwen2_5_vl", "qwen3_5"),
+            {**_SHORT, "options": {"max_new_tokens": 8}},
+        ),
         TinyRecipe(  # UnifiedReward-Flex: pairwise, Qwen3.5 (the paper's Flex-9B) first, then Qwen3-VL
             "unified_reward_flex",
             "isovrbench",

@@ -235,6 +235,10 @@ DEFAULT_RULES: Mapping[str, BackendRules] = {
         {"name": _NAME, "frames": _int(1, 64, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
         {"max_new_tokens": _TOKENS, "jpeg_quality": _int(1, 100, True), "jpeg_passes": _int(0, 2)},
     ),
+    "unified_reward_pair": BackendRules(
+        {"name": _NAME, "frames": _int(1, 32, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
+        {"max_new_tokens": _TOKENS, "jpeg_quality": _int(1, 100, True), "jpeg_passes": _int(0, 2)},
+    ),
     "unified_reward_flex": BackendRules(
         {"name": _NAME, "frames": _int(1, 32, True), **_BATCH, **_DTYPE, "local_files_only": Rule("bool")},
         {"max_new_tokens": _TOKENS, "jpeg_quality": _int(1, 100, True)},
