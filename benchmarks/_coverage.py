@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = [
-    "DESIGNS", "Design", "Replicates", "coverage", "iso_draw", "iso_small_draw", "iso_small_truth", "iso_small_wins",
+    "DESIGNS", "ICC_05", "ICC_09", "Design", "Replicates", "coverage", "iso_draw", "iso_small_draw", "iso_small_truth", "iso_small_wins",
     "iso_truth", "run_replicates",
 ]  # fmt: skip
 
@@ -449,6 +449,8 @@ DESIGNS: dict[str, Design] = {
 
 ICC_09 = 5.4
 """Cluster sd (logit scale) of a latent intraclass correlation of 0.9: ``sd^2 / (sd^2 + pi^2 / 3)``."""
+ICC_05 = float(np.pi / np.sqrt(3.0))
+"""Cluster sd (logit scale) of a latent intraclass correlation of 0.5."""
 _SMALL_KEYS = ("average", "accuracy/temporal_shuffle")
 _HIGH, _LOW = (97.0, 99.5), (0.5, 3.0)
 
@@ -468,6 +470,13 @@ for _g in (5, 20, 100):
         f"{_g} anchor prompts in all 8 interventions; rates 0.5-3% across interventions (a rare tie rate)",
         iso_small_draw(_g, False, _LOW, _SMALL_KEYS), iso_small_truth(_LOW), (0.5, 1.0, ICC_09), fast=_g == 100,
     )  # fmt: skip
+_NEAR_PERFECT = (99.5, 99.5)
+DESIGNS["isovrbench_125_prompts_995"] = Design(
+    "IsoVRBench, 125 prompts, 99.5% in every intervention",
+    "125 anchor prompts in all 8 interventions (one pair each); every rate 99.5% (the boundary repair on a "
+    "clustered effective sample size)",
+    iso_small_draw(125, False, _NEAR_PERFECT, _SMALL_KEYS), iso_small_truth(_NEAR_PERFECT), (ICC_05, ICC_09),
+)  # fmt: skip
 for _g in (30, 60, 100):
     DESIGNS[f"isovrbench_{_g}_prompts_unequal"] = Design(
         f"IsoVRBench, {_g} prompts of unequal size",
