@@ -34,7 +34,7 @@ import numpy as np
 if TYPE_CHECKING:
     from mmjudge.stats import KeyOutcomes
 
-__all__ = ["CompareReplicates", "compare_replicates", "draw_pair", "rate"]
+__all__ = ["CompareReplicates", "HeteroReplicates", "compare_replicates", "draw_hetero", "draw_pair", "hetero_replicates", "rate"]
 
 ISO_MU = np.linspace(0.2, 2.2, 8)
 """Logit of each intervention's success rate before the prompt effect (as ``_coverage.py``'s IsoVRBench)."""
@@ -114,6 +114,63 @@ def compare_replicates(
     return CompareReplicates(**{
         name: np.asarray(values, dtype=float if name.endswith("width") else bool) for name, values in out.items()
     })  # fmt: skip
+
+
+class HeteroReplicates(NamedTuple):
+    """Per replicate of the heteroscedastic design: ``compare``'s decision, coverage and their agreement."""
+
+    rejected: np.ndarray
+    """The sign-flip p is below ``alpha``."""
+    covered: np.ndarray
+    """The interval holds the true difference 0 (none: ``False``)."""
+    agree: np.ndarray
+    """The interval leaves 0 out exactly when the test rejects (no interval: ``True`` when the test cannot
+    reject)."""
+
+
+def draw_hetero(
+    rng: np.random.Generator, n_prompts: int, *, rate: float = 70.0, quiet: float = 0.3, noisy: float = 3.0
+) -> tuple[KeyOutcomes, KeyOutcomes]:
+    """Two judges with the same population accuracy ``rate`` on ``n_prompts`` prompts of unequal size (1 to 40
+    pairs, uniform), one of them far noisier across prompts: judge A wins a pair of prompt ``p`` with
+    probability ``logistic(mu_A + u_p)``, ``u_p ~ N(0, quiet)``, judge B with ``logistic(mu_B + v_p)``,
+    ``v_p ~ N(0, noisy)`` independent of ``u``; ``mu_A``, ``mu_B`` solve for the same population rate. The
+    judges are not exchangeable within a prompt (the sign-flip test's assumption), only equal on average."""
+    from _coverage import _solve_mu
+
+    from mmjudge.stats import KeyOutcomes, Outcomes, Ratio
+
+    sizes = rng.integers(1, 41, n_prompts)
+    prompt = np.repeat(np.arange(n_prompts), sizes)
+    units = tuple(str(k) for k in range(prompt.size))
+    clusters = tuple(f"p{p}" for p in prompt)
+    out = []
+    for sd in (quiet, noisy):
+        mu = _solve_mu(rate, sd)
+        chance = 1.0 / (1.0 + np.exp(-(mu + rng.normal(0.0, sd, n_prompts)[prompt])))
+        win = (rng.random(prompt.size) < chance).astype(float)
+        table = Outcomes(units, clusters, {"win": win, "one": np.ones(prompt.size)}, (), "pair", "prompt")
+        out.append(KeyOutcomes("accuracy", table, Ratio("win", "one")))
+    return out[0], out[1]
+
+
+def hetero_replicates(
+    n_prompts: int, replicates: int, *, alpha: float = 0.05, n_resamples: int = 1000, seed: int = 0
+) -> HeteroReplicates:
+    """``compare_units`` on :func:`draw_hetero`'s judges (true difference 0)."""
+    from mmjudge.comparison import compare_units
+
+    out: dict[str, list[bool]] = {name: [] for name in HeteroReplicates._fields}
+    for r in range(replicates):
+        a, b = draw_hetero(np.random.default_rng([seed, n_prompts, r, 48]), n_prompts)
+        c = compare_units(a, b, n_resamples=n_resamples, confidence=1.0 - alpha, seed=r)
+        rejected = bool(c.p_value < alpha and c.p_floor < alpha)
+        covered = bool(c.ci_low <= 0.0 <= c.ci_high)
+        shown = not math.isnan(c.ci_low)
+        out["rejected"].append(rejected)
+        out["covered"].append(covered)
+        out["agree"].append((covered != rejected) if shown else not rejected)
+    return HeteroReplicates(**{name: np.asarray(v, dtype=bool) for name, v in out.items()})
 
 
 def rate(hits: np.ndarray) -> tuple[float, float]:

@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
-    "CI_SUFFIXES", "DIFFERENCE_RANGE", "FEW_CLUSTERS", "MIN_CLUSTERS", "Estimate", "Footnotes", "ci_keys", "estimates_from",
-    "interval_caption", "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key",
-    "number_text", "score_keys", "thin_note", "with_interval", "with_its_interval",
+    "CI_SUFFIXES", "DIFFERENCE_RANGE", "FEW_CLUSTERS", "MIN_CLUSTERS", "RANDOMISATION_BELOW", "Estimate", "Footnotes",
+    "ci_keys", "comparison_methods", "estimates_from", "interval_caption", "interval_caveat", "interval_notes",
+    "interval_of", "interval_text", "is_ci_key", "number_text", "score_keys", "thin_note", "with_interval",
+    "with_its_interval",
 ]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
@@ -33,6 +34,25 @@ FEW_CLUSTERS = 30
 
 MIN_CLUSTERS = 5
 """Fewer independent clusters than this: no interval at all (the estimate says why)."""
+
+RANDOMISATION_BELOW = 100
+"""Below this many clusters (and from :data:`MIN_CLUSTERS`) a paired comparison's p-value is the sign-flip test's
+and its interval the one made by inverting that test; from it on, the paired cluster bootstrap's."""
+
+
+def comparison_methods() -> str:
+    """How a paired comparison (``mmjudge compare``, the leaderboard's stars) is made at each number of clusters,
+    in words, from the constants that decide it (help and docs text read it, so it never says otherwise).
+
+    >>> comparison_methods()
+    'paired cluster bootstrap from 100 clusters; from 5 to 99, the sign-flip test over clusters and the interval that inverts it (none where no test at that size can reach p < alpha); below 5, neither'
+    """
+    return (
+        f"paired cluster bootstrap from {RANDOMISATION_BELOW} clusters; from {MIN_CLUSTERS} to "
+        f"{RANDOMISATION_BELOW - 1}, the sign-flip test over clusters and the interval that inverts it (none where "
+        f"no test at that size can reach p < alpha); below {MIN_CLUSTERS}, neither"
+    )
+
 
 DIFFERENCE_RANGE = (-100.0, 100.0)
 """Where the difference of two judges' paired keys lies: every paired key is a 0-100 rate or mean of rates (its
