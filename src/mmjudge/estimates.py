@@ -20,8 +20,8 @@ from typing import Any, NamedTuple, TypeGuard
 __all__ = [
     "CI_SUFFIXES", "DIFFERENCE_RANGE", "FEW_CLUSTERS", "MIN_CLUSTERS", "RANDOMISATION_BELOW", "Estimate", "Footnotes",
     "ci_keys", "comparison_methods", "estimates_from", "interval_caption", "interval_caveat", "interval_notes",
-    "interval_of", "interval_text", "is_ci_key", "number_text", "score_keys", "thin_note", "with_interval",
-    "with_its_interval",
+    "interval_of", "interval_text", "is_ci_key", "no_test_reaches", "number_text", "score_keys", "thin_note",
+    "with_interval", "with_its_interval",
 ]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
@@ -52,6 +52,17 @@ def comparison_methods() -> str:
         f"{RANDOMISATION_BELOW - 1}, the sign-flip test over clusters and the interval that inverts it (none where "
         f"no test at that size can reach p < alpha); below {MIN_CLUSTERS}, neither"
     )
+
+
+def no_test_reaches(n_clusters: int, alpha: float) -> bool:
+    """Whether no paired test over ``n_clusters`` clusters can reach ``p < alpha``: the exact sign-flip test's
+    smallest p is ``2 / 2^G``. ``mmjudge compare`` and the leaderboard's stars read this one rule, so the same
+    data never gets a star in one place and "no test possible" in the other.
+
+    >>> no_test_reaches(5, 0.05), no_test_reaches(6, 0.05)
+    (True, False)
+    """
+    return 2.0 ** (1 - n_clusters) >= alpha
 
 
 DIFFERENCE_RANGE = (-100.0, 100.0)

@@ -33,7 +33,14 @@ import numpy as np
 
 from mmjudge._deps import require
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.estimates import DIFFERENCE_RANGE, FEW_CLUSTERS, MIN_CLUSTERS, RANDOMISATION_BELOW, thin_note
+from mmjudge.estimates import (
+    DIFFERENCE_RANGE,
+    FEW_CLUSTERS,
+    MIN_CLUSTERS,
+    RANDOMISATION_BELOW,
+    no_test_reaches,
+    thin_note,
+)
 from mmjudge.stats import KeyOutcomes, Outcomes, SignFlipResult, Spread
 
 __all__ = [
@@ -253,7 +260,7 @@ def _why_none(outcomes: Outcomes, n_clusters: int, value_a: float, value_b: floa
         return "one cluster: nothing to resample"
     if math.isnan(value_a) or math.isnan(value_b) or n_clusters == 0:
         return "the key is undefined for a judge"
-    reach = f": no test at this size can reach p < {alpha:g}" if 2.0 ** (1 - n_clusters) >= alpha else ""
+    reach = f": no test at this size can reach p < {alpha:g}" if no_test_reaches(n_clusters, alpha) else ""
     return f"{thin_note(n_clusters, _cluster_word(outcomes))}; no p-value{reach}"
 
 
