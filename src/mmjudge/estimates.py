@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
-    "CI_SUFFIXES", "DIFFERENCE_RANGE", "FEW_CLUSTERS", "MIN_CLUSTERS", "RANDOMISATION_BELOW", "Estimate", "Footnotes",
-    "ci_keys", "comparison_methods", "estimates_from", "interval_caption", "interval_caveat", "interval_notes",
-    "interval_of", "interval_text", "is_ci_key", "no_test_reaches", "number_text", "score_keys", "thin_note",
-    "with_interval", "with_its_interval",
+    "CI_SUFFIXES", "DIFFERENCE_RANGE", "DOMINANT_SHARE", "FEW_CLUSTERS", "MIN_CLUSTERS", "RANDOMISATION_BELOW",
+    "Estimate", "Footnotes", "ci_keys", "comparison_methods", "dominant_note", "estimates_from", "interval_caption",
+    "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key", "no_test_reaches",
+    "number_text", "score_keys", "thin_note", "with_interval", "with_its_interval",
 ]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
@@ -210,6 +210,25 @@ class Estimate(NamedTuple):
             higher_is_better=None if data.get("higher_is_better") is None else bool(data["higher_is_better"]),
             cluster=None if data.get("cluster") is None else str(data["cluster"]),
         )
+
+
+DOMINANT_SHARE = 0.5
+"""A cluster holding this share of a key's units or more leaves no interval: the key's spread is then mostly one
+cluster's, which a jackknife over clusters cannot measure (with one prompt holding half the pairs, the intervals
+covered 99-100% at a width that said nothing; ``benchmarks/RESULTS.md``)."""
+
+
+def dominant_note(largest: float, n_units: float, cluster: str | None = None) -> str:
+    """Why a key whose largest cluster holds ``largest`` of its ``n_units`` units has no interval (``""`` below
+    :data:`DOMINANT_SHARE`).
+
+    >>> dominant_note(20, 40, "prompt"), dominant_note(19, 40, "prompt")
+    ('no interval: one prompt holds 50% of the units (half or more: the interval would rest on it)', '')
+    """
+    if n_units <= 0 or largest / n_units < DOMINANT_SHARE:
+        return ""
+    share = number_text(100.0 * largest / n_units, 0)
+    return f"no interval: one {cluster or 'cluster'} holds {share}% of the units (half or more: the interval would rest on it)"
 
 
 def thin_note(n_clusters: int | None, cluster: str | None = None) -> str:

@@ -68,6 +68,8 @@ class Spread(NamedTuple):
     :func:`effective_clusters` reads)."""
     n_strata: int = 1
     """Strata the variance was summed over."""
+    largest: float = 0.0
+    """Units of the statistic in its largest cluster (what a dominant-cluster check reads)."""
 
     @property
     def independent(self) -> bool:
@@ -144,7 +146,8 @@ def jackknife(
         df += g - 1
     if df == 0:
         variance = math.nan
-    return Spread(value, variance, df, int(active.size), units, stratified, moments, len(strata))  # type: ignore[arg-type]
+    largest = float(per_cluster.max()) if per_cluster.size else 0.0
+    return Spread(value, variance, df, int(active.size), units, stratified, moments, len(strata), largest)  # type: ignore[arg-type]
 
 
 def effective_clusters(moments: tuple[float, float, float, float], rho: float) -> float:
