@@ -288,3 +288,26 @@ def test_the_help_and_the_written_method_say_what_the_code_does(capsys) -> None:
                  for g in (RANDOMISATION_BELOW - 1, RANDOMISATION_BELOW))  # fmt: skip
     assert below.method.startswith("sign-flip test") and at.method.startswith("paired percentile bootstrap")
     assert f"paired cluster bootstrap from {RANDOMISATION_BELOW} clusters; from 5 to {RANDOMISATION_BELOW - 1}," in shown
+
+
+def test_a_cluster_of_units_the_scorer_does_not_count_does_not_count_for_compare() -> None:
+    """A rate over decided pairs: prompt p5's pairs are all no-judgments for both judges (denominator 0), so the
+    scorer's interval counts 5 prompts (Metric.counted); compare counted 6 and allowed a test the scorer's 5
+    prompts cannot back (2 / 2^6 < 0.05)."""
+    from mmjudge.stats import jackknife_metrics
+
+    n = 24
+    clusters = tuple(f"p{k // 4}" for k in range(n))
+    units = tuple(f"u{k}" for k in range(n))
+    decided = np.array([0.0 if k >= 20 else 1.0 for k in range(n)])
+
+    def one(hits) -> KeyOutcomes:
+        table = Outcomes(units, clusters, {"num": np.asarray(hits, float) * decided, "den": decided}, (),
+                         "pair", "prompt")  # fmt: skip
+        return KeyOutcomes("decided", table, Ratio("num", "den"))
+
+    a, b = one([1.0] * n), one([0.0] * n)
+    scorer = jackknife_metrics(a.outcomes, {"decided": a.metric})["decided"]
+    r = compare_units(a, b)
+    assert scorer.n_clusters == 5 and r.n_clusters == 5 and r.p_floor == 2.0 / 2**5
+    assert not r.significant(0.05) and "no test at this size can reach p < 0.05" in r.note

@@ -61,7 +61,8 @@ class SignFlipResult(NamedTuple):
     exact: bool
     """Whether every flip was enumerated."""
     n_clusters: int
-    """Clusters ``G`` carrying the metric for either judge (their terms are not all zero)."""
+    """Clusters ``G`` carrying the metric for either judge (a unit :meth:`Metric.counted` counts, the scorer's
+    rule)."""
     n_differing: int
     """Clusters whose two judges' term sums differ (the only ones a flip changes)."""
     n_flips: int
@@ -104,10 +105,10 @@ def sign_flip_test(
             f"{n_flips} and {exact_max_clusters}"
         )
     sums_a, sums_b = _paired_sums(a, b, metric)
-    carrying = np.any(sums_a != 0.0, axis=1) | np.any(sums_b != 0.0, axis=1)
+    carrying = _counted_per_cluster(a, b, metric) > 0  # the clusters the scorer counts (Metric.counted)
+    total_a, total_b = sums_a.sum(axis=0), sums_b.sum(axis=0)
     sums_a, sums_b = sums_a[carrying], sums_b[carrying]
     g = int(sums_a.shape[0])
-    total_a, total_b = sums_a.sum(axis=0), sums_b.sum(axis=0)
     difference = float(metric.reduce(total_a) - metric.reduce(total_b))
     delta = (sums_b - sums_a)[np.any(sums_a != sums_b, axis=1)]
     differing = int(delta.shape[0])
@@ -169,13 +170,14 @@ def sign_flip_interval(
     """
     alpha = 1.0 - confidence
     sums_a, sums_b = _paired_sums(a, b, metric)
-    carrying = np.any(sums_a != 0.0, axis=1) | np.any(sums_b != 0.0, axis=1)
-    sums_a, sums_b = sums_a[carrying], sums_b[carrying]
+    counted = _counted_per_cluster(a, b, metric)
+    carrying = counted > 0  # the clusters the scorer counts, as sign_flip_test
     total_a, total_b = sums_a.sum(axis=0), sums_b.sum(axis=0)
+    sums_a, sums_b = sums_a[carrying], sums_b[carrying]
     difference = float(metric.reduce(total_a) - metric.reduce(total_b))
     if math.isnan(difference):
         return math.nan, math.nan
-    weights = _cluster_weights(metric, sums_a, sums_b, _counted_per_cluster(a, b, metric)[carrying])
+    weights = _cluster_weights(metric, sums_a, sums_b, counted[carrying])
     g = int(sums_a.shape[0])
     flips = _enumerated(g, sums_a.shape[1]) if g <= exact_max_clusters else _drawn(g, sums_a.shape[1], n_flips, seed)
     stars, slopes = _flipped(flips, sums_b - sums_a, weights, total_a, total_b, metric)
@@ -286,7 +288,8 @@ def paired_jackknife(a: Outcomes, b: Outcomes, metric: Metric, *, stratify: bool
         return np.asarray(metric.reduce(sums[..., :m]) - metric.reduce(sums[..., m:]), dtype=np.float64)
 
     terms = np.concatenate([terms_a, terms_b], axis=1)
-    return jackknife(terms, draws.codes, difference, draws.groups or None)
+    counted = metric.counted(a) | metric.counted(b)  # the scorer's units, so compare counts its clusters
+    return jackknife(terms, draws.codes, difference, draws.groups or None, counted=counted)
 
 
 def _paired_sums(a: Outcomes, b: Outcomes, metric: Metric) -> tuple[np.ndarray, np.ndarray]:
