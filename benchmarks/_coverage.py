@@ -529,7 +529,7 @@ for _g in (10, 40):
         f"IsoVRBench, {_g} prompts, one holding half the pairs",
         f"{_g} anchor prompts in all 8 interventions; prompt 0 holds half the pairs ({_g - 1} per intervention), "
         "the others one each",
-        iso_layout_draw(dominant_sizes, _g, _SMALL_KEYS), iso_small_truth(None), (1.0,), fast=_g == 10,
+        iso_layout_draw(dominant_sizes, _g, _SMALL_KEYS), iso_small_truth(None), (1.0,),
     )  # fmt: skip
 _NEAR_PERFECT = (99.5, 99.5)
 DESIGNS["isovrbench_125_prompts_995"] = Design(

@@ -116,3 +116,11 @@ def test_a_near_perfect_clustered_rate_covers_at_moderate_correlation() -> None:
     for key, rep in replicates.items():
         cov, se = coverage(rep.hits)
         assert abs(cov - 0.95) <= tolerance, f"{key}: coverage {cov:.3f} (MC se {se:.3f})"
+
+
+def test_one_prompt_holding_half_the_pairs_gets_no_interval() -> None:
+    """The dominant-cluster design (10 prompts, prompt 0 with half the pairs): every replicate withholds the
+    interval (it covered 99-100% at a width that said nothing)."""
+    replicates = run_replicates("isovrbench_10_prompts_dominant", 1.0, 20, n_resamples=0, seed=5)
+    for key, rep in replicates.items():
+        assert np.isnan(rep.widths).all(), f"{key}: an interval was shown"
