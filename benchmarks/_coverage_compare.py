@@ -189,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples / drawn flips")
     parser.add_argument("--sd", type=float, default=1.0, help="prompt effect sd, logit scale (default 1)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hetero", action="store_true",
+                        help="the heteroscedastic design instead (draw_hetero: unequal prompts, one judge noisier)")
     args = parser.parse_args(argv)
+    if args.hetero:
+        return _hetero_main(args)
     print(f"two equal judges, 8 interventions x 5 pairs per prompt, prompt sd {args.sd}, alpha 0.05, "
           f"{args.replicates} replicates per G, {args.n_resamples} resamples")  # fmt: skip
     print(
@@ -225,6 +229,24 @@ def main(argv: list[str] | None = None) -> int:
             "prompts) and the jackknife t interval below 100 prompts, the paired percentile bootstrap from 100 on."
         )
         append_results("mmjudge compare at few clusters (_coverage_compare.py)", rows, notes)
+    return 0
+
+
+def _hetero_main(args: argparse.Namespace) -> int:
+    """Print the heteroscedastic design's table (``--hetero``): rejections, coverage, agreement."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _results import markdown_table
+
+    rows = []
+    for g in args.prompts:
+        r = hetero_replicates(g, args.replicates, n_resamples=args.n_resamples, seed=args.seed)
+        (rej, rej_se), (cov, cov_se) = rate(r.rejected), rate(r.covered)
+        rows.append({"prompts G": g, "replicates": args.replicates, "rejects true null %": round(100 * rej, 1),
+                     "MC se": round(100 * rej_se, 2), "covers 0 %": round(100 * cov, 1),
+                     "MC se ": round(100 * cov_se, 2),
+                     "interval and test disagree": int((~r.agree).sum())})  # fmt: skip
+        print(markdown_table(rows[-1:]), flush=True)
+    print(markdown_table(rows))
     return 0
 
 
