@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = [
-    "DESIGNS", "Design", "Replicates", "coverage", "iso_draw", "iso_small_draw", "iso_small_truth", "iso_small_wins",
+    "DESIGNS", "ICC_05", "ICC_09", "Design", "Replicates", "coverage", "iso_draw", "iso_small_draw", "iso_small_truth", "iso_small_wins",
     "iso_truth", "run_replicates",
 ]  # fmt: skip
 
@@ -205,6 +205,54 @@ def iso_small_wins(
     u = rng.normal(0.0, sd, n_prompts)
     win = rng.random(iv.size) < _logistic(mu[iv] + u[anchor])
     return iv, anchor, win
+
+
+def iso_layout_draw(
+    sizes: Callable[[np.random.Generator, np.ndarray], np.ndarray], n_prompts: int, keys: tuple[str, ...]
+) -> DrawFn:
+    """An IsoVRBench run of ``n_prompts`` anchor prompts in all eight interventions, prompt ``p`` holding
+    ``sizes(rng, u)[p]`` pairs per intervention (``u`` the prompts' effects: sizes may depend on them)."""
+
+    def draw(rng: np.random.Generator, sd: float, n_resamples: int, seed: int) -> dict[str, tuple[float, float]]:
+        u = rng.normal(0.0, sd, n_prompts)
+        per = np.maximum(1, sizes(rng, u)).astype(np.int64)
+        anchor = np.repeat(np.repeat(np.arange(n_prompts), per), len(_ISO_MU))
+        iv = np.tile(np.arange(len(_ISO_MU)), int(per.sum()))
+        win = rng.random(iv.size) < _logistic(_ISO_MU[iv] + u[anchor])
+        return _intervals(_iso_score(iv, anchor, win, n_resamples, seed), keys)
+
+    return draw
+
+
+def informative_sizes(rng: np.random.Generator, u: np.ndarray) -> np.ndarray:
+    """Harder prompts hold more pairs: ``round(exp(-0.9 z))`` pairs scaled to 1-40, ``z`` the prompt's standardised
+    effect (the issue's design)."""
+    z = u / (u.std() if u.std() > 0 else 1.0)
+    raw = np.exp(-0.9 * z)
+    return np.clip(np.round(40.0 * raw / raw.max()), 1, 40)
+
+
+def dominant_sizes(rng: np.random.Generator, u: np.ndarray) -> np.ndarray:
+    """Prompt 0 holds half the pairs, every other prompt one per intervention."""
+    per = np.ones(u.size)
+    per[0] = u.size - 1
+    return per
+
+
+def informative_truth(n_prompts: int, reps: int = 4000) -> Callable[[float], dict[str, float]]:
+    """The pair-weighted population value under :func:`informative_sizes` (the key pools pairs, so the truth is
+    the expected rate weighted by each prompt's pairs), by Monte Carlo over prompt draws (seeded; 4,000 draws of
+    ``n_prompts`` prompts: se well under 0.1 points)."""
+
+    def truth(sd: float) -> dict[str, float]:
+        rng = np.random.default_rng(4848)
+        u = rng.normal(0.0, sd, (reps, n_prompts))
+        per = np.stack([informative_sizes(rng, row) for row in u])
+        rates = {iv: float(np.sum(per * _logistic(mu + u)) / per.sum()) * 100.0
+                 for iv, mu in zip(_iso_interventions(), _ISO_MU, strict=True)}  # fmt: skip
+        return {"average": float(np.mean(list(rates.values()))), **{f"accuracy/{iv}": r for iv, r in rates.items()}}
+
+    return truth
 
 
 def iso_small_truth(target: tuple[float, float] | None) -> Callable[[float], dict[str, float]]:
@@ -449,6 +497,8 @@ DESIGNS: dict[str, Design] = {
 
 ICC_09 = 5.4
 """Cluster sd (logit scale) of a latent intraclass correlation of 0.9: ``sd^2 / (sd^2 + pi^2 / 3)``."""
+ICC_05 = float(np.pi / np.sqrt(3.0))
+"""Cluster sd (logit scale) of a latent intraclass correlation of 0.5."""
 _SMALL_KEYS = ("average", "accuracy/temporal_shuffle")
 _HIGH, _LOW = (97.0, 99.5), (0.5, 3.0)
 
@@ -468,6 +518,26 @@ for _g in (5, 20, 100):
         f"{_g} anchor prompts in all 8 interventions; rates 0.5-3% across interventions (a rare tie rate)",
         iso_small_draw(_g, False, _LOW, _SMALL_KEYS), iso_small_truth(_LOW), (0.5, 1.0, ICC_09), fast=_g == 100,
     )  # fmt: skip
+DESIGNS["isovrbench_30_prompts_informative"] = Design(
+    "IsoVRBench, 30 prompts, harder prompts hold more pairs",
+    "30 anchor prompts in all 8 interventions, 1-40 pairs each by exp(-0.9 z) of the prompt effect z (informative "
+    "cluster sizes); the truth is the pair-weighted rate",
+    iso_layout_draw(informative_sizes, 30, _SMALL_KEYS), informative_truth(30), (1.0, ICC_09),
+)  # fmt: skip
+for _g in (10, 40):
+    DESIGNS[f"isovrbench_{_g}_prompts_dominant"] = Design(
+        f"IsoVRBench, {_g} prompts, one holding half the pairs",
+        f"{_g} anchor prompts in all 8 interventions; prompt 0 holds half the pairs ({_g - 1} per intervention), "
+        "the others one each",
+        iso_layout_draw(dominant_sizes, _g, _SMALL_KEYS), iso_small_truth(None), (1.0,),
+    )  # fmt: skip
+_NEAR_PERFECT = (99.5, 99.5)
+DESIGNS["isovrbench_125_prompts_995"] = Design(
+    "IsoVRBench, 125 prompts, 99.5% in every intervention",
+    "125 anchor prompts in all 8 interventions (one pair each); every rate 99.5% (the boundary repair on a "
+    "clustered effective sample size)",
+    iso_small_draw(125, False, _NEAR_PERFECT, _SMALL_KEYS), iso_small_truth(_NEAR_PERFECT), (ICC_05, ICC_09),
+)  # fmt: skip
 for _g in (30, 60, 100):
     DESIGNS[f"isovrbench_{_g}_prompts_unequal"] = Design(
         f"IsoVRBench, {_g} prompts of unequal size",

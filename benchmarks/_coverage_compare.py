@@ -34,7 +34,7 @@ import numpy as np
 if TYPE_CHECKING:
     from mmjudge.stats import KeyOutcomes
 
-__all__ = ["CompareReplicates", "compare_replicates", "draw_pair", "rate"]
+__all__ = ["CompareReplicates", "HeteroReplicates", "compare_replicates", "draw_hetero", "draw_pair", "hetero_replicates", "rate"]
 
 ISO_MU = np.linspace(0.2, 2.2, 8)
 """Logit of each intervention's success rate before the prompt effect (as ``_coverage.py``'s IsoVRBench)."""
@@ -116,6 +116,63 @@ def compare_replicates(
     })  # fmt: skip
 
 
+class HeteroReplicates(NamedTuple):
+    """Per replicate of the heteroscedastic design: ``compare``'s decision, coverage and their agreement."""
+
+    rejected: np.ndarray
+    """The sign-flip p is below ``alpha``."""
+    covered: np.ndarray
+    """The interval holds the true difference 0 (none: ``False``)."""
+    agree: np.ndarray
+    """The interval leaves 0 out exactly when the test rejects (no interval: ``True`` when the test cannot
+    reject)."""
+
+
+def draw_hetero(
+    rng: np.random.Generator, n_prompts: int, *, rate: float = 70.0, quiet: float = 0.3, noisy: float = 3.0
+) -> tuple[KeyOutcomes, KeyOutcomes]:
+    """Two judges with the same population accuracy ``rate`` on ``n_prompts`` prompts of unequal size (1 to 40
+    pairs, uniform), one of them far noisier across prompts: judge A wins a pair of prompt ``p`` with
+    probability ``logistic(mu_A + u_p)``, ``u_p ~ N(0, quiet)``, judge B with ``logistic(mu_B + v_p)``,
+    ``v_p ~ N(0, noisy)`` independent of ``u``; ``mu_A``, ``mu_B`` solve for the same population rate. The
+    judges are not exchangeable within a prompt (the sign-flip test's assumption), only equal on average."""
+    from _coverage import _solve_mu
+
+    from mmjudge.stats import KeyOutcomes, Outcomes, Ratio
+
+    sizes = rng.integers(1, 41, n_prompts)
+    prompt = np.repeat(np.arange(n_prompts), sizes)
+    units = tuple(str(k) for k in range(prompt.size))
+    clusters = tuple(f"p{p}" for p in prompt)
+    out = []
+    for sd in (quiet, noisy):
+        mu = _solve_mu(rate, sd)
+        chance = 1.0 / (1.0 + np.exp(-(mu + rng.normal(0.0, sd, n_prompts)[prompt])))
+        win = (rng.random(prompt.size) < chance).astype(float)
+        table = Outcomes(units, clusters, {"win": win, "one": np.ones(prompt.size)}, (), "pair", "prompt")
+        out.append(KeyOutcomes("accuracy", table, Ratio("win", "one")))
+    return out[0], out[1]
+
+
+def hetero_replicates(
+    n_prompts: int, replicates: int, *, alpha: float = 0.05, n_resamples: int = 1000, seed: int = 0
+) -> HeteroReplicates:
+    """``compare_units`` on :func:`draw_hetero`'s judges (true difference 0)."""
+    from mmjudge.comparison import compare_units
+
+    out: dict[str, list[bool]] = {name: [] for name in HeteroReplicates._fields}
+    for r in range(replicates):
+        a, b = draw_hetero(np.random.default_rng([seed, n_prompts, r, 48]), n_prompts)
+        c = compare_units(a, b, n_resamples=n_resamples, confidence=1.0 - alpha, seed=r)
+        rejected = bool(c.p_value < alpha and c.p_floor < alpha)
+        covered = bool(c.ci_low <= 0.0 <= c.ci_high)
+        shown = not math.isnan(c.ci_low)
+        out["rejected"].append(rejected)
+        out["covered"].append(covered)
+        out["agree"].append((covered != rejected) if shown else not rejected)
+    return HeteroReplicates(**{name: np.asarray(v, dtype=bool) for name, v in out.items()})
+
+
 def rate(hits: np.ndarray) -> tuple[float, float]:
     """A rate and its Monte Carlo standard error."""
     p = float(np.mean(hits)) if hits.size else math.nan
@@ -132,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples / drawn flips")
     parser.add_argument("--sd", type=float, default=1.0, help="prompt effect sd, logit scale (default 1)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hetero", action="store_true",
+                        help="the heteroscedastic design instead (draw_hetero: unequal prompts, one judge noisier)")
     args = parser.parse_args(argv)
+    if args.hetero:
+        return _hetero_main(args)
     print(f"two equal judges, 8 interventions x 5 pairs per prompt, prompt sd {args.sd}, alpha 0.05, "
           f"{args.replicates} replicates per G, {args.n_resamples} resamples")  # fmt: skip
     print(
@@ -168,6 +229,24 @@ def main(argv: list[str] | None = None) -> int:
             "prompts) and the jackknife t interval below 100 prompts, the paired percentile bootstrap from 100 on."
         )
         write_results("mmjudge compare at few clusters (_coverage_compare.py)", rows, notes)
+    return 0
+
+
+def _hetero_main(args: argparse.Namespace) -> int:
+    """Print the heteroscedastic design's table (``--hetero``): rejections, coverage, agreement."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _results import markdown_table
+
+    rows = []
+    for g in args.prompts:
+        r = hetero_replicates(g, args.replicates, n_resamples=args.n_resamples, seed=args.seed)
+        (rej, rej_se), (cov, cov_se) = rate(r.rejected), rate(r.covered)
+        rows.append({"prompts G": g, "replicates": args.replicates, "rejects true null %": round(100 * rej, 1),
+                     "MC se": round(100 * rej_se, 2), "covers 0 %": round(100 * cov, 1),
+                     "MC se ": round(100 * cov_se, 2),
+                     "interval and test disagree": int((~r.agree).sum())})  # fmt: skip
+        print(markdown_table(rows[-1:]), flush=True)
+    print(markdown_table(rows))
     return 0
 
 

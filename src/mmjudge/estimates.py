@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
-    "CI_SUFFIXES", "DIFFERENCE_RANGE", "FEW_CLUSTERS", "MIN_CLUSTERS", "Estimate", "Footnotes", "ci_keys", "estimates_from",
-    "interval_caption", "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key",
+    "CI_SUFFIXES", "DIFFERENCE_RANGE", "DOMINANT_SHARE", "FEW_CLUSTERS", "MIN_CLUSTERS", "RANDOMISATION_BELOW",
+    "Estimate", "Footnotes", "ci_keys", "comparison_methods", "dominant_note", "estimates_from", "interval_caption",
+    "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key", "no_test_reaches",
     "number_text", "score_keys", "thin_note", "with_interval", "with_its_interval",
 ]  # fmt: skip
 
@@ -33,6 +34,36 @@ FEW_CLUSTERS = 30
 
 MIN_CLUSTERS = 5
 """Fewer independent clusters than this: no interval at all (the estimate says why)."""
+
+RANDOMISATION_BELOW = 100
+"""Below this many clusters (and from :data:`MIN_CLUSTERS`) a paired comparison's p-value is the sign-flip test's
+and its interval the one made by inverting that test; from it on, the paired cluster bootstrap's."""
+
+
+def comparison_methods() -> str:
+    """How a paired comparison (``mmjudge compare``, the leaderboard's stars) is made at each number of clusters,
+    in words, from the constants that decide it (help and docs text read it, so it never says otherwise).
+
+    >>> comparison_methods()
+    'paired cluster bootstrap from 100 clusters; from 5 to 99, the sign-flip test over clusters and the interval that inverts it (none where no test at that size can reach p < alpha); below 5, neither'
+    """
+    return (
+        f"paired cluster bootstrap from {RANDOMISATION_BELOW} clusters; from {MIN_CLUSTERS} to "
+        f"{RANDOMISATION_BELOW - 1}, the sign-flip test over clusters and the interval that inverts it (none where "
+        f"no test at that size can reach p < alpha); below {MIN_CLUSTERS}, neither"
+    )
+
+
+def no_test_reaches(n_clusters: int, alpha: float) -> bool:
+    """Whether no paired test over ``n_clusters`` clusters can reach ``p < alpha``: the exact sign-flip test's
+    smallest p is ``2 / 2^G``. ``mmjudge compare`` and the leaderboard's stars read this one rule, so the same
+    data never gets a star in one place and "no test possible" in the other.
+
+    >>> no_test_reaches(5, 0.05), no_test_reaches(6, 0.05)
+    (True, False)
+    """
+    return 2.0 ** (1 - n_clusters) >= alpha
+
 
 DIFFERENCE_RANGE = (-100.0, 100.0)
 """Where the difference of two judges' paired keys lies: every paired key is a 0-100 rate or mean of rates (its
@@ -179,6 +210,25 @@ class Estimate(NamedTuple):
             higher_is_better=None if data.get("higher_is_better") is None else bool(data["higher_is_better"]),
             cluster=None if data.get("cluster") is None else str(data["cluster"]),
         )
+
+
+DOMINANT_SHARE = 0.5
+"""A cluster holding this share of a key's units or more leaves no interval: the key's spread is then mostly one
+cluster's, which a jackknife over clusters cannot measure (with one prompt holding half the pairs, the intervals
+covered 99-100% at a width that said nothing; ``docs/performance.md``)."""
+
+
+def dominant_note(largest: float, n_units: float, cluster: str | None = None) -> str:
+    """Why a key whose largest cluster holds ``largest`` of its ``n_units`` units has no interval (``""`` below
+    :data:`DOMINANT_SHARE`).
+
+    >>> dominant_note(20, 40, "prompt"), dominant_note(19, 40, "prompt")
+    ('no interval: one prompt holds 50% of the units (half or more: the interval would rest on it)', '')
+    """
+    if n_units <= 0 or largest / n_units < DOMINANT_SHARE:
+        return ""
+    share = number_text(100.0 * largest / n_units, 0)
+    return f"no interval: one {cluster or 'cluster'} holds {share}% of the units (half or more: the interval would rest on it)"
 
 
 def thin_note(n_clusters: int | None, cluster: str | None = None) -> str:

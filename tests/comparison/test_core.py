@@ -1,5 +1,6 @@
 """``compare_units``: edge cases (mismatched units, one cluster, an undefined key, a value off its data) and the
-method by number of clusters (none below 5, sign-flip test and jackknife t below 30, the bootstrap from 30)."""
+method by number of clusters (none below 5, the sign-flip test and the interval inverting it below 100, the
+bootstrap from 100)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from scipy import stats as scipy_stats
 from statsmodels.stats.multitest import multipletests
 
 from mmjudge.comparison import (
@@ -121,12 +121,12 @@ def test_at_five_clusters_no_test_can_reach_five_percent() -> None:
     r = adjust([compare_units(a, b)])[0]
     assert (r.p_value, r.p_floor, r.n_clusters, r.n_valid) == (0.0625, 0.0625, 5, 32)
     assert not r.significant(0.05)
-    assert r.note == "thin: 5 prompts (under 30); no test at this size can reach p < 0.05"
-    assert r.method == ("sign-flip test over 5 prompts (exact, 32 flips); Wilson bound over 15 units rescaled to "
-                        "[-100, 100] (no spread among prompts)")  # the same difference in every prompt
-    assert r.ci_high == 100.0 and r.ci_low < 60.0  # not the zero-width [100, 100]
+    assert r.note == "thin: 5 prompts (under 30); no test at this size can reach p < 0.05, so no interval from it"
+    assert r.method == "sign-flip test over 5 prompts (exact, 32 flips); no interval"
+    assert math.isnan(r.ci_low) and math.isnan(r.ci_high)  # an interval would have to hold every difference
     loose = adjust([compare_units(a, b, confidence=0.9)])[0]
     assert loose.significant(0.1) and loose.note == "thin: 5 prompts (under 30)"
+    assert 0.0 < loose.ci_low < 100.0 == loose.ci_high  # the test rejects 0 at 10%: its interval leaves 0 out
 
 
 def test_a_star_needs_a_test_that_can_reach_alpha() -> None:
@@ -136,30 +136,67 @@ def test_a_star_needs_a_test_that_can_reach_alpha() -> None:
     assert format_difference(replace(c, p_floor=0.0625), 0.05) == "+10.00 [+2.00, +18.00] p=0.01"
 
 
-def leave_one_out_variance(a: KeyOutcomes, b: KeyOutcomes) -> float:
-    """The delete-one-prompt jackknife variance of the difference, written out (equal prompt sizes)."""
-    clusters = sorted(set(a.outcomes.clusters))
-    values = []
-    for c in clusters:
-        keep = np.array([x != c for x in a.outcomes.clusters])
-        hits_a, hits_b = a.outcomes.column("num")[keep], b.outcomes.column("num")[keep]
-        values.append(100 * hits_a.mean() - 100 * hits_b.mean())
-    v = np.array(values)
-    return (v.size - 1) / v.size * float(np.sum((v - v.mean()) ** 2))
+def reference_p(a: KeyOutcomes, b: KeyOutcomes, delta: float) -> float:
+    """The exact sign-flip test of "A - B is ``delta``" for a pooled rate, written out: per prompt the
+    difference of hits in points of the pooled rate, less ``delta`` times the prompt's share of the units; every
+    sign vector of the prompts enumerated (itertools), p = share with ``|sum s_c e_c| >= |sum e_c|``."""
+    import itertools
+
+    clusters = np.asarray(a.outcomes.clusters)
+    names = sorted(set(clusters.tolist()))
+    hits_a, hits_b = a.outcomes.column("num"), b.outcomes.column("num")
+    n = float(len(clusters))
+    e = np.array([100.0 * (hits_a[clusters == c].sum() - hits_b[clusters == c].sum()) / n
+                  - delta * np.sum(clusters == c) / n for c in names])  # fmt: skip
+    bar = abs(e.sum()) * (1 - 1e-12) - 1e-12
+    signs = np.array(list(itertools.product((1.0, -1.0), repeat=len(names))))
+    return float(np.mean(np.abs(signs @ e) >= bar))
 
 
-@pytest.mark.parametrize("g", [5, 8, 16])
-def test_few_clusters_use_the_exact_sign_flip_and_a_jackknife_t_interval(g: int) -> None:
+@pytest.mark.parametrize("g", [5, 8, 12])
+def test_few_clusters_invert_the_exact_sign_flip_test(g: int) -> None:
+    """The interval is the set of shifts the exact sign-flip test does not reject: just inside each end the
+    written-out test accepts, just outside it rejects (or the end is the range's); 0 is inside exactly when the
+    reported p is at least 0.05."""
     a, b = random_pair(g)
     r = compare_units(a, b, n_resamples=100)
     flip = sign_flip_test(a.outcomes, b.outcomes, a.metric)
     assert flip.exact and r.p_value == flip.p_value and r.p_floor == 2.0 / 2**g
-    half = scipy_stats.t.ppf(0.975, g - 1) * math.sqrt(leave_one_out_variance(a, b))
-    assert (r.ci_low, r.ci_high) == pytest.approx((r.difference - half, r.difference + half), rel=1e-9)
-    flips = f"exact, {2**g} flips" if flip.n_differing == g else f"exact, {flip.n_flips} flips of the"
-    assert r.method.startswith(f"sign-flip test over {g} prompts ({flips}")
-    assert r.method.endswith(f"; t interval (jackknife over prompts; t, {g - 1} df)")
+    assert reference_p(a, b, 0.0) == pytest.approx(r.p_value, abs=1e-12)
+    if g == 5:
+        assert math.isnan(r.ci_low) and r.method.endswith("; no interval")
+        return
+    for end, outward in ((r.ci_low, -1.0), (r.ci_high, 1.0)):
+        assert reference_p(a, b, end - outward * 1e-6) >= 0.05
+        assert end in (-100.0, 100.0) or reference_p(a, b, end + outward * 1e-3) < 0.05
+    assert (r.ci_low <= 0.0 <= r.ci_high) == (r.p_value >= 0.05)
+    assert r.method.startswith(f"sign-flip test over {g} prompts (exact, ")
+    assert r.method.endswith(f"; interval by inverting the sign-flip test (the shifts it does not reject; every flip of {g} prompts)")
     assert r.note.startswith(f"thin: {g} prompts (under 30)")
+
+
+def test_the_interval_and_the_test_never_disagree() -> None:
+    """200 random pairs at 6 to 40 prompts, unequal prompt sizes and a noisier judge B: the interval holds 0
+    exactly when the sign-flip p is at least 0.05 (the jackknife t interval disagreed on up to 6% of such
+    replicates)."""
+    rng = np.random.default_rng(48)
+    for _ in range(200):
+        g = int(rng.integers(6, 41))
+        sizes = rng.integers(1, 12, g)
+        n = int(sizes.sum())
+        clusters = np.repeat(np.arange(g), sizes)
+        noise = rng.normal(0.0, 2.0, g)[clusters]
+        a_hits = rng.random(n) < 0.6
+        b_hits = rng.random(n) < 1.0 / (1.0 + np.exp(-(0.4 + noise)))
+        pair = clustered(a_hits, b_hits, 1)
+        a, b = (KeyOutcomes("acc", replace_clusters(o.outcomes, clusters), o.metric) for o in pair)
+        r = compare_units(a, b, n_resamples=500, seed=int(g))
+        assert (r.ci_low <= 0.0 <= r.ci_high) == (r.p_value >= 0.05), (g, r.p_value, r.ci_low, r.ci_high)
+
+
+def replace_clusters(table: Outcomes, clusters: np.ndarray) -> Outcomes:
+    return Outcomes(table.units, tuple(f"p{c}" for c in clusters), {"num": table.column("num"),
+                    "den": table.column("den")}, (), "pair", "prompt")  # fmt: skip
 
 
 def test_between_17_and_29_clusters_the_flips_are_drawn() -> None:
@@ -173,7 +210,8 @@ def test_between_17_and_29_clusters_the_flips_are_drawn() -> None:
         and r.p_floor == 1 / (1 + r.n_valid)
         and r.n_valid == 2000
     )
-    assert r.method == "sign-flip test over 20 prompts (Monte Carlo, 2000 flips); t interval (jackknife over prompts; t, 19 df)"
+    assert r.method == ("sign-flip test over 20 prompts (Monte Carlo, 2000 flips); interval by inverting the "
+                        "sign-flip test (the shifts it does not reject; 2000 drawn flips of 20 prompts)")  # fmt: skip
 
 
 @pytest.mark.parametrize("g", [100, 130])
@@ -198,7 +236,7 @@ def test_the_clusters_that_carry_the_key_decide_the_method() -> None:
     a, b = clustered(rng.random(160) < 0.7, rng.random(160) < 0.5, 4, strata)
     r = compare_units(a, b)
     assert r.n_clusters == 6 and r.p_floor == 2.0 / 2**6 and r.note.startswith("thin: 6 prompts (under 30)")
-    assert r.method.endswith("; t interval (jackknife over prompts; t, 5 df)")
+    assert r.method.endswith("(the shifts it does not reject; every flip of 6 prompts)")
 
 
 def test_holm_runs_over_mixed_p_values() -> None:
@@ -220,15 +258,56 @@ def test_the_written_comparison_shows_the_method_and_the_note(tmp_path) -> None:
     lines = summary_lines(comparison)
     assert any(line.startswith("method: sign-flip test over 12 prompts (exact, ") for line in lines)
     assert any(line.startswith("method: paired percentile bootstrap over 100 prompts") for line in lines)
-    assert "note: thin: 5 prompts (under 30); no test at this size can reach p < 0.05" in lines
+    assert "note: thin: 5 prompts (under 30); no test at this size can reach p < 0.05, so no interval from it" in lines
     assert any(
         "no interval: 3 prompts (at least 5 needed)" in line for line in lines[2:6]
     )  # inline, not below
     md, json_path, _ = write_comparison(comparison, tmp_path)
     text = md.read_text()
     assert (
-        "| method | note |" in text and "t, 11 df)" in text and "thin: 12 prompts" in text
+        "| method | note |" in text and "every flip of 12 prompts)" in text and "thin: 12 prompts" in text
     )
     rows = json.loads(json_path.read_text())["comparisons"]
     assert [row["p_floor"] for row in rows] == [None, 0.0625, 2 / 4096, 2 / 201]
     assert [row["significant"] for row in rows] == [c.significant(0.05) for c in found]
+
+
+def test_the_help_and_the_written_method_say_what_the_code_does(capsys) -> None:
+    """``mmjudge compare --help`` said "below 30 clusters" while the code switched at ``RANDOMISATION_BELOW``
+    (100): the text is now made from the constants, and the switch is where the text says."""
+    from mmjudge.cli import main
+    from mmjudge.commands import compare as command
+    from mmjudge.estimates import RANDOMISATION_BELOW
+
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "below 30 clusters" not in command.HELP
+    assert f"paired cluster bootstrap from {RANDOMISATION_BELOW} clusters" in command.HELP
+    below, at = (compare_units(*random_pair(g, seed=2), n_resamples=200)
+                 for g in (RANDOMISATION_BELOW - 1, RANDOMISATION_BELOW))  # fmt: skip
+    assert below.method.startswith("sign-flip test") and at.method.startswith("paired percentile bootstrap")
+    assert f"paired cluster bootstrap from {RANDOMISATION_BELOW} clusters; from 5 to {RANDOMISATION_BELOW - 1}," in shown
+
+
+def test_a_cluster_of_units_the_scorer_does_not_count_does_not_count_for_compare() -> None:
+    """A rate over decided pairs: prompt p5's pairs are all no-judgments for both judges (denominator 0), so the
+    scorer's interval counts 5 prompts (Metric.counted); compare counted 6 and allowed a test the scorer's 5
+    prompts cannot back (2 / 2^6 < 0.05)."""
+    from mmjudge.stats import jackknife_metrics
+
+    n = 24
+    clusters = tuple(f"p{k // 4}" for k in range(n))
+    units = tuple(f"u{k}" for k in range(n))
+    decided = np.array([0.0 if k >= 20 else 1.0 for k in range(n)])
+
+    def one(hits) -> KeyOutcomes:
+        table = Outcomes(units, clusters, {"num": np.asarray(hits, float) * decided, "den": decided}, (),
+                         "pair", "prompt")  # fmt: skip
+        return KeyOutcomes("decided", table, Ratio("num", "den"))
+
+    a, b = one([1.0] * n), one([0.0] * n)
+    scorer = jackknife_metrics(a.outcomes, {"decided": a.metric})["decided"]
+    r = compare_units(a, b)
+    assert scorer.n_clusters == 5 and r.n_clusters == 5 and r.p_floor == 2.0 / 2**5
+    assert not r.significant(0.05) and "no test at this size can reach p < 0.05" in r.note

@@ -33,6 +33,19 @@ def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.fixture
+def ranks_at_five_clips(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Let the sample's 5-clip EmoReAlM family get rank sets, for tests of the rank cells' mechanics (storing,
+    caching, exports, the page): on 5 clusters no test can reach p < 0.05, so the board itself gives no rank
+    set there (``test_five_clips_get_no_star_as_compare_says`` holds that rule)."""
+    from mmjudge.leaderboard.board import significance
+
+    significance._FAMILIES.clear()  # cells cached under the same family hash by the rule itself
+    monkeypatch.setattr(significance, "no_test_reaches", lambda n_clusters, alpha: False)
+    yield
+    significance._FAMILIES.clear()
+
+
 @pytest.fixture(scope="session")
 def reference(data_root: Path) -> dict[str, list[dict[str, Any]]]:
     from mmjudge.scoring import load_reference_rows

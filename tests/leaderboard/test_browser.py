@@ -407,6 +407,7 @@ def _answers(rows, answer) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_the_rank_set_column_and_the_caption_show_and_sort(browser, board_factory, reference) -> None:
     """Rows scored on the same clips get rank sets: the column shows the cells the table holds, its group's
     toggle hides it, the caption under the table says what the marks mean, and a sort by the rank set orders

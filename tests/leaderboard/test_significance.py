@@ -15,7 +15,7 @@ from mmjudge.leaderboard import NewSubmission, Store
 from mmjudge.leaderboard.app.ui import Handlers
 from mmjudge.leaderboard.board import significance as sig
 from mmjudge.leaderboard.board.ranks import store_ranks
-from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE_HEADER, build_table
+from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE_HEADER, TOP_ROW_NOTE, build_table
 from mmjudge.leaderboard.core.pairing import pack_paired, unpack_paired
 from mmjudge.leaderboard.core.reported import reported_rows
 from mmjudge.leaderboard.core.validation import SubmissionMeta
@@ -50,6 +50,7 @@ def ranks(table) -> dict[int, str]:
     return {int(row[key]): shown[at] for row, shown in zip(table.values, table.display, strict=True)}
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_verified_rows_get_rank_sets_and_reported_and_old_rows_say_why_not(board, reference) -> None:
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
@@ -82,6 +83,7 @@ def test_verified_rows_get_rank_sets_and_reported_and_old_rows_say_why_not(board
     assert published and all(cells[i] == "published numbers: no pairing" and sets[i] == "—" for i in published)
     assert cells[old] == "no per-item data (stored before pairing)" and sets[old] == "—"
     assert f"thin: {n_clusters} clips (under 30)" in table.caption and direct.method in table.caption
+    assert TOP_ROW_NOTE in table.caption  # the best row's own interval is not adjusted for being the highest
 
 
 def _packed(outcomes: Outcomes, digest: str = "h") -> str:
@@ -109,17 +111,18 @@ def _rows(n_clusters: int, hits: list[list[float]]) -> list[sig.StoredSubmission
     return out
 
 
-@pytest.mark.parametrize("n_clusters", [MIN_CLUSTERS - 1, MIN_CLUSTERS, FEW_CLUSTERS - 1, FEW_CLUSTERS, 60])
+@pytest.mark.parametrize("n_clusters", [MIN_CLUSTERS - 1, MIN_CLUSTERS, MIN_CLUSTERS + 1, FEW_CLUSTERS - 1, FEW_CLUSTERS, 60])
 def test_few_clusters_give_no_rank_set_or_a_thin_one(n_clusters: int) -> None:
-    """The rule written out: fewer than MIN_CLUSTERS shared clusters, no rank set and no test (the cells say
-    why); under FEW_CLUSTERS, both cells end with the thin mark; a row wrong wherever the best is right is
+    """The rule written out: fewer than MIN_CLUSTERS shared clusters, or so few that no test can reach p < 0.05
+    (5: the exact sign-flip floor 2 / 2^5), no rank set and no test (the cells say why); under FEW_CLUSTERS, both cells end with the thin mark; a row wrong wherever the best is right is
     significantly worse, an equal one is not."""
     n = 4 * n_clusters
     good = [1.0] * n
     rows = _rows(n_clusters, [good, good, [0.0] * n])
     got = sig.board_ranks("emorealm", rows)
-    if n_clusters < MIN_CLUSTERS:
-        why = f"{n_clusters} clips (at least {MIN_CLUSTERS} needed)"
+    if n_clusters <= MIN_CLUSTERS:
+        why = (f"{n_clusters} clips (at least {MIN_CLUSTERS} needed)" if n_clusters < MIN_CLUSTERS
+               else f"{n_clusters} clips (no test at this size can reach p < 0.05)")  # fmt: skip
         assert {r.rank_text for r in got.values()} == {f"no rank set: {why}"}
         assert {r.cell for r in got.values()} == {f"no test: {why}"}
         return
@@ -130,6 +133,26 @@ def test_few_clusters_give_no_rank_set_or_a_thin_one(n_clusters: int) -> None:
     assert got[1].thin == (f"thin: {n_clusters} clips (under 30)" if mark else "")
 
 
+def test_five_clips_get_no_star_as_compare_says(board, reference) -> None:
+    """On the sample's 5 clips ``mmjudge compare`` says no test can reach p < 0.05 and gives no star; the board
+    gave the other rows stars with intervals excluding 0. Now both read one rule: no rank set, no star."""
+    from mmjudge.comparison import compare_units
+
+    rows = reference["emorealm"]
+    best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    some = submit(board, emorealm_file(rows, lambda k, r: r["answer"] if k % 3 else "Z"), "some")
+    poor = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
+    cells, sets = column(Handlers(board).table("emorealm")), ranks(Handlers(board).table("emorealm"))
+    stored = {s.id: s for s in board.store.submissions("emorealm")}
+    units = {i: unpack_paired(stored[i].paired)[1]["overall"] for i in (best.id, some.id, poor.id)}
+    for row in (some.id, poor.id):
+        c = compare_units(units[row], units[best.id])
+        assert not c.significant(0.05) and "no test at this size can reach p < 0.05" in c.note
+        assert "*" not in cells[row] and cells[row].startswith("no test: 5 clips")
+        assert sets[row].startswith("no rank set: 5 clips")
+
+
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_the_difference_interval_stays_within_what_two_rates_can_differ() -> None:
     """On 5 clips a row wrong on all but one question sits 90 points below the best: its simultaneous interval
     (difference +- critical x sd) reaches past -100, a difference no two 0-100 scores can have, so the cell
@@ -160,6 +183,7 @@ def test_every_paired_key_is_a_0_to_100_score() -> None:
             assert "0-100" in metrics.result_key(key).description, (benchmark, key)
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> None:
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
@@ -180,6 +204,7 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
     assert first[moved] == "other items" and again[moved].rank is None and first[best.id].startswith("best")
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_a_table_without_the_columns_is_unchanged_and_exports_carry_the_rank_set(board, reference, tmp_path) -> None:
     from mmjudge.leaderboard.board.export import write_table
 
@@ -288,6 +313,7 @@ def test_a_ranking_key_without_pairing_says_so(board, reference) -> None:
     assert cells == {row.id: "accuracy/modality_agreement is not compared pairwise"}
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_unusable_paired_data_is_said_and_the_table_still_builds(board, reference) -> None:
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
@@ -345,6 +371,7 @@ def _cells_of(table) -> list[tuple[str, str]]:
     return [(d[at], d[at + 1]) for d in table.display]
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_a_render_reads_the_cells_stored_with_the_rows_and_they_equal_the_computed_ones(board, reference, monkeypatch) -> None:
     rows = reference["emorealm"]
     for model, answer in [("oracle", lambda k, r: r["answer"]), ("some", lambda k, r: r["answer"] if k % 3 else "Z"),
@@ -367,6 +394,7 @@ def test_a_render_reads_the_cells_stored_with_the_rows_and_they_equal_the_comput
     assert _cells_of(after) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_an_old_store_renders_and_stores_what_it_computed_once(board, reference, monkeypatch) -> None:
     rows = reference["emorealm"]
     kept = [submit(board, emorealm_file(rows, a), m).id
@@ -395,6 +423,7 @@ def test_outcomes_are_kept_compact_with_shared_unit_ids(board, reference) -> Non
     assert one.value() == full.value()
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_a_submission_does_not_wait_for_the_rank_cells_the_background_refresher_stores(
     board, reference, monkeypatch
 ) -> None:
@@ -424,6 +453,7 @@ def test_a_submission_does_not_wait_for_the_rank_cells_the_background_refresher_
     assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
 def test_a_failed_refresh_is_logged_and_the_render_computes_the_cells(board, reference, monkeypatch, caplog) -> None:
     from mmjudge.leaderboard.board import ranks
 

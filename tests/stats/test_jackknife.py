@@ -152,13 +152,53 @@ def test_t_interval_equals_scipy() -> None:
 
 
 @pytest.mark.parametrize(("value", "variance", "n", "df"), [(62.5, 40.0, 200, 17), (3.0, 1.5, 400, 40),
-                                                             (98.0, 2.0, 80, 6), (50.0, 1e-6, 30, 29)])  # fmt: skip
+                                                             (90.0, 2.0, 80, 6), (50.0, 1e-6, 30, 29)])  # fmt: skip
 def test_wilson_effective_equals_statsmodels_at_the_t_alpha(value: float, variance: float, n: int, df: int) -> None:
+    """Away from the ends (more than four successes and failures on the effective sample size): no repair."""
     p = value / 100
     n_eff = min(max(p * (1 - p) / (variance / 1e4), 1.0), n)
     alpha = 2 * stats.norm.sf(stats.t.ppf(0.975, df))
     low, high = proportion_confint(p * n_eff, n_eff, alpha=alpha, method="wilson")
     assert wilson_effective(value, variance, n, df, 0.95) == pytest.approx((100 * low, 100 * high), abs=1e-9)
+
+
+def _bcd_low(x: int, n: int, alpha: float = 0.05) -> float:
+    """Brown, Cai and DasGupta (2001), section 4.1.1: for x = 1, 2 (n <= 50) or x = 1, 2, 3 (51 <= n <= 100)
+    successes the Wilson lower bound is replaced by lambda_x / n, where exp(-lambda) sum_{j<x} lambda^j / j! =
+    1 - alpha (the one-sided Poisson bound chi2_{2x}(alpha) / 2)."""
+    return float(stats.chi2.ppf(alpha, 2 * x)) / 2.0 / n
+
+
+@pytest.mark.parametrize(("x", "n"), [(1, 20), (2, 40), (2, 50), (3, 51), (3, 100), (1, 100)])
+def test_the_boundary_repair_at_whole_counts_is_brown_cai_and_dasgupta(x: int, n: int) -> None:
+    value, df = 100.0 * x / n, 10**9  # t at 10^9 df is z
+    n_eff_variance = value * (100.0 - value) / n  # an effective sample size of exactly n
+    low, _ = wilson_effective(value, n_eff_variance, 10 * n, df, 0.95)
+    wilson = proportion_confint(x, n, alpha=0.05, method="wilson")
+    assert low == pytest.approx(100.0 * min(wilson[0], _bcd_low(x, n)), rel=1e-6)
+    mirrored = wilson_effective(100.0 - value, n_eff_variance, 10 * n, df, 0.95)
+    assert mirrored[1] == pytest.approx(100.0 - low, rel=1e-6)  # the upper end for x failures
+
+
+@pytest.mark.parametrize(("x", "n"), [(4, 50), (4, 100), (2, 101), (3, 150)])
+def test_no_repair_outside_brown_cai_and_dasgupta_range(x: int, n: int) -> None:
+    value = 100.0 * x / n
+    low, _ = wilson_effective(value, value * (100.0 - value) / n, 10 * n, 10**9, 0.95)
+    assert low == pytest.approx(100.0 * proportion_confint(x, n, alpha=0.05, method="wilson")[0], rel=1e-6)
+
+
+@pytest.mark.parametrize("value", [0.7, 2.5, 4.0, 97.5])
+def test_the_boundary_repair_is_continuous_in_the_effective_sample_size(value: float) -> None:
+    """A clustered rate's effective sample size is rarely whole: the repaired ends move smoothly with it (at
+    2.5% the lower end jumped from 0.128 to 0.421 as n_eff moved from 40.0 to 40.5, the repair applying only
+    where p * n_eff was whole)."""
+    grid = np.linspace(20.0, 130.0, 4401)  # steps of 0.025
+    ends = np.array([wilson_effective(value, value * (100.0 - value) / n, 10_000, 10**6, 0.95) for n in grid])
+    steps = np.abs(np.diff(ends, axis=0)).max(axis=0)
+    assert steps.max() < 0.03, f"largest step {steps.max():.4f} between neighbouring n_eff 0.025 apart"
+    if value == 2.5:
+        at = {n: wilson_effective(2.5, 2.5 * 97.5 / n, 10_000, 10**6, 0.95)[0] for n in (40.0, 40.5)}
+        assert abs(at[40.5] - at[40.0]) < 0.01 and at[40.0] == pytest.approx(100.0 * _bcd_low(1, 40), rel=1e-4)
 
 
 @pytest.mark.parametrize("value", [0.0, 100.0])

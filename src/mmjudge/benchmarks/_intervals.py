@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, thin_note
+from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, dominant_note, thin_note
 
 if TYPE_CHECKING:
     from mmjudge.stats import Metric, Outcomes
@@ -123,8 +123,9 @@ def outcome_keys(
     score interval on the effective sample size of the delete-one-cluster jackknife, with a t quantile on the
     clusters' degrees of freedom (:func:`mmjudge.stats.wilson_effective`; every outcome metric is a rate from
     0 to 100): it neither collapses at 0 or 100 nor narrows with few clusters the way a percentile bootstrap
-    does. A key carried by fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters gets no interval; its
-    record (``method`` beginning ``none:``) says why. ``n_resamples`` and ``seed`` are checked and kept for the
+    does. A key carried by fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters, or with one cluster
+    holding :data:`~mmjudge.estimates.DOMINANT_SHARE` of its units or more, gets no interval; its record
+    (``method`` beginning ``none:``) says why. ``n_resamples`` and ``seed`` are checked and kept for the
     callers' bootstrap-based measures; these intervals draw nothing.
     """
     from mmjudge.stats import jackknife_metrics, rate_df, wilson_effective
@@ -144,6 +145,10 @@ def outcome_keys(
                                   "cluster": cluster, "confidence": confidence}  # fmt: skip
         if spread.n_clusters < MIN_CLUSTERS:
             methods[key] = {**record, "method": "none: " + thin_note(spread.n_clusters, cluster)}
+            continue
+        dominant = "" if independent else dominant_note(spread.largest, spread.n_units, cluster)
+        if dominant:
+            methods[key] = {**record, "method": "none: " + dominant}
             continue
         if key in proportions and (independent or spread.independent) and _unit_rate(metric, outcomes):
             terms = metric.terms(outcomes).sum(axis=0)

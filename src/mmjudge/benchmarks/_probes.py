@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, thin_note
+from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, dominant_note, thin_note
 from mmjudge.queries import Query, Verdict
 
 __all__ = [
@@ -279,8 +279,9 @@ def clustered_mean_effect(
     spread = jackknife(terms, codes, lambda t: t[..., 0] / t[..., 1], counted=np.ones(n, dtype=bool))
     value = float(spread.value)
     notes = _with_thin(note, spread.n_clusters, cluster)
-    if spread.n_clusters < MIN_CLUSTERS:
-        return Effect(name, value, unit, n, description, note=notes)
+    dominant = dominant_note(spread.largest, spread.n_units, cluster)
+    if spread.n_clusters < MIN_CLUSTERS or dominant:
+        return Effect(name, value, unit, n, description, note="; ".join(t for t in (notes, dominant) if t))
     low, high = t_interval(value, spread.variance, rate_df(spread), confidence)
     return Effect(name, value, unit, n, description, low, high, f"t interval (jackknife over {cluster}s; t quantile)",
                   note=notes)  # fmt: skip

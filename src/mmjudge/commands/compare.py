@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mmjudge.estimates import comparison_methods
+
 NAME = "compare"
 HELP = (
-    "compare runs of one benchmark on the same items: paired CIs and p-values (cluster bootstrap; sign-flip test "
-    "and jackknife t interval below 30 clusters) and McNemar tests"
+    f"compare runs of one benchmark on the same items: paired CIs and p-values ({comparison_methods()}) and "
+    "McNemar tests"
 )
 
 

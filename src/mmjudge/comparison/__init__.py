@@ -1,8 +1,9 @@
 """Paired comparison of judges on the same items (``mmjudge compare``, the leaderboard's significance).
 
 :func:`load_runs` reads and checks the runs, :func:`compare_runs` compares every run with the first on the
-benchmark's paired keys through :func:`compare_units` (paired cluster bootstrap from 30 independent clusters
-on; below, the paired sign-flip test and a jackknife t interval; McNemar's exact test) and Holm-corrects them
+benchmark's paired keys through :func:`compare_units` (:func:`mmjudge.estimates.comparison_methods`: the
+paired cluster bootstrap from ``RANDOMISATION_BELOW`` (100) independent clusters on; below, the paired sign-flip
+test and the interval that inverts it; McNemar's exact test) and Holm-corrects them
 (:func:`adjust`); :func:`write_comparison` writes the files.
 
 ``compare.json`` (strict JSON, NaN as ``null``)::
@@ -17,10 +18,11 @@ on; below, the paired sign-flip test and a jackknife t interval; McNemar's exact
 
 ``difference`` is ``a - b`` with ``b`` the baseline (the first run). ``n_clusters`` counts the independent
 clusters that carry the key; ``method`` says how ``ci_*`` and ``p_value`` were made: from
-:data:`FEW_CLUSTERS` (30) clusters on, the paired cluster-bootstrap percentile interval and the bootstrap's
-two-sided p-value; from ``MIN_CLUSTERS`` (5) to 29, a jackknife t interval and the paired sign-flip test over
-clusters (exact when at most 16 clusters differ, Monte Carlo with ``n_resamples`` flips otherwise); below 5,
-neither. ``p_floor`` is the smallest p-value that test can give (``2 / 2^clusters`` for the exact sign-flip
+``RANDOMISATION_BELOW`` (100) clusters on, the paired cluster-bootstrap percentile interval and the bootstrap's
+two-sided p-value; from ``MIN_CLUSTERS`` (5) to 99, the paired sign-flip test over clusters (exact when at most
+16 clusters differ, Monte Carlo with ``n_resamples`` flips otherwise) and the interval of the differences it
+does not reject (so it holds 0 exactly when ``p >= 1 - confidence``; none where no test at that size can reach
+it); below 5, neither. ``p_floor`` is the smallest p-value that test can give (``2 / 2^clusters`` for the exact sign-flip
 test); ``p_adjusted`` is the Holm-corrected p-value over the file's comparisons and ``significant`` whether
 ``p_adjusted < 1 - confidence`` by a test whose ``p_floor`` is below it. ``n_valid`` counts the resamples, or
 flips, on which the difference is defined. ``mcnemar`` (keys that are rates of per-unit 0/1 outcomes) counts

@@ -9,10 +9,12 @@ by the number ``G`` of independent clusters that carry the key:
 - ``MIN_CLUSTERS <= G < RANDOMISATION_BELOW`` (5 to 99): a percentile bootstrap over fewer clusters rejects a
   true null more often than its level (14.3% at 5 prompts, 7.1% at 30, 6.7% at 50, 4.0% at 100:
   ``benchmarks/_coverage_compare.py``, ``docs/performance.md``), so the p-value is the paired sign-flip test's
-  (:func:`mmjudge.stats.sign_flip_test`, exact where at most 16 clusters differ) and the interval the jackknife
-  t interval (:func:`mmjudge.stats.paired_jackknife`, :func:`mmjudge.stats.mean_interval`, Bell-McCaffrey
-  df); a test that cannot reach ``p < alpha`` at this size (``2 / 2^G >= alpha``: 5 clusters at 0.05) never
-  marks a difference significant, and the note says so; below ``FEW_CLUSTERS`` (30) the note marks it thin;
+  (:func:`mmjudge.stats.sign_flip_test`, exact where at most 16 clusters differ) and the interval the set of
+  differences that same test does not reject (:func:`mmjudge.stats.sign_flip_interval`), so the interval holds
+  0 exactly when ``p >= alpha`` (a jackknife t interval beside the test disagreed with it on up to 6% of
+  replicates); a test that cannot reach ``p < alpha`` at this size (``2 / 2^G >= alpha``: 5 clusters at 0.05)
+  never marks a difference significant and gives no interval, and the note says so; below ``FEW_CLUSTERS``
+  (30) the note marks it thin;
 - ``G < MIN_CLUSTERS``: no interval and no p-value, and the note says why.
 
 Where the key is a rate of per-unit correct/wrong outcomes counted on the same units for both judges, it also
@@ -31,13 +33,20 @@ import numpy as np
 
 from mmjudge._deps import require
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.estimates import DIFFERENCE_RANGE, FEW_CLUSTERS, MIN_CLUSTERS, thin_note
+from mmjudge.estimates import (
+    DIFFERENCE_RANGE,
+    FEW_CLUSTERS,
+    MIN_CLUSTERS,
+    RANDOMISATION_BELOW,
+    no_test_reaches,
+    thin_note,
+)
 from mmjudge.stats import KeyOutcomes, Outcomes, SignFlipResult, Spread
 
-__all__ = ["CORRECTION", "FEW_CLUSTERS", "KeyComparison", "McNemar", "adjust", "compare_units"]
-
-RANDOMISATION_BELOW = 100
-"""Below this many clusters a comparison's p-value is the sign-flip test's and its interval the jackknife's."""
+__all__ = [
+    "CORRECTION", "FEW_CLUSTERS", "RANDOMISATION_BELOW", "KeyComparison", "McNemar", "adjust", "compare_units",
+    "inversion_method",
+]  # fmt: skip
 
 CORRECTION = "holm"
 """Multiple-test correction over a comparison's tests (statsmodels ``multipletests`` method name)."""
@@ -83,12 +92,13 @@ class KeyComparison:
     """``value_a - value_b`` (NaN when either is undefined)."""
     ci_low: float
     """Lower end of the interval of the difference (:attr:`method` says which: the paired cluster-bootstrap
-    percentile interval, or the jackknife t interval below :data:`FEW_CLUSTERS` clusters; NaN when none)."""
+    percentile interval, or below :data:`RANDOMISATION_BELOW` clusters the differences the sign-flip test does
+    not reject; NaN when none)."""
     ci_high: float
     """Upper end of that interval."""
     p_value: float
     """Two-sided p-value of "no difference" (the bootstrap's, or the sign-flip test's below
-    :data:`FEW_CLUSTERS` clusters; NaN when none)."""
+    :data:`RANDOMISATION_BELOW` clusters; NaN when none)."""
     n_units: int
     """Units paired."""
     n_clusters: int
@@ -106,7 +116,7 @@ class KeyComparison:
     clusters; that no test at this size can reach ``p < alpha``)."""
     method: str = ""
     """How the interval and the p-value were made, e.g. ``sign-flip test over 12 prompts (exact, 4096 flips);
-    jackknife t interval, 11 df`` (``none`` when neither was made)."""
+    interval by inverting the sign-flip test (...)`` (``none`` when neither was made)."""
     p_floor: float = 0.0
     """The smallest p-value the test can give at this size (``2 / 2^G`` for the exact sign-flip test over ``G``
     clusters, ``2 / (B + 1)`` for ``B`` bootstrap resamples; NaN without a test, 0 when not recorded)."""
@@ -203,25 +213,43 @@ def _few_clusters(
     a: KeyOutcomes, b: KeyOutcomes, base: dict[str, Any], spread: Spread, *, n_resamples: int, confidence: float,
     seed: int,
 ) -> KeyComparison:  # fmt: skip
-    """The sign-flip test's p-value and the jackknife t interval (5 to 99 clusters)."""
-    from mmjudge.stats import mean_interval, rate_df, sign_flip_test
+    """The sign-flip test's p-value and the interval made by inverting the same test (5 to 99 clusters): the
+    interval holds 0 exactly when the test does not reject at ``1 - confidence``."""
+    from mmjudge.stats import sign_flip_interval, sign_flip_test
 
     flip = sign_flip_test(a.outcomes, b.outcomes, a.metric, n_flips=n_resamples, seed=seed)
-    # a difference of two 0-100 keys lies in DIFFERENCE_RANGE: a difference equal in every cluster (zero
-    # jackknife variance) gets the Wilson bound over the units there, never a zero-width interval
-    low, high, how = mean_interval(spread._replace(value=base["difference"]), confidence, DIFFERENCE_RANGE,
-                                   _cluster_word(a.outcomes))  # fmt: skip
-    stratified = ", stratified" if spread.stratified else ""
-    method = f"{_flip_method(flip, a.outcomes)}; {how.replace('; t quantile', f'{stratified}; t, {rate_df(spread)} df')}"
     notes = [n for n in [thin_note(spread.n_clusters, _cluster_word(a.outcomes))] if n]
     alpha = 1.0 - confidence
+    low = high = math.nan
     if not flip.p_floor < alpha:
-        notes.append(f"no test at this size can reach p < {alpha:g}")
-    if math.isnan(low):
-        notes.append("no interval: leaving a cluster out leaves the difference undefined")
+        notes.append(f"no test at this size can reach p < {alpha:g}, so no interval from it")
+        how = "no interval"
+    else:
+        low, high = sign_flip_interval(a.outcomes, b.outcomes, a.metric, confidence=confidence,
+                                       rejects_zero=bool(flip.p_value < alpha), bounds=DIFFERENCE_RANGE,
+                                       n_flips=n_resamples, seed=seed)  # fmt: skip
+        how = inversion_method(spread.n_clusters, _cluster_word(a.outcomes), n_resamples)
+        if math.isnan(low):
+            notes.append("no interval: the difference is undefined")
+    method = f"{_flip_method(flip, a.outcomes)}; {how}"
     return KeyComparison(**base, ci_low=low, ci_high=high, p_value=flip.p_value, n_clusters=spread.n_clusters,
                          n_valid=flip.n_flips - flip.n_undefined, note="; ".join(notes), method=method,
                          p_floor=flip.p_floor)  # fmt: skip
+
+
+def inversion_method(n_clusters: int, cluster: str, n_flips: int) -> str:
+    """The recorded name of the interval made by inverting the sign-flip test.
+
+    >>> inversion_method(12, "prompt", 10_000)
+    'interval by inverting the sign-flip test (the shifts it does not reject; every flip of 12 prompts)'
+    >>> inversion_method(40, "prompt", 10_000)
+    'interval by inverting the sign-flip test (the shifts it does not reject; 10000 drawn flips of 40 prompts)'
+    """
+    from mmjudge.stats import EXACT_MAX_CLUSTERS
+
+    over = f"{n_clusters} {cluster}{'' if n_clusters == 1 else 's'}"
+    flips = f"every flip of {over}" if n_clusters <= EXACT_MAX_CLUSTERS else f"{n_flips} drawn flips of {over}"
+    return f"interval by inverting the sign-flip test (the shifts it does not reject; {flips})"
 
 
 def _why_none(outcomes: Outcomes, n_clusters: int, value_a: float, value_b: float, alpha: float) -> str:
@@ -232,7 +260,7 @@ def _why_none(outcomes: Outcomes, n_clusters: int, value_a: float, value_b: floa
         return "one cluster: nothing to resample"
     if math.isnan(value_a) or math.isnan(value_b) or n_clusters == 0:
         return "the key is undefined for a judge"
-    reach = f": no test at this size can reach p < {alpha:g}" if 2.0 ** (1 - n_clusters) >= alpha else ""
+    reach = f": no test at this size can reach p < {alpha:g}" if no_test_reaches(n_clusters, alpha) else ""
     return f"{thin_note(n_clusters, _cluster_word(outcomes))}; no p-value{reach}"
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from mmjudge._deps import require
 from mmjudge.comparison._compare import COMPARE_VERSION, Comparison
 from mmjudge.comparison._core import KeyComparison
-from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, interval_text, number_text
+from mmjudge.estimates import comparison_methods, interval_text, number_text
 from mmjudge.stats import EXACT_MAX_CLUSTERS
 
 __all__ = ["comparison_record", "format_difference", "summary_lines", "write_comparison"]
@@ -98,11 +98,10 @@ def _markdown(comparison: Comparison, png: str) -> str:
         f"# Paired comparison on {comparison.benchmark}",
         "",
         f"Each run minus the baseline **{base}**, on the same {comparison.benchmark} items (dataset hash "
-        f"`{comparison.dataset_hash}`). With {FEW_CLUSTERS} or more independent clusters: "
-        f"{comparison.confidence:.0%} paired cluster-bootstrap percentile interval and bootstrap p "
-        f"({comparison.n_resamples} resamples, seed {comparison.seed}); with {MIN_CLUSTERS} to {FEW_CLUSTERS - 1}: "
-        "jackknife t interval and the paired sign-flip (randomisation) test over clusters, exact up to "
-        f"{EXACT_MAX_CLUSTERS} clusters that differ (its p cannot go below 2 / 2^clusters); fewer: neither. The "
+        f"`{comparison.dataset_hash}`). {comparison.confidence:.0%} intervals and p-values: "
+        f"{comparison_methods()} ({comparison.n_resamples} resamples or drawn flips, seed {comparison.seed}; the "
+        f"sign-flip test is exact up to {EXACT_MAX_CLUSTERS} clusters that differ, and its p cannot go below "
+        "2 / 2^clusters; its interval holds 0 exactly when its p is at least alpha). The "
         f"method column says which. p: Holm-corrected over the {len(comparison.comparisons)} comparisons; "
         "McNemar: exact test on the per-unit 0/1 outcomes the rate counts (Holm-corrected; it takes the units "
         f"as independent), where the key is such a rate. * : corrected p < {comparison.alpha:g}.",

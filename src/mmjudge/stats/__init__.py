@@ -66,7 +66,13 @@ from mmjudge.stats._outcomes import (
 from mmjudge.stats._paired import McNemarResult, mcnemar_exact
 from mmjudge.stats._proportion import multinomial_counts, wilson_interval
 from mmjudge.stats._ranks import RankSet, RankSets, rank_sets
-from mmjudge.stats._signflip import EXACT_MAX_CLUSTERS, SignFlipResult, paired_jackknife, sign_flip_test
+from mmjudge.stats._signflip import (
+    EXACT_MAX_CLUSTERS,
+    SignFlipResult,
+    paired_jackknife,
+    sign_flip_interval,
+    sign_flip_test,
+)
 from mmjudge.stats._tests import MultipleTestResult, TTestResult, benjamini_yekutieli, welch_t_test
 
 __all__ = [
@@ -122,6 +128,7 @@ __all__ = [
     "rank_sets",
     "rate_df",
     "rating_table",
+    "sign_flip_interval",
     "sign_flip_test",
     "spearman_permutation_test",
     "t_interval",

@@ -68,6 +68,8 @@ class Spread(NamedTuple):
     :func:`effective_clusters` reads)."""
     n_strata: int = 1
     """Strata the variance was summed over."""
+    largest: float = 0.0
+    """Units of the statistic in its largest cluster (what a dominant-cluster check reads)."""
 
     @property
     def independent(self) -> bool:
@@ -144,7 +146,8 @@ def jackknife(
         df += g - 1
     if df == 0:
         variance = math.nan
-    return Spread(value, variance, df, int(active.size), units, stratified, moments, len(strata))  # type: ignore[arg-type]
+    largest = float(per_cluster.max()) if per_cluster.size else 0.0
+    return Spread(value, variance, df, int(active.size), units, stratified, moments, len(strata), largest)  # type: ignore[arg-type]
 
 
 def effective_clusters(moments: tuple[float, float, float, float], rho: float) -> float:
@@ -236,22 +239,52 @@ def _poisson_ends(p: float, n: float, low: float, high: float, confidence: float
     """Brown, Cai and DasGupta's (2001) repair of the Wilson interval next to 0 and 1: with ``x = p n`` of 1 or 2
     successes (up to 3 from ``n > 50``, none above ``n = 100``) the Wilson lower end lies above the true rate
     too often (a 20-trial rate of 0.5% covered 90%); it is lowered to the Poisson bound ``chi2_{2x}(alpha) / 2n``,
-    and the upper end mirrored for ``x`` failures. Only ever widens the interval."""
-    if n > 100:
+    and the upper end mirrored for ``x`` failures. Only ever widens the interval.
+
+    An effective sample size (:func:`wilson_effective`) is rarely whole, nor is ``x``: the repair is made
+    continuous in both. The Poisson bound is the gamma quantile at any ``x > 0``; it applies in full up to
+    ``x = m`` and fades linearly to nothing at ``x = m + 1``, with ``m`` (:func:`_repaired_counts`) 2 up to
+    ``n = 50``, 3 from ``n = 51`` to 100 and 0 from ``n = 101``, linear in between. At whole ``x`` and ``n``
+    this is the rule above; elsewhere nothing jumps (at a rate of 2.5% an ``n`` of 40.0 gave a lower end of
+    0.128% and 40.5 gave 0.421%).
+
+    >>> [round(100 * _poisson_ends(0.025, n, 0.00421, 0.13, 0.95)[0], 3) for n in (40.0, 40.5)]
+    [0.128, 0.132]
+    """
+    most = _repaired_counts(n)
+    if most <= -1.0:
         return low, high
-    most = 2 if n <= 50 else 3
+    gamma = scipy_stats().gamma
     alpha = 1.0 - confidence
-    chi2 = scipy_stats().chi2
     for count, flip in ((p * n, False), ((1.0 - p) * n, True)):
-        x = round(count)
-        if abs(count - x) > 1e-9 or not 1 <= x <= most:
+        weight = min(max(most + 1.0 - count, 0.0), 1.0)
+        if count <= 0.0 or weight <= 0.0:
             continue
-        bound = 0.5 * float(chi2.ppf(alpha, 2 * x)) / n
+        bound = float(gamma.ppf(alpha, count)) / n
         if flip:
-            high = max(high, 1.0 - bound)
+            high = max(high, high + weight * (1.0 - bound - high))
         else:
-            low = min(low, bound)
+            low = min(low, low - weight * (low - bound))
     return low, high
+
+
+def _repaired_counts(n: float) -> float:
+    """Up to how many successes (or failures) :func:`_poisson_ends` repairs in full at ``n`` trials: 2 up to
+    50, 3 from 51 to 100, 0 from 101, linear between those whole numbers (-1 from 102: the fade-out of
+    ``x < 1`` is over).
+
+    >>> [_repaired_counts(n) for n in (20, 50, 50.5, 51, 100, 100.5, 101, 200)]
+    [2.0, 2.0, 2.5, 3.0, 3.0, 1.5, 0.0, -1.0]
+    """
+    if n <= 50:
+        return 2.0
+    if n <= 51:
+        return 2.0 + (n - 50)
+    if n <= 100:
+        return 3.0
+    if n <= 101:
+        return 3.0 - 3.0 * (n - 100)
+    return max(-1.0, -(n - 101))
 
 
 def wilson_repaired(successes: int, n: int, confidence: float) -> tuple[float, float]:

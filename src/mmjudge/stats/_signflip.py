@@ -32,7 +32,7 @@ difference, from which ``mmjudge compare`` builds its t interval at few clusters
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -42,7 +42,7 @@ from mmjudge.stats._bootstrap import TIE_TOLERANCE
 from mmjudge.stats._jackknife import Spread, jackknife
 from mmjudge.stats._outcomes import CLUSTER_CHUNK, Metric, Outcomes, _cluster_sums, _draws, _paired
 
-__all__ = ["EXACT_MAX_CLUSTERS", "SignFlipResult", "paired_jackknife", "sign_flip_test"]
+__all__ = ["EXACT_MAX_CLUSTERS", "SignFlipResult", "paired_jackknife", "sign_flip_interval", "sign_flip_test"]
 
 EXACT_MAX_CLUSTERS = 16
 """Up to this many differing clusters every flip is enumerated (2^16 = 65,536 flips); above, flips are drawn."""
@@ -61,7 +61,8 @@ class SignFlipResult(NamedTuple):
     exact: bool
     """Whether every flip was enumerated."""
     n_clusters: int
-    """Clusters ``G`` carrying the metric for either judge (their terms are not all zero)."""
+    """Clusters ``G`` carrying the metric for either judge (a unit :meth:`Metric.counted` counts, the scorer's
+    rule)."""
     n_differing: int
     """Clusters whose two judges' term sums differ (the only ones a flip changes)."""
     n_flips: int
@@ -104,10 +105,10 @@ def sign_flip_test(
             f"{n_flips} and {exact_max_clusters}"
         )
     sums_a, sums_b = _paired_sums(a, b, metric)
-    carrying = np.any(sums_a != 0.0, axis=1) | np.any(sums_b != 0.0, axis=1)
+    carrying = _counted_per_cluster(a, b, metric) > 0  # the clusters the scorer counts (Metric.counted)
+    total_a, total_b = sums_a.sum(axis=0), sums_b.sum(axis=0)
     sums_a, sums_b = sums_a[carrying], sums_b[carrying]
     g = int(sums_a.shape[0])
-    total_a, total_b = sums_a.sum(axis=0), sums_b.sum(axis=0)
     difference = float(metric.reduce(total_a) - metric.reduce(total_b))
     delta = (sums_b - sums_a)[np.any(sums_a != sums_b, axis=1)]
     differing = int(delta.shape[0])
@@ -133,6 +134,138 @@ def sign_flip_test(
                           size - defined)  # fmt: skip
 
 
+def sign_flip_interval(
+    a: Outcomes,
+    b: Outcomes,
+    metric: Metric,
+    *,
+    confidence: float,
+    rejects_zero: bool,
+    bounds: tuple[float, float],
+    n_flips: int = 10_000,
+    seed: int = 0,
+    exact_max_clusters: int = EXACT_MAX_CLUSTERS,
+) -> tuple[float, float]:
+    """The interval of ``metric(a) - metric(b)`` made by inverting the sign-flip test: the shifts ``delta`` that
+    the test of "the difference is ``delta``" does not reject at ``1 - confidence``, within ``bounds``.
+
+    The test of ``delta`` flips the clusters' contributions to the difference less ``delta`` times each cluster's
+    weight ``w_c`` (its share of the key: of the denominator for a rate, within each stratum for a mean over
+    strata; of the counted units otherwise): a flip that swaps the judges in the clusters ``S`` gives
+    ``D*_S - delta (1 - 2 sum_{c in S} w_c)``, compared with ``D - delta``. At ``delta = 0`` this is
+    :func:`sign_flip_test` flip for flip, so the interval holds 0 exactly when that test does not reject:
+    ``rejects_zero`` (its decision at ``1 - confidence``) is passed in and taken as the answer at 0, so the two
+    never disagree. Every flip of all ``G`` clusters is enumerated up to ``exact_max_clusters`` of them, else
+    ``n_flips`` are drawn (the same draws for every ``delta``). Each end is found by bisection between a shift
+    the test accepts and one it rejects; an end the test never rejects up to is the bound. NaN ends when the
+    difference is undefined.
+
+    >>> o = lambda hits: Outcomes(tuple("abcdefgh"), tuple("abcdefgh"),
+    ...                           {"hit": np.array(hits, dtype=float), "one": np.ones(8)})
+    >>> from mmjudge.stats._outcomes import Ratio
+    >>> low, high = sign_flip_interval(o([1, 1, 1, 1, 1, 1, 1, 0]), o([0, 0, 0, 1, 0, 0, 1, 0]), Ratio("hit", "one"),
+    ...                                confidence=0.95, rejects_zero=False, bounds=(-100.0, 100.0))
+    >>> round(low, 1) <= 0.0 <= round(high, 1)
+    True
+    """
+    alpha = 1.0 - confidence
+    sums_a, sums_b = _paired_sums(a, b, metric)
+    counted = _counted_per_cluster(a, b, metric)
+    carrying = counted > 0  # the clusters the scorer counts, as sign_flip_test
+    total_a, total_b = sums_a.sum(axis=0), sums_b.sum(axis=0)
+    sums_a, sums_b = sums_a[carrying], sums_b[carrying]
+    difference = float(metric.reduce(total_a) - metric.reduce(total_b))
+    if math.isnan(difference):
+        return math.nan, math.nan
+    weights = _cluster_weights(metric, sums_a, sums_b, counted[carrying])
+    g = int(sums_a.shape[0])
+    flips = _enumerated(g, sums_a.shape[1]) if g <= exact_max_clusters else _drawn(g, sums_a.shape[1], n_flips, seed)
+    stars, slopes = _flipped(flips, sums_b - sums_a, weights, total_a, total_b, metric)
+    exact = g <= exact_max_clusters
+
+    def accepted(delta: float) -> bool:
+        if delta == 0.0:
+            return not rejects_zero
+        bar = abs(difference - delta) - TIE_TOLERANCE * (1.0 + abs(difference - delta))
+        hits = int(np.sum(np.abs(stars - delta * slopes) >= bar))
+        p = hits / stars.size if exact else (1.0 + hits) / (1.0 + stars.size)
+        return p >= alpha
+
+    low_bound, high_bound = bounds
+    inside = min(max(difference, low_bound), high_bound)  # the difference's own shift: always accepted
+    return _far_end(accepted, inside, low_bound, rejects_zero), _far_end(accepted, inside, high_bound, rejects_zero)
+
+
+def _far_end(accepted: Callable[[float], bool], inside: float, bound: float, rejects_zero: bool) -> float:
+    """The end of the accepted shifts from the difference ``inside`` towards ``bound``. When 0 lies on the way,
+    the test's own decision there fixes the side of 0 the end falls on: rejected, the end lies between 0 and the
+    difference; accepted, beyond 0 (``bound`` itself when the test accepts it)."""
+    zero_between = inside != 0.0 and min(inside, bound) <= 0.0 <= max(inside, bound)
+    if zero_between and rejects_zero:
+        return _bisect(accepted, inside, 0.0)
+    if accepted(bound):
+        return bound
+    return _bisect(accepted, 0.0 if zero_between else inside, bound)
+
+
+def _bisect(accepted: Callable[[float], bool], inner: float, outer: float, steps: int = 48) -> float:
+    """Bisection between an accepted shift ``inner`` and a rejected one ``outer``; the accepted side."""
+    for _ in range(steps):
+        middle = 0.5 * (inner + outer)
+        if middle in (inner, outer):
+            break
+        if accepted(middle):
+            inner = middle
+        else:
+            outer = middle
+    return inner
+
+
+def _cluster_weights(metric: Metric, sums_a: np.ndarray, sums_b: np.ndarray, counted: np.ndarray) -> np.ndarray:
+    """Each cluster's share of the key (summing to 1): of the two judges' mean denominator for a pooled rate, the
+    mean over strata of its share within each for a rate averaged over strata; of the counted units for any
+    other metric."""
+    from mmjudge.stats._outcomes import Ratio
+
+    if isinstance(metric, Ratio):
+        k = sums_a.shape[1] // 3
+        den = 0.5 * (sums_a[:, 2 * k :] + sums_b[:, 2 * k :])
+        totals = den.sum(axis=0)
+        used = totals > 0
+        if used.any():
+            shares = den[:, used] / totals[used]
+            return np.asarray(shares.mean(axis=1), dtype=np.float64)
+    units = counted.astype(np.float64)
+    return units / units.sum() if units.sum() > 0 else np.full(units.size, 1.0 / max(1, units.size))
+
+
+def _counted_per_cluster(a: Outcomes, b: Outcomes, metric: Metric) -> np.ndarray:
+    """Units either judge's metric counts, per cluster (in :func:`_paired_sums`' cluster order)."""
+    b = _paired(a, b)
+    draws = _draws(a, stratify=False)
+    either = (metric.counted(a) | metric.counted(b)).astype(np.float64)[:, None]
+    return _cluster_sums(either, draws)[:, 0]
+
+
+def _flipped(
+    flips: Iterator[np.ndarray],
+    delta: np.ndarray,
+    weights: np.ndarray,
+    total_a: np.ndarray,
+    total_b: np.ndarray,
+    metric: Metric,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each defined flip's difference ``D*`` and the slope ``1 - 2 sum_{flipped} w_c`` of its shift."""
+    stars, slopes = [], []
+    for rows in flips:
+        shift = rows @ delta
+        values = metric.reduce(total_a + shift) - metric.reduce(total_b - shift)
+        ok = ~np.isnan(values)
+        stars.append(values[ok])
+        slopes.append((1.0 - 2.0 * (rows @ weights))[ok])
+    return np.concatenate(stars), np.concatenate(slopes)
+
+
 def paired_jackknife(a: Outcomes, b: Outcomes, metric: Metric, *, stratify: bool = True) -> Spread:
     """The delete-one-cluster jackknife (:func:`mmjudge.stats.jackknife`) of ``metric(a) - metric(b)``.
 
@@ -155,7 +288,8 @@ def paired_jackknife(a: Outcomes, b: Outcomes, metric: Metric, *, stratify: bool
         return np.asarray(metric.reduce(sums[..., :m]) - metric.reduce(sums[..., m:]), dtype=np.float64)
 
     terms = np.concatenate([terms_a, terms_b], axis=1)
-    return jackknife(terms, draws.codes, difference, draws.groups or None)
+    counted = metric.counted(a) | metric.counted(b)  # the scorer's units, so compare counts its clusters
+    return jackknife(terms, draws.codes, difference, draws.groups or None, counted=counted)
 
 
 def _paired_sums(a: Outcomes, b: Outcomes, metric: Metric) -> tuple[np.ndarray, np.ndarray]:

@@ -350,3 +350,27 @@ def test_swapping_sides_turns_accuracy_into_rejected_share(rows, tol):
         )
         assert swapped[f"accuracy/{name}"] == pytest.approx(expected, abs=1e-9)
         assert swapped[f"tie_rate/{name}"] == forward[f"tie_rate/{name}"]
+
+
+@pytest.mark.parametrize("n_prompts", [10, 40])
+def test_a_prompt_holding_half_the_pairs_leaves_no_interval_and_says_why(n_prompts: int) -> None:
+    """Prompt 0 holds half the pairs of every intervention (the rest one per prompt and intervention): a jackknife
+    over prompts cannot measure a spread that is mostly one prompt's (its intervals covered 99-100% at a width
+    that said nothing), so the keys carry no interval and their records, and the caveat every report reads, say
+    why; one fewer pair in that prompt and the interval is back."""
+    from mmjudge.estimates import estimates_from, interval_caveat
+
+    rng = np.random.default_rng(n_prompts)
+    others = n_prompts - 1
+    for held, withheld in ((others, True), (others - 1, False)):
+        prompt = [0] * held + list(range(1, n_prompts))
+        ivs = [iv for iv in IVS for _ in prompt]
+        anchors = [f"p{p}" for _ in IVS for p in prompt]
+        win = rng.random(len(ivs)) < 0.8
+        result = iso.score(ivs, score_chosen=win.astype(float), score_rejected=(~win).astype(float),
+                           pair_id=[str(k) for k in range(len(ivs))], cluster=anchors, n_resamples=0)  # fmt: skip
+        estimates = estimates_from(result)
+        for key in ("average", f"accuracy/{IVS[0]}"):
+            assert ("average_ci_low" not in result if key == "average" else f"{key}_ci_low" not in result) == withheld
+            caveat = interval_caveat(estimates[key])
+            assert caveat.startswith("no interval: one prompt holds 50% of the units") == withheld, caveat

@@ -19,8 +19,9 @@ pairs: the leaderboard computes no statistic itself), and each row gets two shor
   row, with the difference's simultaneous 95% interval; ``*``: some row of the family is significantly
   better, i.e. the rank set starts after 1) or ``"n.s. -1.00 [-3.00, +1.00]"``.
 
-A family whose rows share fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` independent clusters gets no
-rank sets (both cells say why); under :data:`~mmjudge.estimates.FEW_CLUSTERS` both cells end ``†`` (thin; the
+A family whose rows share fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` independent clusters, or so few
+that no test can reach ``p < 0.05`` (:func:`~mmjudge.estimates.no_test_reaches`, the rule ``mmjudge compare``
+reads: 5 clusters), gets no rank sets (both cells say why); under :data:`~mmjudge.estimates.FEW_CLUSTERS` both cells end ``†`` (thin; the
 table's caption gives the count). Other rows: ``"published numbers: no pairing"`` (reported rows), ``"no
 per-item data (stored before pairing)"`` (rows stored before the store kept it), ``"other items"`` (a row
 alone on its items while other rows share theirs), and every row of a benchmark without outcomes
@@ -55,6 +56,7 @@ from mmjudge.estimates import (
     MIN_CLUSTERS,
     Estimate,
     interval_text,
+    no_test_reaches,
     number_text,
     thin_note,
 )
@@ -76,9 +78,10 @@ N_RESAMPLES = 2000
 """Bootstrap resamples of a family's rank sets (seed 0)."""
 CONFIDENCE = 0.95
 """Family-wise coverage of the rank sets (a star: significant at ``1 - CONFIDENCE``)."""
-RANKS_VERSION = 2
+RANKS_VERSION = 3
 """Version of the stored family cells (another version makes them again; 2: differences clipped to
-:data:`~mmjudge.estimates.DIFFERENCE_RANGE`)."""
+:data:`~mmjudge.estimates.DIFFERENCE_RANGE`; 3: no rank sets where no test can reach the level,
+:func:`~mmjudge.estimates.no_test_reaches`)."""
 THIN = "†"
 """Ends a cell resting on fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` independent clusters."""
 UNPAIRED = "the benchmark declares no pairing"
@@ -294,6 +297,9 @@ def _family(
     thin = thin_note(n_clusters, what)
     if n_clusters < MIN_CLUSTERS:
         why = f"{n_clusters} {what}{'' if n_clusters == 1 else 's'} (at least {MIN_CLUSTERS} needed)"
+        return {sub.id: RowRank(None, f"no rank set: {why}", f"no test: {why}", thin) for sub, _ in members}
+    if no_test_reaches(n_clusters, 1.0 - CONFIDENCE):  # compare's rule: no star where no test can reach alpha
+        why = f"{n_clusters} {what}s (no test at this size can reach p < {1.0 - CONFIDENCE:.2g})"
         return {sub.id: RowRank(None, f"no rank set: {why}", f"no test: {why}", thin) for sub, _ in members}
     try:
         sets = rank_sets([units for _, units in members], higher_is_better=spec.metrics.higher_is_better(key),

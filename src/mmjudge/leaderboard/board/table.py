@@ -38,6 +38,7 @@ __all__ = [
     "DETAIL_HEADERS",
     "FILE_COLUMNS",
     "INFO_COLUMNS",
+    "TOP_ROW_NOTE",
     "build_table",
     "has_interval",
     "interval_of",
@@ -299,6 +300,14 @@ def _score_caption(marked: Sequence[Estimate]) -> list[str]:
     return lines
 
 
+TOP_ROW_NOTE = (
+    "The `best` row's score interval is the scorer's own for that row alone, not adjusted for its being chosen as "
+    "the highest (among equal judges it held the true score on about 90% of simulated boards, "
+    "`benchmarks/_coverage_ranks.py`): its rank set is the statement that allows for the selection."
+)
+"""The caption's note that the top row's score interval is not adjusted for selection (shown with rank sets)."""
+
+
 def _rank_caption(ranks: Sequence[RowRank]) -> list[str]:
     lines = []
     methods = sorted({r.method for r in ranks if r.method})
@@ -306,6 +315,7 @@ def _rank_caption(ranks: Sequence[RowRank]) -> list[str]:
         lines.append(f"`{RANK_SET_HEADER}`: the ranks a row may hold among the rows scored on the same items, every "
                      f"row's set holding at once with 95% probability; a `*` in `{SIGNIFICANCE_HEADER}`: another of "
                      f"those rows is significantly better (the set starts after 1). {'; '.join(methods)}.")  # fmt: skip
+        lines.append(TOP_ROW_NOTE)
     notes = sorted({r.thin for r in ranks if r.thin and r.rank is not None})
     if notes:
         lines.append(f"`{THIN}` after a rank set or a test: {'; '.join(notes)}.")
