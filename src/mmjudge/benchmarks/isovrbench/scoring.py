@@ -186,7 +186,7 @@ def score(
     >>> r["vgrb_accuracy/t2v_5b"], round(r["accuracy/t2v_5b_ci_low"], 1), round(r["accuracy/t2v_5b_ci_high"], 1)
     (80.0, 37.6, 99.0)
     >>> round(r["average_ci_low"], 1), round(r["average_ci_high"], 1), r.intervals["average"]["method"]
-    (32.7, 91.8, 'Wilson score interval on the effective sample size (jackknife over pairs, stratified; t quantile)')
+    (32.7, 92.4, 'Wilson score interval on the effective sample size (jackknife over pairs, stratified; t quantile)')
     >>> few = score(["frame_hold", "frame_hold"], choice=["chosen", "tie"])  # 2 pairs: no interval
     >>> "accuracy/frame_hold_ci_low" in few, few.intervals["accuracy/frame_hold"]["method"]
     (False, 'none: no interval: 2 pairs (at least 5 needed)')
