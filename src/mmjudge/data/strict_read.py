@@ -25,6 +25,7 @@ __all__ = [
     "iter_csv_batches",
     "read_csv_strings",
     "read_json_list",
+    "read_json_object",
     "require_columns",
     "schema_error",
 ]
@@ -167,15 +168,29 @@ def _parse_error(path: Path, header: Sequence[str], exc: Exception) -> SchemaErr
     return schema_error(path, expected=expected, got=str(exc))
 
 
-def read_json_list(path: Path) -> list[dict[str, Any]]:
-    """Read a JSON file holding a non-empty list of objects."""
+def _read_json(path: Path) -> Any:
+    """The JSON value of a UTF-8 file (a message names the file and where the JSON breaks)."""
     check_utf8(path, header_lines=0)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise schema_error(
             path, expected="valid JSON", got=f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+
+
+def read_json_object(path: Path, *, expected: str = "JSON object") -> dict[str, Any]:
+    """Read a JSON file holding a non-empty object (``expected`` says what it should map, for the message)."""
+    data = _read_json(path)
+    if not isinstance(data, dict) or not data:
+        got = "an empty object" if isinstance(data, dict) else type(data).__name__
+        raise schema_error(path, expected=f"a non-empty {expected}", got=got)
+    return data
+
+
+def read_json_list(path: Path) -> list[dict[str, Any]]:
+    """Read a JSON file holding a non-empty list of objects."""
+    data = _read_json(path)
     if not isinstance(data, list):
         raise schema_error(path, expected="a JSON list of objects at the top level", got=type(data).__name__)
     if not data:

@@ -116,3 +116,15 @@ def test_the_samples_build_and_every_answer_points_at_the_right_caption(tmp_path
                      else tc_sample._CAPTIONS[row["category"]][1])  # fmt: skip
             assert right in row["captions"][row["answer"]]
             assert all(right not in c for k, c in enumerate(row["captions"]) if k != row["answer"])
+
+
+@pytest.mark.parametrize(("text", "match"), [
+    ("[]", "expected a non-empty JSON object \\(video id -> dimensions\\), got list"),
+    ("{}", "got an empty object"),
+    ("{bad", "expected valid JSON"),
+])  # fmt: skip
+def test_a_questions_file_that_is_not_a_json_object_is_refused(tmp_path, text, match):
+    (tmp_path / "questions").mkdir()
+    (tmp_path / "questions" / "caption_matching.json").write_text(text, encoding="utf-8")
+    with pytest.raises(SchemaError, match=match):
+        get_benchmark("tempcompass").data.build_tables(tmp_path)

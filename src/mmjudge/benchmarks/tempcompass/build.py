@@ -13,12 +13,12 @@ from mmjudge.benchmarks.tempcompass.release import (
     CAPTION_MATCHING,
     META_INFO,
     RELEASES,
-    read_json_object,
     read_questions,
 )
 from mmjudge.data.build import BuiltDataset
 from mmjudge.data.card import read_template
 from mmjudge.data.release import release_section
+from mmjudge.data.strict_read import read_json_object
 from mmjudge.errors import SchemaError
 
 __all__ = ["build_tables"]
@@ -31,8 +31,11 @@ def build_tables(source: Path, *, media_root: Path | None = None, allow_missing_
     if not path.is_file():
         raise SchemaError(f"{folder}: no {CAPTION_MATCHING} here; pass the TempCompass release folder (the one "
                           "holding questions/ and meta_info.json) as --source")  # fmt: skip
-    meta = read_json_object(folder / META_INFO) if (folder / META_INFO).is_file() else None
-    table = questions_table(path, read_questions(path, read_json_object(path), meta), extra_columns=("aspect",))
+    meta = None
+    if (folder / META_INFO).is_file():
+        meta = read_json_object(folder / META_INFO, expected="JSON object (video id -> its aspects)")
+    questions = read_json_object(path, expected="JSON object (video id -> dimensions)")
+    table = questions_table(path, read_questions(path, questions, meta), extra_columns=("aspect",))
     return build_questions(
         "tempcompass", table, path, card_template=read_template("mmjudge.benchmarks.tempcompass"),
         media_root=media_root, allow_missing_media=allow_missing_media, category_title="dimension",

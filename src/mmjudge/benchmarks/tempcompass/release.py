@@ -11,13 +11,12 @@ for the order dimension, as the official ``print_result`` reads it), kept as the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._captions.build import CaptionQuestion
 from mmjudge.data.release import RawRelease, SourceFile
-from mmjudge.data.strict_read import check_utf8, schema_error
+from mmjudge.data.strict_read import schema_error
 
 __all__ = ["CAPTION_MATCHING", "DIMENSIONS", "META_INFO", "RELEASES", "parse_options", "read_questions"]
 
@@ -40,18 +39,6 @@ def parse_options(question: str) -> list[tuple[str, str]]:
         _, sep, caption = line.partition(": ")
         options.append((line, caption.strip() if sep else ""))
     return options
-
-
-def read_json_object(path: Path) -> dict[str, Any]:
-    """A JSON file holding an object (a message names the file when it does not)."""
-    check_utf8(path, header_lines=0)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise schema_error(path, expected="JSON", got=f"invalid JSON ({exc.msg} at line {exc.lineno})") from None
-    if not isinstance(data, dict) or not data:
-        raise schema_error(path, expected="a non-empty JSON object (video id -> dimensions)", got=type(data).__name__)
-    return data
 
 
 def _aspect(meta: dict[str, Any] | None, video: str, dimension: str) -> str:
