@@ -2,10 +2,10 @@
 
 Over a handful of judges a correlation is fragile: one judge moved can flip its sign. So each Spearman ρ comes with
 
-- the exact permutation p-value: every one of the ``n!`` pairings of the judges' two columns (362,880 for nine
-  judges; :data:`EXACT_MAX` judges at most, a Monte Carlo draw of :data:`MONTE_CARLO_DRAWS` pairings beyond),
-  ``p = P(|ρ*| >= |ρ|)`` under the null of no association; the enumeration is ``scipy.stats.permutation_test``'s
-  (``permutation_type="pairings"``), done once per pattern of tied ranks and reused across cells;
+- the exact permutation p-value of :func:`mmjudge.stats.spearman_permutation_test`: every one of the ``n!``
+  pairings of the judges' two columns (362,880 for nine judges; up to :data:`mmjudge.stats.EXACT_MAX_N` judges, a
+  Monte Carlo draw of :data:`MONTE_CARLO_DRAWS` pairings beyond), two-sided as twice the smaller one-sided p
+  (scipy's ``permutation_test`` rule; on the IsoVRBench paper's 40 cells it equals ``P(|ρ*| >= |ρ|)``);
 - a percentile interval from a bootstrap over judges (:data:`BOOTSTRAP_RESAMPLES` resamples of the judges with
   replacement; a resample on which a column is constant has no ρ and is left out, and counted). It says how much
   ρ depends on which judges were evaluated, not how precisely each judge's numbers were measured. Where every
@@ -17,26 +17,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from mmjudge._deps import scipy_stats
+from mmjudge.stats import EXACT_MAX_N, spearman_permutation_test
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
-    "EXACT_MAX",
     "MONTE_CARLO_DRAWS",
     "Correlation",
     "pearson",
     "spearman",
 ]
 
-EXACT_MAX = 10
-"""The most judges whose pairings are enumerated (10! = 3,628,800); beyond, :data:`MONTE_CARLO_DRAWS` are drawn."""
 MONTE_CARLO_DRAWS = 200_000
-"""Random pairings of the permutation test beyond :data:`EXACT_MAX` judges."""
+"""Random pairings of the permutation test beyond :data:`mmjudge.stats.EXACT_MAX_N` judges."""
 BOOTSTRAP_RESAMPLES = 10_000
 """Resamples of the judges for the interval."""
 _TOLERANCE = 1e-12
@@ -61,10 +58,6 @@ class Correlation(NamedTuple):
     """Why a number is missing."""
 
 
-def _ranks(values: np.ndarray) -> np.ndarray:
-    return np.asarray(scipy_stats().rankdata(values), dtype=float)
-
-
 def _centred(values: np.ndarray) -> np.ndarray:
     return values - values.mean(axis=-1, keepdims=True)
 
@@ -74,22 +67,6 @@ def _pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a, b = _centred(a), _centred(b)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray((a * b).sum(axis=-1) / np.sqrt((a * a).sum(axis=-1) * (b * b).sum(axis=-1)))
-
-
-@lru_cache(maxsize=64)
-def _null(x_ranks: tuple[float, ...], y_ranks: tuple[float, ...]) -> np.ndarray:
-    """``|ρ*|`` over every pairing of the ranks ``x_ranks`` with ``y_ranks``: its distribution depends only on the two
-    multisets of ranks (the callers pass them sorted), so one enumeration serves every cell with the same ties."""
-    y = _centred(np.asarray(y_ranks))
-
-    def statistic(x: np.ndarray, axis: int = -1) -> np.ndarray:
-        return np.abs(_pearson_rows(x, np.broadcast_to(y, x.shape)))
-
-    exact = len(x_ranks) <= EXACT_MAX
-    result = scipy_stats().permutation_test((np.asarray(x_ranks),), statistic, permutation_type="pairings", vectorized=True,
-                              n_resamples=np.inf if exact else MONTE_CARLO_DRAWS, batch=100_000,
-                              alternative="greater", random_state=0)  # fmt: skip
-    return np.asarray(result.null_distribution)
 
 
 def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
@@ -109,16 +86,14 @@ def spearman(x: Sequence[float], y: Sequence[float], *, resamples: int = BOOTSTR
     """
     a, b = _pairs(x, y)
     n = len(a)
-    exact = n <= EXACT_MAX
+    exact = n <= EXACT_MAX_N
     method = (f"Spearman; {'exact' if exact else f'Monte Carlo ({MONTE_CARLO_DRAWS:,} pairings)'} permutation test "
               f"over {n} judges; {confidence:.0%} percentile interval from {resamples:,} bootstrap resamples of the judges")  # fmt: skip
     if n < 3 or np.ptp(a) == 0 or np.ptp(b) == 0:
         why = f"{n} judges with both numbers" if n < 3 else "a column is constant over the judges"
         return Correlation(math.nan, math.nan, math.nan, math.nan, n, method, f"no ρ: {why}")
-    rho = float(scipy_stats().spearmanr(a, b).statistic)
-    ra, rb = _ranks(a), _ranks(b)
-    null = _null(tuple(sorted(ra)), tuple(sorted(rb)))
-    p_value = float(np.mean(null >= abs(rho) - _TOLERANCE))
+    test = spearman_permutation_test(a, b, n_resamples=MONTE_CARLO_DRAWS, seed=seed)
+    rho, p_value = test.rho, test.p_value
     low, high, note = _judge_bootstrap(a, b, rho, resamples, seed, confidence)
     return Correlation(rho, p_value, low, high, n, method, note)
 
