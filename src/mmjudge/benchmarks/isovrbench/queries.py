@@ -127,10 +127,6 @@ def _pair_record(row: Mapping[str, Any], by_id: Mapping[str, Verdict]) -> dict[s
     return record
 
 
-def clip_score(value: Any, head: str) -> float:
-    """A clip verdict's score at ``head`` (a per-dimension verdict without that head: its ``overall``).
-
-    >>> clip_score({"VQ": 1.0, "overall": 3.0}, "TA"), clip_score(2, "VQ")
-    (3.0, 2.0)
-    """
-    return score_at(value, head)
+clip_score = score_at
+"""A clip verdict's score at ``head`` (:func:`mmjudge.queries.score_at`: a per-dimension verdict without that head
+gives its ``overall``), the name IsoVRBench's records and probes read it by."""
