@@ -4,7 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.mmjudge-installed
 comma := ,
-PYTEST_ARGS ?= -n 2 -m "not slow and not gpu" --durations=15
+PYTEST_ARGS ?= -n 2 -m "not slow and not gpu and not browser" --durations=15
+# The browser tests run after the rest, one at a time: beside two workers running torch, a first page load of
+# the gradio app in Chromium has taken over a minute on the 2-core CI machine.
+BROWSER_PYTEST_ARGS ?= -p no:xdist -m "browser and not slow and not gpu" --durations=5
 
 .PHONY: demo test lint typecheck layers pytest docs test-pythons venv clean
 
@@ -30,6 +33,7 @@ layers: $(STAMP)
 
 pytest: $(STAMP)
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest $(BROWSER_PYTEST_ARGS)
 
 # The docs site (mkdocs.yml, docs/): the generated pages must be current (scripts/gen_docs.py), then a strict
 # build (a broken link, a missing anchor or an API reference that does not resolve fails it) into site/.

@@ -65,6 +65,8 @@ def page_at(browser, url: str, viewport: dict | None = None) -> Iterator:
     Ready when the Submit tab shows or, with a ``viewport`` (a phone hides it in the tab menu), when the
     first tab's table shows its rank header.
     """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
     try:
         page = context.new_page()
@@ -74,10 +76,13 @@ def page_at(browser, url: str, viewport: dict | None = None) -> Iterator:
         # no internet here: refuse outside requests (web fonts) at once instead of waiting for them
         page.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
         page.goto(url, wait_until="domcontentloaded")
-        if viewport:
-            page.locator("#table-isovrbench th[title='Rank']").wait_for()
-        else:
-            page.get_by_role("tab", name="Submit").wait_for()
+        ready = page.locator("#table-isovrbench th[title='Rank']") if viewport else page.get_by_role("tab", name="Submit")
+        try:
+            ready.wait_for()
+        except PlaywrightTimeout:
+            # say what the page showed instead, so a slow or broken load can be told apart on CI
+            shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 1500) : '(no body)'")
+            pytest.fail(f"the app at {url} was not ready after {STEP_MS / 1000:.0f} s; the page showed: {shown!r}")
         yield page
     finally:
         context.close()  # no new events; `served` then waits for the handlers still running
