@@ -54,9 +54,8 @@ def decode(item, request) -> JudgeInput:
 def test_media_request_is_qwen_omni_utils_at_two_fps_with_librosa_16k_audio(judge) -> None:
     item = EmoRealmQuestion("q", Path("c.mp4"), Path("c.wav"), "Q?", ("(A) x",), "reasoning_basic_video")
     request = judge.media_request(item)
-    assert (request.target_fps, request.min_frames, request.profile, request.factor) == (
-        2.0, 4, QWEN_OMNI_UTILS, 28,
-    )  # fmt: skip
+    assert (request.target_fps, request.min_frames, request.profile) == (2.0, 4, QWEN_OMNI_UTILS)
+    assert request.max_pixels is None  # full-size frames: the judge resizes them for the model's factor
     assert request.audio_sample_rate == 16000 and request.num_frames is None
     assert request.audio_resampler == "soxr_hq"
     assert frame_indices(24, 24.0, request) == [0, 8, 15, 23]  # 1 s clip: 2 frames at 2 fps, raised to 4

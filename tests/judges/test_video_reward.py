@@ -153,9 +153,7 @@ def videoalign_frame_size(height: int, width: int, nframes: int, ele: dict[str, 
 def test_frame_indices_follow_videoalign() -> None:
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward"))
     request = judge.media_request(ScoreQuery("c", Path("c.mp4"), "p"))
-    assert (request.target_fps, request.max_pixels, request.profile, request.factor) == (
-        2.0, 200_704, VIDEOALIGN, 28,
-    )  # fmt: skip
+    assert (request.target_fps, request.profile, judge.max_pixels) == (2.0, VIDEOALIGN, 200_704)
     assert frame_indices(81, 16.0, request) == [0, 9, 18, 27, 36, 44, 53, 62, 71, 80]
     checked = 0
     for total, fps in itertools.product([*list(range(1, 130)), 300, 3000], (2.0, 8.0, 16.0, 24.0, 29.97, 60.0)):
@@ -185,8 +183,9 @@ def test_frame_sizes_follow_videoalign() -> None:
             assert got == videoalign_frame_size(height, width, n, ele), (height, width, n, ele)
 
 
-def test_a_small_clip_is_resized_once_with_videoaligns_kernel(tmp_path: Path) -> None:
-    """Decoded by the runner, a 32x48 clip is resized once, to VideoAlign's size, with torchvision's kernel."""
+def test_a_small_clip_is_resized_once_with_videoaligns_kernel(judge: Any, tmp_path: Path) -> None:
+    """Decoded by the runner at full size, a 32x48 clip is resized once, when the judge encodes it, to VideoAlign's
+    size for the model's factor, with torchvision's kernel: the processor gets exactly those frames."""
     from torchvision.transforms import InterpolationMode
     from torchvision.transforms import functional as tvf
 
@@ -197,23 +196,27 @@ def test_a_small_clip_is_resized_once_with_videoaligns_kernel(tmp_path: Path) ->
 
     clip = write_video(tmp_path / "small.mp4", moving_texture_clip(21, 32, 48, seed=5), fps=16)
     item = ScoreQuery("c", clip, "p")
-    judge = VideoRewardJudge(JudgeConfig(judge="video_reward"))
     judge_input = decode_query(item, [judge.media_request(item)]).input(0)
     n = videoalign_smart_nframes({"fps": 2.0}, 21, 16.0)
     indices = torch.linspace(0, 20, n).round().long().tolist()
-    height, width = videoalign_frame_size(32, 48, n, {"max_pixels": 200_704})
-    source = torch.from_numpy(read_all(clip)[indices]).permute(0, 3, 1, 2)
-    expected = tvf.resize(source, [height, width], interpolation=InterpolationMode.BICUBIC, antialias=True)
+    source = read_all(clip)[indices]
     assert judge_input.frame_indices == tuple(indices) and judge_input.frame_size == (32, 48)
-    np.testing.assert_array_equal(judge_input.frames, expected.permute(0, 2, 3, 1).numpy())
-    again = VIDEOALIGN.fit_video(judge_input.frames, 28, source_size=judge_input.frame_size, max_pixels=200_704)
-    assert again is judge_input.frames  # what the judge's encode does to runner frames: nothing
+    np.testing.assert_array_equal(judge_input.frames, source)  # full size from the runner
+    height, width = videoalign_frame_size(32, 48, n, {"max_pixels": 200_704, "min_pixels": 3136})
+    resized = tvf.resize(torch.from_numpy(source).permute(0, 3, 1, 2), [height, width],
+                         interpolation=InterpolationMode.BICUBIC, antialias=True)  # fmt: skip
+    expected = judge.processor.video_processor(
+        videos=[resized.permute(0, 2, 3, 1).numpy()], do_resize=False, do_sample_frames=False, return_tensors="pt"
+    )
+    ours = judge.encode_one(judge_input)
+    assert torch.equal(ours["video_grid_thw"], expected["video_grid_thw"])
+    assert torch.equal(ours["pixel_values_videos"], expected["pixel_values_videos"])
 
 
 def test_frames_setting_samples_a_fixed_even_count() -> None:
     judge = VideoRewardJudge(JudgeConfig(judge="video_reward", frames=16, max_pixels=50_000))
     request = judge.media_request(ScoreQuery("c", Path("c.mp4"), "p"))
-    assert (request.num_frames, request.target_fps, request.max_pixels) == (16, None, 50_000)
+    assert (request.num_frames, request.target_fps, judge.max_pixels) == (16, None, 50_000)
     assert frame_indices(81, 16.0, request) == torch.linspace(0, 80, 16).round().long().tolist()
 
 

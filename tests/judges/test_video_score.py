@@ -215,10 +215,12 @@ def test_the_five_outputs_are_the_head_at_the_last_token(judge: Any, tiny: Path)
 
 def test_a_right_padded_batch_equals_one_clip_at_a_time(judge: Any) -> None:
     clips = [
-        _clip(2, frames=2, prompt="a cat"),
+        _clip(2, frames=4, prompt="a cat"),
         _clip(3, frames=4, prompt="a dog runs on the beach at sunset"),
+        _clip(4, frames=2, prompt="a bird"),  # another frame count: a batch of its own
     ]
-    batch = judge.encode(clips)
+    [(group, batch), (alone, _)] = judge.batches(clips)
+    assert (group, alone) == ([0, 1], [2])
     lengths = batch["attention_mask"].sum(dim=-1).tolist()
     assert lengths[0] < lengths[1] and batch["attention_mask"][0, -1] == 0  # the first row is padded
     together = [v.diagnostics.extra["outputs"] for v in judge.judge_batch(clips)]

@@ -1,6 +1,9 @@
-"""Chat prompts in, tensors out: the model I/O shared by ``label_choice`` and ``pairwise_describe``.
+"""Chat prompts in, tensors out: the model I/O every transformers judge shares.
 
-Each item's prompt is encoded on its own (no padding) by the model's processor or tokenizer; rows are
+Each item's prompt is encoded on its own (no padding) by the model's processor or tokenizer (a judge's
+:meth:`~mmjudge.judges.Judge.model_inputs`, made ahead in a decode worker or by the judge); :func:`batches` is
+the one way those encodings are batched: grouped by the shape of their media (:func:`media_groups`), each
+group padded by :func:`collate`. For scoring, rows are
 then built from an encoding plus extra token ids appended on the right (an answer prefix, a label
 prefix, a reasoning) and left-padded together by :func:`collate`, so the last position of every row
 is its own last real token and a batch of many gives what a batch of one gives. Sequence tensors
@@ -23,6 +26,7 @@ from mmjudge.judges.families import ModelFamily
 
 __all__ = [
     "Encoded",
+    "batches",
     "collate",
     "encode_chat",
     "encode_text",
@@ -149,6 +153,31 @@ def collate(
     return batch
 
 
+def batches(
+    encodings: Sequence[Mapping[str, Any]], pad_id: int, *, padding_side: str = "left", alone: bool = False
+) -> list[tuple[list[int], dict[str, Any]]]:
+    """The one way judges batch: ``(positions, batch)`` pairs covering ``encodings`` (each query's own processor
+    output), one batch per :func:`media_groups` group padded on ``padding_side`` by :func:`collate`.
+
+    A group of one is that query's processor output itself (as its reference calls the processor); ``alone``
+    gives every query a batch of its own (sampled decoding, where each query draws with its own seed).
+
+    >>> import torch
+    >>> one = {"input_ids": torch.tensor([[5, 6, 7]]), "attention_mask": torch.ones(1, 3, dtype=torch.long)}
+    >>> two = {"input_ids": torch.tensor([[8]]), "attention_mask": torch.ones(1, 1, dtype=torch.long)}
+    >>> [(group, batch["input_ids"].tolist()) for group, batch in batches([one, two], 0)]
+    [([0, 1], [[5, 6, 7], [0, 0, 8]])]
+    >>> [group for group, _ in batches([one, two], 0, alone=True)]
+    [[0], [1]]
+    """
+    groups = [[i] for i in range(len(encodings))] if alone else media_groups(encodings)
+    return [
+        (group, dict(encodings[group[0]]) if len(group) == 1
+         else collate([(encodings[i], ()) for i in group], pad_id, padding_side=padding_side))
+        for group in groups
+    ]  # fmt: skip
+
+
 def media_groups(encodings: Sequence[Mapping[str, Any]]) -> list[list[int]]:
     """Positions of ``encodings`` whose media tensors can share a batch (equal shapes past the first axis).
 
@@ -212,9 +241,8 @@ def generate_texts(
     from mmjudge.judges._hf import to_device
 
     texts = [""] * len(encodings)
-    for group in media_groups(encodings):
-        rows = [(encodings[i], ()) for i in group]
-        batch = to_device(collate(rows, pad_id), model.device, _model_dtype(model))
+    for group, encoded in batches(encodings, pad_id):
+        batch = to_device(encoded, model.device, _model_dtype(model))
         with torch.inference_mode():
             out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=pad_id)
         new = out[:, batch["input_ids"].shape[1] :]

@@ -21,6 +21,7 @@ from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._types import MediaRequest
 from mmjudge.judges.families import ModelFamily, family_of
+from mmjudge.judges.profiles import VisionProfile
 
 __all__ = ["FamilyJudge", "Media", "processor_inputs", "resolve_family", "wants_video"]
 
@@ -86,10 +87,13 @@ def processor_inputs(
     min_pixels: int | None = None,
     total_pixels: int | None = None,
     padding_side: str = "left",
+    profile: VisionProfile | None = None,
 ) -> dict[str, Any]:
     """``processor(...)`` on rendered chat ``texts`` and their media, as ``family``'s reference calls it.
 
-    Qwen families: images and frames resized once by the family's profile, ``do_resize=False``, the video
+    Qwen families: images and frames resized once by the family's profile (or ``profile``, where the judge's own
+    reference sizes them another way: VideoAlign), at the model's factor (:func:`~mmjudge.judges._vision_batch.model_factor`:
+    the processor's ``patch_size * merge_size``), ``do_resize=False``, the video
     with qwen-vl-utils' metadata (:func:`mmjudge.judges._vision_batch.processor_batch`). Every other family:
     PIL images (one list per text) and ``uint8`` videos at their decoded size, the processor's own
     resize, ``do_sample_frames=False`` with the sampled indices as ``video_metadata`` (the frames are
@@ -105,7 +109,7 @@ def processor_inputs(
         if m.video is not None
     ]
     if family.profile is not None:
-        profile, images, videos = family.profile, [], []
+        profile, images, videos = profile or family.profile, [], []
         for m in media:
             if m.images:
                 factor = model_factor(processor, video=False)

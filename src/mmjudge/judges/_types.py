@@ -38,16 +38,12 @@ class MediaRequest:
     multiple_of: int | None = None
     """Round the sampled count to a multiple of this (the references' frame factor, 2)."""
     max_pixels: int | None = None
-    """Per-frame pixel cap: without ``profile``, frames are resized to at most this (smart resize, factor
-    28, Pillow bicubic); with ``profile`` and ``factor``, the profile's configured ``max_pixels``."""
+    """Per-frame pixel cap without ``profile``: frames are resized to at most this (smart resize, factor
+    28, Pillow bicubic) while decoding."""
     profile: VisionProfile | None = None
-    """Preprocessing profile (:mod:`mmjudge.judges.profiles`): its frame-count rule picks the frames;
+    """Preprocessing profile (:mod:`mmjudge.judges.profiles`): its frame-count rule picks the frames, which
+    come at full size (the judge resizes them once, to the profile's size for its model's factor);
     ``None``: mmjudge's plain rule (weight-free judges)."""
-    factor: int | None = None
-    """With ``profile``: resize the frames once to the profile's size for this model factor while decoding
-    (``None``: deliver full-size frames; the judge resizes them with its profile)."""
-    min_pixels: int | None = None
-    """With ``profile`` and ``factor``: the configured per-frame floor (``None``: the profile's)."""
     audio_sample_rate: int | None = None
     """Decode the audio track at this rate (``None``: no audio)."""
     audio_resampler: str = "ffmpeg"

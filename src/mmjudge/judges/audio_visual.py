@@ -1,6 +1,7 @@
 """``audio_visual``: a Qwen2.5-Omni-style thinker judging EmoReAlM and EmoPrefer from video + audio.
 
-Model: transformers' ``Qwen2_5OmniThinkerForConditionalGeneration`` with ``Qwen2_5OmniProcessor``. A
+Model: transformers' ``Qwen2_5OmniThinkerForConditionalGeneration`` with ``Qwen2_5OmniProcessor``; the
+checkpoint's family (:data:`mmjudge.judges.families.FAMILIES`, ``qwen2_5_omni``) is checked before the run. A
 folder or Hub id holding the whole Qwen2.5-Omni model (``model_type: qwen2_5_omni``, e.g.
 ``Qwen/Qwen2.5-Omni-7B``) is loaded as ``Qwen2_5OmniForConditionalGeneration`` with
 ``enable_audio_output=False`` (no talker) and its ``.thinker`` is used; a thinker-only folder
@@ -13,9 +14,11 @@ Input per query, as Qwen2.5-Omni takes a video with its soundtrack, preprocessed
 - frames: sampled at the config's ``fps`` (default 2, Qwen2.5-Omni's rate) or ``frames`` count by its
   ``smart_nframes`` (at a rate: clamped to ``[min_frames, max_frames]`` and the clip length, floored to an
   even count; a fixed count rounded to an even one), indices ``torch.linspace(0, total - 1, n).round()``;
-  resized once while decoding to its ``fetch_video`` size (factor 28: floor ``128 * 28**2``, cap
-  ``min(768 * 28**2, total_pixels / n * 2)``; ``max_pixels`` in the config can only lower it) with
-  torchvision's bicubic antialiased kernel; the processor is called with ``do_resize=False``;
+  decoded at full size and resized once when the judge encodes the query (in a decode worker where there are
+  some) to its ``fetch_video`` size for the model's factor (the processor's ``patch_size * merge_size``, 28 for
+  Qwen2.5-Omni: floor ``128 * 28**2``, cap ``min(768 * 28**2, total_pixels / n * 2)``; ``max_pixels`` in the
+  config can only lower it) with torchvision's bicubic antialiased kernel; the processor is called with
+  ``do_resize=False``;
 - audio: the clip's audio as ``librosa.load(path, sr=16000)`` gives it (mono mean of the channels, soxr
   HQ resampling; EmoPrefer ``audio/{name}.wav``; EmoReAlM the ``.wav`` beside the clip, else the clip's
   track), interleaved with the frames in 2-second chunks (``use_audio_in_video``, the processor's
@@ -40,7 +43,7 @@ Greedy decoding (``max_new_tokens`` for the answer); the verdict is the answer a
 (:func:`mmjudge.judges.free_text_verdict`): for EmoReAlM and EmoPrefer the raw response text (scored later
 by the official matchers), the parsed answer in ``diagnostics.extra["parsed"]`` (S2: the description in
 ``diagnostics.extra["description"]``). Each query is encoded on
-its own and the batch is left-padded (:func:`mmjudge.judges._chat.collate`), so a batch of many gives what
+its own and the batch is left-padded (:func:`mmjudge.judges._chat.batches`), so a batch of many gives what
 a batch of one gives. A query with neither frames nor audio gives ``no_judgment``.
 """
 
@@ -52,12 +55,14 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
-from mmjudge.judges._base import Judge, free_text_verdict
+from mmjudge.judges._base import free_text_verdict
 from mmjudge.judges._config import check_option
 from mmjudge.judges._describe import compare_descriptions
+from mmjudge.judges._family import FamilyJudge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
-from mmjudge.judges.profiles import QWEN_OMNI_UTILS
+from mmjudge.judges._vision_batch import model_factor
+from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import ChoiceQuery, Diagnostics, PairQuery, Query, Verdict, kind_name
 
 __all__ = ["OMNI_SYSTEM_PROMPT", "STRATEGIES", "AudioVisualJudge", "AudioVisualOptions", "sampled_fps"]
@@ -71,8 +76,6 @@ AUDIO_SAMPLE_RATE = 16_000
 """Qwen2.5-Omni's audio rate (Whisper features)."""
 DEFAULT_FPS = 2.0
 """Frame sampling rate when the config sets neither ``fps`` nor ``frames`` (Qwen2.5-Omni's default)."""
-FACTOR = 28
-"""Qwen2.5-Omni's resize factor (vision patch 14, merge 2)."""
 STRATEGIES: tuple[str, ...] = ("S1", "S2")
 """EmoPrefer strategies this judge runs (S1: answer from the clip; S2: describe it, then compare in text)."""
 
@@ -127,13 +130,13 @@ def sampled_fps(
 
 
 @register_judge("audio_visual")
-class AudioVisualJudge(Judge):
+class AudioVisualJudge(FamilyJudge):
     """Qwen2.5-Omni thinker over video + audio for EmoReAlM and EmoPrefer (greedy, raw text verdicts)."""
 
     answers: ClassVar[frozenset[type]] = frozenset({ChoiceQuery})
     reads: ClassVar[frozenset[str]] = frozenset({"video", "audio"})
     version: ClassVar[str] = "2"
-    profile = QWEN_OMNI_UTILS
+    model_class: ClassVar[str] = "Qwen2_5OmniThinkerForConditionalGeneration"
     Options: ClassVar[type] = AudioVisualOptions
     default_frames: ClassVar[int | None] = None
     own_prompts = "asks each query's own prompt (the benchmark's protocol)"
@@ -143,9 +146,18 @@ class AudioVisualJudge(Judge):
         self.model: Any = None
         self.processor: Any = None
 
+    def check_family(self, family: ModelFamily) -> None:
+        """Refuse a model that is not Qwen2.5-Omni (the judge interleaves its audio and video chunks)."""
+        if family.name != "qwen2_5_omni":
+            raise ConfigError(
+                f"audio_visual loads Qwen2.5-Omni models (model_type qwen2_5_omni or qwen2_5_omni_thinker); "
+                f"{self.config.model!r} is {family.title}: pick a Qwen2.5-Omni checkpoint"
+            )
+        super().check_family(family)
+
     def media_request(self, query: Query | None = None) -> MediaRequest:
-        """Frames by qwen-omni-utils' rules (``fps``, default 2, or ``frames``), resized while decoding;
-        audio at 16 kHz as librosa loads it."""
+        """Frames by qwen-omni-utils' rules (``fps``, default 2, or ``frames``) at full size (the judge resizes
+        them for the model's factor); audio at 16 kHz as librosa loads it."""
         cfg, opts = self.config, self.options
         fps = cfg.fps if cfg.fps is not None or cfg.frames else DEFAULT_FPS
         return MediaRequest(
@@ -153,9 +165,7 @@ class AudioVisualJudge(Judge):
             target_fps=fps,
             min_frames=opts.min_frames,
             max_frames=opts.max_frames,
-            max_pixels=cfg.max_pixels,
-            profile=self.profile,
-            factor=FACTOR,
+            profile=self.family.profile,
             audio_sample_rate=AUDIO_SAMPLE_RATE if opts.audio else None,
             audio_resampler="soxr_hq",
         )
@@ -164,6 +174,7 @@ class AudioVisualJudge(Judge):
         """Load the thinker (from a thinker folder or a whole Qwen2.5-Omni model) and the processor."""
         from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 
+        _ = self.family  # any family but Qwen2.5-Omni is refused here, before a weight is read
         source = model_source(self.config)
         common: dict[str, Any] = hub_options(self.config)
         kind = getattr(load_pretrained("AutoConfig", source, **common), "model_type", None)
@@ -173,13 +184,8 @@ class AudioVisualJudge(Judge):
                 "Qwen2_5OmniForConditionalGeneration", source, enable_audio_output=False, **weights
             )
             self.model = full.thinker
-        elif kind == "qwen2_5_omni_thinker":
-            self.model = load_pretrained("Qwen2_5OmniThinkerForConditionalGeneration", source, **weights)
-        else:
-            raise ConfigError(
-                f"audio_visual loads Qwen2.5-Omni models (model_type qwen2_5_omni or qwen2_5_omni_thinker); "
-                f"{source!r} is {kind!r}: pick a Qwen2.5-Omni checkpoint"
-            )
+        else:  # qwen2_5_omni_thinker
+            self.model = load_pretrained(self.model_class, source, **weights)
         self.processor = load_pretrained("AutoProcessor", source, **common)
 
     def check_benchmark(self, benchmark: str) -> type:
@@ -296,11 +302,11 @@ class AudioVisualJudge(Judge):
         prompt = self._render(chat)
         kwargs: dict[str, Any] = {"text": [prompt], "return_tensors": "pt"}
         if has_video:
-            assert frames is not None
-            request = self.media_request(judge_input.query)
-            frames = self.profile.fit_video(
-                frames, FACTOR, source_size=judge_input.frame_size, max_pixels=request.max_pixels
-            )  # frames from the runner are already at this size: a no-op
+            assert frames is not None and self.family.profile is not None
+            factor = model_factor(self.processor, video=True)
+            frames = self.family.profile.fit_video(
+                frames, factor, source_size=judge_input.frame_size, max_pixels=self.config.max_pixels
+            )
             fps = sampled_fps(
                 len(frames), judge_input.total_frames, judge_input.fps, self.config.fps or DEFAULT_FPS
             )
@@ -314,22 +320,26 @@ class AudioVisualJudge(Judge):
     def _generate(self, encodings: list[dict[str, Any]], interleaved: bool, max_new_tokens: int) -> list[str]:
         import torch
 
-        from mmjudge.judges._chat import collate, pad_token_id
+        from mmjudge.judges._chat import batches, pad_token_id
         from mmjudge.judges._hf import to_device
 
         tokenizer = self.processor.tokenizer
         pad_id = pad_token_id(tokenizer)
-        batch = to_device(collate([(e, ()) for e in encodings], pad_id), self.model.device, self.model.dtype)
-        with torch.inference_mode():
-            out = self.model.generate(
-                **batch,
-                use_audio_in_video=interleaved,
-                max_new_tokens=max_new_tokens,
-                do_sample=False,
-                pad_token_id=pad_id,
-            )
-        new = out[:, batch["input_ids"].shape[1] :]
-        return [str(t) for t in tokenizer.batch_decode(new, skip_special_tokens=True)]
+        texts = [""] * len(encodings)
+        for group, encoded in batches(encodings, pad_id):
+            batch = to_device(encoded, self.model.device, self.model.dtype)
+            with torch.inference_mode():
+                out = self.model.generate(
+                    **batch,
+                    use_audio_in_video=interleaved,
+                    max_new_tokens=max_new_tokens,
+                    do_sample=False,
+                    pad_token_id=pad_id,
+                )
+            new = out[:, batch["input_ids"].shape[1] :]
+            for i, text in zip(group, tokenizer.batch_decode(new, skip_special_tokens=True), strict=True):
+                texts[i] = str(text)
+        return texts
 
     def _verdict(self, judge_input: JudgeInput, reply: _Reply) -> Verdict:
         frames = 0 if judge_input.frames is None else len(judge_input.frames)

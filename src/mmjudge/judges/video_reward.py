@@ -3,19 +3,21 @@
 Protocol (VideoAlign's ``VideoVLMRewardInference``, Liu et al. 2025, as its code runs it; preprocessing
 profile :data:`mmjudge.judges.profiles.VIDEOALIGN`):
 
-1. **Frames** (through :meth:`VideoRewardJudge.media_request`; the runner decodes them and resizes them
-   once while decoding): VideoAlign's vendored ``smart_nframes``: at 2 fps (or ``fps``),
+1. **Frames** (through :meth:`VideoRewardJudge.media_request`; the runner decodes them at full size and the
+   judge resizes them once when it encodes the clip, in a decode worker where there are some): VideoAlign's vendored ``smart_nframes``: at 2 fps (or ``fps``),
    ``n = total / fps * 2`` clamped to ``[4, min(768, total)]`` (floored to even) and *rounded* to an even
    number, then capped at the clip length; ``frames: N`` takes ``N`` rounded to an even number (capped at
    the clip length); indices ``torch.linspace(0, total - 1, n).round()`` (81 frames at 16 fps ->
    ``[0, 9, 18, 27, 36, 44, 53, 62, 71, 80]``). A clip that gives fewer than 2 frames is refused, as there.
-   Each frame is smart-resized with factor 28 to at most ``max_pixels`` (default 200,704, VideoReward's
+   Each frame is smart-resized with the model's factor (its processor's ``patch_size * merge_size``: 28 for
+   Qwen2-VL) to at most ``max_pixels`` (default 200,704, VideoReward's
    ``max_frame_pixels``; it *replaces* the computed cap, as in VideoAlign) and at least
    ``options.min_pixels`` (default 128 * 28 * 28) with torchvision's bicubic antialiased kernel. The
    processor is called with ``do_resize=False``.
 2. **Prompt**: the clip as a video, then a rubric holding the three marker tokens ``<|VQ_reward|>``,
    ``<|MQ_reward|>``, ``<|TA_reward|>`` (the generation prompt in the text-alignment part), in the chat
-   template with the generation prompt, right padded.
+   template with the generation prompt; each clip encoded on its own (the Qwen2-VL family's processor path,
+   :func:`mmjudge.judges._family.processor_inputs`, with VideoAlign's profile), then right padded into batches.
 3. **Positions**: ``0 .. L-1`` on all three rotary axes (``options.positions: sequential``), what the
    backbone got under transformers 4.45 when VideoAlign called it with ``position_ids=None``, and so what
    its checkpoints were trained with; ``mrope`` lets transformers compute Qwen2-VL's 3-D positions.
@@ -28,7 +30,8 @@ profile :data:`mmjudge.judges.profiles.VIDEOALIGN`):
    (:func:`reward_scores`). The verdict value is ``{"VQ", "MQ", "TA", "overall"}``; IsoVRBench scores a
    pair with the head of its dimension (motion -> MQ, text -> TA, visual -> VQ, overall -> overall).
 
-Weights: ``model`` names the base Qwen2-VL (e.g. ``Qwen/Qwen2-VL-2B-Instruct``) and
+Weights: ``model`` names the base Qwen2-VL (e.g. ``Qwen/Qwen2-VL-2B-Instruct``; its family is checked before the
+run, and a checkpoint of another family is refused) and
 ``options.checkpoint`` the VideoAlign folder (``model_config.json`` + ``checkpoint-<step>/`` with a full
 ``model.pth`` or a LoRA adapter + ``non_lora_state_dict.pth``; legacy parameter names are remapped, see
 :mod:`mmjudge.judges._videoalign_ckpt`).
@@ -44,11 +47,12 @@ from typing import Any, ClassVar, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
-from mmjudge.judges._base import Judge
 from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._family import FamilyJudge, Media, processor_inputs
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges._videoalign_ckpt import DIMENSIONS, VideoAlignSettings
+from mmjudge.judges.families import ModelFamily
 from mmjudge.judges.profiles import VIDEOALIGN
 from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
 
@@ -62,8 +66,6 @@ FPS = 2.0
 """VideoAlign's sampling rate."""
 MAX_PIXELS = 200_704
 """VideoAlign's per-frame pixel cap (448 * 448)."""
-FACTOR = 28
-"""Qwen2-VL's resize factor (patch 14, merge 2)."""
 POSITIONS = ("sequential", "mrope")
 
 DEFAULT_RUBRIC = """
@@ -149,8 +151,9 @@ def reward_scores(
 
 
 @register_judge("video_reward")
-class VideoRewardJudge(Judge):
-    """VideoAlign-style reward model for IsoVRBench clips."""
+class VideoRewardJudge(FamilyJudge):
+    """VideoAlign-style reward model for IsoVRBench clips (a Qwen2-VL backbone: the family is checked before the
+    run; its frames follow VideoAlign's own profile, which :attr:`profile` names, not the family's)."""
 
     answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
     reads: ClassVar[frozenset[str]] = frozenset({"video"})
@@ -170,17 +173,34 @@ class VideoRewardJudge(Judge):
         self.settings = VideoAlignSettings()
         self.marker_ids: dict[str, int] = {}
 
+    def check_family(self, family: ModelFamily) -> None:
+        """Refuse a backbone that is not Qwen2-VL (VideoAlign builds its reward model on Qwen2-VL)."""
+        if family.name != "qwen2_vl":
+            raise ConfigError(
+                f"video_reward builds VideoAlign's reward model on a Qwen2-VL backbone (Qwen/Qwen2-VL-2B-Instruct); "
+                f"{self.config.model!r} is {family.title}: set model to the Qwen2-VL checkpoint the VideoAlign "
+                "checkpoint was trained from"
+            )
+        super().check_family(family)
+
+    @property
+    def loads_as(self) -> str:
+        """The transformers class of the base model (``options.model_class``)."""
+        return str(self.options.model_class)
+
+    @property
+    def max_pixels(self) -> int:
+        """The per-frame pixel cap (the config's ``max_pixels``, else VideoAlign's 200,704)."""
+        return int(self.config.max_pixels or MAX_PIXELS)
+
     def media_request(self, query: Query | None = None) -> MediaRequest:
-        """VideoAlign's sampling (2 fps or ``frames``) and size (<= 200,704 px), resized while decoding (the
-        same for every clip: ``query`` is not read)."""
+        """VideoAlign's sampling (2 fps or ``frames``), frames at full size (the judge resizes them to
+        VideoAlign's size for the model's factor; the same for every clip: ``query`` is not read)."""
         cfg = self.config
         return MediaRequest(
             num_frames=cfg.frames if cfg.fps is None else None,
             target_fps=None if cfg.frames is not None and cfg.fps is None else (cfg.fps or FPS),
-            max_pixels=cfg.max_pixels or MAX_PIXELS,
             profile=self.profile,
-            factor=FACTOR,
-            min_pixels=self.options.min_pixels,
         )
 
     @property
@@ -190,10 +210,9 @@ class VideoRewardJudge(Judge):
 
     def build_model(self, device: str, settings: VideoAlignSettings) -> tuple[Any, Any]:
         """Base model + processor as VideoAlign builds them (markers added, embeddings resized, ``rm_head``)."""
-        from mmjudge.judges._hf import load_model_and_processor
         from mmjudge.judges._videoalign_ckpt import attach_head
 
-        model, processor = load_model_and_processor(self.config, device, self.options.model_class)
+        model, processor = self.load_model(device)
         tokenizer = processor.tokenizer
         if settings.reward_token == "special":
             missing = [m for m in MARKERS.values() if m not in tokenizer.get_vocab()]
@@ -250,14 +269,14 @@ class VideoRewardJudge(Judge):
         data = self.settings.data
         ours = self.media_request()
         rate_differs = ours.target_fps is not None and data.get("fps") not in (None, ours.target_fps)
-        if rate_differs or data.get("max_frame_pixels") not in (None, ours.max_pixels):
+        if rate_differs or data.get("max_frame_pixels") not in (None, self.max_pixels):
             logger.warning(
                 "video_reward: the checkpoint was trained with fps=%s, max_frame_pixels=%s; this config uses "
                 "fps=%s, max_pixels=%s (set fps and max_pixels in the judge config to run it as VideoAlign does)",
                 data.get("fps"),
                 data.get("max_frame_pixels"),
                 ours.target_fps,
-                ours.max_pixels,
+                self.max_pixels,
             )
 
     def statistics(self) -> tuple[dict[str, float] | None, dict[str, float] | None]:
@@ -270,34 +289,34 @@ class VideoRewardJudge(Judge):
             return None, None
         return dict(means), dict(stds)
 
-    def encode(self, inputs: Sequence[JudgeInput]) -> Any:
-        """Right-padded processor batch of the clips (at the profile's size, ``do_resize=False``)."""
-        from mmjudge.judges._vision_batch import processor_batch, video_metadata
+    def model_inputs(self, x: JudgeInput) -> Any:
+        """One clip's processor output (:meth:`encode_one`), made in a decode worker (``None`` without frames)."""
+        return None if x.frames is None or len(x.frames) == 0 else self.encode_one(x)
 
-        request = self.media_request()
-        texts: list[str] = []
-        videos: list[Any] = []
-        metadata: list[dict[str, Any]] = []
-        for one in inputs:
-            if one.frames is None or len(one.frames) == 0:
-                raise ConfigError(f"video_reward rates clips from their frames; {one.query.item_id!r} came without any")
-            # frames from the runner are already at this size (a no-op); direct callers get the one resize
-            videos.append(
-                self.profile.fit_video(
-                    one.frames,
-                    FACTOR,
-                    source_size=one.frame_size,
-                    min_pixels=request.min_pixels,
-                    max_pixels=request.max_pixels,
-                )
-            )
-            metadata.append(video_metadata(one.frame_indices, one.fps, len(one.frames), one.total_frames))
-            rubric = self.template.replace("{prompt}", cast(ScoreQuery, one.query).prompt)  # the kind it answers
-            messages = [{"role": "user", "content": [{"type": "video"}, {"type": "text", "text": rubric}]}]
-            texts.append(
-                self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-            )
-        return processor_batch(self.processor, texts, videos=videos, metadata=metadata, padding_side="right")
+    def encode_one(self, one: JudgeInput) -> dict[str, Any]:
+        """One clip's processor output: its frames resized once to VideoAlign's size for the model's factor, the
+        rubric in the chat template, the processor called with ``do_resize=False`` (the family's path)."""
+        if one.frames is None or len(one.frames) == 0:
+            raise ConfigError(f"video_reward rates clips from their frames; {one.query.item_id!r} came without any")
+        rubric = self.template.replace("{prompt}", cast(ScoreQuery, one.query).prompt)  # the kind it answers
+        media = Media(video=one.frames, frame_indices=one.frame_indices, fps=one.fps, total_frames=one.total_frames,
+                      frame_size=one.frame_size)  # fmt: skip
+        messages = [{"role": "user", "content": media.content(rubric)}]
+        text = self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return processor_inputs(self.processor, self.family, [text], [media], max_pixels=self.max_pixels,
+                                min_pixels=self.options.min_pixels, padding_side="right", profile=self.profile)  # fmt: skip
+
+    def batches(self, inputs: Sequence[JudgeInput]) -> list[tuple[list[int], dict[str, Any]]]:
+        """``(positions, right-padded batch)`` pairs covering ``inputs`` (:func:`mmjudge.judges._chat.batches`)."""
+        from mmjudge.judges._chat import batches, pad_token_id
+
+        made = [x.model_inputs if x.model_inputs is not None else self.encode_one(x) for x in inputs]
+        return batches(made, pad_token_id(self.processor.tokenizer), padding_side="right")
+
+    def encode(self, inputs: Sequence[JudgeInput]) -> dict[str, Any]:
+        """The right-padded batch of ``inputs`` (clips whose media tensors share a shape, as Qwen2-VL's always do)."""
+        [(_, batch)] = self.batches(inputs)
+        return batch
 
     def raw_rewards(self, batch: Mapping[str, Any]) -> Any:
         """Head outputs ``(B, 3)`` for VQ, MQ, TA (float32)."""
@@ -332,11 +351,15 @@ class VideoRewardJudge(Judge):
         if self.model is None:
             raise RuntimeError("video_reward: call load(device) before judge_batch")
         started = time.perf_counter()
-        batch = to_device(self.encode(inputs), self.model.device)
-        raw = self.raw_rewards(batch).double().cpu().tolist()
+        raw: list[list[float]] = [[] for _ in inputs]
+        tokens = [0] * len(inputs)
+        for group, encoded in self.batches(inputs):
+            batch = to_device(encoded, self.model.device)
+            counts = batch["attention_mask"].sum(dim=-1).tolist()
+            for i, values, count in zip(group, self.raw_rewards(batch).double().cpu().tolist(), counts, strict=True):
+                raw[i], tokens[i] = values, int(count)
         means, stds = self.statistics()
         share = (time.perf_counter() - started) / len(inputs)
-        tokens = batch["attention_mask"].sum(dim=-1).tolist()
         verdicts = []
         for one, values, count in zip(inputs, raw, tokens, strict=True):
             dims = dict(zip(DIMENSIONS, values, strict=True))

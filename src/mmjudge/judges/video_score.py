@@ -28,10 +28,12 @@ from typing import Any, ClassVar, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
-from mmjudge.judges._base import Judge, with_media
+from mmjudge.judges._base import with_media
 from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._family import FamilyJudge
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
+from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = [
@@ -141,8 +143,8 @@ def dimension_scores(outputs: Sequence[float], digits: int | None = None) -> dic
 
 
 @register_judge("video_score")
-class VideoScoreJudge(Judge):
-    """VideoScore v1 / v1.1 for IsoVRBench clips."""
+class VideoScoreJudge(FamilyJudge):
+    """VideoScore v1 / v1.1 for IsoVRBench clips (Idefics2 checkpoints: the family is checked before the run)."""
 
     answers: ClassVar[frozenset[type]] = frozenset({ScoreQuery})
     reads: ClassVar[frozenset[str]] = frozenset({"video"})
@@ -165,6 +167,15 @@ class VideoScoreJudge(Judge):
         self.template = template
         self.model: Any = None
         self.processor: Any = None
+
+    def check_family(self, family: ModelFamily) -> None:
+        """Refuse a checkpoint that is not Idefics2 (VideoScore's backbone: Mantis' Idefics2 classifier)."""
+        if family.name != "idefics2":
+            raise ConfigError(
+                f"video_score runs VideoScore checkpoints, Idefics2 with a regression head (TIGER-Lab/VideoScore-v1.1); "
+                f"{self.config.model!r} is {family.title}: pick a VideoScore checkpoint"
+            )
+        super().check_family(family)
 
     @property
     def max_frames(self) -> int:
@@ -208,29 +219,17 @@ class VideoScoreJudge(Judge):
         return None if x.frames is None or len(x.frames) == 0 else self.encode([x])
 
     def encode(self, inputs: Sequence[JudgeInput]) -> Any:
-        """The processor's batch: one official prompt and the frames (PIL) per clip, right padded."""
+        """The official processor call for one clip (``inputs`` holds one): its prompt and its frames (PIL).
+        Clips are batched afterwards, by :func:`mmjudge.judges._chat.batches`."""
         from PIL import Image
 
-        texts: list[str] = []
-        images: list[list[Any]] = []
-        for one in inputs:
-            if one.frames is None or len(one.frames) == 0:
-                raise MediaError(
-                    f"video_score rates clips from their frames; {one.query.item_id!r} came without any"
-                )
-            prompt = cast(ScoreQuery, one.query).prompt  # the kind it answers
-            texts.append(build_prompt(prompt, len(one.frames), self.template))
-            images.append([Image.fromarray(frame) for frame in one.frames])
-        if len(texts) == 1:  # the official call
-            return self.processor(text=texts[0], images=images[0], return_tensors="pt")
-        tokenizer = self.processor.tokenizer
-        if tokenizer.pad_token_id is None:
-            raise ConfigError(
-                "video_score: the checkpoint's tokenizer has no pad token, so clips cannot be batched; "
-                "set batch_size: 1"
-            )
-        tokenizer.padding_side = "right"
-        return self.processor(text=texts, images=images, padding=True, return_tensors="pt")
+        if len(inputs) != 1:
+            raise ValueError(f"video_score encodes one clip per processor call, got {len(inputs)}")
+        [one] = inputs
+        if one.frames is None or len(one.frames) == 0:
+            raise MediaError(f"video_score rates clips from their frames; {one.query.item_id!r} came without any")
+        prompt = build_prompt(cast(ScoreQuery, one.query).prompt, len(one.frames), self.template)  # the kind it answers
+        return self.processor(text=prompt, images=[Image.fromarray(frame) for frame in one.frames], return_tensors="pt")
 
     def outputs(self, batch: Mapping[str, Any]) -> Any:
         """The head's five outputs ``(B, 5)`` as float64 on the CPU."""
@@ -239,24 +238,29 @@ class VideoScoreJudge(Judge):
         with torch.inference_mode():
             return self.model(**batch).double().cpu()
 
-    def _outputs_of(self, made: Sequence[Any]) -> tuple[list[list[float]], list[int]]:
-        """Five outputs and the token count of each clip's encoding; clips whose frames have the same shape
-        share a right-padded batch (the head reads each row's last real token), the others run apart."""
-        from mmjudge.judges._chat import collate, media_groups
-        from mmjudge.judges._hf import to_device
+    def batches(self, inputs: Sequence[JudgeInput]) -> list[tuple[list[int], Any]]:
+        """``(positions, batch)`` pairs covering ``inputs``: each clip's official processor output (made ahead or
+        here); clips whose frames have the same shape share a right-padded batch (the head reads each row's
+        last real token), the others run apart (:func:`mmjudge.judges._chat.batches`)."""
+        from mmjudge.judges._chat import batches
 
         pad = self.processor.tokenizer.pad_token_id
-        if len(made) > 1 and pad is None:
+        if len(inputs) > 1 and pad is None:
             raise ConfigError(
                 "video_score: the checkpoint's tokenizer has no pad token, so clips cannot be batched; "
                 "set batch_size: 1"
             )
-        rows: list[list[float]] = [[] for _ in made]
-        tokens = [0] * len(made)
-        for group in media_groups(made) if len(made) > 1 else [[0]]:
-            batch = made[0] if len(made) == 1 else collate([(made[i], ()) for i in group], int(pad),
-                                                          padding_side="right")  # fmt: skip
-            batch = to_device(batch, self.model.device, self.model.dtype)
+        made = [self.encode([x]) if x.model_inputs is None else x.model_inputs for x in inputs]
+        return batches(made, int(pad or 0), padding_side="right")
+
+    def _outputs_of(self, inputs: Sequence[JudgeInput]) -> tuple[list[list[float]], list[int]]:
+        """Five outputs and the token count of each clip, batch by batch (:meth:`batches`)."""
+        from mmjudge.judges._hf import to_device
+
+        rows: list[list[float]] = [[] for _ in inputs]
+        tokens = [0] * len(inputs)
+        for group, encoded in self.batches(inputs):
+            batch = to_device(encoded, self.model.device, self.model.dtype)
             counts = batch["attention_mask"].sum(dim=-1).tolist()
             for i, values, count in zip(group, self.outputs(batch).tolist(), counts, strict=True):
                 rows[i], tokens[i] = values, int(count)
@@ -270,8 +274,7 @@ class VideoScoreJudge(Judge):
         if self.model is None:
             raise RuntimeError("video_score: call load(device) before judge_batch")
         started = time.perf_counter()
-        made = [self.encode([x]) if x.model_inputs is None else x.model_inputs for x in inputs]
-        rows, tokens = self._outputs_of(made)
+        rows, tokens = self._outputs_of(inputs)
         share = (time.perf_counter() - started) / len(inputs)
         verdicts = []
         for one, values, count in zip(inputs, rows, tokens, strict=True):

@@ -225,16 +225,14 @@ class VideoScore2Judge(FamilyJudge):
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Generate each clip's reply and read its scores (one batch per media shape; alone when sampling)."""
-        from mmjudge.judges._chat import collate, media_groups, pad_token_id
+        from mmjudge.judges._chat import batches, pad_token_id
 
         if self.model is None:
             raise RuntimeError("videoscore2: call load(device) before judge_batch")
         made = [x.model_inputs if x.model_inputs is not None else self.encode([x]) for x in inputs]
-        groups = [[i] for i in range(len(inputs))] if self.options.do_sample else media_groups(made)
         pad = pad_token_id(self.processor.tokenizer)
         verdicts: dict[int, Verdict] = {}
-        for group in groups:
-            batch = collate([(made[i], ()) for i in group], pad)
+        for group, batch in batches(made, pad, alone=self.options.do_sample):
             replies = self.generate(batch, seed=self._seed(inputs[group[0]].query.item_id))
             for i, (ids, probs) in zip(group, replies, strict=True):
                 verdicts[i] = self.verdict(

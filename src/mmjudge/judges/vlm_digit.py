@@ -160,23 +160,20 @@ class VlmDigitJudge(FamilyJudge):
         )
 
     def model_inputs(self, x: JudgeInput) -> Any:
-        """One clip's processor batch (:meth:`encode` of ``[x]``), made in a decode worker; ``None`` without
-        frames or under right padding (the batch is then encoded whole)."""
-        if x.frames is None or len(x.frames) == 0 or self.options.padding_side != "left":
+        """One clip's processor output (:meth:`encode` of ``[x]``), made in a decode worker; ``None`` without
+        frames."""
+        if x.frames is None or len(x.frames) == 0:
             return None
         return self.encode([x])
 
     def batches(self, inputs: Sequence[JudgeInput]) -> list[tuple[list[int], Any]]:
-        """``(positions, processor batch)`` pairs covering ``inputs``: one :meth:`encode` call, or, when every
-        input's model inputs were made ahead, those inputs left-padded together per
-        :func:`~mmjudge.judges._chat.media_groups` group."""
-        from mmjudge.judges._chat import collate, media_groups, pad_token_id
+        """``(positions, batch)`` pairs covering ``inputs``: each clip's own processor output (made ahead or
+        here), batched by :func:`mmjudge.judges._chat.batches` on the configured padding side."""
+        from mmjudge.judges._chat import batches, pad_token_id
 
-        made = [x.model_inputs for x in inputs]
-        if any(m is None for m in made):
-            return [(list(range(len(inputs))), self.encode(inputs))]
+        made = [x.model_inputs if x.model_inputs is not None else self.encode([x]) for x in inputs]
         pad = pad_token_id(self.processor.tokenizer)
-        return [(group, collate([(made[i], ()) for i in group], pad)) for group in media_groups(made)]
+        return batches(made, pad, padding_side=self.options.padding_side)
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Expected-digit scores (0-100) of a batch of clips."""

@@ -254,18 +254,15 @@ def frame_indices(total: int, fps: float, request: MediaRequest) -> list[int]:
 
 
 def _resized(frames: np.ndarray, request: MediaRequest) -> np.ndarray:
-    """``frames`` resized as ``request`` asks: to its profile's size, to its ``max_pixels``, or not at all."""
-    if request.profile is not None:
-        if request.factor is None:
-            return frames
-        return request.profile.fit_video(
-            frames, request.factor, min_pixels=request.min_pixels, max_pixels=request.max_pixels
-        )
-    return frames if request.max_pixels is None else resize_max_pixels(frames, request.max_pixels)
+    """``frames`` resized as ``request`` asks: to its ``max_pixels``, or not at all (a profile's frames come at
+    full size; the judge resizes them for its model)."""
+    if request.profile is not None or request.max_pixels is None:
+        return frames
+    return resize_max_pixels(frames, request.max_pixels)
 
 
 def _resize_key(request: MediaRequest) -> tuple[object, ...]:
-    return (request.profile, request.factor, request.min_pixels, request.max_pixels)
+    return (None,) if request.profile is not None else (request.max_pixels,)
 
 
 def _add_frames(
@@ -284,13 +281,11 @@ def _add_frames(
     stacks: dict[tuple[object, ...], int] = {}
     for i, chosen in indices.items():
         request, positions = requests[i], np.searchsorted(union, chosen)
-        # a profile's frame size depends on how many frames it takes: those frames are resized alone
-        alone = request.profile is not None and request.factor is not None
-        key = (_resize_key(request), tuple(chosen)) if alone else _resize_key(request)
+        key = _resize_key(request)
         if key not in stacks:
             stacks[key] = len(decoded.frames)
-            decoded.frames.append(_resized(_take(frames, positions) if alone else frames, request))
-        decoded.slices[i] = (stacks[key], np.arange(len(chosen)) if alone else positions)
+            decoded.frames.append(_resized(frames, request))
+        decoded.slices[i] = (stacks[key], positions)
         judge_input = (decoded.inputs or [])[i]
         judge_input.frame_indices = tuple(chosen)
         judge_input.fps = info.fps

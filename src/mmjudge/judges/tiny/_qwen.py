@@ -85,9 +85,10 @@ def _finish(model_cls: Any, config: Any, processor: Any, out_dir: str | Path, se
     return save_random(model_cls, config, processor, out_dir, seed)
 
 
-def build_qwen2_vl(out_dir: str | Path, *, seed: int = 0, reward_markers: bool = True) -> Path:
+def build_qwen2_vl(out_dir: str | Path, *, seed: int = 0, reward_markers: bool = True, patch: int = 14) -> Path:
     """Tiny Qwen2-VL (text hidden 32, 1 layer; vision depth 1, patch 14, merge 2: frames in 28-px cells).
-    ``reward_markers=False``: a stock tokenizer without VideoAlign's three markers."""
+    ``reward_markers=False``: a stock tokenizer without VideoAlign's three markers; ``patch=16``: 16-px patches
+    in model and processor (32-px cells, a factor no released Qwen2-VL has: it tests that judges read it)."""
     from transformers import Qwen2VLConfig, Qwen2VLForConditionalGeneration, Qwen2VLProcessor
     from transformers.models.qwen2_vl.video_processing_qwen2_vl import Qwen2VLVideoProcessor
 
@@ -99,14 +100,14 @@ def build_qwen2_vl(out_dir: str | Path, *, seed: int = 0, reward_markers: bool =
         "hidden_size": 32,
         "num_heads": 2,
         "mlp_ratio": 2,
-        "patch_size": 14,
+        "patch_size": patch,
     }
     config = Qwen2VLConfig(
         text_config=_text(ids, rope_parameters=_MROPE),
         vision_config=vision,
         **_vision_token_ids(ids),
     )
-    processor = _qwen_vl_processor(Qwen2VLProcessor, Qwen2VLVideoProcessor, tokenizer, 14)
+    processor = _qwen_vl_processor(Qwen2VLProcessor, Qwen2VLVideoProcessor, tokenizer, patch)
     return _finish(Qwen2VLForConditionalGeneration, config, processor, out_dir, seed)
 
 
