@@ -214,15 +214,6 @@ def test_mmjudge_eval_end_to_end(
     assert np.isfinite(json.loads((out / "results.json").read_text()) is not None)
 
 
-def test_the_shipped_config_loads() -> None:
-    from mmjudge.judges import load_config
-
-    root = Path(__file__).resolve().parents[2]
-    loaded = make_judge(load_config(root / "judges" / "audio_visual" / "config.yaml"))
-    assert loaded.benchmarks == {"emoprefer", "emorealm"} and loaded.config.fps == 2.0
-    assert loaded.options.use_audio_in_video and loaded.options.max_new_tokens == 64
-
-
 # Strategy S2 (EmoPrefer): describe the clip from frames + audio, then compare in text with the same thinker.
 
 
@@ -383,14 +374,12 @@ def test_s2_end_to_end_on_the_emoprefer_sample(
     assert (out / "results.json").is_file()
 
 
-def test_the_shipped_s2_config_loads() -> None:
+def test_the_shipped_s2_config_refuses_emorealm() -> None:
     from mmjudge.errors import ConfigError
     from mmjudge.judges import load_config
 
     root = Path(__file__).resolve().parents[2]
     loaded = make_judge(load_config(root / "judges" / "audio_visual" / "omni-7b-s2.yaml"))
-    assert loaded.config.model == "Qwen/Qwen2.5-Omni-7B" and loaded.options.strategy == "S2"
-    assert loaded.options.audio and loaded.options.use_audio_in_video and loaded.config.fps == 2.0
     with pytest.raises(ConfigError, match="strategy S2"):
         loaded.check_benchmark("emorealm")
     card = (root / "judges" / "audio_visual" / "README.md").read_text(encoding="utf-8")

@@ -110,17 +110,13 @@ def test_runs_through_the_runner_on_the_sample_data(
     assert output.scores
 
 
-def test_shipped_config_and_card() -> None:
+def test_the_shipped_config_samples_table_6s_six_frames() -> None:
     from mmjudge.judges import load_config, make_judge
 
     repo = Path(__file__).resolve().parents[2]
     config = load_config(repo / "judges" / "clip_score" / "config.yaml")
-    assert config.judge == "clip_score" and config.model
     request = make_judge(config).media_request(ScoreQuery("c", Path("c.mp4"), "p"))
     assert frame_indices(81, 16.0, request) == [0, 16, 32, 48, 64, 80]  # IsoVRBench Table 6: 6 frames
-    assert type(make_judge(config)).__name__ == "ClipScoreJudge"
-    card = " ".join((repo / "judges" / "clip_score" / "README.md").read_text(encoding="utf-8").split())
-    assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card
 
 
 def test_the_processor_repo_is_pinned_by_its_own_revision(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,11 +15,11 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-import mmjudge.judges as judges_package  # noqa: E402
-from mmjudge.errors import ConfigError  # noqa: E402
-from mmjudge.judges import JUDGES, JudgeConfig, JudgeInput, get_judge  # noqa: E402
-from mmjudge.judges._family import FamilyJudge  # noqa: E402
-from mmjudge.queries import ScoreQuery  # noqa: E402
+import mmjudge.judges as judges_package
+from mmjudge.errors import ConfigError
+from mmjudge.judges import JUDGES, JudgeConfig, JudgeInput, get_judge
+from mmjudge.judges._family import FamilyJudge
+from mmjudge.queries import ScoreQuery
 
 JUDGES_DIR = Path(judges_package.__file__).parent
 

@@ -392,15 +392,3 @@ def test_scores_reach_isovrbench_at_the_pairs_dimension_head(
     assert heads >= {"MQ", "TA", "VQ"}  # the sample data holds pairs of each dimension
 
 
-def test_shipped_config_and_card() -> None:
-    from mmjudge.judges import load_config
-
-    repo = Path(__file__).resolve().parents[2]
-    config = load_config(repo / "judges" / "unified_reward" / "config.yaml")
-    assert config.judge == "unified_reward" and config.model == "CodeGoat24/UnifiedReward-2.0-qwen3vl-8b"
-    assert config.dtype == "bfloat16" and config.frames == 8
-    assert type(make_judge(config)).__name__ == "UnifiedRewardJudge"
-    card = " ".join((repo / "judges" / "unified_reward" / "README.md").read_text(encoding="utf-8").split())
-    for needed in ("## Reference inference", "ff6f520", "point_score_APS_video_generation.py", "vllm_request.py",
-                   "Random weights prove the plumbing, not the scores", "## Citation"):  # fmt: skip
-        assert needed in card, needed

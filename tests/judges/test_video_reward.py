@@ -479,12 +479,3 @@ def test_runs_through_the_runner_on_the_sample_data(
     assert set(DIMENSION_HEADS.values()) == {"VQ", "MQ", "TA", "overall"}
 
 
-def test_shipped_config_and_card() -> None:
-    from mmjudge.judges import load_config, make_judge
-
-    repo = Path(__file__).resolve().parents[2]
-    config = load_config(repo / "judges" / "video_reward" / "config.yaml")
-    assert config.judge == "video_reward" and config.model
-    assert type(make_judge(config)).__name__ == "VideoRewardJudge"
-    card = " ".join((repo / "judges" / "video_reward" / "README.md").read_text(encoding="utf-8").split())
-    assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card

@@ -199,17 +199,6 @@ def test_runs_through_the_runner_on_the_sample_data(
     assert output.scores
 
 
-def test_shipped_config_and_card() -> None:
-    from mmjudge.judges import load_config, make_judge
-
-    repo = Path(__file__).resolve().parents[2]
-    config = load_config(repo / "judges" / "vlm_digit" / "config.yaml")
-    assert config.judge == "vlm_digit" and config.model
-    assert type(make_judge(config)).__name__ == "VlmDigitJudge"
-    card = " ".join((repo / "judges" / "vlm_digit" / "README.md").read_text(encoding="utf-8").split())
-    assert "Random weights prove the plumbing, not the scores" in card and "## Citation" in card
-
-
 def test_runs_through_mmjudge_eval(sample_data: Path, tiny_qwen2_vl: Path, tmp_path: Path) -> None:
     from mmjudge.cli import main
 
