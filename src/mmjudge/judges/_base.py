@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
+from mmjudge.judges._registry import get_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import VisionProfile
 from mmjudge.queries import ChoiceQuery, ClipPairQuery, Diagnostics, Query, Verdict, kind_name
@@ -260,6 +262,17 @@ def _has_frames(x: JudgeInput) -> bool:
     return x.frames is not None and len(x.frames) > 0
 
 
+def timed_verdicts(judge_fn: Callable[[Sequence[Any]], list[Any]], inputs: Sequence[Any]) -> list[Any]:
+    """``judge_fn(inputs)`` with ``diagnostics.latency_s`` set to the batch time divided by the batch size."""
+    started = time.perf_counter()
+    verdicts = judge_fn(inputs)
+    latency = (time.perf_counter() - started) / max(1, len(inputs))
+    return [
+        dataclasses.replace(v, diagnostics=dataclasses.replace(v.diagnostics, latency_s=latency))
+        for v in verdicts
+    ]
+
+
 def with_media(
     judge_fn: Callable[[Sequence[JudgeInput]], list[Verdict]],
     inputs: Sequence[JudgeInput],
@@ -268,8 +281,6 @@ def with_media(
     """``judge_fn`` on the inputs that have the media their query needs (:func:`missing_media`, for a judge that
     reads ``reads``), timed (each verdict's ``latency_s`` is the call's time over its inputs); the others fail
     alone, never judged blind. One verdict per input, in order."""
-    from mmjudge.judges._chat import timed_verdicts
-
     missing = {x.query.item_id: why for x in inputs if (why := missing_media(x, reads)) is not None}
     ready = [x for x in inputs if x.query.item_id not in missing]
     verdicts = {v.item_id: v for v in timed_verdicts(judge_fn, ready)} if ready else {}
@@ -306,8 +317,6 @@ def with_frames(config: JudgeConfig, frames: int) -> JudgeConfig:
 
 def make_judge(config: JudgeConfig) -> Judge:
     """Instantiate the registered backend named by ``config.judge``."""
-    from mmjudge.judges._registry import get_judge
-
     cls = get_judge(config.judge)
     judge: Judge = cls(config)
     return judge

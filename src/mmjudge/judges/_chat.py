@@ -15,14 +15,13 @@ torch and transformers are imported inside the functions.
 
 from __future__ import annotations
 
-import dataclasses
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from mmjudge.judges.families import ModelFamily
+from mmjudge.judges._family import Media, processor_inputs
+from mmjudge.judges.families import ModelFamily, family_of
 
 __all__ = [
     "Encoded",
@@ -35,7 +34,6 @@ __all__ = [
     "next_logprobs",
     "pad_token_id",
     "row_logprobs",
-    "timed_verdicts",
     "user_content",
 ]
 
@@ -82,26 +80,12 @@ def encode_chat(
     ``frames`` (``uint8 (T, H, W, 3)``) go in as one video (with the sampled indices as metadata) or, with
     ``frames_as_video=False``, as T images after the query's own images.
     """
-    from mmjudge.judges._family import Media, processor_inputs
-    from mmjudge.judges.families import family_of
-
     family = family or family_of("qwen2_vl")
     as_video = frames is not None and frames_as_video
     pictures = [*images, *(list(frames) if frames is not None and not as_video else [])]
     media = Media(pictures, frames if as_video else None, frame_indices, fps, total_frames, frame_size)
     prompt = _template(processor, [{"role": "user", "content": media.content(text)}])
     return processor_inputs(processor, family, [prompt], [media], max_pixels=max_pixels)
-
-
-def timed_verdicts(judge_fn: Callable[[Sequence[Any]], list[Any]], inputs: Sequence[Any]) -> list[Any]:
-    """``judge_fn(inputs)`` with ``diagnostics.latency_s`` set to the batch time divided by the batch size."""
-    started = time.perf_counter()
-    verdicts = judge_fn(inputs)
-    latency = (time.perf_counter() - started) / max(1, len(inputs))
-    return [
-        dataclasses.replace(v, diagnostics=dataclasses.replace(v.diagnostics, latency_s=latency))
-        for v in verdicts
-    ]
 
 
 def encode_text(tokenizer: Any, text: str) -> Encoded:
