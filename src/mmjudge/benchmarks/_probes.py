@@ -16,7 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.estimates import MIN_CLUSTERS, dominant_note, interval_of, thin_note
+from mmjudge.estimates import (
+    MIN_CLUSTERS,
+    dominant_note,
+    estimates_from,
+    interval_caveat,
+    interval_of,
+    thin_note,
+)
 from mmjudge.queries import Query, Verdict
 
 __all__ = [
@@ -158,7 +165,6 @@ def scored_effect(scores: Mapping[str, Any], key: str, n: int, description: str,
     (10.0, 5.0, 'percentile bootstrap over prompts, 1000 resamples', 'thin: 12 prompts (under 30)')
     """
     from mmjudge.benchmarks._intervals import intervals_of
-    from mmjudge.estimates import estimates_from, interval_caveat
 
     ci = interval_of(scores, key)
     method = str(intervals_of(scores).get(key, {}).get("method", "")) if ci is not None else ""

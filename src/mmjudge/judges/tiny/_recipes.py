@@ -3,8 +3,9 @@
 A recipe names a judge, the tiny checkpoints it takes and the config settings that suit a one-layer random
 model (float32, 4 frames, short generations). The benchmark whose sample data it is tried on, and that sample
 folder's gated-media root, are asked of the registries: the first registered benchmark the judge answers
-(asking the query kind the recipe names, when it names one), and that benchmark's ``sample_media_root``. :func:`write_tiny_judge` builds the checkpoint, writes the config and validates the pair the
-way a run does (the judge's ``check_benchmark`` and ``check_model``).
+(asking the query kind the recipe names, when it names one), and that benchmark's ``sample_media_root``.
+:func:`write_tiny_judge` builds the checkpoint, writes the config and validates the pair the way a run does
+(the judge's ``check_benchmark`` and ``check_model``).
 """
 
 from __future__ import annotations
