@@ -1,9 +1,11 @@
 """How a score's interval is spelled in a flat result dict, and its typed record in ``results.json``.
 
 A scorer writes each score key ``K`` with its interval as ``K_ci_low`` / ``K_ci_high`` (in ``K``'s own
-unit). This module is the one place that spelling lives: reports, the leaderboard, exports, robustness
-summaries and the human study read and write intervals through :func:`ci_keys`, :func:`interval_of` and
-:func:`with_interval`, and write them as text through :func:`interval_text`. ``results.json`` (schema 3) also carries a typed :class:`Estimate` per score: value,
+unit). This module is the one place that spelling lives: scorers, result-key declarations, reports, figures,
+the leaderboard, exports, robustness summaries and the human study read an interval through
+:func:`interval_of` (an :class:`Interval`, or ``None``), write one through :func:`interval_keys` /
+:func:`with_interval`, name its keys through :func:`ci_keys` and tell them apart through :func:`is_ci_key` /
+:func:`ci_owner`; they write it as text through :func:`interval_text`. ``results.json`` (schema 3) also carries a typed :class:`Estimate` per score: value,
 interval, confidence, the method that made it (which units or clusters it resampled) and the counts.
 
 Every display of intervals words them from those records: :func:`interval_caption` names the methods,
@@ -19,9 +21,10 @@ from typing import Any, NamedTuple, TypeGuard
 
 __all__ = [
     "CI_SUFFIXES", "DIFFERENCE_RANGE", "DOMINANT_SHARE", "FEW_CLUSTERS", "MIN_CLUSTERS", "RANDOMISATION_BELOW",
-    "Estimate", "Footnotes", "ci_keys", "comparison_methods", "dominant_note", "estimates_from", "interval_caption",
-    "interval_caveat", "interval_notes", "interval_of", "interval_text", "is_ci_key", "no_test_reaches",
-    "number_text", "score_keys", "thin_note", "with_interval", "with_its_interval",
+    "Estimate", "Footnotes", "Interval", "ci_keys", "ci_owner", "comparison_methods", "dominant_note",
+    "estimates_from", "interval_caption", "interval_caveat", "interval_keys", "interval_notes", "interval_of",
+    "interval_text", "is_ci_key", "no_test_reaches", "number_text", "score_keys", "thin_note", "with_interval",
+    "with_its_interval",
 ]  # fmt: skip
 
 CI_SUFFIXES: tuple[str, str] = ("_ci_low", "_ci_high")
@@ -97,6 +100,15 @@ def interval_text(low: float, high: float, digits: int = 1, *, style: str = "fix
     return f"[{number_text(low, digits, style=style)}, {number_text(high, digits, style=style)}]"
 
 
+class Interval(NamedTuple):
+    """A score's stored interval, in the score's own unit (both ends finite)."""
+
+    low: float
+    """Lower end."""
+    high: float
+    """Upper end."""
+
+
 def ci_keys(key: str) -> tuple[str, str]:
     """The two CI keys of ``key``.
 
@@ -115,18 +127,42 @@ def is_ci_key(key: str) -> bool:
     return key.endswith(CI_SUFFIXES)
 
 
-def interval_of(scores: Mapping[str, Any], key: str) -> tuple[float, float] | None:
-    """``(low, high)`` of ``key`` when both ends are finite numbers, else ``None``.
+def ci_owner(key: str) -> str:
+    """The score key whose interval ``key`` is one end of; ``key`` itself when it is no CI key.
+
+    >>> ci_owner("kappa/blind_ci_low"), ci_owner("kappa/blind")
+    ('kappa/blind', 'kappa/blind')
+    """
+    for suffix in CI_SUFFIXES:
+        if key.endswith(suffix):
+            return key.removesuffix(suffix)
+    return key
+
+
+def interval_of(scores: Mapping[str, Any], key: str) -> Interval | None:
+    """``key``'s stored interval when both ends are finite numbers, else ``None`` (no interval, a withheld
+    one, one end only, or an end that is not a finite number).
 
     >>> interval_of({"acc": 50.0, "acc_ci_low": 40.0, "acc_ci_high": 60.0}, "acc")
-    (40.0, 60.0)
+    Interval(low=40.0, high=60.0)
     >>> interval_of({"acc": 50.0, "acc_ci_low": float("nan"), "acc_ci_high": 60.0}, "acc") is None
     True
     """
     low, high = (scores.get(k) for k in ci_keys(key))
     if not (_finite(low) and _finite(high)):
         return None
-    return float(low), float(high)
+    return Interval(float(low), float(high))
+
+
+def interval_keys(key: str, low: Any, high: Any) -> dict[str, Any]:
+    """``{key_ci_low: low, key_ci_high: high}``, the two CI keys a scorer stores beside ``key`` (written as
+    given: a scorer decides before whether it has an interval).
+
+    >>> interval_keys("average", 1.5, 2.5)
+    {'average_ci_low': 1.5, 'average_ci_high': 2.5}
+    """
+    lo, hi = ci_keys(key)
+    return {lo: low, hi: high}
 
 
 def with_interval(key: str, value: Any, low: Any, high: Any) -> dict[str, Any]:
@@ -139,8 +175,7 @@ def with_interval(key: str, value: Any, low: Any, high: Any) -> dict[str, Any]:
     """
     out = {key: value}
     if low is not None and high is not None:
-        lo, hi = ci_keys(key)
-        out[lo], out[hi] = low, high
+        out.update(interval_keys(key, low, high))
     return out
 
 

@@ -79,6 +79,24 @@ class Query(abc.ABC):
         """The media a judge must have decoded to answer faithfully (a judge gives ``no_judgment`` without them)."""
         return frozenset({"video"})
 
+    def text_pair(self) -> PairQuery | None:
+        """This query as a pair of texts about one clip (two-step strategies apply), else ``None``: the kind
+        answers, so judges ask it instead of testing classes.
+
+        >>> ScoreQuery("c1", Path("c1.mp4"), "a cat").text_pair() is None
+        True
+        """
+        return None
+
+    def clip_pair(self) -> ClipPairQuery | None:
+        """This query as two clips to compare (a second clip to decode), else ``None``.
+
+        >>> q = ClipPairQuery("p1", Path("a.mp4"), Path("b.mp4"), "a cat")
+        >>> q.clip_pair() is q, ScoreQuery("c1", Path("c1.mp4"), "a cat").clip_pair()
+        (True, None)
+        """
+        return None
+
 
 @dataclass(frozen=True)
 class ScoreQuery(Query):
@@ -153,6 +171,10 @@ class PairQuery(ChoiceQuery):
         """``a1`` (the first is better), ``a2`` (the second is), ``same`` (equally good)."""
         return ("a1", "a2", "same")
 
+    def text_pair(self) -> PairQuery:
+        """Itself: a pair of texts about one clip."""
+        return self
+
     @abc.abstractmethod
     def describe_prompt(self) -> str:
         """Two-step strategies, step one: describe the clip."""
@@ -187,6 +209,10 @@ class ClipPairQuery(Query):
     """Ids of the clips shown first and second (the benchmark maps the answer back to its pair with them)."""
     audio = None
     image = None
+
+    def clip_pair(self) -> ClipPairQuery:
+        """Itself: two clips to compare."""
+        return self
 
 
 KINDS: tuple[type, ...] = (ScoreQuery, ChoiceQuery, PairQuery, ClipPairQuery)

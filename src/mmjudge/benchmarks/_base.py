@@ -38,6 +38,7 @@ from mmjudge.benchmarks._hooks import (
 )
 from mmjudge.benchmarks._probes import Probe
 from mmjudge.benchmarks._report_tables import BreakdownTable, SweepSeries
+from mmjudge.estimates import ci_keys
 from mmjudge.queries import Query, Verdict
 from mmjudge.stats import KeyOutcomes, Metric, Outcomes
 
@@ -94,6 +95,21 @@ class ResultKey:
             "[^/]+" if part.startswith("<") else re.escape(part) for part in re.split(r"(<[^>]+>)", self.name)
         )
         return re.fullmatch(pattern, key) is not None
+
+    @classmethod
+    def interval_ends(cls, name: str, higher_is_better: bool, about: str) -> tuple[ResultKey, ResultKey]:
+        """The two documented CI keys of score key ``name`` (:func:`mmjudge.estimates.ci_keys`), ``about``
+        continuing each description after "of <name>".
+
+        >>> low, high = ResultKey.interval_ends("acc", True, " (0-100): Wilson")
+        >>> low.name, high.description
+        ('acc_ci_low', 'upper end of the 95% CI of acc (0-100): Wilson')
+        """
+        low, high = ci_keys(name)
+        return (
+            cls(low, higher_is_better, f"lower end of the 95% CI of {name}{about}"),
+            cls(high, higher_is_better, f"upper end of the 95% CI of {name}{about}"),
+        )
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._base import BoardRow
+from mmjudge.estimates import Interval, interval_of
 
 __all__ = [
     "BOARD_FONT",
@@ -87,11 +88,11 @@ def bars_caption(scores: Mapping[str, Any], keys: Sequence[str]) -> str:
 
 
 def errors(scores: Mapping[str, Any], keys: Sequence[str]) -> list[list[float]]:
-    """Error-bar lengths below and above each value from its ``_ci_low``/``_ci_high`` keys (0 without)."""
+    """Error-bar lengths below and above each value from its stored interval (0 without)."""
     values = [number(scores.get(k)) for k in keys]
-    low = [v - number(scores.get(f"{k}_ci_low", v)) for k, v in zip(keys, values, strict=True)]
-    high = [number(scores.get(f"{k}_ci_high", v)) - v for k, v in zip(keys, values, strict=True)]
-    return [low, high]
+    ends = [interval_of(scores, k) or Interval(v, v) for k, v in zip(keys, values, strict=True)]
+    pairs = list(zip(values, ends, strict=True))
+    return [[v - e.low for v, e in pairs], [e.high - v for v, e in pairs]]
 
 
 def bars(ax: Any, names: Sequence[str], scores: Mapping[str, Any], prefix: str) -> None:
@@ -178,9 +179,9 @@ def row_value(row: BoardRow, key: str) -> float | None:
 def whisker(row: BoardRow, key: str) -> tuple[float, float]:
     """Error-bar lengths below and above ``key`` from the stored CI, else the stored ``_std``, else 0."""
     value = row_value(row, key) or 0.0
-    low, high = row_value(row, f"{key}_ci_low"), row_value(row, f"{key}_ci_high")
-    if low is not None and high is not None:
-        return value - low, high - value
+    ci = interval_of(row.results, key)
+    if ci is not None:
+        return value - ci.low, ci.high - value
     std = row_value(row, f"{key}_std")
     return (std, std) if std is not None else (0.0, 0.0)
 

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, dominant_note, thin_note
+from mmjudge.estimates import MIN_CLUSTERS, dominant_note, interval_keys, thin_note
 
 if TYPE_CHECKING:
     from mmjudge.stats import Metric, Outcomes
 
 __all__ = [
-    "CI_SUFFIXES", "Scores", "check_resampling", "intervals_of", "jackknife_method", "outcome_keys", "percentile_keys",
+    "Scores", "check_resampling", "intervals_of", "jackknife_method", "outcome_keys", "percentile_keys",
     "wilson_keys",
 ]  # fmt: skip
 
@@ -59,7 +59,7 @@ def wilson_keys(
     from mmjudge.stats import wilson_repaired
 
     low, high = wilson_repaired(int(successes), int(n), confidence)
-    return {key + CI_SUFFIXES[0]: scale * low, key + CI_SUFFIXES[1]: scale * high}
+    return interval_keys(key, scale * low, scale * high)
 
 
 def percentile_keys(key: str, replicates: np.ndarray, confidence: float) -> dict[str, float]:
@@ -76,7 +76,7 @@ def percentile_keys(key: str, replicates: np.ndarray, confidence: float) -> dict
         return {}
     alpha = (1.0 - float(confidence)) / 2.0
     low, high = np.quantile(values, [alpha, 1.0 - alpha])
-    return {key + CI_SUFFIXES[0]: float(low), key + CI_SUFFIXES[1]: float(high)}
+    return interval_keys(key, float(low), float(high))
 
 
 class Scores(dict[str, Any]):
@@ -162,7 +162,7 @@ def outcome_keys(
         low, high = wilson_effective(spread.value, spread.variance, trials, rate_df(spread), confidence)
         if math.isnan(low):
             continue
-        values[key + CI_SUFFIXES[0]], values[key + CI_SUFFIXES[1]] = low, high
+        values.update(interval_keys(key, low, high))
         methods[key] = {**record, "method": jackknife_method(cluster, spread.stratified)}
     return values, methods
 

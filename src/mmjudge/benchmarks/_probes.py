@@ -16,7 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from mmjudge.estimates import CI_SUFFIXES, MIN_CLUSTERS, dominant_note, thin_note
+from mmjudge.estimates import (
+    MIN_CLUSTERS,
+    dominant_note,
+    estimates_from,
+    interval_caveat,
+    interval_of,
+    thin_note,
+)
 from mmjudge.queries import Query, Verdict
 
 __all__ = [
@@ -158,7 +165,6 @@ def scored_effect(scores: Mapping[str, Any], key: str, n: int, description: str,
     (10.0, 5.0, 'percentile bootstrap over prompts, 1000 resamples', 'thin: 12 prompts (under 30)')
     """
     from mmjudge.benchmarks._intervals import intervals_of
-    from mmjudge.estimates import estimates_from, interval_caveat, interval_of
 
     ci = interval_of(scores, key)
     method = str(intervals_of(scores).get(key, {}).get("method", "")) if ci is not None else ""
@@ -240,7 +246,7 @@ def clustered_rate_effect(
     outcomes = Outcomes(tuple(str(k) for k in range(n)), tuple(str(c) for c in clusters),
                         {"hit": np.asarray(hits, dtype=np.float64), "one": np.ones(n)}, cluster_name=cluster)  # fmt: skip
     values, methods = outcome_keys(outcomes, {name: Ratio("hit", "one")}, n_resamples=0, confidence=confidence, seed=0)
-    low, high = (values.get(name + suffix) for suffix in CI_SUFFIXES)
+    low, high = interval_of(values, name) or (None, None)
     method = methods[name]["method"] if low is not None else ""
     notes = _with_thin(note, methods[name]["n_clusters"], cluster)
     return Effect(name, values[name], "%", n, description, low, high, method, note=notes)

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from mmjudge.estimates import ci_owner
+
 __all__ = ["BreakdownTable", "Cell", "SweepSeries", "TableRow", "cells", "label", "present_segments"]
 
 
@@ -94,5 +96,5 @@ def present_segments(keys: Iterable[str], prefix: str, position: int) -> list[st
     for key in keys:
         parts = key.split("/")
         if key.startswith(prefix) and len(parts) > position:
-            found.setdefault(parts[position].removesuffix("_ci_low").removesuffix("_ci_high"), None)
+            found.setdefault(ci_owner(parts[position]), None)
     return list(found)

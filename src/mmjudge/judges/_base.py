@@ -30,7 +30,7 @@ from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
 from mmjudge.judges._registry import get_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.profiles import VisionProfile
-from mmjudge.queries import ChoiceQuery, ClipPairQuery, Diagnostics, Query, Verdict, kind_name
+from mmjudge.queries import ChoiceQuery, Diagnostics, Query, Verdict, kind_name
 
 
 class _AnsweredBenchmarks:
@@ -242,15 +242,11 @@ def missing_media(x: JudgeInput, reads: frozenset[str] | None = None) -> str | N
     >>> missing_media(JudgeInput(ScoreQuery("c1", Path("c1.mp4"), "a cat")))
     "MediaError: 'c1' has no video frames (clip c1.mp4)"
     """
-    query, needs = x.query, media_needed(x.query, reads)
+    query, needs, pair = x.query, media_needed(x.query, reads), x.query.clip_pair()
     if "video" in needs and (x.frames is None or len(x.frames) == 0):
         return f"MediaError: {query.item_id!r} has no video frames (clip {query.video})"
-    if (
-        isinstance(query, ClipPairQuery)
-        and "video" in needs
-        and (x.other is None or not _has_frames(x.other))
-    ):
-        return f"MediaError: {query.item_id!r} has no video frames of its second clip (clip {query.video_b})"
+    if pair is not None and "video" in needs and (x.other is None or not _has_frames(x.other)):
+        return f"MediaError: {query.item_id!r} has no video frames of its second clip (clip {pair.video_b})"
     if "image" in needs and x.image is None:
         return f"MediaError: {query.item_id!r} has no image (path {query.image})"
     if "audio" in needs and (x.audio is None or len(x.audio) == 0):

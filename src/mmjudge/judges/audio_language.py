@@ -40,7 +40,7 @@ from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
 from mmjudge.judges.pairwise_describe import DescribeOptions, PairwiseDescribeJudge
-from mmjudge.queries import ChoiceQuery, PairQuery, Query, Verdict
+from mmjudge.queries import ChoiceQuery, Query, Verdict
 
 __all__ = ["AudioLanguageJudge", "AudioLanguageOptions", "audio_messages"]
 
@@ -150,7 +150,7 @@ class AudioLanguageJudge(PairwiseDescribeJudge):
     @staticmethod
     def _by_strategy(query: Query) -> bool:
         """Whether EmoPrefer's strategies apply (a pair of texts about one clip)."""
-        return isinstance(query, PairQuery)
+        return query.text_pair() is not None
 
     def _answer(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         pairs = [k for k, x in enumerate(inputs) if self._by_strategy(x.query)]

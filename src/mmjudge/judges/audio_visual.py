@@ -274,12 +274,13 @@ class AudioVisualJudge(FamilyJudge):
         return self._pair(query).describe_prompt()
 
     def _pair(self, query: Query) -> PairQuery:
-        if not isinstance(query, PairQuery):  # check_benchmark refuses this before a run
+        pair = query.text_pair()
+        if pair is None:  # check_benchmark refuses this before a run
             raise ConfigError(
                 f"audio_visual strategy {self.options.strategy} asks pairs of texts ({kind_name(PairQuery)!r}), "
                 f"got {query.item_id!r}, {kind_name(type(query))!r}; use strategy S1"
             )
-        return query
+        return pair
 
     def _chat(self, user: list[dict[str, Any]]) -> list[dict[str, Any]]:
         system = self.options.system_prompt

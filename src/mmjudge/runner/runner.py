@@ -248,47 +248,64 @@ def run_queries(
     dist = init_dist()
     cache = VerdictCache(Path(out_dir) / "cache", rank=dist.rank)
     keys = _keys(queries, variants)
-    todo = [i for i in queries if any(keys[n][i.item_id] not in cache for n in variants)]
-    cached = sum(k in cache for per in keys.values() for k in per.values())
-    dist.barrier()  # every rank has read the cache before any rank appends to it
-    mine = dedupe_in_order([i.item_id for i in dist.shard(todo)], [i.item_id for i in todo])
-    lookup = {i.item_id: i for i in queries}
+    mine, cached = _my_share(queries, keys, cache, dist)
     stats = RunStats(items=len(queries), cached=cached, world=dist.world, retried=cache.retried)
     if mine:
         _load_once(base, dist.device)
         variants = _variants(base, options.frames)  # the copies share what load() set up
+    lookup = {i.item_id: i for i in queries}
     new = _judge_queries([lookup[i] for i in mine], variants, keys, cache, options, dist, stats)
     gathered = dist.gather(new)
-    result = RunResult(
-        benchmark,
-        config,
-        queries,
-        rows,
-        {n: v.config for n, v in variants.items()},
-        base.version,
-        is_main=dist.is_main,
-    )
+    configs = {n: v.config for n, v in variants.items()}
+    result = RunResult(benchmark, config, queries, rows, configs, base.version, is_main=dist.is_main)
     stats.judged = len(gathered)
     if dist.is_main:
-        for key, verdict in gathered:
-            cache.remember(key, verdict)
-        result.verdicts = {n: [cache.get(keys[n][i.item_id]) for i in queries] for n in variants}
-        stats.failed = sum(v.no_judgment for per in result.verdicts.values() for v in per)
-        stats.transient = sum(v.transient for per in result.verdicts.values() for v in per)
-        errors = item_errors(v for per in result.verdicts.values() for v in per)
-        stats.errored, stats.first_errors = errors.errored, list(errors.messages)
-        for one in (e for e in setting_errors(result) if e.errored):
-            logger.warning("%s", one.describe())
-        if stats.transient:
-            logger.warning(
-                "%d of %d verdicts failed for a transient reason (connection, timeout, 5xx, out of memory); "
-                "they count as no_judgment in this run's files and are judged again when you rerun into %s",
-                stats.transient, sum(len(per) for per in result.verdicts.values()), out_dir,
-            )  # fmt: skip
+        result.verdicts = _collect(gathered, queries, keys, cache)
+        _count_failures(result, stats, out_dir)
     stats.wall_s = time.perf_counter() - started
     result.stats = stats
     dist.barrier()
     return result
+
+
+def _my_share(
+    queries: Sequence[Query], keys: dict[int | None, dict[str, str]], cache: VerdictCache, dist: Dist
+) -> tuple[list[str], int]:
+    """The ids of the queries this rank judges (those with a setting not cached yet, sharded across ranks, in
+    canonical order) and how many verdicts the cache already holds."""
+    todo = [i.item_id for i in queries if any(per[i.item_id] not in cache for per in keys.values())]
+    cached = sum(k in cache for per in keys.values() for k in per.values())
+    dist.barrier()  # every rank has read the cache before any rank appends to it
+    return dedupe_in_order(list(dist.shard(todo)), todo), cached
+
+
+def _collect(
+    gathered: list[tuple[str, Verdict]],
+    queries: Sequence[Query],
+    keys: dict[int | None, dict[str, str]],
+    cache: VerdictCache,
+) -> dict[int | None, list[Verdict]]:
+    """Main rank: cache every rank's new verdicts; each setting's verdicts in the order of ``queries``."""
+    for key, verdict in gathered:
+        cache.remember(key, verdict)
+    return {n: [cache.get(per[i.item_id]) for i in queries] for n, per in keys.items()}
+
+
+def _count_failures(result: RunResult, stats: RunStats, out_dir: str | Path) -> None:
+    """Main rank: count the run's failed, transient and errored verdicts into ``stats`` and warn about them."""
+    verdicts = [v for per in result.verdicts.values() for v in per]
+    stats.failed = sum(v.no_judgment for v in verdicts)
+    stats.transient = sum(v.transient for v in verdicts)
+    errors = item_errors(verdicts)
+    stats.errored, stats.first_errors = errors.errored, list(errors.messages)
+    for one in (e for e in setting_errors(result) if e.errored):
+        logger.warning("%s", one.describe())
+    if stats.transient:
+        logger.warning(
+            "%d of %d verdicts failed for a transient reason (connection, timeout, 5xx, out of memory); "
+            "they count as no_judgment in this run's files and are judged again when you rerun into %s",
+            stats.transient, len(verdicts), out_dir,
+        )  # fmt: skip
 
 
 def setting_errors(result: RunResult, label: str = "") -> list[ItemErrors]:

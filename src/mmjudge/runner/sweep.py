@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge.benchmarks import SweepSeries, get_benchmark
-from mmjudge.estimates import Footnotes, ci_keys, estimates_from, interval_caption
+from mmjudge.estimates import Footnotes, estimates_from, interval_caption, interval_of
 from mmjudge.report import MISSING, UNDEFINED, value_text
 
 __all__ = ["SWEEP_FILES", "SweepFiles", "SweepRun", "sweep_series", "write_sweep"]
@@ -103,18 +103,18 @@ def _payload(
                 "label": s.label,
                 "key": s.key,
                 "points": [
-                    {
-                        "frames": r.frames,
-                        "value": _number(r.scores, s.key),
-                        "ci_low": _number(r.scores, ci_keys(s.key)[0]),
-                        "ci_high": _number(r.scores, ci_keys(s.key)[1]),
-                    }
+                    _point(r.frames, r.scores, s.key)
                     for r in runs
                 ],
             }
             for s in series
         ],
     }
+
+
+def _point(frames: int, scores: Mapping[str, Any], key: str) -> dict[str, Any]:
+    low, high = interval_of(scores, key) or (None, None)
+    return {"frames": frames, "value": _number(scores, key), "ci_low": low, "ci_high": high}
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -209,8 +209,7 @@ def rate_keys(name: str, text: str, *, higher: bool = True) -> tuple[ResultKey, 
     )
     return (
         ResultKey(name, higher, f"{text} (0-100)"),
-        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% CI of {name} (0-100): {how}"),
-        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% CI of {name} (0-100): {how}"),
+        *ResultKey.interval_ends(name, higher, f" (0-100): {how}"),
     )
 
 

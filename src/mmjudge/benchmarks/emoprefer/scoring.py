@@ -403,16 +403,7 @@ def _result_keys() -> tuple[ResultKey, ...]:
     for name, text, how in scores:
         keys += [
             ResultKey(name, True, text),
-            ResultKey(
-                f"{name}_ci_low",
-                True,
-                f"lower end of the 95% CI of {name} (0-100): {how}; none under 5 clips",
-            ),
-            ResultKey(
-                f"{name}_ci_high",
-                True,
-                f"upper end of the 95% CI of {name} (0-100): {how}; none under 5 clips",
-            ),
+            *ResultKey.interval_ends(name, True, f" (0-100): {how}; none under 5 clips"),
             ResultKey(
                 f"{name}_std",
                 False,

@@ -19,12 +19,7 @@ MEAN = (
 def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
     return [
         ResultKey(name, higher, text),
-        ResultKey(
-            f"{name}_ci_low", higher, f"lower end of the 95% CI of {name} (0-100): {how}; none under 5 clips"
-        ),
-        ResultKey(
-            f"{name}_ci_high", higher, f"upper end of the 95% CI of {name} (0-100): {how}; none under 5 clips"
-        ),
+        *ResultKey.interval_ends(name, higher, f" (0-100): {how}; none under 5 clips"),
     ]
 
 

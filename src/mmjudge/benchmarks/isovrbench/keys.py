@@ -43,18 +43,7 @@ _OVERALL: tuple[tuple[str, bool, str, str | None], ...] = (
 def _keys(name: str, higher: bool, text: str, ci: str | None) -> list[ResultKey]:
     keys = [ResultKey(name, higher, text)]
     if ci is not None:
-        keys += [
-            ResultKey(
-                f"{name}_ci_low",
-                higher,
-                f"lower end of the 95% CI of {name} (0-100): {ci}; none under 5 clusters",
-            ),
-            ResultKey(
-                f"{name}_ci_high",
-                higher,
-                f"upper end of the 95% CI of {name} (0-100): {ci}; none under 5 clusters",
-            ),
-        ]
+        keys += ResultKey.interval_ends(name, higher, f" (0-100): {ci}; none under 5 clusters")
     return keys
 
 

@@ -106,7 +106,7 @@ def _cis(
 ) -> dict[str, float]:
     """Each term's jackknife interval over items (:func:`mmjudge.stats.mean_interval`, bounds -3..3 code
     points); ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
-    from mmjudge.estimates import MIN_CLUSTERS, thin_note
+    from mmjudge.estimates import MIN_CLUSTERS, interval_keys, thin_note
     from mmjudge.stats import jackknife, mean_interval
 
     del n_resamples, seed
@@ -121,7 +121,7 @@ def _cis(
         terms = np.column_stack([per_item[:, k], np.ones(len(per_item))])
         spread = jackknife(terms, codes, _mean)
         low, high, how = mean_interval(spread, confidence, (-3.0, 3.0), "item")
-        out[f"{prefix}/{term}_ci_low"], out[f"{prefix}/{term}_ci_high"] = low, high
+        out.update(interval_keys(f"{prefix}/{term}", low, high))
         if methods is not None:
             methods[f"{prefix}/{term}"] = item_record(len(per_item), confidence, how)
     return out

@@ -36,7 +36,7 @@ from mmjudge.benchmarks._intervals import outcome_keys
 from mmjudge.benchmarks.mist._drift import item_record
 from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import with_its_interval
+from mmjudge.estimates import interval_keys, with_its_interval
 from mmjudge.stats import Metric, Outcomes, Ratio
 
 CELL = ["item_id", "judge", "prompt"]
@@ -261,7 +261,7 @@ def kappa_by_trio(
         spread = fleiss_kappa_jackknife(ratings)
         if len(per_item) >= MIN_CLUSTERS and math.isfinite(spread.value):
             low, high, how = mean_interval(spread, confidence, (-1.0, 1.0), "item")
-            out[f"kappa/{trio}_ci_low"], out[f"kappa/{trio}_ci_high"] = low, high
+            out.update(interval_keys(f"kappa/{trio}", low, high))
             if methods is not None:
                 methods[f"kappa/{trio}"] = item_record(len(per_item), confidence, how)
         elif methods is not None and len(per_item) < MIN_CLUSTERS:

@@ -23,8 +23,7 @@ ITEMS = (
 def _with_ci(name: str, higher: bool, text: str, how: str) -> list[ResultKey]:
     return [
         ResultKey(name, higher, text),
-        ResultKey(f"{name}_ci_low", higher, f"lower end of the 95% CI of {name}: {how}; none under 5 items"),
-        ResultKey(f"{name}_ci_high", higher, f"upper end of the 95% CI of {name}: {how}; none under 5 items"),
+        *ResultKey.interval_ends(name, higher, f": {how}; none under 5 items"),
     ]
 
 

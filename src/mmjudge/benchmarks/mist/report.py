@@ -16,6 +16,7 @@ from mmjudge.benchmarks._figures import bars_caption, errors, number, report_fig
 from mmjudge.benchmarks._report_tables import BreakdownTable, TableRow, cells, label, present_segments
 from mmjudge.benchmarks.mist._drift import SENSES, TERMS
 from mmjudge.benchmarks.mist._inputs import ARMS, IMAGE_CONDITIONS
+from mmjudge.estimates import is_ci_key
 
 __all__ = ["plot", "tables"]
 
@@ -24,9 +25,7 @@ def plot(
     folder: Path, scores: Mapping[str, Any], records: Sequence[Any], rows: Sequence[Any]
 ) -> tuple[Path, str]:
     """Draw ``mist_change_direction.png`` into ``folder``; returns its path and caption."""
-    change = [
-        k for k in scores if k.startswith("change_rate/") and not k.endswith(("/n", "_ci_low", "_ci_high"))
-    ]
+    change = [k for k in scores if k.startswith("change_rate/") and not k.endswith("/n") and not is_ci_key(k)]
     direction = [k for k in ("direction/explicit", "direction/silent") if k in scores]
     fig, (left, right) = report_figure(9.0, 3.8, ncols=2, gridspec_kw={"width_ratios": [3, 1]})
     left.bar(range(len(change)), [number(scores[k]) for k in change], yerr=errors(scores, change), capsize=3,

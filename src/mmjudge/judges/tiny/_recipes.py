@@ -1,9 +1,11 @@
 """Which tiny checkpoint each model judge takes, and the judge config that runs it on the sample data.
 
-A recipe names a judge, the benchmark of the sample data it is tried on (the first it judges), the tiny
-checkpoints it takes and the config settings that suit a one-layer random model (float32, 4 frames, short
-generations). :func:`write_tiny_judge` builds the checkpoint, writes the config and validates the pair the
-way a run does (the judge's ``check_benchmark`` and ``check_model``).
+A recipe names a judge, the tiny checkpoints it takes and the config settings that suit a one-layer random
+model (float32, 4 frames, short generations). The benchmark whose sample data it is tried on, and that sample
+folder's gated-media root, are asked of the registries: the first registered benchmark the judge answers
+(asking the query kind the recipe names, when it names one), and that benchmark's ``sample_media_root``.
+:func:`write_tiny_judge` builds the checkpoint, writes the config and validates the pair the way a run does
+(the judge's ``check_benchmark`` and ``check_model``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
+from mmjudge.judges._registry import get_judge
 from mmjudge.judges.families import FAMILIES
 from mmjudge.judges.tiny._audio import build_qwen2_audio
 from mmjudge.judges.tiny._clip import build_clip
@@ -36,6 +40,7 @@ from mmjudge.judges.tiny._qwen import (
     build_qwen3_5,
     build_qwen3_vl,
 )
+from mmjudge.queries import ChoiceQuery
 
 CHECKPOINTS: dict[str, Callable[..., Path]] = {
     "qwen2_vl": build_qwen2_vl,
@@ -77,69 +82,86 @@ class TinyRecipe:
 
     judge: str
     """Registered judge name."""
-    benchmark: str
-    """Benchmark of the sample data the printed ``mmjudge eval`` line runs on."""
     checkpoints: tuple[str, ...]
     """Keys of :data:`CHECKPOINTS` the judge takes (the first is the default)."""
     settings: Mapping[str, Any] = field(default_factory=dict)
     """Judge config keys besides ``judge``, ``name`` and ``model``."""
-    media_root: str | None = None
-    """Gated-media root inside the sample-data folder (``--media-root``), or ``None``."""
+    asks: type | None = None
+    """The query kind the judge is tried on, where it answers several and the recipe's settings suit one
+    (``None``: whatever the first benchmark it answers asks)."""
+
+    @property
+    def benchmark(self) -> str:
+        """Benchmark of the sample data the printed ``mmjudge eval`` line runs on: the first registered one
+        the judge answers (:meth:`mmjudge.judges.Judge.query_kind`) that asks :attr:`asks`.
+
+        >>> recipe = RECIPES["audio_visual"]
+        >>> recipe.asks in get_benchmark(recipe.benchmark).records.query_kinds
+        True
+        """
+        judge = get_judge(self.judge)
+        for benchmark in benchmark_ids():
+            asked = get_benchmark(benchmark).records.query_kinds
+            if judge.query_kind(benchmark) is not None and (self.asks is None or self.asks in asked):
+                return benchmark
+        wanted = f" asking {self.asks.__name__}" if self.asks is not None else ""
+        raise ConfigError(
+            f"no registered benchmark{wanted} is answered by judge {self.judge!r} (registered: "
+            f"{list(benchmark_ids())}); register one it answers, or drop its tiny recipe"
+        )
+
+    @property
+    def media_root(self) -> str | None:
+        """Gated-media root inside the sample-data folder (``--media-root``): the benchmark's
+        ``sample_media_root``, or ``None``."""
+        return get_benchmark(self.benchmark).data.sample_media_root
 
 
 RECIPES: dict[str, TinyRecipe] = {
     r.judge: r
     for r in (
-        TinyRecipe("vlm_digit", "isovrbench", _IMAGE_TEXT, _SHORT),
-        TinyRecipe("label_choice", "mist", _IMAGE_TEXT, {**_SHORT, "options": {"max_reasoning_tokens": 8}}),
+        TinyRecipe("vlm_digit", _IMAGE_TEXT, _SHORT),
+        TinyRecipe("label_choice", _IMAGE_TEXT, {**_SHORT, "options": {"max_reasoning_tokens": 8}}),
         TinyRecipe(
             "pairwise_describe",
-            "emoprefer",
             _IMAGE_TEXT,
             {
                 **_SHORT,
                 "options": {"max_answer_tokens": 4, "max_description_tokens": 16, "max_reasoning_tokens": 16},
             },
-            media_root="raw/emoprefer/MER2025",
         ),
         TinyRecipe(
             "video_reward",
-            "isovrbench",
             ("qwen2_vl",),
             {**_SHORT, "frames": None, "fps": 2.0, "max_pixels": 12_544, "options": {"min_pixels": 3136}},
         ),
         TinyRecipe(
             "audio_visual",
-            "emorealm",
             ("qwen2_5_omni",),
             {**_SHORT, "options": {"max_new_tokens": 8}},
-            media_root="raw/emorealm/DFEW",
+            asks=ChoiceQuery,  # its plain-choice path (S1), not the pairs of texts its S2 reads
         ),
-        TinyRecipe("clip_score", "isovrbench", ("clip",), _SHORT),
+        TinyRecipe("clip_score", ("clip",), _SHORT),
         TinyRecipe(  # VideoScore: an Idefics2 backbone + its regression head (Mantis' key layout)
-            "video_score", "isovrbench", ("idefics2",), {**_SHORT, "frames": None, "options": {"max_frames": 4}}
+            "video_score", ("idefics2",), {**_SHORT, "frames": None, "options": {"max_frames": 4}}
         ),
         TinyRecipe(  # UnifiedReward-2.0 pointwise: Qwen3-VL (the paper's 8B) first, then its other families
             "unified_reward",
-            "isovrbench",
             ("qwen3_vl", "qwen2_5_vl", "qwen3_5"),
             {**_SHORT, "options": {"max_new_tokens": 8}},
         ),
         TinyRecipe(  # UnifiedReward-2.0 pairwise: the same families as pointwise, two clips per query
             "unified_reward_pair",
-            "isovrbench",
             ("qwen3_vl", "qwen2_5_vl", "qwen3_5"),
             {**_SHORT, "options": {"max_new_tokens": 8}},
         ),
         TinyRecipe(  # UnifiedReward-Flex: pairwise, Qwen3.5 (the paper's Flex-9B) first, then Qwen3-VL
             "unified_reward_flex",
-            "isovrbench",
             ("qwen3_5", "qwen3_vl"),
             {**_SHORT, "options": {"max_new_tokens": 8}},
         ),
         TinyRecipe(  # VideoScore2: Qwen2.5-VL at 2 fps, small frames, a short greedy reply
             "videoscore2",
-            "isovrbench",
             ("qwen2_5_vl",),
             {
                 **_SHORT,
@@ -151,10 +173,8 @@ RECIPES: dict[str, TinyRecipe] = {
         ),
         TinyRecipe(
             "audio_language",
-            "emoprefer",
             ("qwen2_audio",),
             {**_AUDIO, "options": {"max_answer_tokens": 4, "max_description_tokens": 16}},
-            media_root="raw/emoprefer/MER2025",
         ),
     )
 }
@@ -184,8 +204,8 @@ class TinyJudge:
     def eval_argv(self, sample_dir: str | Path, run_dir: str | Path, *, limit: int = 1) -> list[str]:
         """``mmjudge eval`` arguments (without ``mmjudge``) that try the config on the sample data.
 
-        >>> TinyJudge("clip_score", "clip", Path("t/model"), Path("t/c.yaml"), "isovrbench", None).eval_argv("s", "r")
-        ['eval', '--benchmark', 'isovrbench', '--judge', 't/c.yaml', '--data', 's/isovrbench', '--out', 'r', '--limit', '1']
+        >>> TinyJudge("clip_score", "clip", Path("t/model"), Path("t/c.yaml"), "bench", None).eval_argv("s", "r")
+        ['eval', '--benchmark', 'bench', '--judge', 't/c.yaml', '--data', 's/bench', '--out', 'r', '--limit', '1']
         """
         sample = Path(sample_dir)
         argv = ["eval", "--benchmark", self.benchmark, "--judge", str(self.config)]

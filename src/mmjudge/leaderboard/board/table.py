@@ -21,7 +21,8 @@ from dataclasses import replace
 from typing import Any
 
 from mmjudge.benchmarks import Column, get_benchmark
-from mmjudge.estimates import FEW_CLUSTERS, Estimate, ci_keys, interval_caveat, is_ci_key
+from mmjudge.estimates import FEW_CLUSTERS, Estimate, Interval, interval_caveat, is_ci_key
+from mmjudge.estimates import interval_of as stored_interval
 from mmjudge.leaderboard.board import facets
 from mmjudge.leaderboard.board.grid import Cell, Role, Table, TableColumn
 from mmjudge.leaderboard.board.significance import THIN, RowRank, board_ranks, stored_estimates
@@ -113,18 +114,17 @@ def has_interval(col: Column) -> bool:
     return not (col.text or col.exact)
 
 
-def interval_of(col: Column, results: Results, mode: str = "") -> tuple[float, float] | None:
+def interval_of(col: Column, results: Results, mode: str = "") -> Interval | None:
     """``col``'s stored 95% CI (``<key>_ci_low``/``<key>_ci_high`` from the scorer), in its mode; ``None`` when
     absent or for a column without one (:func:`has_interval`).
 
     >>> interval_of(Column("A", "acc"), {"acc": 50, "acc_ci_low": 40, "acc_ci_high": 60})
-    (40.0, 60.0)
+    Interval(low=40.0, high=60.0)
     """
     scored = _in_mode(col, results, mode) if has_interval(col) else None
     if scored is None:
         return None
-    lo, hi = (scored.get(k) for k in ci_keys(col.key))
-    return None if lo is None or hi is None else (float(lo), float(hi))
+    return stored_interval(scored, col.key)
 
 
 def spread_of(col: Column, results: Results) -> float | None:
