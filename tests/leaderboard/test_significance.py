@@ -227,6 +227,34 @@ def test_a_table_without_the_columns_is_unchanged_and_exports_carry_the_rank_set
     assert "1 †,1,1,best †" in lines[0] and "'-100.00 [-100.00, -100.00] * †" in lines[1]
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
+def test_a_rows_results_file_carries_its_rank_set_as_the_table_shows_it(board, reference) -> None:
+    """The per-row results export names, per view, the key the board ranks on, the row's rank set (text and both
+    ends) and its test against the best row: the cells of the table the page shows."""
+    rows = reference["emorealm"]
+    best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    poor = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
+    handlers = Handlers(board)
+    table = handlers.table("emorealm")
+    sets, tests = ranks(table), column(table)
+    for row, low in ((best, 1), (poor, 2)):
+        record = json.loads(Path(handlers.results_file(row.id)).read_text())
+        assert record["run"]["leaderboard"]["rank_sets"] == [
+            {"view": "default", "key": "overall", "rank_set": sets[row.id], "low": low, "high": low,
+             "vs_best": tests[row.id]}]  # fmt: skip
+    assert sets[best.id] == "1 †" and tests[best.id] == "best †"
+
+
+def test_a_results_file_says_why_a_row_has_no_rank_set(board, reference) -> None:
+    """On the sample's 5 clips no test can reach p < 0.05: the file says so, as the table does."""
+    rows = reference["emorealm"]
+    row = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
+    (entry,) = json.loads(Path(Handlers(board).results_file(row.id)).read_text())["run"]["leaderboard"]["rank_sets"]
+    assert entry["low"] is entry["high"] is None
+    assert entry["rank_set"].startswith("no rank set: 5 clips") and entry["vs_best"].startswith("no test: 5 clips")
+
+
 def test_score_cells_are_marked_thin_from_the_stored_estimates(board, reference) -> None:
     """The scorer's estimates ride with the paired data: a score whose interval rests on fewer than 30 clusters
     ends with the mark, and the caption names the method that made it; a row stored without them is unmarked."""
