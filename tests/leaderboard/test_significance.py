@@ -20,6 +20,7 @@ from mmjudge.leaderboard.core.pairing import pack_paired, unpack_paired
 from mmjudge.leaderboard.core.reported import reported_rows
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import MIGRATIONS
+from mmjudge.results import estimates_of
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, rank_sets
 
 
@@ -276,6 +277,26 @@ def test_score_cells_are_marked_thin_from_the_stored_estimates(board, reference)
     again = build_table("emorealm", board.store.submissions("emorealm"))
     shown = dict(zip(again.column("id"), (d[again.headers.index(headline)] for d in again.display), strict=True))
     assert not shown[older].endswith("†") and shown[row.id].endswith(" †")
+
+
+def test_a_side_scoring_column_is_marked_thin_from_its_own_estimate(board, reference) -> None:
+    """EmoReAlM's official-mode average (a side scoring stored beside the ranked strict one) gets the mark the
+    headline gets, from the official scoring's own estimate (its clusters are the units it counts)."""
+    from mmjudge.benchmarks import get_benchmark
+
+    rows = reference["emorealm"]
+    row = submit(board, emorealm_file(rows, lambda k, r: r["answer"] if k % 4 else "no idea"), "some")
+    made = sig.stored_estimates(board.store.get_submission(row.id))
+    official = made["official:overall"]
+    records = [{"id": r["id"], "prediction": r["answer"] if k % 4 else "no idea"} for k, r in enumerate(rows)]
+    spec = get_benchmark("emorealm")
+    direct = spec.metrics.score(**spec.records.score_inputs(records, rows), mode="official")
+    assert official == estimates_of("emorealm", direct)["overall"]
+    assert MIN_CLUSTERS <= official.n_clusters < FEW_CLUSTERS
+    table = build_table("emorealm", board.store.submissions("emorealm"))
+    shown = dict(zip(table.headers, table.display[0], strict=True))
+    assert shown["Average (official)"].endswith(" †") and shown["Average (strict)"].endswith(" †")
+    assert shown["Average (official)"].startswith(f"{row.side_results['official']['overall']:.1f}")
 
 
 def test_a_version_3_sqlite_store_is_migrated_and_its_rows_say_they_have_no_pairing(tmp_path: Path) -> None:

@@ -222,10 +222,10 @@ class Leaderboard:
             label: self._score_fn(checked.predictions, rows, **dict(extra))
             for label, extra in self.settings.side_scores.get(header.benchmark, {}).items()
         }
+        paired = pack_paired(header.benchmark, checked.predictions.records, rows, results,
+                             self.dataset_hash(header.benchmark), side)  # fmt: skip
         if robustness:
             side[ROBUSTNESS] = dict(robustness)
-        paired = pack_paired(header.benchmark, checked.predictions.records, rows, results,
-                             self.dataset_hash(header.benchmark))  # fmt: skip
         row = NewSubmission(
             benchmark=header.benchmark, kind="verified", judge=meta.judge, model=meta.model,
             submitter=submitter, results=results, revision=meta.revision, link=meta.link,
