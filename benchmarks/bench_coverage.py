@@ -45,10 +45,10 @@ BEFORE = {
     ("isovrbench_100_prompts_unequal", "*"): "90.7-92% (percentile cluster bootstrap)",
     ("isovrbench_10_prompts_dominant", "*"): "99.1-100% (the jackknife interval, uselessly wide)",
     ("isovrbench_40_prompts_dominant", "*"): "99.1-100% (the jackknife interval, uselessly wide)",
-    ("mist_drift_10_items_10_judges", "*"): "88-92% (t interval over 5 items per sentence type)",
-    ("mist_drift_16_items_10_judges", "*"): "88-92% (t interval over 8 items per sentence type)",
-    ("mist_drift_10_items_1_judges", "*"): "97-100%, text_to_aligned 100% (t interval or no-spread bound, 5 items)",
-    ("mist_drift_16_items_1_judges", "*"): "97-100%, text_to_aligned 100% (t interval or no-spread bound, 8 items)",
+    ("mist_drift_10_items_10_judges", "*"): "keys 89.0-97.5%, sd 1 and 2, 200 replicates (t interval over 5 items per sentence type)",
+    ("mist_drift_16_items_10_judges", "*"): "keys 88.0-98.0%, sd 1 and 2, 200 replicates (t interval over 8 items per sentence type)",
+    ("mist_drift_10_items_1_judges", "*"): "keys 89.0-100%, text_to_aligned 99.3-100%, sd 1 and 2, 300 replicates (t interval or no-spread bound, 5 items)",
+    ("mist_drift_16_items_1_judges", "*"): "keys 89.3-100%, text_to_aligned 97.0-100%, sd 1 and 2, 300 replicates (t interval or no-spread bound, 8 items)",
 }
 """Coverage of the intervals a design's defect was found with, as measured then (the percentile cluster
 bootstrap of the previous round, or the intervals before clustering)."""

@@ -139,7 +139,7 @@ def test_drift_is_decomposed_per_sentence_type_prompt_and_arm():
 
 @pytest.mark.parametrize("per_sense,shown", [(5, False), (8, False), (11, False), (12, True), (16, True)])
 def test_a_drift_over_too_few_items_has_no_interval_and_says_why(per_sense, shown):
-    """Over 5 and 8 items the drift's t interval covered 88-92% (benchmarks/_coverage_drift.py): below 12 items of
+    """Over 5 and 8 items the drift's t interval covered as little as 88% (benchmarks/_coverage_drift.py): below 12 items of
     its sentence type the record withholds it with the reason, as under 5 clusters."""
     from mmjudge.estimates import interval_caveat
     from mmjudge.results import estimates_of
@@ -158,7 +158,7 @@ def test_a_drift_over_too_few_items_has_no_interval_and_says_why(per_sense, show
         if shown:
             assert r[f"{key}_ci_low"] <= r[key] <= r[f"{key}_ci_high"] and caveat.startswith("thin")
         else:
-            why = f"no interval: {per_sense} items (at least 12 needed for a drift: on fewer its t interval covered 88-92%)"
+            why = f"no interval: {per_sense} items (at least 12 needed for a drift: on fewer its t interval covered as little as 88%)"
             assert r.intervals[key]["method"] == f"none: {why}" and caveat == why
 
 

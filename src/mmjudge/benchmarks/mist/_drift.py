@@ -34,8 +34,8 @@ TERMS: tuple[str, ...] = ("text_to_aligned", "aligned_to_misleading", "text_to_m
 DRIFT_MIN_ITEMS = 12
 """Fewer items of a sentence type than this: no drift interval. An item's mean shift is a few label steps over a
 few cells, skewed by items that follow the image and items that never do; over 5 and 8 items the t interval
-covered 88-92% with 10 judges' labels per item and 97-100% (uselessly wide, mostly the no-spread bound) with one
-judge's (``benchmarks/_coverage_drift.py``, ``docs/performance.md``)."""
+covered as little as 88-89% on some keys (88-98% over the keys, 200 replicates) with 10 judges' labels per item,
+and up to 100% (uselessly wide, mostly the no-spread bound) with one judge's (``benchmarks/_coverage_drift.py``, ``docs/performance.md``)."""
 
 
 def drift(
@@ -136,7 +136,7 @@ def few_items_note(n_items: int) -> str:
     :data:`~mmjudge.estimates.MIN_CLUSTERS` the general reason.
 
     >>> few_items_note(8)
-    'no interval: 8 items (at least 12 needed for a drift: on fewer its t interval covered 88-92%)'
+    'no interval: 8 items (at least 12 needed for a drift: on fewer its t interval covered as little as 88%)'
     >>> few_items_note(3), few_items_note(12)
     ('no interval: 3 items (at least 5 needed)', '')
     """
@@ -147,7 +147,7 @@ def few_items_note(n_items: int) -> str:
     if n_items < MIN_CLUSTERS:
         return thin_note(n_items, "item")
     return (f"no interval: {n_items} item{'' if n_items == 1 else 's'} (at least {DRIFT_MIN_ITEMS} needed for a drift: "
-            "on fewer its t interval covered 88-92%)")
+            "on fewer its t interval covered as little as 88%)")
 
 
 def _mean(sums: np.ndarray) -> np.ndarray:
