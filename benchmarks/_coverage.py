@@ -600,3 +600,7 @@ def coverage(hits: np.ndarray) -> tuple[float, float]:
     """Coverage and its Monte Carlo standard error."""
     p = float(np.mean(hits))
     return p, float(np.sqrt(p * (1 - p) / max(1, hits.size)))
+
+
+import _coverage_drift  # noqa: E402, F401  (registers MIST's drift designs in DESIGNS; it reads the helpers above)
+import _coverage_strata  # noqa: E402, F401  (registers the unequal-intervention designs the same way)

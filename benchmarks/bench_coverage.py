@@ -10,6 +10,7 @@ Monte Carlo standard error and the mean interval width.
 
     python benchmarks/bench_coverage.py                       # 2,000 replicates, sd 0 / 0.5 / 1, every design
     python benchmarks/bench_coverage.py --designs mist --replicates 200 --no-write
+    python benchmarks/bench_coverage.py --designs mist_drift_24_items_10_judges --section "MIST drift"  # a section of its own
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ BEFORE = {
     ("isovrbench_100_prompts_unequal", "*"): "90.7-92% (percentile cluster bootstrap)",
     ("isovrbench_10_prompts_dominant", "*"): "99.1-100% (the jackknife interval, uselessly wide)",
     ("isovrbench_40_prompts_dominant", "*"): "99.1-100% (the jackknife interval, uselessly wide)",
+    ("mist_drift_10_items_10_judges", "*"): "keys 89.0-97.5%, sd 1 and 2, 200 replicates (t interval over 5 items per sentence type)",
+    ("mist_drift_16_items_10_judges", "*"): "keys 88.0-98.0%, sd 1 and 2, 200 replicates (t interval over 8 items per sentence type)",
+    ("mist_drift_10_items_1_judges", "*"): "keys 89.0-100%, text_to_aligned 99.3-100%, sd 1 and 2, 300 replicates (t interval or no-spread bound, 5 items)",
+    ("mist_drift_16_items_1_judges", "*"): "keys 89.3-100%, text_to_aligned 97.0-100%, sd 1 and 2, 300 replicates (t interval or no-spread bound, 8 items)",
 }
 """Coverage of the intervals a design's defect was found with, as measured then (the percentile cluster
 bootstrap of the previous round, or the intervals before clustering)."""
@@ -93,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block", type=int, default=50, help="replicates per task")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-write", action="store_true", help="print the table only, do not write to docs/performance.md")
+    parser.add_argument("--section", default="", help="write to the section 'Interval coverage by simulation "
+                        "(bench_coverage.py): <this>' instead of the main one (a run of a few designs beside the full "
+                        "table)")  # fmt: skip
     args = parser.parse_args(argv)
 
     designs = [d for d in args.designs if DESIGNS[d].fast or not args.fast]
@@ -130,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             "cluster effect. Designs:\n"
             + "".join(f"- `{d}`: {DESIGNS[d].name}; {DESIGNS[d].structure}\n" for d in designs)
         )
-        write_results("Interval coverage by simulation (bench_coverage.py)", rows, notes)
+        title = "Interval coverage by simulation (bench_coverage.py)"
+        write_results(f"{title}: {args.section}" if args.section else title, rows, notes)
     return 0
 
 

@@ -55,10 +55,11 @@ def test_the_cli_flags_space_variables_and_secrets_are_the_tables() -> None:
 
 def test_the_command_and_the_space_read_the_same_values() -> None:
     argv = ["leaderboard", "--no-auth", "--admin", "root", "--admin", "ann", "--daily-limit", "7", "--max-mb", "2",
-            "--private-labels", "--ladder-margin", "0.5", "--remote-code", f"org/m@{COMMIT}", "--data-root", "/x"]  # fmt: skip
+            "--private-labels", "--ladder-margin", "0.5", "--ladder", "free", "--remote-code", f"org/m@{COMMIT}", "--data-root", "/x"]  # fmt: skip
     from_cli = from_flags(build_parser().parse_args(argv))
     env = {"MMJUDGE_NO_AUTH": "1", "MMJUDGE_ADMINS": "root, ann", "MMJUDGE_DAILY_LIMIT": "7", "MMJUDGE_MAX_MB": "2",
-           "MMJUDGE_PRIVATE_LABELS": "1", "MMJUDGE_LADDER_MARGIN": "0.5", "MMJUDGE_REMOTE_CODE": f"org/m@{COMMIT}",
+           "MMJUDGE_PRIVATE_LABELS": "1", "MMJUDGE_LADDER_MARGIN": "0.5", "MMJUDGE_LADDER": "free",
+           "MMJUDGE_REMOTE_CODE": f"org/m@{COMMIT}",
            "MMJUDGE_DATA_ROOT": "/x"}  # fmt: skip
     from_space = dict(SpaceConfig.from_env(env, persistent=Path("/nonexistent")).settings)
     shared = set(from_cli) - {"demo_output", "data_root"}  # the command's own default; a string it checks itself
@@ -69,7 +70,7 @@ def test_the_command_and_the_space_read_the_same_values() -> None:
     assert {k: v for k, v in defaults.items() if k not in STARTUP} == {
         "data_root": None, "require_login": True, "admins": (), "daily_limit": Settings.daily_limit,
         "max_bytes": Settings.max_bytes, "private_labels": False, "ladder_margin": Settings.ladder_margin,
-        "remote_code": {},
+        "ladder": "fixed", "remote_code": {},
     }  # fmt: skip
     with pytest.raises(ConfigError, match="--remote-code entry 'org/m@main'"):
         from_flags(build_parser().parse_args(["leaderboard", "--remote-code", "org/m@main"]))

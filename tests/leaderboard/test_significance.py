@@ -20,6 +20,7 @@ from mmjudge.leaderboard.core.pairing import pack_paired, unpack_paired
 from mmjudge.leaderboard.core.reported import reported_rows
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import MIGRATIONS
+from mmjudge.results import estimates_of
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, rank_sets
 
 
@@ -227,6 +228,34 @@ def test_a_table_without_the_columns_is_unchanged_and_exports_carry_the_rank_set
     assert "1 †,1,1,best †" in lines[0] and "'-100.00 [-100.00, -100.00] * †" in lines[1]
 
 
+@pytest.mark.usefixtures("ranks_at_five_clips")
+def test_a_rows_results_file_carries_its_rank_set_as_the_table_shows_it(board, reference) -> None:
+    """The per-row results export names, per view, the key the board ranks on, the row's rank set (text and both
+    ends) and its test against the best row: the cells of the table the page shows."""
+    rows = reference["emorealm"]
+    best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    poor = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
+    handlers = Handlers(board)
+    table = handlers.table("emorealm")
+    sets, tests = ranks(table), column(table)
+    for row, low in ((best, 1), (poor, 2)):
+        record = json.loads(Path(handlers.results_file(row.id)).read_text())
+        assert record["run"]["leaderboard"]["rank_sets"] == [
+            {"view": "default", "key": "overall", "rank_set": sets[row.id], "low": low, "high": low,
+             "vs_best": tests[row.id]}]  # fmt: skip
+    assert sets[best.id] == "1 †" and tests[best.id] == "best †"
+
+
+def test_a_results_file_says_why_a_row_has_no_rank_set(board, reference) -> None:
+    """On the sample's 5 clips no test can reach p < 0.05: the file says so, as the table does."""
+    rows = reference["emorealm"]
+    row = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
+    submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
+    (entry,) = json.loads(Path(Handlers(board).results_file(row.id)).read_text())["run"]["leaderboard"]["rank_sets"]
+    assert entry["low"] is entry["high"] is None
+    assert entry["rank_set"].startswith("no rank set: 5 clips") and entry["vs_best"].startswith("no test: 5 clips")
+
+
 def test_score_cells_are_marked_thin_from_the_stored_estimates(board, reference) -> None:
     """The scorer's estimates ride with the paired data: a score whose interval rests on fewer than 30 clusters
     ends with the mark, and the caption names the method that made it; a row stored without them is unmarked."""
@@ -248,6 +277,26 @@ def test_score_cells_are_marked_thin_from_the_stored_estimates(board, reference)
     again = build_table("emorealm", board.store.submissions("emorealm"))
     shown = dict(zip(again.column("id"), (d[again.headers.index(headline)] for d in again.display), strict=True))
     assert not shown[older].endswith("†") and shown[row.id].endswith(" †")
+
+
+def test_a_side_scoring_column_is_marked_thin_from_its_own_estimate(board, reference) -> None:
+    """EmoReAlM's official-mode average (a side scoring stored beside the ranked strict one) gets the mark the
+    headline gets, from the official scoring's own estimate (its clusters are the units it counts)."""
+    from mmjudge.benchmarks import get_benchmark
+
+    rows = reference["emorealm"]
+    row = submit(board, emorealm_file(rows, lambda k, r: r["answer"] if k % 4 else "no idea"), "some")
+    made = sig.stored_estimates(board.store.get_submission(row.id))
+    official = made["official:overall"]
+    records = [{"id": r["id"], "prediction": r["answer"] if k % 4 else "no idea"} for k, r in enumerate(rows)]
+    spec = get_benchmark("emorealm")
+    direct = spec.metrics.score(**spec.records.score_inputs(records, rows), mode="official")
+    assert official == estimates_of("emorealm", direct)["overall"]
+    assert MIN_CLUSTERS <= official.n_clusters < FEW_CLUSTERS
+    table = build_table("emorealm", board.store.submissions("emorealm"))
+    shown = dict(zip(table.headers, table.display[0], strict=True))
+    assert shown["Average (official)"].endswith(" †") and shown["Average (strict)"].endswith(" †")
+    assert shown["Average (official)"].startswith(f"{row.side_results['official']['overall']:.1f}")
 
 
 def test_a_version_3_sqlite_store_is_migrated_and_its_rows_say_they_have_no_pairing(tmp_path: Path) -> None:

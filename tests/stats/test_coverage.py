@@ -124,3 +124,26 @@ def test_one_prompt_holding_half_the_pairs_gets_no_interval() -> None:
     replicates = run_replicates("isovrbench_10_prompts_dominant", 1.0, 20, n_resamples=0, seed=5)
     for key, rep in replicates.items():
         assert np.isnan(rep.widths).all(), f"{key}: an interval was shown"
+
+
+@pytest.mark.parametrize("design", ["mist_drift_10_items_10_judges", "mist_drift_16_items_1_judges"])
+def test_a_drift_over_few_items_gets_no_interval(design: str) -> None:
+    """MIST drift over 5 or 8 items of a sentence type (the issue's 10 and 16 items): every replicate withholds the
+    interval (some keys covered as little as 88% with ten judges' labels per item, up to 100% with one judge's)."""
+    replicates = run_replicates(design, 1.0, 10, n_resamples=0, seed=5)
+    assert len(replicates) == 24
+    for key, rep in replicates.items():
+        assert np.isnan(rep.widths).all(), f"{key}: an interval was shown"
+
+
+def test_a_drift_over_enough_items_covers() -> None:
+    """From 12 items of a sentence type on the drift's interval is shown: over 12 items with ten judges' labels each
+    its 24 keys cover 95% together (94.8% at 1,000 replicates, every key 92.3-96.7%), and none under-covers by more
+    than the fast tolerance."""
+    n, tolerance = LEVELS["fast"]
+    replicates = run_replicates("mist_drift_24_items_10_judges", 1.0, n, n_resamples=0, seed=11)
+    pooled = np.concatenate([rep.hits for rep in replicates.values()])
+    assert all(not np.isnan(rep.widths).any() for rep in replicates.values())
+    assert abs(pooled.mean() - 0.95) <= 0.025, f"pooled coverage {pooled.mean():.3f}"
+    for key, rep in replicates.items():
+        assert rep.hits.mean() >= 0.95 - tolerance, f"{key}: coverage {rep.hits.mean():.3f}"

@@ -137,6 +137,31 @@ def test_drift_is_decomposed_per_sentence_type_prompt_and_arm():
     assert not [k for k in r if k.startswith("drift/none_to")]  # no drift pooled over sentence types
 
 
+@pytest.mark.parametrize("per_sense,shown", [(5, False), (8, False), (11, False), (12, True), (16, True)])
+def test_a_drift_over_too_few_items_has_no_interval_and_says_why(per_sense, shown):
+    """Over 5 and 8 items the drift's t interval covered as little as 88% (benchmarks/_coverage_drift.py): below 12 items of
+    its sentence type the record withholds it with the reason, as under 5 clusters."""
+    from mmjudge.estimates import interval_caveat
+    from mmjudge.results import estimates_of
+
+    rng = np.random.default_rng(7)
+    items = [f"i{k}" for k in range(2 * per_sense)]
+    labels = {}
+    for item in items:
+        labels.update(grid(item, "zs", *rng.choice(mist.LABELS, size=5)))
+    r = mist.score(**columns(labels), meta_item_ids=items, meta_cells=["T1", "T3"] * per_sense, **FAST)
+    for kind in ("figurative", "literal"):
+        key = f"drift/{kind}/zs/explicit/text_to_misleading"
+        assert r[f"drift/{kind}/zs/explicit/n_items"] == per_sense
+        assert (f"{key}_ci_low" in r) is shown
+        caveat = interval_caveat(estimates_of("mist", r)[key])
+        if shown:
+            assert r[f"{key}_ci_low"] <= r[key] <= r[f"{key}_ci_high"] and caveat.startswith("thin")
+        else:
+            why = f"no interval: {per_sense} items (at least 12 needed for a drift: on fewer its t interval covered as little as 88%)"
+            assert r.intervals[key]["method"] == f"none: {why}" and caveat == why
+
+
 def test_drift_weights_items_equally_over_judges():
     labels = {
         **grid("i1", "zs", "FF", "LL", "LL", "LL", "LL"),

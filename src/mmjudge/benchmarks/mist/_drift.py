@@ -14,8 +14,8 @@ Rules:
 * the point estimate is the mean over items of each item's mean shift (with one judge and one
   prompt an item has one cell; with several judges in the table their cells are pooled per item);
 * the CI is the jackknife t interval over items (:func:`mmjudge.stats.mean_interval`; the Wilson bound
-  rescaled to -3..3 when every item shifts alike), none with fewer than
-  :data:`~mmjudge.estimates.MIN_CLUSTERS` items.
+  rescaled to -3..3 when every item shifts alike), none with fewer than :data:`DRIFT_MIN_ITEMS` items of the
+  sentence type (the record says why, as under :data:`~mmjudge.estimates.MIN_CLUSTERS`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ SENSES: tuple[str, ...] = ("figurative", "literal")
 """Sentence types, in the paper's column order."""
 TERMS: tuple[str, ...] = ("text_to_aligned", "aligned_to_misleading", "text_to_misleading")
 """The three shifts of each sentence type, in the paper's column order."""
+DRIFT_MIN_ITEMS = 12
+"""Fewer items of a sentence type than this: no drift interval. An item's mean shift is a few label steps over a
+few cells, skewed by items that follow the image and items that never do; over 5 and 8 items the t interval
+covered as little as 88-89% on some keys (88-98% over the keys, 200 replicates) with 10 judges' labels per item,
+and up to 100% (uselessly wide, mostly the no-spread bound) with one judge's (``benchmarks/_coverage_drift.py``, ``docs/performance.md``)."""
 
 
 def drift(
@@ -106,14 +111,14 @@ def _cis(
 ) -> dict[str, float]:
     """Each term's jackknife interval over items (:func:`mmjudge.stats.mean_interval`, bounds -3..3 code
     points); ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
-    from mmjudge.estimates import MIN_CLUSTERS, interval_keys, thin_note
+    from mmjudge.estimates import interval_keys
     from mmjudge.stats import jackknife, mean_interval
 
     del n_resamples, seed
     out: dict[str, float] = {}
-    if len(per_item) < MIN_CLUSTERS:
+    if len(per_item) < DRIFT_MIN_ITEMS:
         if methods is not None:
-            why = item_record(len(per_item), confidence, "none: " + thin_note(len(per_item), "item"))
+            why = item_record(len(per_item), confidence, "none: " + few_items_note(len(per_item)))
             methods.update({f"{prefix}/{term}": why for term in TERMS})
         return out
     codes = np.arange(len(per_item))
@@ -125,6 +130,25 @@ def _cis(
         if methods is not None:
             methods[f"{prefix}/{term}"] = item_record(len(per_item), confidence, how)
     return out
+
+
+def few_items_note(n_items: int) -> str:
+    """Why a drift over ``n_items`` items has no interval (``""`` from :data:`DRIFT_MIN_ITEMS` on); under
+    :data:`~mmjudge.estimates.MIN_CLUSTERS` the general reason.
+
+    >>> few_items_note(8)
+    'no interval: 8 items (at least 12 needed for a drift: on fewer its t interval covered as little as 88%)'
+    >>> few_items_note(3), few_items_note(12)
+    ('no interval: 3 items (at least 5 needed)', '')
+    """
+    from mmjudge.estimates import MIN_CLUSTERS, thin_note
+
+    if n_items >= DRIFT_MIN_ITEMS:
+        return ""
+    if n_items < MIN_CLUSTERS:
+        return thin_note(n_items, "item")
+    return (f"no interval: {n_items} item{'' if n_items == 1 else 's'} (at least {DRIFT_MIN_ITEMS} needed for a drift: "
+            "on fewer its t interval covered as little as 88%)")
 
 
 def _mean(sums: np.ndarray) -> np.ndarray:

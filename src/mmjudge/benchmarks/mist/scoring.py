@@ -14,7 +14,8 @@ agreement) gets the Wilson score interval over the cells when every item holds o
 Wilson score interval on the effective sample size of a bias-reduced delete-one-item jackknife with a t
 quantile, as the judge mean of direction always does; drift and kappa get the jackknife t interval over
 items (the Wilson bound rescaled to -3..3 or -1..1 when every item gives the same value). A key carried by
-fewer than 5 items gets no interval. The alt-test rates carry none.
+fewer than 5 items gets no interval, nor does a drift over fewer than 12 items of its sentence type
+(:data:`~mmjudge.benchmarks.mist._drift.DRIFT_MIN_ITEMS`); the record says why. The alt-test rates carry none.
 
 Which keys appear:
 

@@ -43,10 +43,11 @@ from mmjudge.leaderboard.app._gate import FileRule, RouteGate, private_gradio_di
 from mmjudge.leaderboard.app._tab import ONE_SORT_JS, TabControls, benchmark_tab, phone_head, pin_css, refresh
 from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
-from mmjudge.leaderboard.board.export import write_results_file, write_table
+from mmjudge.leaderboard.board.export import rank_entry, write_results_file, write_table
 from mmjudge.leaderboard.board.grid import Role, Table
 from mmjudge.leaderboard.board.table import build_table, is_laddered
 from mmjudge.leaderboard.core import queue
+from mmjudge.leaderboard.core.columns import views
 from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL
 from mmjudge.leaderboard.core.queue import canonical_revision
 from mmjudge.leaderboard.core.redaction import public_log
@@ -221,7 +222,9 @@ class Handlers:
     @tracked
     def results_file(self, submission_id: float | None) -> str | None:
         """Write the results file of a visible verified submission; ``None`` when there is none. A submitted
-        row's file leaves out its raw counts (:func:`mmjudge.leaderboard.board.export.results_record`).
+        row's file leaves out its raw counts (:func:`mmjudge.leaderboard.board.export.results_record`); the file
+        carries the row's rank set in each view of its board, as the table shows it
+        (:func:`~mmjudge.leaderboard.board.export.rank_entry`).
 
         Raises:
             gr.Error: ``submission_id`` is not a row number (the message says what is expected), or the row
@@ -237,7 +240,9 @@ class Handlers:
         if is_laddered(sub, private=self.board.settings.private_labels):
             raise gr.Error(f"row #{sub.id} is a {sub.tier} row and this leaderboard's labels are private: its "
                            "results are withheld (the table shows its Ladder score)")  # fmt: skip
-        return str(self._cached(f"results_{sub.id}.json", lambda path: write_results_file(sub, path)))
+        ranks = [rank_entry(self.table(sub.benchmark, view), sub.id, view) for view in views(sub.benchmark)]
+        found = [r for r in ranks if r is not None]
+        return str(self._cached(f"results_{sub.id}.json", lambda path: write_results_file(sub, path, found)))
 
     def _cached(self, name: str, write: Callable[[Path], Any]) -> Path:
         """``write`` the export into a scratch folder, then keep it as ``<export dir>/<content hash>/<name>``:

@@ -3,20 +3,25 @@
 A results file has the runner's layout (:func:`mmjudge.results.write_results`: ``results_version``,
 ``benchmark``, ``judge``, ``scores`` = the dict of ``mmjudge.benchmarks.<id>.score``, ``provenance`` = the
 prediction file's header provenance with its fingerprint and mmjudge version, ``run``); ``run`` says where
-the row came from on the leaderboard instead of the run's timings.
+the row came from on the leaderboard instead of the run's timings, and where the board ranks it: per view, the
+row's rank set and its test against the best row, as the table shows them (:func:`rank_entry`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from mmjudge.estimates import score_keys, with_its_interval
 from mmjudge.leaderboard.board.facets import row_tier
-from mmjudge.leaderboard.board.grid import Table
+from mmjudge.leaderboard.board.grid import Role, Table
+from mmjudge.leaderboard.core.columns import ranked_column
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 
-__all__ = ["FORMULA_START", "csv_text", "public_scores", "results_record", "write_results_file", "write_table"]
+__all__ = [
+    "FORMULA_START", "csv_text", "public_scores", "rank_entry", "results_record", "write_results_file", "write_table",
+]  # fmt: skip
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -78,10 +83,36 @@ def public_scores(sub: StoredSubmission) -> dict[str, Any]:
     return public
 
 
-def results_record(sub: StoredSubmission) -> dict[str, Any]:
+def rank_entry(table: Table, row_id: int, view: str) -> dict[str, Any] | None:
+    """Where ``table`` (one view of a board built with its rank-set column) ranks row ``row_id``: the rank-set
+    cell as shown (``"1–3 †"``, or why there is none), its first and last rank (``None`` without a set), and the
+    row's test cell against the best row; ``None`` when the table has no rank-set column or no such row.
+
+    >>> from mmjudge.leaderboard.board.grid import Cell, TableColumn
+    >>> t = Table("emorealm", (TableColumn("id", Role.ID, "number"), TableColumn("Rank set (95%)", Role.RANK_SET),
+    ...                        TableColumn("vs best (paired)", Role.TEST)),
+    ...           ((Cell(7, "7"), Cell(1, "1–2", (1, 2)), Cell("best", "best")),))
+    >>> rank_entry(t, 7, "default")
+    {'view': 'default', 'key': 'overall', 'rank_set': '1–2', 'low': 1, 'high': 2, 'vs_best': 'best'}
+    """
+    try:
+        ids, sets, tests = (table.cells(role) for role in (Role.ID, Role.RANK_SET, Role.TEST))
+    except KeyError:
+        return None
+    at = next((k for k, cell in enumerate(ids) if cell.value == row_id), None)
+    if at is None:
+        return None
+    bounds = sets[at].interval
+    return {"view": view, "key": ranked_column(table.benchmark, view).key, "rank_set": sets[at].text,
+            "low": None if bounds is None else int(bounds[0]), "high": None if bounds is None else int(bounds[1]),
+            "vs_best": tests[at].text}  # fmt: skip
+
+
+def results_record(sub: StoredSubmission, ranks: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The results-file content of a stored submission (before ``write_results`` adds date and Python);
     the scores are :func:`public_scores`, the tier the one the table shows (``baseline`` for an operator's
-    baseline, which the store keeps as ``run here`` with ``reference_line`` set)."""
+    baseline, which the store keeps as ``run here`` with ``reference_line`` set); ``ranks``: the row's
+    :func:`rank_entry` in each view of its board (``run.leaderboard.rank_sets``)."""
     from mmjudge.results import RESULTS_VERSION, estimates_of
 
     header = dict(sub.header or {})
@@ -93,6 +124,7 @@ def results_record(sub: StoredSubmission) -> dict[str, Any]:
         "scored_on": dict(sub.scored_on or {}), "model": sub.model, "revision": sub.revision, "link": sub.link,
         "license": sub.license, "weights": sub.weights, "submitter": sub.submitter,
         "created_at": sub.created_at, "sha256": sub.sha256, "source": sub.source,
+        "rank_sets": [dict(r) for r in ranks],
     }  # fmt: skip
     scores = public_scores(sub)
     estimates = estimates_of(sub.benchmark, scores, method=STORED_METHOD)
@@ -101,12 +133,13 @@ def results_record(sub: StoredSubmission) -> dict[str, Any]:
             "provenance": provenance, "run": {"leaderboard": leaderboard}}  # fmt: skip
 
 
-def write_results_file(sub: StoredSubmission, path: str | Path) -> Path:
-    """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON)."""
+def write_results_file(sub: StoredSubmission, path: str | Path, ranks: Sequence[Mapping[str, Any]] = ()) -> Path:
+    """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON);
+    ``ranks`` as :func:`results_record` takes them."""
     from mmjudge.estimates import Estimate
     from mmjudge.results import write_results
 
-    record = results_record(sub)
+    record = results_record(sub, ranks)
     return write_results(
         Path(path),
         record["benchmark"],

@@ -262,10 +262,13 @@ NO_RANK_SET = "—"
 
 
 def _estimate(col: Column, made: Mapping[str, Estimate], results: Results, mode: str) -> Estimate | None:
-    """The scorer's stored estimate behind ``col``'s cell (the ranked scoring's only: ``mode`` is the scorer's
-    default mode, which a result naming none is in)."""
-    if not has_interval(col) or (col.mode is not None and results.get("mode", mode) != col.mode):
+    """The scorer's stored estimate behind ``col``'s cell: the ranked scoring's, or for a column in another mode
+    the side scoring's (stored as ``<mode>:<key>``); ``mode`` is the scorer's default mode, which a result naming
+    none is in."""
+    if not has_interval(col):
         return None
+    if col.mode is not None and results.get("mode", mode) != col.mode:
+        return made.get(f"{col.mode}:{col.key}")
     return made.get(col.key)
 
 

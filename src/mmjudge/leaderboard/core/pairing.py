@@ -303,9 +303,12 @@ def pack_paired(
     rows: Sequence[Mapping[str, Any]],
     results: Mapping[str, Any],
     dataset_hash: str,
+    side: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
     """The per-unit paired data of ``results``' headline keys and the scorer's estimates of every score (from
-    a :class:`~mmjudge.benchmarks.Scores`; none from a plain dict), packed for the store.
+    a :class:`~mmjudge.benchmarks.Scores`; none from a plain dict), packed for the store; ``side``: the row's side
+    scorings (label -> scores, e.g. an official mode), whose estimates are kept as ``<label>:<key>``, the name
+    a board column in that mode reads.
 
     >>> unpack_paired(pack_paired("mist", [], [], {}, "dataset-hash"))[0]
     'dataset-hash'
@@ -315,7 +318,9 @@ def pack_paired(
     spec = get_benchmark(benchmark)
     keys = [k for k in spec.metrics.paired_keys if k in results]
     units = {k: spec.key_outcomes(k, records, rows, results).to_json() for k in keys}
-    made = {k: e.to_json() for k, e in estimates_of(benchmark, results).items() if e.method != "not recorded"}
+    scorings = [("", results), *((f"{label}:", scores) for label, scores in (side or {}).items())]
+    made = {prefix + k: e.to_json() for prefix, scores in scorings for k, e in estimates_of(benchmark, scores).items()
+            if e.method != "not recorded"}  # fmt: skip
     payload = {"version": PAIRED_VERSION, "dataset_hash": dataset_hash, "keys": units, "estimates": made}
     text = json.dumps(payload, allow_nan=False, separators=(",", ":"))
     return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")

@@ -9,6 +9,7 @@ Scoring happens before the single store transaction, so a crash while scoring le
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple, Protocol
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.core.columns import ROBUSTNESS, ranking_key
+from mmjudge.leaderboard.core.ladder import paired_margin
 from mmjudge.leaderboard.core.pairing import pack_paired, pairing_of
 from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL, HUB_MODEL
 from mmjudge.leaderboard.core.queue import RequestSpec, enqueue, validate_request
@@ -151,12 +153,14 @@ class Leaderboard:
 
     def ladder_rule(self, benchmark: str, *, margin: float | None = None) -> LadderRule | None:
         """The Ladder of ``benchmark``'s submitted rows in private-label mode (``None`` with public labels);
-        with ``margin``, the Ladder of a laddered request's rows (recorded when it was queued) in any mode."""
+        with ``margin``, the Ladder of a laddered request's rows (recorded when it was queued) in any mode; the rule
+        is :attr:`Settings.ladder`'s (parameter-free: :func:`~mmjudge.leaderboard.core.ladder.paired_margin`)."""
         if margin is None and not self.settings.private_labels:
             return None
         key = ranking_key(benchmark)
         step = self.settings.ladder_margin if margin is None else margin
-        return LadderRule(key, get_benchmark(benchmark).metrics.higher_is_better(key), step)
+        free = functools.partial(paired_margin, key) if self.settings.ladder == "free" else None
+        return LadderRule(key, get_benchmark(benchmark).metrics.higher_is_better(key), step, free)
 
     def submitter(self, username: str | None) -> str:
         """The submitter name: the logged-in username, ``local`` in no-auth mode.
@@ -222,10 +226,10 @@ class Leaderboard:
             label: self._score_fn(checked.predictions, rows, **dict(extra))
             for label, extra in self.settings.side_scores.get(header.benchmark, {}).items()
         }
+        paired = pack_paired(header.benchmark, checked.predictions.records, rows, results,
+                             self.dataset_hash(header.benchmark), side)  # fmt: skip
         if robustness:
             side[ROBUSTNESS] = dict(robustness)
-        paired = pack_paired(header.benchmark, checked.predictions.records, rows, results,
-                             self.dataset_hash(header.benchmark))  # fmt: skip
         row = NewSubmission(
             benchmark=header.benchmark, kind="verified", judge=meta.judge, model=meta.model,
             submitter=submitter, results=results, revision=meta.revision, link=meta.link,

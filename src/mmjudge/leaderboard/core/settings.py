@@ -78,12 +78,20 @@ class Settings:
     and breakdowns are withheld."""
     ladder_margin: float = 1.0
     """Private-label mode: the Ladder's margin and rounding step, in the headline's units (points)."""
+    ladder: str = "fixed"
+    """Private-label mode: the Ladder's rule (:data:`~mmjudge.leaderboard.core.ladder.LADDERS`): ``fixed`` (the
+    margin :attr:`ladder_margin`) or ``free`` (parameter-free: the standard error of the paired difference with
+    the row that set the best shown score; :attr:`ladder_margin` where the two cannot be paired)."""
     label_names: Mapping[str, str] = field(default_factory=dict)
     """Per benchmark, the name of the labels' source a row's ``Scored on`` shows (a Space: the label repo
     ``org/name``); default ``<id> labels (local folder)``. The set itself is identified by the folder's
     content hash."""
 
     def __post_init__(self) -> None:
+        from mmjudge.leaderboard.core.ladder import LADDERS
+
+        if self.ladder not in LADDERS:
+            raise ConfigError(f"ladder must be one of {', '.join(LADDERS)}, got {self.ladder!r}")
         if not self.ladder_margin > 0:
             raise ConfigError(f"ladder_margin must be a positive number of headline points, got {self.ladder_margin!r}")
         if self.daily_limit < 0:
@@ -241,6 +249,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ladder_margin", Number(float), flag="--ladder-margin", variable="MMJUDGE_LADDER_MARGIN",
             help="private labels: the Ladder's margin and rounding step, in headline points "
             f"(default {default('ladder_margin'):g})"),
+    Setting("ladder", Text(), flag="--ladder", variable="MMJUDGE_LADDER",
+            help="private labels: the Ladder's rule, 'fixed' (the margin above) or 'free' (parameter-free, Blum & "
+            "Hardt's Section 4: a new score is shown when it beats the best shown by one standard error of the two "
+            f"rows' paired difference; the margin where they cannot be paired; default {default('ladder')})"),
     Setting("remote_code", Pins(), flag="--remote-code", variable="MMJUDGE_REMOTE_CODE",
             help="model repo whose own Python code a model request may run (trust_remote_code), pinned: "
             "org/name@<40-hex commit> (the flag repeatable, the variable comma-separated; default: none)"),

@@ -18,7 +18,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -79,11 +79,23 @@ TIERS: tuple[str, ...] = (PUBLISHED, RUN_HERE, SUBMITTED)
 """A row's provenance, most trusted first (see :attr:`NewSubmission.tier`)."""
 
 
+PairedMargin = Callable[[str, str], float | None]
+"""The parameter-free Ladder's margin: from the packed paired data of a new row and of the row that set its
+submitter's best shown score, the standard error of their paired difference (``None`` when the two cannot be
+paired)."""
+
+
 @dataclass(frozen=True)
 class LadderRule:
     """Private-label feedback (the Ladder, Blum & Hardt 2015): a submitter's new score is shown only when it
     beats that submitter's best shown score on the benchmark by more than ``margin``, rounded to a multiple
-    of ``margin``; otherwise the best shown score is shown again."""
+    of ``margin``; otherwise the best shown score is shown again.
+
+    With ``paired_margin`` it is the parameter-free Ladder (the paper's Section 4, Algorithm 2; its code's
+    ``FreeLadder``): the margin is the standard error of the paired difference between the new row and the row
+    that set the best shown score (a one-sided paired test at one standard error), and an accepted score is
+    shown as scored. Where the two rows cannot be paired (no paired data, other items) the fixed ``margin``
+    applies, rounding included."""
 
     key: str
     """The result key the feedback is on (the headline)."""
@@ -91,21 +103,29 @@ class LadderRule:
     """Its direction."""
     margin: float
     """The margin and rounding step, in the key's units (points for a percentage)."""
+    paired_margin: PairedMargin | None = None
+    """The parameter-free Ladder's margin (:data:`PairedMargin`); ``None``: the fixed margin."""
 
-    def shown(self, score: float | None, best: float | None) -> float | None:
-        """The score shown for a submission scoring ``score`` after a best shown score ``best``.
+    def shown(self, score: float | None, best: float | None, se: float | None = None) -> float | None:
+        """The score shown for a submission scoring ``score`` after a best shown score ``best``; ``se``: the
+        parameter-free margin of this submission (the standard error of its paired difference with the row that
+        set ``best``; a first score, ``best`` ``None``, is accepted whatever it is), which replaces the fixed margin
+        and its rounding.
 
         >>> rule = LadderRule("accuracy", True, 1.0)
         >>> rule.shown(71.26, None), rule.shown(71.9, 71.0), rule.shown(72.4, 71.0)
         (71.0, 71.0, 72.0)
         >>> LadderRule("error", False, 0.5).shown(9.1, 10.0)
         9.0
+        >>> rule.shown(71.26, 71.0, se=0.2), rule.shown(71.16, 71.0, se=0.2)
+        (71.26, 71.0)
         """
         if score is None or math.isnan(score):
             return best
         sign = 1.0 if self.higher_is_better else -1.0
-        if best is None or sign * (score - best) > self.margin:
-            return round(score / self.margin) * self.margin
+        margin = self.margin if se is None else se
+        if best is None or sign * (score - best) > margin:
+            return score if se is not None else round(score / self.margin) * self.margin
         return best
 
 
@@ -356,7 +376,10 @@ def insert_row(conn: Connection, row: NewSubmission, *, daily_limit: int | None 
     if daily_limit is not None:
         check_daily_limit(conn, row.submitter, daily_limit, now)
     if ladder is not None:
-        row = replace(row, ladder=ladder.shown(_number(row.results.get(ladder.key)), _best_shown(conn, row, ladder)))
+        best = _best_shown(conn, row, ladder)
+        # the parameter-free Ladder shows a first score as scored (its code starts from an infinite loss)
+        se = None if ladder.paired_margin is None else 0.0 if best is None else _paired_margin(conn, row, ladder, best)
+        row = replace(row, ladder=ladder.shown(_number(row.results.get(ladder.key)), best, se))
     return conn.insert(
         "INSERT INTO submissions (benchmark, kind, judge, model, submitter, results, revision, link, "
         "license, weights, sha256, header, source, created_at, request_id, coverage, side_results, paired, "
@@ -386,6 +409,18 @@ def _best_shown(conn: Connection, row: NewSubmission, ladder: LadderRule) -> flo
         (row.submitter, row.benchmark),
     ).fetchone()
     return None if found is None or found[0] is None else float(found[0])
+
+
+def _paired_margin(conn: Connection, row: NewSubmission, ladder: LadderRule, best: float) -> float | None:
+    """The parameter-free margin of ``row``: :attr:`LadderRule.paired_margin` of its paired data and that of the
+    row that set ``best`` (its submitter's first row on the benchmark showing it); ``None`` without one."""
+    found = conn.execute(
+        "SELECT paired FROM submissions WHERE submitter = ? AND benchmark = ? AND ladder = ? ORDER BY id LIMIT 1",
+        (row.submitter, row.benchmark, best),
+    ).fetchone()
+    if found is None or not found[0] or not row.paired or ladder.paired_margin is None:
+        return None
+    return ladder.paired_margin(row.paired, str(found[0]))
 
 
 def _recent(conn: Connection, submitter: str, now: float) -> int:
