@@ -104,7 +104,7 @@ class Handlers:
 
     @tracked
     def caption(self, benchmark: str, view: str | None = None) -> str:
-        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.board.table.Table.caption`, Markdown)."""
+        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.board.grid.Table.caption`, Markdown)."""
         return self.table(benchmark, view).caption
 
     @tracked
