@@ -65,7 +65,14 @@ def export(location: str, out: Path) -> None:
         write_table = importlib.import_module("mmjudge.leaderboard.export").write_table
 
     store = Store(location)
-    extra: dict[str, Any] = {"store": store} if "store" in inspect.signature(build_table).parameters else {}
+    params = inspect.signature(build_table).parameters
+    extra: dict[str, Any] = {}
+    if "ranks" in params:  # since the render only reads: the cells from the store, through a rank keeper
+        from mmjudge.leaderboard.board.ranks import InlineRanks
+
+        extra = {"ranks": InlineRanks(store)}
+    elif "store" in params:
+        extra = {"store": store}
     out.mkdir(parents=True, exist_ok=True)
     for benchmark in sorted({s.benchmark for s in store.submissions()}):
         for view in (v.name for v in get_benchmark(benchmark).present.leaderboard.views):  # any code's views

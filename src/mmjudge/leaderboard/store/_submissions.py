@@ -154,7 +154,8 @@ class NewSubmission:
     pairing: str = ""
     """The summary of :attr:`paired` the significance column reads (:mod:`mmjudge.leaderboard.board.significance`): per
     headline key the family layout or why the data cannot be used, and the scorer's estimates; ``""`` without
-    paired data, and for rows stored before the store kept it (made at the first render and written back)."""
+    paired data, and for rows stored before the store kept it (made and written back by the rank keeper when a table
+    first asks for the row's cells)."""
 
     def __post_init__(self) -> None:
         if not self.tier:
