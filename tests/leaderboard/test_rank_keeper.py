@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import importlib
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -127,9 +128,19 @@ def test_a_missing_cell_is_stored_by_the_keeper_and_the_table_then_shows_it(boar
     _forget_the_cells(board)
     board.on_change = InlineRanks(board.store)  # a fresh server's keeper
     handlers = Handlers(board)
+    stacks: list[list[str]] = []
+    real = board.store.transaction
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        stacks.append([frame.name for frame in traceback.extract_stack()])
+        return real(*args, **kwargs)
+
+    board.store.transaction = spy
     for benchmark in BENCHMARKS:
         assert _cells(handlers.table(benchmark)) == expected[benchmark]
         assert all(s.pairing for s in board.store.submissions(benchmark) if s.paired)  # stored by the keeper
+    board.store.transaction = real
+    assert stacks and all("request" in s and "build_table" not in s for s in stacks)  # the keeper wrote, asked
     board.on_change = AskedOnly(board.store)  # and now read back by a table alone
     with no_writes(board.store) as writes:
         assert {b: _cells(Handlers(board).table(b)) for b in BENCHMARKS} == expected

@@ -16,7 +16,7 @@ from mmjudge.leaderboard.app.ui import Handlers
 from mmjudge.leaderboard.board import significance as sig
 from mmjudge.leaderboard.board.ranks import InlineRanks, store_ranks
 from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE_HEADER, TOP_ROW_NOTE, build_table
-from mmjudge.leaderboard.core.pairing import pack_paired, unpack_paired
+from mmjudge.leaderboard.core.pairing import pack_paired, pairing_of, unpack_paired
 from mmjudge.leaderboard.core.reported import reported_rows
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import MIGRATIONS
@@ -188,10 +188,11 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
     other = submit(board, emorealm_file(rows, lambda k, r: "A" if k % 2 else r["answer"]), "half")
+    packed = pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
+                                      for k, r in enumerate(rows)], rows, dict(other.results), "another-hash")  # fmt: skip
     moved = board.store.insert_submission(NewSubmission(  # paired data made on another dataset
-        "emorealm", "verified", "moved", "moved", "u", dict(other.results), sha256="1" * 64,
-        paired=pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
-                                            for k, r in enumerate(rows)], rows, dict(other.results), "another-hash"),
+        "emorealm", "verified", "moved", "moved", "u", dict(other.results), sha256="1" * 64, paired=packed,
+        pairing=pairing_of(packed, dict(other.results)),
     ))  # fmt: skip
     calls = []
     real = sig.rank_sets

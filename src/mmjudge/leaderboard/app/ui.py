@@ -45,7 +45,7 @@ from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
 from mmjudge.leaderboard.board.export import write_results_file, write_table
 from mmjudge.leaderboard.board.grid import Role, Table
-from mmjudge.leaderboard.board.ranks import RankKeeper, keeper_of
+from mmjudge.leaderboard.board.ranks import RankKeeper, keeper_of, lacks_cells
 from mmjudge.leaderboard.board.table import build_table, is_laddered
 from mmjudge.leaderboard.core import queue
 from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL
@@ -100,9 +100,17 @@ class Handlers:
 
     def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark`` (once the rank cells of a row just stored or hidden are stored,
-        or :data:`RANKS_WAIT_S` passed); a table reads the cells the store holds and asks :attr:`ranks` for the
-        ones it lacks (:meth:`~mmjudge.leaderboard.board.ranks.RankKeeper.ranks`)."""
+        or :data:`RANKS_WAIT_S` passed). A table reads the cells the store holds; when some are missing,
+        :attr:`ranks` is asked to store them (:meth:`~mmjudge.leaderboard.board.ranks.RankKeeper.request`) and the
+        table is read again."""
         self.board.settle(benchmark, timeout=RANKS_WAIT_S)
+        table = self._read_table(benchmark, view)
+        if lacks_cells(table):
+            self.ranks.request(benchmark)
+            table = self._read_table(benchmark, view)
+        return table
+
+    def _read_table(self, benchmark: str, view: str | None) -> Table:
         return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True,
                            private=self.board.settings.private_labels, ranks=self.ranks)  # fmt: skip
 

@@ -9,9 +9,9 @@ background thread, so a submission returns at once; the worker, itself a backgro
 inline (:class:`InlineRanks`).
 
 A table only reads: the keeper is its rank source (:meth:`RankKeeper.ranks`), which reads the cells from the
-store, and for the rows whose cells the store lacks (an older store, a failed refresh) asks the keeper to
-store them and reads again; a row whose cells are still missing says so (:data:`NOT_STORED`). A failure is
-logged with its traceback. The keeper owns the server's :class:`~mmjudge.leaderboard.board.significance.RankCache`
+store; a row whose cells the store lacks (an older store, a failed refresh) says so (:data:`NOT_STORED`), and
+the app, seeing it (:func:`lacks_cells`), asks the keeper to store them (:meth:`RankKeeper.request`) and
+builds the table again. A failure is logged with its traceback. The keeper owns the server's :class:`~mmjudge.leaderboard.board.significance.RankCache`
 (its lifetime is the server's): everything that reads or computes rank cells goes through it.
 """
 
@@ -21,6 +21,7 @@ import logging
 import threading
 from collections.abc import Sequence
 
+from mmjudge.leaderboard.board.grid import Role, Table
 from mmjudge.leaderboard.board.significance import (
     NO_RANK,
     RankCache,
@@ -28,12 +29,12 @@ from mmjudge.leaderboard.board.significance import (
     read_ranks,
     store_board_ranks,
 )
-from mmjudge.leaderboard.board.table import board_of
+from mmjudge.leaderboard.board.table import RANK_SET_HEADER, board_of
 from mmjudge.leaderboard.core.columns import views
 from mmjudge.leaderboard.core.service import Leaderboard
 from mmjudge.leaderboard.store import Store, StoredSubmission
 
-__all__ = ["NOT_STORED", "InlineRanks", "RankKeeper", "RankRefresher", "keeper_of", "store_ranks"]
+__all__ = ["NOT_STORED", "InlineRanks", "RankKeeper", "RankRefresher", "keeper_of", "lacks_cells", "store_ranks"]
 
 logger = logging.getLogger(__name__)
 
@@ -77,20 +78,11 @@ class RankKeeper:
         raise NotImplementedError
 
     def ranks(self, benchmark: str, rows: Sequence[StoredSubmission], key: str) -> dict[int, RowRank]:
-        """Row id -> the cells of ``rows`` on ``key`` as the store holds them; for the rows whose cells it lacks
-        the keeper is asked (:meth:`request`) and the store read again; those still missing say
-        :data:`NOT_STORED`."""
+        """Row id -> the cells of ``rows`` on ``key`` as the store holds them (read through :attr:`cache`; nothing
+        is computed or written); the rows whose cells it lacks say :data:`NOT_STORED` (:func:`lacks_cells`: the
+        caller asks for them, :meth:`request`, and reads again)."""
         found = read_ranks(benchmark, rows, key, store=self.store, cache=self.cache)
-        if not found.missing:
-            return found.cells
-        self.request(benchmark)
-        again = read_ranks(benchmark, self._fresh(rows, found.missing), key, store=self.store, cache=self.cache)
-        return {**{i: RowRank(None, NO_RANK, NOT_STORED, "") for i in again.missing}, **again.cells}
-
-    def _fresh(self, rows: Sequence[StoredSubmission], stale: Sequence[int]) -> list[StoredSubmission]:
-        """``rows`` with the ``stale`` ones read again (the keeper may have stored their pairing summaries)."""
-        wanted = set(stale)
-        return [(self.store.get_submission(s.id) or s) if s.id in wanted else s for s in rows]
+        return {**{i: RowRank(None, NO_RANK, NOT_STORED, "") for i in found.missing}, **found.cells}
 
     def _store(self, benchmark: str) -> None:
         """:func:`store_ranks`, a failure logged with its traceback (the row is stored; a table asks again)."""
@@ -160,6 +152,11 @@ class RankRefresher(RankKeeper):
             with self._cond:
                 self._running = None
                 self._cond.notify_all()
+
+
+def lacks_cells(table: Table) -> bool:
+    """Whether ``table`` shows a row whose rank cells the store did not hold (:data:`NOT_STORED`)."""
+    return RANK_SET_HEADER in table.headers and any(c.text == NOT_STORED for c in table.cells(Role.TEST))
 
 
 def keeper_of(board: Leaderboard) -> RankKeeper:

@@ -250,7 +250,7 @@ def build_table(
     flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets.order_rows`).
 
     Building a table reads and computes nothing else: the significance cells come from ``ranks`` (a server's
-    rank keeper, which reads them from its store and asks for those the store lacks,
+    rank keeper, which reads them from its store, a row whose cells the store lacks saying so:
     :class:`~mmjudge.leaderboard.board.ranks.RankKeeper`; or, for rows in hand,
     :class:`~mmjudge.leaderboard.board.significance.ComputedRanks`), and the thin marks from the pairing
     summaries stored with the rows (read through ``ranks``' cache when given).
