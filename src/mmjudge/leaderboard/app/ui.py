@@ -45,7 +45,7 @@ from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
 from mmjudge.leaderboard.board.export import write_results_file, write_table
 from mmjudge.leaderboard.board.grid import Role, Table
-from mmjudge.leaderboard.board.ranks import RankKeeper, keeper_of, lacks_cells
+from mmjudge.leaderboard.board.ranks import RankKeeper, keeper_of, read_table
 from mmjudge.leaderboard.board.table import build_table, is_laddered
 from mmjudge.leaderboard.core import queue
 from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL
@@ -102,17 +102,9 @@ class Handlers:
         """The current table of ``benchmark`` (once the rank cells of a row just stored or hidden are stored,
         or :data:`RANKS_WAIT_S` passed). A table reads the cells the store holds; when some are missing,
         :attr:`ranks` is asked to store them (:meth:`~mmjudge.leaderboard.board.ranks.RankKeeper.request`) and the
-        table is read again."""
+        table is read again (:func:`~mmjudge.leaderboard.board.ranks.read_table`)."""
         self.board.settle(benchmark, timeout=RANKS_WAIT_S)
-        table = self._read_table(benchmark, view)
-        if lacks_cells(table):
-            self.ranks.request(benchmark)
-            table = self._read_table(benchmark, view)
-        return table
-
-    def _read_table(self, benchmark: str, view: str | None) -> Table:
-        return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True,
-                           private=self.board.settings.private_labels, ranks=self.ranks)  # fmt: skip
+        return read_table(self.ranks, benchmark, view, private=self.board.settings.private_labels)
 
     @tracked
     def caption(self, benchmark: str, view: str | None = None) -> str:

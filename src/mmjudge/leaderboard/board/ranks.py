@@ -11,7 +11,7 @@ inline (:class:`InlineRanks`).
 A table only reads: the keeper is its rank source (:meth:`RankKeeper.ranks`), which reads the cells from the
 store; a row whose cells the store lacks (an older store, a failed refresh) says so (:data:`NOT_STORED`), and
 the app, seeing it (:func:`lacks_cells`), asks the keeper to store them (:meth:`RankKeeper.request`) and
-builds the table again. A failure is logged with its traceback. The keeper owns the server's :class:`~mmjudge.leaderboard.board.significance.RankCache`
+builds the table again (:func:`read_table`). A failure is logged with its traceback. The keeper owns the server's :class:`~mmjudge.leaderboard.board.significance.RankCache`
 (its lifetime is the server's): everything that reads or computes rank cells goes through it.
 """
 
@@ -29,12 +29,13 @@ from mmjudge.leaderboard.board.significance import (
     read_ranks,
     store_board_ranks,
 )
-from mmjudge.leaderboard.board.table import RANK_SET_HEADER, board_of
+from mmjudge.leaderboard.board.table import RANK_SET_HEADER, board_of, build_table
 from mmjudge.leaderboard.core.columns import views
 from mmjudge.leaderboard.core.service import Leaderboard
 from mmjudge.leaderboard.store import Store, StoredSubmission
 
-__all__ = ["NOT_STORED", "InlineRanks", "RankKeeper", "RankRefresher", "keeper_of", "lacks_cells", "store_ranks"]
+__all__ = ["NOT_STORED", "InlineRanks", "RankKeeper", "RankRefresher", "keeper_of", "lacks_cells", "read_table",
+           "store_ranks"]  # fmt: skip
 
 logger = logging.getLogger(__name__)
 
@@ -152,6 +153,22 @@ class RankRefresher(RankKeeper):
             with self._cond:
                 self._running = None
                 self._cond.notify_all()
+
+
+def read_table(keeper: RankKeeper, benchmark: str, view: str | None = None, *, private: bool = False) -> Table:
+    """``benchmark``'s table in ``view`` with its rank cells, as ``keeper``'s store holds them; when some are
+    missing (:func:`lacks_cells`), ``keeper`` is asked to store them (:meth:`RankKeeper.request`) and the table is
+    read again (``Handlers.table`` of the app)."""
+
+    def read() -> Table:
+        rows = keeper.store.submissions(benchmark)
+        return build_table(benchmark, rows, view, significance=True, private=private, ranks=keeper)
+
+    table = read()
+    if lacks_cells(table):
+        keeper.request(benchmark)
+        table = read()
+    return table
 
 
 def lacks_cells(table: Table) -> bool:
