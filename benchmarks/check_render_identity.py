@@ -10,8 +10,9 @@ Run it with the code before the change and after it on copies of the same store,
     diff -r /tmp/before /tmp/after && diff -r /tmp/before /tmp/after2
 
 ``export`` writes, for every benchmark with rows and every view, the table as the page has it (headers, raw
-values, shown text, caption; JSON) and its CSV and JSON exports (``write_table``). It passes the store to
-``build_table`` where the code takes one, as ``Handlers.table`` does.
+values, shown text, caption; JSON) and its CSV and JSON exports (``write_table``). It reads the table as
+``Handlers.table`` does: through a rank keeper on the store where the code has one (``read_table``), else
+passing the store to ``build_table`` where the code takes one.
 """
 
 from __future__ import annotations
@@ -65,11 +66,19 @@ def export(location: str, out: Path) -> None:
         write_table = importlib.import_module("mmjudge.leaderboard.export").write_table
 
     store = Store(location)
-    extra: dict[str, Any] = {"store": store} if "store" in inspect.signature(build_table).parameters else {}
+    params = inspect.signature(build_table).parameters
+    extra: dict[str, Any] = {"store": store} if "store" in params else {}
+    if "ranks" in params:  # since the render only reads: the table as Handlers.table reads it, through a keeper
+        from mmjudge.leaderboard.board.ranks import InlineRanks, read_table
+
+        keeper = InlineRanks(store)
     out.mkdir(parents=True, exist_ok=True)
     for benchmark in sorted({s.benchmark for s in store.submissions()}):
         for view in (v.name for v in get_benchmark(benchmark).present.leaderboard.views):  # any code's views
-            table = build_table(benchmark, store.submissions(benchmark), view, significance=True, **extra)
+            if "ranks" in params:
+                table = read_table(keeper, benchmark, view)
+            else:
+                table = build_table(benchmark, store.submissions(benchmark), view, significance=True, **extra)
             name = f"{benchmark}-{view}"
             page = {"headers": table.headers, "values": table.values, "display": table.display,
                     "caption": table.caption}  # fmt: skip

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import ast
 import sys
-import tomllib
 from functools import cache
 from pathlib import Path
 
 import pytest
+import tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
@@ -67,10 +67,8 @@ def _resolve(name: str) -> str:
 def _top_level(module: str) -> list[str]:
     names: list[str] = []
     for node in _tree(module).body:
-        if isinstance(node, ast.Try):  # an optional import guarded at module level still pulls it in when present
-            nodes = node.body
-        else:
-            nodes = [node]
+        # an optional import guarded at module level still pulls it in when present
+        nodes = node.body if isinstance(node, ast.Try) else [node]
         for sub in nodes:
             if isinstance(sub, ast.Import):
                 names += [a.name for a in sub.names]

@@ -40,10 +40,8 @@ def ranks_at_five_clips(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set there (``test_five_clips_get_no_star_as_compare_says`` holds that rule)."""
     from mmjudge.leaderboard.board import significance
 
-    significance._FAMILIES.clear()  # cells cached under the same family hash by the rule itself
     monkeypatch.setattr(significance, "no_test_reaches", lambda n_clusters, alpha: False)
     yield
-    significance._FAMILIES.clear()
 
 
 @pytest.fixture(scope="session")

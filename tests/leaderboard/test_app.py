@@ -119,7 +119,7 @@ def test_close_waits_for_a_running_handler_then_refuses_new_calls(board_factory,
 
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     started, release, closed = threading.Event(), threading.Event(), []
-    real = ui.build_table
+    real = ui.read_table
 
     def slow_table(*args, **kwargs):
         started.set()
@@ -127,7 +127,7 @@ def test_close_waits_for_a_running_handler_then_refuses_new_calls(board_factory,
         return real(*args, **kwargs)
 
     with served(board_factory()) as (app, url):
-        monkeypatch.setattr(ui, "build_table", slow_table)
+        monkeypatch.setattr(ui, "read_table", slow_table)
         Client(url, verbose=False).submit(api_name="/table_isovrbench")
         assert started.wait(60), "the table handler never started"
         closer = threading.Thread(target=lambda: closed.append(app.close(timeout=60)))

@@ -419,13 +419,14 @@ def test_the_rank_set_column_and_the_caption_show_and_sort(browser, board_factor
     the rows by the set's first rank."""
     from playwright.sync_api import expect
 
+    from mmjudge.leaderboard.board.significance import ComputedRanks
     from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE, build_table
 
     board, rows = board_factory(), reference["emorealm"]
     for name, answer in (("perfect", lambda k, r: r["answer"]), ("never", lambda k, r: "Z"),
                          ("some", lambda k, r: r["answer"] if k % 3 else "Z")):  # fmt: skip
         board.submit(_answers(rows, answer), SubmissionMeta(name, f"org/{name}", "r1"), "local")
-    built = build_table("emorealm", board.store.submissions("emorealm"), significance=True)
+    built = build_table("emorealm", board.store.submissions("emorealm"), significance=True, ranks=ComputedRanks())
     at, judge = built.headers.index(RANK_SET_HEADER), built.headers.index("Judge")
     expected = {row[judge]: row[at] for row in built.display}
     assert expected["perfect"].startswith("1") and expected["never"].endswith("3 †")

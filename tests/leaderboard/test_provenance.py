@@ -18,6 +18,7 @@ import pytest
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 from mmjudge.leaderboard.app.ui import Handlers
 from mmjudge.leaderboard.board.facets import SHOWN_TIERS, select
+from mmjudge.leaderboard.board.significance import ComputedRanks
 from mmjudge.leaderboard.board.table import build_table
 from mmjudge.leaderboard.core.columns import ranking_key
 from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
@@ -169,7 +170,7 @@ def test_mist_never_ranks_a_judge_that_changes_no_label_first() -> None:
     assert shown[constant.id] == shown[nan_direction.id] == "flagged"
     assert "no label changed" in notes[constant.id] and "undefined" in notes[nan_direction.id]
     # the paired-test column never names a flagged row "best"
-    paired = build_table("mist", [constant, reader], significance=True)
+    paired = build_table("mist", [constant, reader], significance=True, ranks=ComputedRanks())
     assert "best" not in _by_id(paired, "vs best (paired)")[constant.id]
 
 

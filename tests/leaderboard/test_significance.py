@@ -14,9 +14,9 @@ from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS
 from mmjudge.leaderboard import NewSubmission, Store
 from mmjudge.leaderboard.app.ui import Handlers
 from mmjudge.leaderboard.board import significance as sig
-from mmjudge.leaderboard.board.ranks import store_ranks
+from mmjudge.leaderboard.board.ranks import InlineRanks, store_ranks
 from mmjudge.leaderboard.board.table import RANK_SET_HEADER, SIGNIFICANCE_HEADER, TOP_ROW_NOTE, build_table
-from mmjudge.leaderboard.core.pairing import pack_paired, unpack_paired
+from mmjudge.leaderboard.core.pairing import pack_paired, pairing_of, unpack_paired
 from mmjudge.leaderboard.core.reported import reported_rows
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import MIGRATIONS
@@ -46,7 +46,7 @@ def board(board_factory):
     return board_factory(require_login=False, daily_limit=100)
 
 
-def ranks(table) -> dict[int, str]:
+def ranks_of(table) -> dict[int, str]:
     at, key = table.headers.index(RANK_SET_HEADER), table.headers.index("id")
     return {int(row[key]): shown[at] for row, shown in zip(table.values, table.display, strict=True)}
 
@@ -64,7 +64,7 @@ def test_verified_rows_get_rank_sets_and_reported_and_old_rows_say_why_not(board
         NewSubmission("emorealm", "verified", "old", "old", "u", dict(poor.results), sha256="0" * 64)
     )
     table = Handlers(board).table("emorealm")
-    cells, sets = column(table), ranks(table)
+    cells, sets = column(table), ranks_of(table)
     stored = {s.id: s for s in board.store.submissions("emorealm")}
     family = (best.id, twin.id, some.id, poor.id)
     units = [unpack_paired(stored[i].paired)[1]["overall"] for i in family]
@@ -143,7 +143,7 @@ def test_five_clips_get_no_star_as_compare_says(board, reference) -> None:
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
     some = submit(board, emorealm_file(rows, lambda k, r: r["answer"] if k % 3 else "Z"), "some")
     poor = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
-    cells, sets = column(Handlers(board).table("emorealm")), ranks(Handlers(board).table("emorealm"))
+    cells, sets = column(Handlers(board).table("emorealm")), ranks_of(Handlers(board).table("emorealm"))
     stored = {s.id: s for s in board.store.submissions("emorealm")}
     units = {i: unpack_paired(stored[i].paired)[1]["overall"] for i in (best.id, some.id, poor.id)}
     for row in (some.id, poor.id):
@@ -189,20 +189,23 @@ def test_rows_on_other_items_and_the_cache(board, reference, monkeypatch) -> Non
     rows = reference["emorealm"]
     best = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
     other = submit(board, emorealm_file(rows, lambda k, r: "A" if k % 2 else r["answer"]), "half")
+    packed = pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
+                                      for k, r in enumerate(rows)], rows, dict(other.results), "another-hash")  # fmt: skip
     moved = board.store.insert_submission(NewSubmission(  # paired data made on another dataset
-        "emorealm", "verified", "moved", "moved", "u", dict(other.results), sha256="1" * 64,
-        paired=pack_paired("emorealm", [{"id": r["id"], "prediction": "A" if k % 2 else r["answer"]}
-                                            for k, r in enumerate(rows)], rows, dict(other.results), "another-hash"),
+        "emorealm", "verified", "moved", "moved", "u", dict(other.results), sha256="1" * 64, paired=packed,
+        pairing=pairing_of(packed, dict(other.results)),
     ))  # fmt: skip
     calls = []
     real = sig.rank_sets
     monkeypatch.setattr(sig, "rank_sets", lambda *a, **k: calls.append(1) or real(*a, **k))
     rows_now = board.store.submissions("emorealm")
-    first = sig.significance_cells("emorealm", rows_now)
-    again = sig.board_ranks("emorealm", rows_now)
-    # the family's cells were made when its rows were stored: neither render computes them
-    assert first == {i: r.cell for i, r in again.items()} and len(calls) == 0
-    assert first[moved] == "other items" and again[moved].rank is None and first[best.id].startswith("best")
+    keeper = InlineRanks(board.store)  # a fresh server's
+    first = keeper.ranks("emorealm", rows_now, "overall")
+    again = keeper.ranks("emorealm", rows_now, "overall")
+    # the family's cells were made when its rows were stored: neither read computes them
+    assert first == again and len(calls) == 0 and len(keeper.cache.families) == 1
+    assert first == sig.board_ranks("emorealm", rows_now) and len(calls) == 1  # what a computation gives
+    assert first[moved].cell == "other items" and again[moved].rank is None and first[best.id].cell.startswith("best")
 
 
 @pytest.mark.usefixtures("ranks_at_five_clips")
@@ -214,7 +217,8 @@ def test_a_table_without_the_columns_is_unchanged_and_exports_carry_the_rank_set
     submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
     plain = build_table("emorealm", board.store.submissions("emorealm"))
     assert SIGNIFICANCE_HEADER not in plain.headers and RANK_SET_HEADER not in plain.headers
-    with_column = build_table("emorealm", board.store.submissions("emorealm"), significance=True)
+    with_column = build_table("emorealm", board.store.submissions("emorealm"), significance=True,
+                              ranks=sig.ComputedRanks())
     at = with_column.headers.index(RANK_SET_HEADER)
     assert with_column.headers[at : at + 4] == [RANK_SET_HEADER, SIGNIFICANCE_HEADER, "Coverage %", "No judgment %"]
     assert with_column.headers[:at] + with_column.headers[at + 2 :] == plain.headers
@@ -237,7 +241,7 @@ def test_a_rows_results_file_carries_its_rank_set_as_the_table_shows_it(board, r
     poor = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
     handlers = Handlers(board)
     table = handlers.table("emorealm")
-    sets, tests = ranks(table), column(table)
+    sets, tests = ranks_of(table), column(table)
     for row, low in ((best, 1), (poor, 2)):
         record = json.loads(Path(handlers.results_file(row.id)).read_text())
         assert record["run"]["leaderboard"]["rank_sets"] == [
@@ -403,12 +407,11 @@ def test_paired_data_of_version_1_is_read_as_outcomes() -> None:
     assert units["waf_2class"].value() == pytest.approx(100 * 1 / 3)
 
 
-def _forget(monkeypatch) -> list[int]:
-    """Empty this process's caches (a fresh server) and count the rank-set computations from now on."""
-    from mmjudge.leaderboard.core import pairing as _pairing
-
-    for cache in (sig._FAMILIES, sig._FALLBACK, _pairing._PAIRINGS, _pairing._COMPACT):
-        cache.clear()
+def _forget(monkeypatch, board=None) -> list[int]:
+    """Give ``board`` a fresh rank keeper, with an empty cache (a fresh server), and count the rank-set
+    computations from now on."""
+    if board is not None:
+        board.on_change = InlineRanks(board.store)
     calls: list[int] = []
     real = sig.rank_sets
     monkeypatch.setattr(sig, "rank_sets", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -428,19 +431,20 @@ def test_a_render_reads_the_cells_stored_with_the_rows_and_they_equal_the_comput
         submit(board, emorealm_file(rows, answer), model)
     stored = board.store.submissions("emorealm")
     assert all(s.pairing for s in stored)  # the summary is stored with the row
-    calls = _forget(monkeypatch)
+    calls = _forget(monkeypatch, board)
     read = Handlers(board).table("emorealm")
     assert calls == []  # a cold render computes no rank set: it reads them
-    _forget(monkeypatch)
-    computed = build_table("emorealm", stored, significance=True)  # no store: computed from the outcomes
+    _forget(monkeypatch, board)
+    computed = build_table("emorealm", stored, significance=True, ranks=sig.ComputedRanks())  # from the outcomes
     assert _cells_of(read) == _cells_of(computed) and read.values == computed.values and read.caption == computed.caption
     hidden = stored[1].id
     board.store.set_hidden(hidden)
     store_ranks(board.store, "emorealm")  # what Leaderboard.hide has done after hiding
-    calls = _forget(monkeypatch)
+    calls = _forget(monkeypatch, board)
     after = Handlers(board).table("emorealm")
     assert calls == [] and hidden not in after.column("id")
-    assert _cells_of(after) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
+    assert _cells_of(after) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True,
+                                                     ranks=sig.ComputedRanks()))
 
 
 @pytest.mark.usefixtures("ranks_at_five_clips")
@@ -452,20 +456,19 @@ def test_an_old_store_renders_and_stores_what_it_computed_once(board, reference,
     with board.store.transaction() as conn:  # as a store migrated from version 6 has them: no summary, no cells
         conn.execute("UPDATE submissions SET pairing = ''")
         conn.execute("DELETE FROM rank_cells")
-    calls = _forget(monkeypatch)
+    calls = _forget(monkeypatch, board)
     assert _cells_of(Handlers(board).table("emorealm")) == expected and calls == [1]
     assert all(board.store.get_submission(i).pairing for i in kept)  # written back
-    calls = _forget(monkeypatch)
+    calls = _forget(monkeypatch, board)
     assert _cells_of(Handlers(board).table("emorealm")) == expected and calls == []
 
 
 def test_outcomes_are_kept_compact_with_shared_unit_ids(board, reference) -> None:
-    from mmjudge.leaderboard.core.pairing import compact_outcomes
-
     rows = reference["emorealm"]
     a = submit(board, emorealm_file(rows, lambda k, r: r["answer"]), "oracle")
     b = submit(board, emorealm_file(rows, lambda k, r: "Z"), "never")
-    one, two = (compact_outcomes(s.id, s.sha256, s.paired)["overall"] for s in (a, b))
+    cache = sig.RankCache()
+    one, two = (cache.compact(s)["overall"] for s in (a, b))
     assert one.outcomes.units is two.outcomes.units and one.outcomes.clusters is two.outcomes.clusters
     assert all(c.dtype == np.int8 for c in one.outcomes.columns.values())
     full = unpack_paired(a.paired)[1]["overall"]
@@ -482,10 +485,10 @@ def test_a_submission_does_not_wait_for_the_rank_cells_the_background_refresher_
     release, started, done = threading.Event(), threading.Event(), []
     real = ranks.store_ranks
 
-    def slow(store, benchmark, *, private=False):  # the seconds a 450-row board takes, held until released
+    def slow(store, benchmark, **options):  # the seconds a 450-row board takes, held until released
         started.set()
         assert release.wait(30)
-        real(store, benchmark, private=private)
+        real(store, benchmark, **options)
         done.append(benchmark)
 
     monkeypatch.setattr(ranks, "store_ranks", slow)
@@ -496,28 +499,48 @@ def test_a_submission_does_not_wait_for_the_rank_cells_the_background_refresher_
     assert board.settle("mist", timeout=0.05)  # another benchmark's board is not waited for
     release.set()
     assert board.settle("emorealm", timeout=30) and done  # the second change folded into one pending refresh
-    calls = _forget(monkeypatch)
+    calls = _forget(monkeypatch, board)
     read = Handlers(board).table("emorealm")
     assert calls == []  # the render read the cells the refresher stored
-    assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
+    assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True,
+                                                     ranks=sig.ComputedRanks()))
 
 
 @pytest.mark.usefixtures("ranks_at_five_clips")
-def test_a_failed_refresh_is_logged_and_the_render_computes_the_cells(board, reference, monkeypatch, caplog) -> None:
+def test_a_failed_refresh_is_logged_the_table_asks_again_and_never_computes(board, reference, monkeypatch, caplog) -> None:
+    """A refresh that fails is logged; a table then finds the cells missing and asks the refresher again (not
+    computing them itself): while the refresher fails the cells say so, and once it works they are stored."""
     from mmjudge.leaderboard.board import ranks
 
-    def broken(store, benchmark, *, private=False):
-        raise RuntimeError("disk full")
+    real = ranks.store_ranks
+    failing = [True]
 
-    monkeypatch.setattr(ranks, "store_ranks", broken)
-    board.on_change = ranks.RankRefresher(board.store)
+    def flaky(store, benchmark, **options):
+        if failing[0]:
+            raise RuntimeError("disk full")
+        real(store, benchmark, **options)
+
+    monkeypatch.setattr(ranks, "store_ranks", flaky)
+    board.on_change = ranks.RankRefresher(board.store, request_wait_s=30)
     rows = reference["emorealm"]
     with caplog.at_level("ERROR", logger="mmjudge.leaderboard.board.ranks"):
         for model, answer in [("oracle", lambda k, r: r["answer"]), ("never", lambda k, r: "Z")]:
             submit(board, emorealm_file(rows, answer), model)
         assert board.settle(timeout=30)
-    assert "rank cells of emorealm not stored" in caplog.text and "disk full" in caplog.text
-    calls = _forget(monkeypatch)
-    read = Handlers(board).table("emorealm")
-    assert calls  # nothing stored: the render computed them
-    assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True))
+        logged = caplog.text.count("rank cells of emorealm not stored")
+        assert logged in (1, 2) and "disk full" in caplog.text  # the second change may fold into the first
+        calls: list[int] = []
+        real_sets = sig.rank_sets
+        monkeypatch.setattr(sig, "rank_sets", lambda *a, **k: calls.append(threading.get_ident()) or real_sets(*a, **k))
+        handlers = Handlers(board)
+        assert set(ranks_of(handlers.table("emorealm")).values()) == {"—"}
+        assert set(column(handlers.table("emorealm")).values()) == {ranks.NOT_STORED}
+        assert caplog.text.count("rank cells of emorealm not stored") == logged + 2  # each table asked again
+    assert calls == []  # and computed nothing itself
+    failing[0] = False
+    read = handlers.table("emorealm")
+    assert calls and threading.get_ident() not in calls  # the refresher's thread computed them, not the table's
+    assert _cells_of(read) == _cells_of(build_table("emorealm", board.store.submissions("emorealm"), significance=True,
+                                                     ranks=sig.ComputedRanks()))
+    assert len(board.store.rank_cells("emorealm", "overall", [f.signature for f in sig.group_rows(
+        "emorealm", board.store.submissions("emorealm")).families])) == 1  # fmt: skip

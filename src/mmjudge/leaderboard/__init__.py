@@ -6,8 +6,9 @@ holds the order):
   :class:`~mmjudge.leaderboard.core.service.Leaderboard` service (submit, request, hide), a row's paired data
   (made when it is stored), the benchmark's board columns, the request queue with its policy and revisions,
   worker heartbeats, and what is never shown (``redaction``);
-* ``board``: the board model, without gradio: the :class:`~mmjudge.leaderboard.board.table.Table` of rows and
-  typed columns, ranking, paired significance and the stored rank cells, facets, plots and exports;
+* ``board``: the board model, without gradio: the :class:`~mmjudge.leaderboard.board.grid.Table` of rows and
+  typed columns (a table reads what the store holds), ranking, paired significance and the rank keeper that
+  computes and stores the rank cells (and owns the server's caches), facets, plots and exports;
 * ``app``: the gradio UI, login, the Space's build and start-up, the Hub mirror;
 * ``worker``: the model-request worker (claims a request, runs ``mmjudge eval``, stores the row).
 

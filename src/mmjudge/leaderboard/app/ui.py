@@ -45,6 +45,7 @@ from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
 from mmjudge.leaderboard.board.export import rank_entry, write_results_file, write_table
 from mmjudge.leaderboard.board.grid import Role, Table
+from mmjudge.leaderboard.board.ranks import RankKeeper, keeper_of, read_table
 from mmjudge.leaderboard.board.table import build_table, is_laddered
 from mmjudge.leaderboard.core import queue
 from mmjudge.leaderboard.core.columns import views
@@ -90,22 +91,25 @@ class Handlers:
     Every handler the Blocks wire runs inside :attr:`in_flight`, so that closing the app can wait for it.
     """
 
-    def __init__(self, board: Leaderboard, files: Path | None = None) -> None:
+    def __init__(self, board: Leaderboard, files: Path | None = None, *, ranks: RankKeeper | None = None) -> None:
         self.board = board
+        self.ranks = ranks or keeper_of(board)
+        """Where the tables' rank cells come from (the board's keeper: :func:`~mmjudge.leaderboard.board.ranks.keeper_of`)."""
         self.in_flight = InFlight()
         # exports are made in a private folder (mkdtemp: 0700), inside the app's own files folder when given
         self._export_dir = Path(tempfile.mkdtemp(prefix="mmjudge-exports-", dir=files))
 
     def table(self, benchmark: str, view: str | None = None) -> Table:
         """The current table of ``benchmark`` (once the rank cells of a row just stored or hidden are stored,
-        or :data:`RANKS_WAIT_S` passed: then this render computes those it lacks)."""
+        or :data:`RANKS_WAIT_S` passed). A table reads the cells the store holds; when some are missing,
+        :attr:`ranks` is asked to store them (:meth:`~mmjudge.leaderboard.board.ranks.RankKeeper.request`) and the
+        table is read again (:func:`~mmjudge.leaderboard.board.ranks.read_table`)."""
         self.board.settle(benchmark, timeout=RANKS_WAIT_S)
-        return build_table(benchmark, self.board.store.submissions(benchmark), view, significance=True,
-                           private=self.board.settings.private_labels, store=self.board.store)  # fmt: skip
+        return read_table(self.ranks, benchmark, view, private=self.board.settings.private_labels)
 
     @tracked
     def caption(self, benchmark: str, view: str | None = None) -> str:
-        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.board.table.Table.caption`, Markdown)."""
+        """What the marks in the table mean (:attr:`~mmjudge.leaderboard.board.grid.Table.caption`, Markdown)."""
         return self.table(benchmark, view).caption
 
     @tracked
@@ -125,7 +129,8 @@ class Handlers:
         """The tab's figure: the rows the table shows, in its order, less those the text in the table's
         filter box (``search``) leaves out."""
         return plots.figure(benchmark, self.board.store.submissions(benchmark), view, tiers, types, groups=groups,
-                            order=parse_order(order), search=search, private=self.board.settings.private_labels)  # fmt: skip
+                            order=parse_order(order), search=search, private=self.board.settings.private_labels,
+                            ranks=self.ranks)  # fmt: skip
 
     def shown(self, benchmark: str, view: str | None = None, groups: list[str] | None = None,
               tiers: list[str] | None = None, types: list[str] | None = None, order: str | None = None,

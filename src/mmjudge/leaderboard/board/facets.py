@@ -184,41 +184,62 @@ def order_rows(spec: Benchmark, rows: Sequence[StoredSubmission], rank_value: An
     for sub in rows:
         sets.setdefault(set_key(sub), []).append(sub)
 
-    def trusted(sub: StoredSubmission) -> bool:
-        return sub.tier in (PUBLISHED, RUN_HERE) and not sub.reference_line
-
     def set_order(item: tuple[int, tuple[tuple[str, str], list[StoredSubmission]]]) -> tuple[int, int, int]:
         index, (_, members) = item
         published = any(m.tier == PUBLISHED for m in members)
-        return (0 if published else 1, -sum(trusted(m) for m in members), index)
+        return (0 if published else 1, -sum(_trusted(m) for m in members), index)
 
     out: list[Ordered] = []
     for _, (_, members) in sorted(enumerate(sets.items()), key=set_order):
-        classes: list[list[tuple[StoredSubmission, float | None, str]]] = [[], [], [], [], []]
-        for sub in members:
-            value = rank_value(sub)
-            reason = flag(sub)
-            if sub.reference_line:
-                classes[2].append((sub, value, "baseline: a weight-free judge, not ranked"))
-            elif reason:
-                classes[3].append((sub, value, f"flagged: {reason}; not ranked"))
-            elif value is None:
-                classes[4].append((sub, value, ""))
-            else:
-                classes[0 if trusted(sub) else 1].append((sub, value, ""))
-        offset = 0
-        for k, members_k in enumerate(classes):
-            members_k.sort(key=lambda e: (-(e[1] or 0.0) if higher_is_better else (e[1] or 0.0), e[0].id))
-            if k < 2:
-                places = ranks([v for _, v, _ in members_k], higher_is_better)
-                for (sub, _, note), p in zip(members_k, places, strict=True):
-                    number = (p.number or 0) + offset
-                    text = f"{number}=" if p.text.endswith("=") else str(number)
-                    out.append(Ordered(sub, Place(number, text), note, True))
-                offset += len(members_k)
-            else:
-                text = (BASELINE, "flagged", UNRANKED)[k - 2]
-                out.extend(Ordered(sub, Place(None, text), note, k == 4) for sub, _, note in members_k)
+        out += _placed(_classes(members, rank_value, flag), higher_is_better)
+    return out
+
+
+_Classed = list[tuple[StoredSubmission, float | None, str]]
+"""One class of rows of a set: each row with its number and why it is not ranked."""
+
+
+def _trusted(sub: StoredSubmission) -> bool:
+    """A published or run-here row that is not a baseline (ranked above the submitted rows of its set)."""
+    return sub.tier in (PUBLISHED, RUN_HERE) and not sub.reference_line
+
+
+def _classes(members: Sequence[StoredSubmission], rank_value: Any,
+             flag: Callable[[StoredSubmission], str | None]) -> list[_Classed]:  # fmt: skip
+    """One set's rows in five classes, in table order: trusted and ranked, submitted and ranked, baselines,
+    flagged rows, rows without a number; each row with its number and why it is not ranked."""
+    classes: list[_Classed] = [[], [], [], [], []]
+    for sub in members:
+        value = rank_value(sub)
+        reason = flag(sub)
+        if sub.reference_line:
+            classes[2].append((sub, value, "baseline: a weight-free judge, not ranked"))
+        elif reason:
+            classes[3].append((sub, value, f"flagged: {reason}; not ranked"))
+        elif value is None:
+            classes[4].append((sub, value, ""))
+        else:
+            classes[0 if _trusted(sub) else 1].append((sub, value, ""))
+    return classes
+
+
+def _placed(classes: list[_Classed], higher_is_better: bool) -> list[Ordered]:
+    """One set's classes (:func:`_classes`) in table order with their places: the first two ranked on, the
+    others unranked."""
+    out: list[Ordered] = []
+    offset = 0
+    for k, members_k in enumerate(classes):
+        members_k.sort(key=lambda e: (-(e[1] or 0.0) if higher_is_better else (e[1] or 0.0), e[0].id))
+        if k < 2:
+            places = ranks([v for _, v, _ in members_k], higher_is_better)
+            for (sub, _, note), p in zip(members_k, places, strict=True):
+                number = (p.number or 0) + offset
+                text = f"{number}=" if p.text.endswith("=") else str(number)
+                out.append(Ordered(sub, Place(number, text), note, True))
+            offset += len(members_k)
+        else:
+            text = (BASELINE, "flagged", UNRANKED)[k - 2]
+            out.extend(Ordered(sub, Place(None, text), note, k == 4) for sub, _, note in members_k)
     return out
 
 

@@ -18,20 +18,20 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from mmjudge.benchmarks import Column, get_benchmark
+from mmjudge.benchmarks import Benchmark, Column, View, get_benchmark
 from mmjudge.estimates import FEW_CLUSTERS, Estimate, Interval, interval_caveat, is_ci_key
 from mmjudge.estimates import interval_of as stored_interval
 from mmjudge.leaderboard.board import facets
 from mmjudge.leaderboard.board.grid import Cell, Role, Table, TableColumn
-from mmjudge.leaderboard.board.significance import THIN, RowRank, board_ranks, stored_estimates
+from mmjudge.leaderboard.board.significance import THIN, RankCache, RankSource, RowRank, stored_estimates
 from mmjudge.leaderboard.core.columns import (
     ROBUSTNESS,
     ranked_index,
     view_of,
 )
-from mmjudge.leaderboard.store import SUBMITTED, Store, StoredSubmission
+from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
 
 __all__ = [
     "DETAILS",
@@ -40,6 +40,8 @@ __all__ = [
     "FILE_COLUMNS",
     "INFO_COLUMNS",
     "TOP_ROW_NOTE",
+    "Board",
+    "board_of",
     "build_table",
     "has_interval",
     "interval_of",
@@ -170,6 +172,60 @@ def _view(sub: StoredSubmission) -> dict[str, Any]:
 
 
 
+class Board(NamedTuple):
+    """A benchmark's visible rows in table order, with what their cells read (:func:`board_of`)."""
+
+    spec: Benchmark
+    """The benchmark."""
+    view: View
+    """The view shown."""
+    columns: list[Column]
+    """The score columns, the headline first, then the file's coverage."""
+    ordered: list[facets.Ordered]
+    """The rows (public views) in table order, with their places."""
+    mapped: dict[int, dict[str, Any]]
+    """Row id -> the mapping its columns read."""
+    laddered: set[int]
+    """The rows showing only their Ladder score."""
+    mode: str
+    """The scorer's default scoring mode."""
+    groups: dict[str, str]
+    """The published rows' judge groups (:func:`~mmjudge.leaderboard.board.facets.reported_groups`)."""
+
+    @property
+    def key(self) -> str:
+        """The ranking key: the view's headline column's."""
+        return self.view.columns[ranked_index(self.spec, self.view)].key
+
+    def compared(self) -> list[StoredSubmission]:
+        """The rows the significance column compares: a baseline or a flagged row is never "best", and a Ladder
+        score has no paired data to test."""
+        return [e.row for e in self.ordered if e.compared and e.row.id not in self.laddered]
+
+
+def board_of(benchmark: str, submissions: Sequence[StoredSubmission], view: str | None = None, *,
+             private: bool = False) -> Board:  # fmt: skip
+    """``benchmark``'s visible rows of ``submissions`` as its table in ``view`` orders them (``private``: in
+    private-label mode, :func:`public_row`)."""
+    spec = get_benchmark(benchmark)
+    chosen = view_of(spec, view)
+    cols = [*chosen.columns, *FILE_COLUMNS]
+    first = ranked_index(spec, chosen)
+    cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
+    stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
+    rows = [public_row(s, private=private) for s in stored]
+    mapped = {s.id: _view(s) for s in rows}
+    mode = spec.metrics.modes[0] if spec.metrics.modes else ""
+    check = spec.present.leaderboard.degenerate
+    # the companion check reads what the server stores: a Ladder row shows one number, but is flagged all the same
+    flags = {s.id: check(s.results) if check is not None else None for s in stored}
+    higher = spec.metrics.higher_is_better(cols[0].key)
+    ordered = facets.order_rows(spec, rows, lambda s: _finite(value_of(cols[0], mapped[s.id], mode)), higher,
+                                lambda s: flags[s.id])  # fmt: skip
+    laddered = {s.id for s in rows if is_laddered(s, private=private)}
+    return Board(spec, chosen, cols, ordered, mapped, laddered, mode, facets.reported_groups(benchmark))
+
+
 def build_table(
     benchmark: str,
     submissions: Sequence[StoredSubmission],
@@ -177,8 +233,7 @@ def build_table(
     *,
     significance: bool = False,
     private: bool = False,
-    store: Store | None = None,
-    latest: bool = False,
+    ranks: RankSource | None = None,
 ) -> Table:
     """The leaderboard table of ``benchmark`` (hidden rows left out), ranked by the view's headline column.
 
@@ -188,68 +243,70 @@ def build_table(
     Columns: ``Rank``, ``Judge``, the headline, the view's other score columns, with ``significance`` the
     row's rank set among the verified rows scored on the same items (:data:`RANK_SET_HEADER`) and a text
     column saying whether another of them is significantly better on the headline key, paired and
-    simultaneous (:func:`mmjudge.leaderboard.board.significance.board_ranks`), the file's coverage, then the row's
+    simultaneous (:mod:`mmjudge.leaderboard.board.significance`), the file's coverage, then the row's
     details (:data:`DETAIL_HEADERS`, the store id last). Text cells hold the text as submitted (a ``str``
     cell of ``gr.Dataframe`` is shown as text). Rows are grouped by the set they were scored on and ranked
-only within it, published and run-here rows above submitted ones; baselines and rows the benchmark
-flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets.order_rows`).
+    only within it, published and run-here rows above submitted ones; baselines and rows the benchmark
+    flags as degenerate are shown unranked (:func:`~mmjudge.leaderboard.board.facets.order_rows`).
 
-    ``store``: the store the rows come from; the significance cells are read from it (and those it lacks
-    written to it; ``latest``: the rows are the board as a row was just stored, see
-    :func:`~mmjudge.leaderboard.board.significance.board_ranks`).
+    Building a table reads and computes nothing else: the significance cells come from ``ranks`` (a server's
+    rank keeper, which reads them from its store, a row whose cells the store lacks saying so:
+    :class:`~mmjudge.leaderboard.board.ranks.RankKeeper`; or, for rows in hand,
+    :class:`~mmjudge.leaderboard.board.significance.ComputedRanks`), and the thin marks from the pairing
+    summaries stored with the rows (read through ``ranks``' cache when given).
+
+    Raises:
+        ValueError: ``significance`` without ``ranks``.
     """
-    spec = get_benchmark(benchmark)
-    chosen = view_of(spec, view)
-    cols = [*chosen.columns, *FILE_COLUMNS]
-    first = ranked_index(spec, chosen)
-    cols = [replace(cols[first], group=""), *cols[:first], *cols[first + 1 :]]  # the headline is always shown
-    stored = [s for s in submissions if s.benchmark == benchmark and not s.hidden]
-    rows = [public_row(s, private=private) for s in stored]
-    laddered = {s.id for s in rows if is_laddered(s, private=private)}
-    mapped = {s.id: _view(s) for s in rows}
-    mode = spec.metrics.modes[0] if spec.metrics.modes else ""
-    check = spec.present.leaderboard.degenerate
-    # the companion check reads what the server stores: a Ladder row shows one number, but is flagged all the same
-    flags = {s.id: check(s.results) if check is not None else None for s in stored}
-    higher = spec.metrics.higher_is_better(cols[0].key)
-    ordered = facets.order_rows(spec, rows, lambda s: _finite(value_of(cols[0], mapped[s.id], mode)), higher,
-                                lambda s: flags[s.id])  # fmt: skip
-    groups = facets.reported_groups(benchmark)
+    if significance and ranks is None:
+        raise ValueError(
+            "build_table(..., significance=True) needs ranks=: a server's rank keeper (mmjudge.leaderboard.board."
+            "ranks.keeper_of(board)) or, for rows not read from a store, significance.ComputedRanks()"
+        )
+    board = board_of(benchmark, submissions, view, private=private)
     marked: list[Estimate] = []
-    rows_out: list[list[Cell]] = []
-    for entry in ordered:
-        sub, place = entry.row, entry.place
-        made = stored_estimates(sub)  # a laddered row keeps no paired data in its public view
-        found = [(c, _estimate(c, made, mapped[sub.id], mode)) for c in cols]
-        cells = [_cell(c, mapped[sub.id], mode, sub.kind, ladder=sub.id in laddered, estimate=e) for c, e in found]
-        marked += [e for c, e in found if e is not None and _thin(c, mapped[sub.id], mode, e)]
-        details = [facets.row_tier(sub), facets.set_text(sub, spec), entry.note, facets.judge_type(sub, groups),
-                   *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
-        rows_out.append([Cell(place.number, place.text), Cell(str(sub.judge), str(sub.judge)), *cells,
-                         *(Cell(d, d) for d in details), Cell(sub.id, str(sub.id))])  # fmt: skip
+    rows_out = [_row_cells(board, entry, marked, None if ranks is None else ranks.cache) for entry in board.ordered]
     columns = [TableColumn("Rank", Role.RANK, "number"), TableColumn("Judge", Role.JUDGE),
-               *(_score_column(c) for c in cols), *DETAIL_COLUMNS]  # fmt: skip
-    ranks: dict[int, RowRank] = {}
-    if significance:
-        at = 2 + len(chosen.columns)  # after the score columns, before the file's
-        # a baseline or a flagged row is never "best"; a Ladder score has no paired data to test
-        compared = [e.row for e in ordered if e.compared and e.row.id not in laddered]
-        ranks = board_ranks(benchmark, compared, chosen.columns[first].key, store=store, latest=latest)
-        ranks.update({i: RowRank(None, NO_RANK_SET, LADDER_CELL, "") for i in laddered})
-        for entry, row_cells in zip(ordered, rows_out, strict=True):
-            found_rank = ranks.get(entry.row.id, RowRank(None, NO_RANK_SET, facets.NOT_RANKED, ""))
-            rank_set = found_rank.rank
-            row_cells[at:at] = [
-                Cell(None if rank_set is None else rank_set.lower, found_rank.rank_text,
-                     None if rank_set is None else (rank_set.lower, rank_set.upper)),
-                Cell(found_rank.cell, found_rank.cell),
-            ]  # fmt: skip
-        columns[at:at] = [
-            TableColumn(RANK_SET_HEADER, Role.RANK_SET, "number", SIGNIFICANCE, bounds=True, exports_text=True),
-            TableColumn(SIGNIFICANCE_HEADER, Role.TEST, "str", SIGNIFICANCE),
-        ]
+               *(_score_column(c) for c in board.columns), *DETAIL_COLUMNS]  # fmt: skip
+    found: dict[int, RowRank] = {}
+    if ranks is not None and significance:
+        found = ranks.ranks(benchmark, board.compared(), board.key)
+        found.update({i: RowRank(None, NO_RANK_SET, LADDER_CELL, "") for i in board.laddered})
+        _insert_rank_columns(board, rows_out, columns, found)
     return Table(benchmark, tuple(columns), tuple(tuple(r) for r in rows_out), rank_column=2,
-                 caption=_caption(marked, list(ranks.values())))  # fmt: skip
+                 caption=_caption(marked, list(found.values())))  # fmt: skip
+
+
+def _row_cells(board: Board, entry: facets.Ordered, marked: list[Estimate], cache: RankCache | None) -> list[Cell]:
+    """One row's cells (rank, judge, scores, details); the estimates behind its thin score cells go to ``marked``."""
+    sub, place, results = entry.row, entry.place, board.mapped[entry.row.id]
+    made = stored_estimates(sub, cache)  # a laddered row keeps no paired data in its public view
+    found = [(c, _estimate(c, made, results, board.mode)) for c in board.columns]
+    ladder = sub.id in board.laddered
+    cells = [_cell(c, results, board.mode, sub.kind, ladder=ladder, estimate=e) for c, e in found]
+    marked += [e for c, e in found if e is not None and _thin(c, results, board.mode, e)]
+    details = [facets.row_tier(sub), facets.set_text(sub, board.spec), entry.note, facets.judge_type(sub, board.groups),
+               *(str(v) for v in (sub.model, sub.revision, sub.weights, sub.submitter))]  # fmt: skip
+    return [Cell(place.number, place.text), Cell(str(sub.judge), str(sub.judge)), *cells,
+            *(Cell(d, d) for d in details), Cell(sub.id, str(sub.id))]  # fmt: skip
+
+
+def _insert_rank_columns(board: Board, rows_out: list[list[Cell]], columns: list[TableColumn],
+                         found: Mapping[int, RowRank]) -> None:  # fmt: skip
+    """Put the rank-set and test columns after the score columns, before the file's."""
+    at = 2 + len(board.view.columns)
+    for entry, row_cells in zip(board.ordered, rows_out, strict=True):
+        ranked = found.get(entry.row.id, RowRank(None, NO_RANK_SET, facets.NOT_RANKED, ""))
+        rank_set = ranked.rank
+        row_cells[at:at] = [
+            Cell(None if rank_set is None else rank_set.lower, ranked.rank_text,
+                 None if rank_set is None else (rank_set.lower, rank_set.upper)),
+            Cell(ranked.cell, ranked.cell),
+        ]  # fmt: skip
+    columns[at:at] = [
+        TableColumn(RANK_SET_HEADER, Role.RANK_SET, "number", SIGNIFICANCE, bounds=True, exports_text=True),
+        TableColumn(SIGNIFICANCE_HEADER, Role.TEST, "str", SIGNIFICANCE),
+    ]
 
 
 def _score_column(col: Column) -> TableColumn:
@@ -291,16 +348,21 @@ def _score_caption(marked: Sequence[Estimate]) -> list[str]:
     lines = []
     thin = [e for e in marked if e.low is not None]
     if thin:
-        spans = []
-        for what in sorted({e.cluster or "cluster" for e in thin}):
-            counts = sorted({e.n_clusters or 0 for e in thin if (e.cluster or "cluster") == what})
-            spans.append(f"{counts[0]}{f'–{counts[-1]}' if len(counts) > 1 else ''} {what}s")
-        rests = f"its interval rests on {', '.join(spans)} (under {FEW_CLUSTERS})"
+        rests = f"its interval rests on {', '.join(_spans(thin))} (under {FEW_CLUSTERS})"
         lines.append(f"`{THIN}` after a score: {rests}: {'; '.join(sorted({e.method for e in thin}))}.")
     absent = sorted({e.method.removeprefix("none: ") for e in marked if e.low is None})
     if absent:
         lines.append(f"`{THIN}` after `{NO_CI}`: {'; '.join(absent)}.")
     return lines
+
+
+def _spans(thin: Sequence[Estimate]) -> list[str]:
+    """How many clusters of each kind the thin estimates rest on (``"12–20 prompts"``)."""
+    spans = []
+    for what in sorted({e.cluster or "cluster" for e in thin}):
+        counts = sorted({e.n_clusters or 0 for e in thin if (e.cluster or "cluster") == what})
+        spans.append(f"{counts[0]}{f'–{counts[-1]}' if len(counts) > 1 else ''} {what}s")
+    return spans
 
 
 TOP_ROW_NOTE = (
@@ -384,6 +446,11 @@ def _cell(col: Column, results: Results, mode: str = "", kind: str = "verified",
     return Cell(round(value, 4), shown, ci if has_interval(col) else None)
 
 
+def _has_robustness(sub: StoredSubmission) -> bool:
+    """Whether ``sub`` is a visible verified row with a robustness summary."""
+    return not sub.hidden and sub.kind == "verified" and bool((sub.side_results or {}).get(ROBUSTNESS))
+
+
 def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) -> Table:
     """The robustness summaries of ``benchmark``'s verified, visible rows that have one, by row id.
 
@@ -391,10 +458,7 @@ def robustness_table(benchmark: str, submissions: Sequence[StoredSubmission]) ->
     stored beside it (``<key>_ci_low``/``_ci_high``); the rows are not ranked (effects have no common
     direction). The figures are the ones ``mmjudge robustness`` wrote: nothing is computed here.
     """
-    rows = [
-        s for s in submissions
-        if s.benchmark == benchmark and not s.hidden and s.kind == "verified" and (s.side_results or {}).get(ROBUSTNESS)
-    ]  # fmt: skip
+    rows = [s for s in submissions if s.benchmark == benchmark and _has_robustness(s)]
     summaries = {s.id: dict((s.side_results or {})[ROBUSTNESS]) for s in sorted(rows, key=lambda s: s.id)}
     keys = list(
         dict.fromkeys(k for summary in summaries.values() for k in summary if not is_ci_key(k))

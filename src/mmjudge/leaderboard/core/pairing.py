@@ -10,7 +10,11 @@ tuples per row it cost a board of 2,000-pair rows about 3 MiB per row, so a rend
   families, the thin marks of the score cells and the check that the outcomes give the stored score read it;
 - :func:`compact_outcomes` reads the packed data itself only where a family's rank sets must be computed
   (none stored for its rows): each key's columns as the smallest exact numpy arrays, the units, clusters and
-  strata as tuples shared by every row of the same layout, under a bounded least-recently-used cache.
+  strata as tuples shared by every row of the same layout.
+
+Nothing here is kept between calls: the bounded least-recently-used caches (:class:`LRU`) of the summaries
+read, the compact outcomes and the shared unit ids belong to one server's rank keeper
+(:class:`~mmjudge.leaderboard.board.significance.RankCache`), so two servers in one process share none.
 """
 
 from __future__ import annotations
@@ -32,8 +36,8 @@ from mmjudge.estimates import Estimate
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, WeightedF1
 
 __all__ = [
-    "LRU", "PAIRED_VERSION", "PAIRING_VERSION", "KeyPairing", "Packed", "Pairing", "compact_outcomes",
-    "pack_paired", "pairing_of", "read_packed", "read_pairing", "unpack_paired",
+    "LRU", "PAIRED_VERSION", "PAIRING_VERSION", "KeyPairing", "Packed", "Pairing", "SharedUnits", "compact_outcomes",
+    "pack_paired", "packed_key", "pairing_of", "read_packed", "read_pairing", "unpack_paired",
 ]  # fmt: skip
 
 PAIRED_VERSION = 3
@@ -218,67 +222,60 @@ def _check_value(units: KeyOutcomes, value: float) -> None:
         raise SchemaError(f"{units.key}: the row's score is {value!r} but its stored outcomes give {own!r}")
 
 
-_PAIRINGS: LRU[str, Pairing] = LRU(2048)
-
-
 def read_pairing(text: str) -> Pairing:
-    """:func:`pairing_of`'s summary read (cached by its text).
+    """:func:`pairing_of`'s summary read (a caller reading it often keeps it: ``RankCache`` of the board does).
 
     Raises:
         SchemaError: the text is not a pairing summary of this version.
     """
-    found = _PAIRINGS.get(text)
-    if found is not None:
-        return found
     try:
         payload = json.loads(text)
         if payload.get("version") != PAIRING_VERSION:
             raise ValueError(f"version {payload.get('version')!r}, expected {PAIRING_VERSION}")
         keys = {str(k): KeyPairing(str(v["layout"]), str(v["error"])) for k, v in payload["keys"].items()}
         estimates = {str(k): Estimate.from_json(v) for k, v in payload["estimates"].items()}
-        read = Pairing(keys, estimates, str(payload["error"]))
+        return Pairing(keys, estimates, str(payload["error"]))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SchemaError(f"stored pairing summary is malformed: {type(exc).__name__}: {exc}") from exc
-    _PAIRINGS.put(text, read)
-    return read
 
 
-class _Shared(NamedTuple):
+class SharedUnits(NamedTuple):
+    """The unit ids, clusters and strata of one layout, held once for every row of it."""
+
     units: tuple[str, ...]
+    """The units."""
     clusters: tuple[str, ...]
+    """Each unit's cluster."""
     strata: tuple[str, ...]
+    """Each unit's stratum (empty without strata)."""
 
 
-_SHARED: LRU[tuple[Any, ...], _Shared] = LRU(64)
-_COMPACT: LRU[tuple[Any, ...], dict[str, KeyOutcomes]] = LRU(1024)
+def packed_key(row_id: int, sha256: str | None, packed: str) -> tuple[Any, ...]:
+    """What a row's packed data is cached under: its id, its file's hash and a hash of the text itself."""
+    return (row_id, sha256, len(packed), hashlib.sha256(packed.encode("ascii")).digest())
 
 
-def compact_outcomes(row_id: int, sha256: str | None, packed: str) -> dict[str, KeyOutcomes]:
-    """Each paired key's outcomes of a row's packed data: the smallest exact arrays, unit ids shared with
-    the other rows of the same layout (cached: the least recently used rows are dropped past 1,024).
+def compact_outcomes(packed: str, shared: LRU[tuple[Any, ...], SharedUnits] | None = None) -> dict[str, KeyOutcomes]:
+    """Each paired key's outcomes of a row's packed data as the smallest exact arrays; with ``shared``, the unit
+    ids, clusters and strata are the same tuples for every row of a layout that ``shared`` still holds.
 
     Raises:
         SchemaError: the text is not packed paired data.
     """
-    cache_key = (row_id, sha256, len(packed), hashlib.sha256(packed.encode("ascii")).digest())
-    found = _COMPACT.get(cache_key)
-    if found is not None:
-        return found
     read = read_packed(packed)
-    keys = {} if read is None else {k: _compact(v) for k, v in read.keys.items()}
-    _COMPACT.put(cache_key, keys)
-    return keys
+    return {} if read is None else {k: _compact(v, shared) for k, v in read.keys.items()}
 
 
-def _compact(units: KeyOutcomes) -> KeyOutcomes:
+def _compact(units: KeyOutcomes, shared: LRU[tuple[Any, ...], SharedUnits] | None) -> KeyOutcomes:
     o = units.outcomes
     key = (o.units, o.clusters, o.strata)
-    shared = _SHARED.get(key)
-    if shared is None:
-        shared = _Shared(o.units, o.clusters, o.strata)
-        _SHARED.put(key, shared)
+    held = None if shared is None else shared.get(key)
+    if held is None:
+        held = SharedUnits(o.units, o.clusters, o.strata)
+        if shared is not None:
+            shared.put(key, held)
     columns = {name: _smallest(o.column(name)) for name in o.columns}
-    kept = Outcomes(shared.units, shared.clusters, columns, shared.strata, o.unit, o.cluster_name)
+    kept = Outcomes(held.units, held.clusters, columns, held.strata, o.unit, o.cluster_name)
     return KeyOutcomes(units.key, kept, units.metric)
 
 

@@ -49,7 +49,8 @@ ScoreFn = Callable[..., dict[str, Any]]
 class BoardChanged(Protocol):
     """Told the benchmark whose board changed (a row stored or hidden): keeps what is derived from the board
     current (the rank cells: :class:`~mmjudge.leaderboard.board.ranks.RankRefresher` in the background, or
-    :class:`~mmjudge.leaderboard.board.ranks.InlineRanks`)."""
+    :class:`~mmjudge.leaderboard.board.ranks.InlineRanks`; both are the tables' rank source too, and own the
+    server's caches)."""
 
     def __call__(self, benchmark: str) -> None: ...
 
@@ -97,7 +98,9 @@ class Leaderboard:
         score_fn: scores a parsed file against rows (default :func:`mmjudge.scoring.score_predictions`).
         on_change: told the benchmark after a row is stored or hidden (:class:`BoardChanged`); the layer
             above sets it (:func:`~mmjudge.leaderboard.app.startup.open_leaderboard`: the rank cells in the
-            background; the worker: inline). Without one, a render computes the rank cells it lacks.
+            background; the worker: inline). The app's tables read the rank cells it stored and ask it for those
+            the store lacks (:func:`~mmjudge.leaderboard.board.ranks.keeper_of`: without one, an inline keeper
+            stores them when a table asks).
     """
 
     def __init__(self, store: Store, settings: Settings | None = None, *, rows_fn: RowsFn | None = None,

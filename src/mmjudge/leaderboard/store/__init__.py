@@ -2,9 +2,10 @@
 
 One store, SQLite (a file) or PostgreSQL (a URL the Space and the workers on other machines share); what
 differs between the two is :mod:`._sql` (connections, placeholders, locking, upserts), and the schema and
-its migrations, step for step on both, :mod:`._migrations`. The rows: submissions (scored files, published
-rows, the worker's rows; :mod:`._submissions`), model requests (:mod:`._requests`), worker heartbeats
-(:mod:`._workers`) and login sessions (:mod:`._sessions`). The rest of the leaderboard holds the rules (what a request may set, how rows rank)
+its migrations, step for step on both, :mod:`._migrations`. :class:`Store` (:mod:`._store`) opens it and
+migrates it. The rows: submissions (scored files, published rows, the worker's rows; :mod:`._submissions`),
+their rank cells (:mod:`._ranks`), model requests (:mod:`._requests`), worker heartbeats (:mod:`._workers`)
+and login sessions (:mod:`._sessions`). The rest of the leaderboard holds the rules (what a request may set, how rows rank)
 and calls these functions.
 """
 
@@ -27,6 +28,7 @@ from mmjudge.leaderboard.store._requests import (
 )
 from mmjudge.leaderboard.store._sessions import close_session, open_session, session_user
 from mmjudge.leaderboard.store._sql import Connection, is_postgres_url
+from mmjudge.leaderboard.store._store import Store
 from mmjudge.leaderboard.store._submissions import (
     PUBLISHED,
     RUN_HERE,
@@ -36,7 +38,6 @@ from mmjudge.leaderboard.store._submissions import (
     Lease,
     LeaseLost,
     NewSubmission,
-    Store,
     StoredSubmission,
     SubmissionRejected,
     check_daily_limit,

@@ -172,8 +172,8 @@ STEPS: tuple[str | Dialects, ...] = (
     """,
     # 7: the significance column read, not recomputed, at render (mmjudge.leaderboard.board.significance). ``pairing``:
     # a verified row's summary of its paired data (per key the family layout it ranks in, or why it cannot be
-    # used; the scorer's estimates), written when the row is stored ('' before: made once at the first render and
-    # written back). ``rank_cells``: the rank and test cells of one family of rows on one key, keyed by a hash of
+    # used; the scorer's estimates), written when the row is stored ('' before: made once by the rank keeper when a
+    # table first asks, and written back). ``rank_cells``: the rank and test cells of one family of rows on one key, keyed by a hash of
     # the family (its rows and their files, the resamples and the level), so a row added or hidden makes a new key.
     """
     ALTER TABLE submissions ADD COLUMN pairing TEXT NOT NULL DEFAULT '';

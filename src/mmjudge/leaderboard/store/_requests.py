@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmjudge.leaderboard.store._sql import Connection
-from mmjudge.leaderboard.store._submissions import Lease, Store, SubmissionRejected, check_daily_limit
+from mmjudge.leaderboard.store._store import Store
+from mmjudge.leaderboard.store._submissions import Lease, SubmissionRejected, check_daily_limit
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",

@@ -13,7 +13,7 @@ import hashlib
 import secrets
 import time
 
-from mmjudge.leaderboard.store._submissions import Store
+from mmjudge.leaderboard.store._store import Store
 
 __all__ = ["close_session", "open_session", "session_user"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mmjudge.leaderboard.store._submissions import Store
+from mmjudge.leaderboard.store._store import Store
 
 __all__ = ["upsert_worker", "worker_rows"]
 
