@@ -13,13 +13,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks import get_benchmark
-from mmjudge.estimates import Estimate, score_keys, with_its_interval
+from mmjudge.estimates import score_keys, with_its_interval
 from mmjudge.leaderboard.board.facets import row_tier
 from mmjudge.leaderboard.board.grid import Role, Table
 from mmjudge.leaderboard.core.columns import ranked_column
 from mmjudge.leaderboard.store import SUBMITTED, StoredSubmission
-from mmjudge.results import RESULTS_VERSION, estimates_of, write_results
 
 __all__ = [
     "FORMULA_START", "csv_text", "public_scores", "rank_entry", "results_record", "write_results_file", "write_table",
@@ -75,6 +73,7 @@ def public_scores(sub: StoredSubmission) -> dict[str, Any]:
     their intervals stay (as the papers report them)."""
     if sub.tier != SUBMITTED:
         return dict(sub.results)
+    from mmjudge.benchmarks import get_benchmark
 
     spec = get_benchmark(sub.benchmark)
     kept = [k for k in score_keys(sub.results) if not spec.metrics.is_count(k)]
@@ -114,6 +113,7 @@ def results_record(sub: StoredSubmission, ranks: Sequence[Mapping[str, Any]] = (
     the scores are :func:`public_scores`, the tier the one the table shows (``baseline`` for an operator's
     baseline, which the store keeps as ``run here`` with ``reference_line`` set); ``ranks``: the row's
     :func:`rank_entry` in each view of its board (``run.leaderboard.rank_sets``)."""
+    from mmjudge.results import RESULTS_VERSION, estimates_of
 
     header = dict(sub.header or {})
     provenance = dict(header.get("provenance") or {})
@@ -136,6 +136,8 @@ def results_record(sub: StoredSubmission, ranks: Sequence[Mapping[str, Any]] = (
 def write_results_file(sub: StoredSubmission, path: str | Path, ranks: Sequence[Mapping[str, Any]] = ()) -> Path:
     """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON);
     ``ranks`` as :func:`results_record` takes them."""
+    from mmjudge.estimates import Estimate
+    from mmjudge.results import write_results
 
     record = results_record(sub, ranks)
     return write_results(

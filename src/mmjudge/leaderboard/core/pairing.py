@@ -33,7 +33,6 @@ import numpy as np
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import Estimate
-from mmjudge.results import estimates_of
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, WeightedF1
 
 __all__ = [
@@ -311,6 +310,7 @@ def pack_paired(
     >>> unpack_paired(pack_paired("mist", [], [], {}, "dataset-hash"))[0]
     'dataset-hash'
     """
+    from mmjudge.results import estimates_of
 
     spec = get_benchmark(benchmark)
     keys = [k for k in spec.metrics.paired_keys if k in results]

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
-from mmjudge.data.images import without_image_bytes
-from mmjudge.data.rows import dataset_hash
 from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.core.columns import ROBUSTNESS, ranking_key
 from mmjudge.leaderboard.core.ladder import paired_margin
@@ -38,7 +36,6 @@ from mmjudge.leaderboard.store import (
     StoredSubmission,
     SubmissionRejected,
 )
-from mmjudge.scoring import coverage, expected_ids, load_reference_rows, score_predictions
 
 __all__ = ["LOCAL_USER", "BoardChanged", "Leaderboard", "QueuedRequest", "Settings"]
 
@@ -78,11 +75,14 @@ class QueuedRequest(NamedTuple):
 def _default_rows(benchmark: str, folder: Path) -> list[dict[str, Any]]:
     """The reference rows the server keeps for scoring: without embedded image bytes (MIST's two images
     per item would otherwise stay in memory for the server's lifetime; scoring reads labels only)."""
+    from mmjudge.data.images import without_image_bytes
+    from mmjudge.scoring import load_reference_rows
 
     return without_image_bytes(load_reference_rows(benchmark, folder))
 
 
 def _default_score(predictions: Any, rows: Any, **options: Any) -> dict[str, Any]:
+    from mmjudge.scoring import score_predictions
 
     return score_predictions(predictions, rows, **options)
 
@@ -134,6 +134,7 @@ class Leaderboard:
 
     def dataset_hash(self, benchmark: str) -> str:
         """Hash of the server's ``benchmark`` folder (computed once), stored with a row's paired data."""
+        from mmjudge.data.rows import dataset_hash
 
         self.reference_rows(benchmark)  # refuses a benchmark without labels, as a submission does
         with self._lock:
@@ -147,6 +148,7 @@ class Leaderboard:
         """The set a row scored here is scored on: label source name, the folder's content hash, and its size
         in the benchmark's record unit (``Benchmark.records.unit``: the records ``mmjudge eval`` writes without
         optional parts, e.g. MIST's grid cells, not its items)."""
+        from mmjudge.scoring import expected_ids
 
         name = self.settings.label_names.get(benchmark) or f"{benchmark} labels (local folder)"
         units = len(expected_ids(benchmark, self.reference_rows(benchmark)))
@@ -214,6 +216,7 @@ class Leaderboard:
             SubmissionRejected: bad metadata, duplicate, or the daily limit.
             LeaseLost: ``lease`` no longer holds its request.
         """
+        from mmjudge.scoring import coverage
 
         meta = validate_meta(meta)
         checked = validate_file(data, max_bytes=self.settings.max_bytes, source=source,

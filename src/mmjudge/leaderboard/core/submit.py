@@ -12,7 +12,6 @@ from mmjudge.errors import SchemaError
 from mmjudge.leaderboard.core.service import Leaderboard
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import SubmissionRejected
-from mmjudge.robustness import read_report
 
 __all__ = ["ingest_demo_output", "quota_text"]
 
@@ -69,6 +68,7 @@ def _robustness_summary(path: Path, benchmark: str, judge: str) -> dict[str, flo
     """The summary of a validated ``robustness.json`` of ``judge`` on ``benchmark`` (``None`` when absent)."""
     if not path.is_file():
         return None
+    from mmjudge.robustness import read_report
 
     report = read_report(path)
     if (report["benchmark"], report["judge"]) != (benchmark, judge):

@@ -28,7 +28,6 @@ from mmjudge.predictions import (
     RecordCap,
     parse_prediction_bytes,
 )
-from mmjudge.scoring import expected_ids
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -128,6 +127,7 @@ def record_cap(rows_of: Callable[[str], Sequence[Mapping[str, Any]]]) -> RecordC
     """
 
     def cap(benchmark: str, records: Sequence[Mapping[str, Any]]) -> int:
+        from mmjudge.scoring import expected_ids
 
         return len(expected_ids(benchmark, rows_of(benchmark), records))
 

@@ -54,8 +54,6 @@ from typing import Any, NamedTuple
 from mmjudge._private import private_folder, private_path, read_own_file, write_own_file
 from mmjudge._secrets import url_credentials
 from mmjudge.errors import MmjudgeError
-from mmjudge.judges import get_judge, validate_options
-from mmjudge.judges.repos import loaded_repos
 from mmjudge.leaderboard.core.heartbeats import beat
 from mmjudge.leaderboard.core.policy import (
     ENDPOINT_MODEL,
@@ -63,16 +61,12 @@ from mmjudge.leaderboard.core.policy import (
     check_request_config,
     remote_code_revision,
 )
-from mmjudge.leaderboard.core.queue import ModelRequest, canonical_config, claim, finish, renew
+from mmjudge.leaderboard.core.queue import ModelRequest, claim, finish, renew
 from mmjudge.leaderboard.core.redaction import SECRETS, public_log
-from mmjudge.leaderboard.core.revisions import endpoint_name
 from mmjudge.leaderboard.core.service import Leaderboard
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
 from mmjudge.leaderboard.worker.budget import DEFAULT_MAX_RUN_HOURS, Budget, run_budget
-from mmjudge.leaderboard.worker.launch import eval_command
-from mmjudge.results import read_results
-from mmjudge.scoring import expected_ids
 
 __all__ = [
     "EvalFn",
@@ -151,6 +145,7 @@ def subprocess_eval(job: EvalJob, *, gpus: int = 0) -> Path:
     """Run ``mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process (its own
     process group), through ``accelerate launch`` with one rank per GPU when ``gpus`` > 1; past ``job.budget``
     the whole group is stopped."""
+    from mmjudge.leaderboard.worker.launch import eval_command
 
     command = eval_command(["--benchmark", job.benchmark, "--judge", str(job.config_path), "--data",
                             str(job.data_dir), "--out", str(job.out_dir), "--no-progress"], gpus)  # fmt: skip
@@ -191,6 +186,7 @@ def _stop_group(child: subprocess.Popen[bytes], grace_s: float = 10.0) -> None:
 def errored_items(results: Path) -> str | None:
     """Why a run must not become a row: the items its ``results.json`` says failed with an error, with the
     first error (``None``: none did, or the file is missing or records no count, as a fake runner's)."""
+    from mmjudge.results import read_results
 
     if not results.is_file():
         return None
@@ -278,6 +274,7 @@ def _run_request(board: Leaderboard, request: ModelRequest, lease: Lease, eval_f
                  log_path: Path, pace: Pace) -> list[str]:  # fmt: skip
     import yaml
 
+    from mmjudge.scoring import expected_ids
 
     root = board.settings.data_root
     if root is None:
@@ -320,6 +317,8 @@ def _row_meta(board: Leaderboard, request: ModelRequest, name: str) -> Submissio
         return SubmissionMeta(judge=request.backend, model=request.backend, revision=_settings_text(request.config),
                               weights="open")  # fmt: skip
     if source == ENDPOINT_MODEL:
+        from mmjudge.judges import get_judge, validate_options
+        from mmjudge.leaderboard.core.revisions import endpoint_name
 
         fixed = board.settings.server_options.get(request.backend, {})
         options = validate_options(get_judge(request.backend).Options, dict(fixed), source="server options")
@@ -338,6 +337,7 @@ def revision_text(revision: str, config: Mapping[str, Any], limit: int = 200) ->
     ...               "text_model": "mallory/answers", "text_model_revision": "b" * 40}})
     'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa + text_model mallory/answers@bbbbbbbbbbbb'
     """
+    from mmjudge.judges.repos import loaded_repos
 
     parts = [revision]
     for repo in loaded_repos(config):
@@ -355,6 +355,7 @@ def _settings_text(config: Mapping[str, Any]) -> str:
     >>> _settings_text({"judge": "random", "seed": 3, "options": {"include_same": False}})
     'seed=3, include_same=False'
     """
+    from mmjudge.leaderboard.core.queue import canonical_config
 
     changed = {k: v for k, v in canonical_config(config).items() if k not in ("judge", "options")}
     options = dict(canonical_config(config).get("options") or {})
