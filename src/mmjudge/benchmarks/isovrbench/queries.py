@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mmjudge.benchmarks._base import QuerySource
-from mmjudge.data.rows import load_rows
 from mmjudge.queries import ClipPairQuery, Query, ScoreQuery, Verdict, item_key, score_at
 
 __all__ = [
@@ -38,6 +37,7 @@ DIMENSION_HEADS: dict[str, str] = {"motion": "MQ", "text": "TA", "visual": "VQ",
 def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
     """The unique clips of the pairs ``rows`` to rate, in the order of the folder's ``clips`` config; for
     :class:`~mmjudge.queries.ClipPairQuery`, one query per pair, in the order of ``rows``."""
+    from mmjudge.data.rows import load_rows
 
     clips = load_rows(source.data_dir, "clips")
     if source.kind is ClipPairQuery:

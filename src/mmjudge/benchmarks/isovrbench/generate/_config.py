@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import config_dataclass, validated
-from mmjudge.benchmarks.isovrbench.generate._keyframes import check_keyframe_count
 from mmjudge.errors import ConfigError, UnknownNameError
 
 __all__ = [
@@ -333,6 +332,7 @@ def _check(config: GenerateConfig) -> None:
 
 
 def _check_frame_options(config: GenerateConfig) -> None:
+    from mmjudge.benchmarks.isovrbench.generate._keyframes import check_keyframe_count
 
     source, frames = config.source, config.clip.num_frames
     hold = config.interventions.get("frame_hold")

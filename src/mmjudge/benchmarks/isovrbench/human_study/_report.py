@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks.isovrbench import HUMAN_ACCURACY, INTERVENTIONS
-from mmjudge.benchmarks.isovrbench.human_study._answers import AnswerStore
 from mmjudge.benchmarks.isovrbench.human_study._score import StudyScore
 from mmjudge.benchmarks.isovrbench.human_study._study import Study
 from mmjudge.estimates import estimates_from, interval_caption, interval_of, interval_text
@@ -44,6 +43,7 @@ def answers_digest(study: Study) -> str:
 
 
 def study_answers(study: Study) -> list[Any]:
+    from mmjudge.benchmarks.isovrbench.human_study._answers import AnswerStore
 
     return AnswerStore(study.answers_path).answers() if study.answers_path.is_file() else []
 
