@@ -38,7 +38,6 @@ from mmjudge.benchmarks._hooks import (
 )
 from mmjudge.benchmarks._probes import Probe
 from mmjudge.benchmarks._report_tables import BreakdownTable, SweepSeries
-from mmjudge.data.media_paths import resolve_media
 from mmjudge.estimates import ci_keys
 from mmjudge.queries import Query, Verdict
 from mmjudge.stats import KeyOutcomes, Metric, Outcomes
@@ -265,6 +264,7 @@ class QuerySource:
         >>> QuerySource(Path("folder")).media(None) is None
         True
         """
+        from mmjudge.data.media_paths import resolve_media  # mmjudge.data loads pyarrow: not at CLI start-up
 
         return resolve_media(relpath, self.media_dir) if relpath else None
 

@@ -6,11 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.benchmarks._exports import FRAMEWORK, eval_yaml_document
 from mmjudge.benchmarks._registry import benchmark_ids, get_benchmark
-from mmjudge.data.build import build_folder
-from mmjudge.data.eval_yaml import add_card_note, write_eval_yaml
-from mmjudge.data.sample import write_samples
 from mmjudge.errors import ConfigError
 
 __all__ = ["build_dataset", "write_benchmark_eval_yaml", "write_sample_data"]
@@ -27,6 +23,7 @@ def build_dataset(
     :func:`write_benchmark_eval_yaml`). An unknown id raises :class:`~mmjudge.errors.UnknownNameError`
     listing the known ones.
     """
+    from mmjudge.data.build import build_folder
 
     spec = get_benchmark(benchmark)
     folder = build_folder(benchmark, spec.data.build_tables, source, out, **options)
@@ -38,6 +35,8 @@ def build_dataset(
 def write_benchmark_eval_yaml(benchmark: str, folder: str | Path) -> Path:
     """Write ``benchmark``'s ``eval.yaml`` into a built ``folder`` and say in its card why it is not
     pushed by default (the ``evaluation_framework`` key must first be accepted by the Hub)."""
+    from mmjudge.benchmarks._exports import FRAMEWORK, eval_yaml_document
+    from mmjudge.data.eval_yaml import add_card_note, write_eval_yaml
 
     spec = get_benchmark(benchmark)
     if not spec.present.exports.eval_tasks:
@@ -65,6 +64,7 @@ def write_sample_data(
     ...
     mmjudge.errors.ConfigError: unknown benchmark ids ['no_such_benchmark']; expected some of (...)
     """
+    from mmjudge.data.sample import write_samples
 
     known = benchmark_ids()
     ids = list(known if benchmarks is None else benchmarks)

@@ -23,7 +23,6 @@ from typing import Any, NamedTuple, TypeAlias
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mmjudge.data.card import card_files
 from mmjudge.data.images import image_table
 from mmjudge.data.media_paths import resolve_media
 from mmjudge.errors import ConfigError, SchemaError
@@ -217,6 +216,7 @@ def write_folder(
     Returns:
         One :class:`SplitSummary` per written split, in card order.
     """
+    from mmjudge.data.card import card_files
 
     folder = Path(folder)
     _check_configs(built)

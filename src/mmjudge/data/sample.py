@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.data.build import build_folder
 from mmjudge.errors import ConfigError
 
 __all__ = ["SIZES", "SampleWriter", "write_samples"]
@@ -90,6 +89,7 @@ def _prepare(out: Path, ids: Sequence[str], overwrite: bool) -> None:
 def _write_one(
     out: Path, benchmark: str, writer: SampleWriter, size: str, seed: int
 ) -> tuple[Path, dict[str, Any]]:
+    from mmjudge.data.build import build_folder
 
     write_raw, build_tables = writer
     started = time.perf_counter()

@@ -34,10 +34,7 @@ from typing import Any, cast
 
 from mmjudge.benchmarks import Benchmark, LmmsTask, QuerySource, get_benchmark
 from mmjudge.errors import ConfigError
-from mmjudge.judges import free_text_verdict
-from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
 from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict
-from mmjudge.scoring import load_reference_rows, load_rows
 
 __all__ = ["MEDIA_ENV", "TaskRuntime", "clip_rating", "dataset_folder", "media_env", "metric_name", "runtime"]
 
@@ -150,6 +147,7 @@ class TaskRuntime:
     @functools.cached_property
     def rows(self) -> list[dict[str, Any]]:
         """The reference rows the queries are built from."""
+        from mmjudge.scoring import load_reference_rows, load_rows
 
         if self.task.reference_config:
             return load_rows(self.folder, self.task.reference_config)
@@ -186,6 +184,7 @@ class TaskRuntime:
         """The text a free-text judge is given for ``query``: the digit rating prompt of a clip, a choice's
         free-text prompt."""
         if isinstance(query, ScoreQuery):
+            from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
 
             return DEFAULT_PROMPT.replace("{prompt}", query.prompt)
         return cast(ChoiceQuery, query).free_prompt()
@@ -225,6 +224,7 @@ class TaskRuntime:
                 error = f"no digit 0-9 in the reply {reply[:80]!r}"
                 return Verdict(query.item_id, None, no_judgment=True, error=error)
             return Verdict(query.item_id, rating)
+        from mmjudge.judges import free_text_verdict
 
         return free_text_verdict(cast(ChoiceQuery, query), reply)
 

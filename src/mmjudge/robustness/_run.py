@@ -18,15 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mmjudge._version import __version__
 from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, QuerySource, get_benchmark
-from mmjudge.data.rows import dataset_hash
 from mmjudge.errors import ConfigError
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
 from mmjudge.queries import Query, Verdict, kind_name
-from mmjudge.report import headline
-from mmjudge.results import estimates_of
-from mmjudge.robustness._repeat import measure_repeats
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
 from mmjudge.runner import (
     ItemErrors,
@@ -172,6 +167,10 @@ def judge_robustness(
         report["probes"].append(_repeat(context, verdicts))
     if not base.is_main:
         return Judged({"probes": []}, errors)
+    from mmjudge._version import __version__
+    from mmjudge.data.rows import dataset_hash
+    from mmjudge.report import headline
+    from mmjudge.results import estimates_of
 
     shown = headline(benchmark, scores)
     recorded = {k: e.to_json() for k, e in estimates_of(benchmark, scores).items() if k in shown}
@@ -295,6 +294,7 @@ def _reseeded(judge: Judge, seed: int) -> Judge:
 
 def _repeat(ctx: _Context, verdicts: dict[str, Verdict]) -> dict[str, Any]:
     spec, judge, queries, rows, options = ctx.spec, ctx.judge, ctx.queries, ctx.rows, ctx.options
+    from mmjudge.robustness._repeat import measure_repeats
 
     entry = _entry(
         "repeat", "Repeat stability",

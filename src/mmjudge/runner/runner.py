@@ -28,7 +28,6 @@ from mmjudge.runner.cache import MediaHasher, VerdictCache, cache_key, media_pat
 from mmjudge.runner.decode import Decoded, Prefetcher
 from mmjudge.runner.dist import Dist, dedupe_in_order, init_dist
 from mmjudge.runner.failures import ItemErrors, item_errors
-from mmjudge.scoring import rows_of_run
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +142,7 @@ def load_queries(
 ) -> tuple[list[Query], list[dict[str, Any]]]:
     """Canonical queries of ``kind`` (default: the benchmark's first) and reference rows (the first
     ``options.limit`` rows and the queries they need; :func:`~mmjudge.scoring.rows_of_run`)."""
+    from mmjudge.scoring import rows_of_run
 
     spec = get_benchmark(benchmark)
     rows = rows_of_run(benchmark, data_dir, options.limit)

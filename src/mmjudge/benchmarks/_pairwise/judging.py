@@ -17,7 +17,6 @@ from typing import Any
 
 from mmjudge.benchmarks._base import QuerySource
 from mmjudge.benchmarks._pairwise.scoring import Aspect
-from mmjudge.data.rows import load_rows
 from mmjudge.queries import ClipPairQuery, Query, ScoreQuery, Verdict
 
 __all__ = ["VALUE_FIELDS", "build_queries", "expected_ids", "head_score", "long_inputs", "records_from_verdicts"]
@@ -30,6 +29,7 @@ _MISSING = "a clip of the pair is missing from the media (media_missing)"
 def build_queries(rows: Sequence[Mapping[str, Any]], source: QuerySource) -> list[Query]:
     """The distinct clips of ``rows`` to rate, in the ``clips`` config's order; for
     :class:`~mmjudge.queries.ClipPairQuery`, one query per pair whose clips are both there, in the order of ``rows``."""
+    from mmjudge.data.rows import load_rows
 
     clips = load_rows(source.data_dir, "clips")
     if source.kind is ClipPairQuery:

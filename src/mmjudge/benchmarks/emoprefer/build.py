@@ -23,7 +23,6 @@ import pyarrow.compute as pc
 from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import mark_missing_media, validate_relpath
-from mmjudge.data.release import release_section
 from mmjudge.data.strict_read import check_allowed, check_unique, read_csv_strings, schema_error
 from mmjudge.errors import ConfigError, SchemaError
 
@@ -196,6 +195,7 @@ def build_tables(
 def _release_section() -> str:
     """The card's list of what this builder reads (imported here: ``release`` reads this module's constants)."""
     from mmjudge.benchmarks.emoprefer.release import RELEASES
+    from mmjudge.data.release import release_section
 
     return release_section(RELEASES)
 

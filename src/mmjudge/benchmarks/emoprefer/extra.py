@@ -30,9 +30,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from mmjudge._checks import check_labels, check_nonempty, check_same_length
-from mmjudge.benchmarks.emoprefer.scoring import LABELS, flip_labels, parse_responses, score
 from mmjudge.errors import SchemaError
-from mmjudge.stats import bradley_terry_ties, pairwise_counts
 
 TieBreak = Literal["same", "first"]
 
@@ -84,6 +82,7 @@ def mean_std_over_rounds(
     >>> r["acc_3class"], r["acc_3class_std"], r["n_rounds"], r["strategy"]
     (75.0, 25.0, 2, 'S1')
     """
+    from mmjudge.benchmarks.emoprefer.scoring import score
 
     check_nonempty("rounds", rounds)
     if swapped_rounds is not None:
@@ -117,6 +116,7 @@ def majority_vote(votes: Sequence[Sequence[str]], tie_break: TieBreak = "same") 
     >>> majority_vote([["a1", "a1", "a2"], ["a2", "a1", "same"]], tie_break="first")
     ['a1', 'a1', 'a2']
     """
+    from mmjudge.benchmarks.emoprefer.scoring import LABELS
 
     check_nonempty("votes", votes)
     check_same_length(**{f"votes[{i}]": v for i, v in enumerate(votes)})
@@ -155,6 +155,7 @@ def vote_normal_swapped(
     >>> vote_normal_swapped([["a1"]], [["a1"]]), vote_normal_swapped([["a1"]], [["a1"]], tie_break="same")
     (['a1'], ['same'])
     """
+    from mmjudge.benchmarks.emoprefer.scoring import flip_labels, parse_responses
 
     forward = [parse_responses(f"forward_runs[{i}]", run) for i, run in enumerate(forward_runs)]
     back = [flip_labels(parse_responses(f"swapped_runs[{i}]", run)) for i, run in enumerate(swapped_runs)]
@@ -176,6 +177,7 @@ def top_k_vote(
     >>> top_k_vote(preds, ["a1", "a2", "a1"], k=3)
     TopKVote(models=('m1', 'm3', 'm2'), predictions=['a1', 'a2', 'a1'])
     """
+    from mmjudge.benchmarks.emoprefer.scoring import parse_responses, score
 
     if not 1 <= k <= len(predictions_by_model):
         raise SchemaError(f"k must be between 1 and {len(predictions_by_model)} (models given), got {k}")
@@ -223,6 +225,8 @@ def rank_description_models(
     >>> r.ranking, r.wins.tolist(), r.ties.tolist()
     (('x', 'y'), [[0, 3], [1, 0]], [[0, 1], [1, 0]])
     """
+    from mmjudge.benchmarks.emoprefer.scoring import LABELS
+    from mmjudge.stats import bradley_terry_ties, pairwise_counts
 
     check_same_length(model1=model1, model2=model2, preferences=preferences)
     check_nonempty("preferences", preferences)

@@ -21,7 +21,6 @@ from typing import Any
 import pandas as pd
 
 from mmjudge.errors import SchemaError
-from mmjudge.stats import alt_test
 
 SLICES: dict[str, tuple[str, ...]] = {
     "all": ("aligned", "misleading"),
@@ -93,6 +92,7 @@ def alt_tests(
 
 def _run(labels: dict[Any, float], annotators: dict[Any, dict[Any, float]], scoring: str, epsilon: float,
          settings: dict[str, Any]) -> Any:  # fmt: skip
+    from mmjudge.stats import alt_test
 
     return alt_test(labels, annotators, scoring=scoring, epsilon=epsilon, **settings)
 

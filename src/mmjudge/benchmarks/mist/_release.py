@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mmjudge.benchmarks.mist._draw import CELL_ALIGNMENT, CELL_IMAGE_SENSE, CELL_SENTENCE_SENSE, CELLS
-from mmjudge.benchmarks.mist._measures import majority_label as majority_code
 from mmjudge.data.strict_read import read_csv_strings, schema_error
 from mmjudge.errors import SchemaError
 
@@ -149,6 +148,7 @@ def majority_label(labels: Sequence[str]) -> str | None:
     """
     import numpy as np
 
+    from mmjudge.benchmarks.mist._measures import majority_label as majority_code
 
     if not labels:
         return None
