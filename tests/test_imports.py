@@ -1,8 +1,10 @@
 """Where the project's own imports are made: at module level, except the one lazy pattern.
 
-A function body imports a project module only when that module pulls in an optional extra at import time
-(torch, transformers, datasets, gradio, av, scipy, ...: anything outside ``[project] dependencies`` and the
-standard library), so ``import mmjudge`` and every light module stay importable without the extras. The other
+A function body imports a project module only when that module pulls in a heavy package at import time: an
+optional extra (torch, transformers, datasets, gradio, av, scipy, ...: anything outside ``[project]
+dependencies`` and the standard library), or pyarrow or pandas (core dependencies, kept out of ``import
+mmjudge`` and the CLI parser: ``tests/test_package.py``). So every light module stays importable without the
+extras, and ``mmjudge --help`` stays quick. The other
 exceptions are listed, each with its reason: the package's lazy ``BENCHMARK_IDS`` attribute, the CLI's
 command modules (a command imports its implementation when it runs, so ``mmjudge --help`` stays quick),
 and the import cycles broken in a function.
@@ -35,11 +37,16 @@ CYCLES = {
 """(importer, imported) pairs whose import in a function breaks a cycle of module-level imports."""
 
 
+HEAVY_CORE = {"pyarrow", "pandas"}
+"""Core dependencies a light module must not pull in (they dominate the CLI's start-up)."""
+
+
 def _core() -> set[str]:
     deps = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     names = {d.split(">")[0].split("=")[0].split("[")[0].split("<")[0].strip().lower() for d in deps}
     imports = {"pyyaml": "yaml", "pillow": "PIL", "huggingface-hub": "huggingface_hub"}
-    return {imports.get(n, n.replace("-", "_")) for n in names} | set(sys.stdlib_module_names)
+    light = {imports.get(n, n.replace("-", "_")) for n in names} - HEAVY_CORE
+    return light | set(sys.stdlib_module_names)
 
 
 CORE = _core()
@@ -77,26 +84,37 @@ def _top_level(module: str) -> list[str]:
     return names
 
 
-_PULLED: dict[str, frozenset[str]] = {}
+@cache
+def _pulled() -> dict[str, frozenset[str]]:
+    """Every module -> the heavy packages importing it imports: its own module-level imports, those of the
+    project modules it imports and of its packages, to a fixed point (cycles included)."""
+    deps: dict[str, set[str]] = {}
+    found: dict[str, set[str]] = {}
+    for module in FILES:
+        parts = module.split(".")
+        deps[module] = {".".join(parts[:i]) for i in range(2, len(parts))}  # its packages load first
+        found[module] = set()
+        for name in _top_level(module):
+            root = name.split(".")[0]
+            if root == "mmjudge":
+                target = _resolve(name).split(".")
+                deps[module] |= {".".join(target[:i]) for i in range(2, len(target) + 1)} - {module}
+            elif root not in CORE:
+                found[module].add(root)
+    changed = True
+    while changed:
+        changed = False
+        for module in FILES:
+            more = set().union(*(found.get(d, set()) for d in deps[module])) - found[module]
+            if more:
+                found[module] |= more
+                changed = True
+    return {m: frozenset(v) for m, v in found.items()}
 
 
 def extras_pulled(module: str) -> frozenset[str]:
-    """Third-party packages outside the core dependencies that importing ``module`` imports (a module met
-    again while its own imports are being followed adds nothing: its packages are counted where it started)."""
-    if module in _PULLED:
-        return _PULLED[module]
-    _PULLED[module] = frozenset()  # in progress: a cycle back here adds nothing
-    found: set[str] = set()
-    for name in _top_level(module):
-        root = name.split(".")[0]
-        if root == "mmjudge":
-            parts = _resolve(name).split(".")
-            for i in range(2, len(parts) + 1):
-                found |= extras_pulled(".".join(parts[:i]))
-        elif root not in CORE:
-            found.add(root)
-    _PULLED[module] = frozenset(found)
-    return _PULLED[module]
+    """The heavy packages (optional extras, pyarrow, pandas) that importing ``module`` imports."""
+    return _pulled().get(module, frozenset())
 
 
 def _function_imports(module: str) -> list[tuple[int, str]]:
@@ -121,9 +139,9 @@ def _allowed(importer: str, imported: str) -> bool:
     )
 
 
-def test_project_modules_are_imported_at_module_level_unless_they_pull_in_an_extra() -> None:
+def test_project_modules_are_imported_at_module_level_unless_they_pull_in_a_heavy_package() -> None:
     stray = [
-        f"{FILES[m].relative_to(REPO)}:{line}: {name} (pulls in no optional extra: import it at module level)"
+        f"{FILES[m].relative_to(REPO)}:{line}: {name} (pulls in no heavy package: import it at module level)"
         for m in FILES
         for line, name in _function_imports(m)
         if not _allowed(m, name)
@@ -135,6 +153,7 @@ def test_the_rule_tells_light_from_heavy_modules() -> None:
     assert "torch" in extras_pulled("mmjudge.judges._videoscore_model")  # transformers/torch at module level
     assert extras_pulled("mmjudge.errors") == frozenset()
     assert extras_pulled("mmjudge.queries") == frozenset()
+    assert extras_pulled("mmjudge.data.media_paths") == {"pyarrow"}  # through its package's __init__
 
 
 @pytest.mark.parametrize(("importer", "imported"), sorted(CYCLES))

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mmjudge import _checkout as checkout
+from mmjudge._version import __version__
 from mmjudge.errors import ConfigError
 from mmjudge.metric_inputs import VENDORED_PREFIX, metric_script
 
@@ -476,7 +477,6 @@ def import_from(module, *names):
 
 
 def _version() -> str:
-    from mmjudge._version import __version__
 
     return __version__
 

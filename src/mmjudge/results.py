@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mmjudge._atomic import write_atomic
+from mmjudge.benchmarks import get_benchmark, intervals_of
 from mmjudge.data.location import DataSource, recorded_data
 from mmjudge.data.rows import dataset_hash
 from mmjudge.errors import MissingFileError, SchemaError
@@ -161,7 +162,6 @@ def estimates_of(benchmark: str, scores: Mapping[str, Any], *, method: str = "no
     >>> list(e), e["overall"].method, e["overall"].higher_is_better
     (['overall'], 'not recorded', True)
     """
-    from mmjudge.benchmarks import get_benchmark, intervals_of
 
     try:
         spec: Any = get_benchmark(benchmark)

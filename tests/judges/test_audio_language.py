@@ -251,7 +251,9 @@ def test_accepted_where_the_clips_carry_sound_and_refused_where_it_cannot_work(
     assert Deaf.query_kind("emoprefer") is None and Deaf.query_kind("emorealm") is None
     silent = benchmarks.get_benchmark("emorealm")
     silent = dataclasses.replace(silent, records=dataclasses.replace(silent.records, sound=False))
-    monkeypatch.setattr(benchmarks, "get_benchmark", lambda _: silent)
+    import mmjudge.judges._base as judge_base
+
+    monkeypatch.setattr(judge_base, "get_benchmark", lambda _: silent)  # where the judge base asks
     assert type(judge).query_kind("emorealm") is None  # the same benchmark without sound: refused
     with pytest.raises(ConfigError, match="its clips carry no sound"):
         judge.check_benchmark("emorealm")

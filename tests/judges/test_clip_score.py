@@ -121,7 +121,6 @@ def test_the_shipped_config_samples_table_6s_six_frames() -> None:
 
 def test_the_processor_repo_is_pinned_by_its_own_revision(monkeypatch: pytest.MonkeyPatch) -> None:
     """The config's ``revision`` pins PickScore; the CLIP-H processor repo has its own commits."""
-    import mmjudge.judges._hf as hf
 
     calls: list[tuple[str, str | None]] = []
 
@@ -132,7 +131,9 @@ def test_the_processor_repo_is_pinned_by_its_own_revision(monkeypatch: pytest.Mo
         calls.append((str(cls), kwargs.get("revision")))
         return _Model()
 
-    monkeypatch.setattr(hf, "load_pretrained", fake)
+    import mmjudge.judges.clip_score as clip_module
+
+    monkeypatch.setattr(clip_module, "load_pretrained", fake)  # where clip_score looks it up
     config = JudgeConfig(judge="clip_score", model="org/pick", revision="a" * 40,
                          options={"processor": "org/clip-h", "processor_revision": "b" * 40})  # fmt: skip
     ClipScoreJudge(config).load("cpu")

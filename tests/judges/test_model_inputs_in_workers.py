@@ -22,6 +22,7 @@ pytest.importorskip("transformers")
 
 from mmjudge.judges import (
     JudgeConfig,
+    _chat,
     _family,
     vlm_digit,
 )
@@ -50,6 +51,7 @@ def processor_pids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[
 
     monkeypatch.setattr(_family, "processor_inputs", recorded)
     monkeypatch.setattr(vlm_digit, "processor_inputs", recorded)
+    monkeypatch.setattr(_chat, "processor_inputs", recorded)  # label_choice and pairwise_describe encode through _chat
     return lambda: {int(p.name.split("-")[0]) for p in calls.iterdir()}
 
 

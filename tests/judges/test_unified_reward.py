@@ -351,7 +351,7 @@ def test_scores_reach_isovrbench_at_the_pairs_dimension_head(
     sample_data: Path, tiny_qwen3_vl: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With the generation replaced by APS replies (different per clip), each pair is scored at its head."""
-    import mmjudge.judges._chat as chat
+    import mmjudge.judges.unified_reward as chat  # where the judges look generate_texts up
     from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS, records_from_verdicts
     from mmjudge.runner import RunOptions, run_judge
 

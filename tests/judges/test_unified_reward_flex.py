@@ -448,7 +448,7 @@ def test_answers_reach_isovrbench_through_the_shown_order(
 ) -> None:
     """With generation replaced by Flex replies naming Video 1 or Video 2, each pair's record prefers the clip
     that was shown in that position (IsoVRBench picks the order per pair)."""
-    import mmjudge.judges._chat as chat
+    import mmjudge.judges.unified_reward as chat  # where the judges look generate_texts up
     from mmjudge.benchmarks.isovrbench.queries import chosen_shown_first, records_from_verdicts
 
     def fake_generate(

@@ -88,16 +88,16 @@ def test_a_new_entry_becomes_a_flag_and_a_variable_without_further_edits(monkeyp
 
 
 def test_space_settings_open_the_board_they_describe(tmp_path, monkeypatch) -> None:
-    from mmjudge.leaderboard.app import startup
-
     seen = {}
 
     def open_leaderboard(db, **keywords):
         seen.update(db=db, **keywords)
         raise _Stop
 
-    monkeypatch.setattr(startup, "open_leaderboard", open_leaderboard)
+    from mmjudge.leaderboard.app import space
     from mmjudge.leaderboard.app.space import open_space
+
+    monkeypatch.setattr(space, "open_leaderboard", open_leaderboard)  # where the Space start-up looks it up
 
     root = tmp_path / "labels"
     root.mkdir()

@@ -371,13 +371,12 @@ def test_a_run_past_its_budget_is_stopped_with_its_whole_process_group(board_fac
     """A worker run had no time limit (``timeout=None``, the lease renewed while it ran). Now each run has a
     budget, capped by the worker's ``max_run_hours``; past it the run and every process it started are stopped
     and the request fails with the reason."""
-    from mmjudge.leaderboard.worker import launch
 
     pids = tmp_path / "pids"
     child = ("import os, subprocess, sys, time; "
              f"p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); "
              f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{p.pid}}'); time.sleep(600)")  # fmt: skip
-    monkeypatch.setattr(launch, "eval_command", lambda args, gpus: [sys.executable, "-c", child])
+    monkeypatch.setattr(jobs, "eval_command", lambda args, gpus: [sys.executable, "-c", child])
     board = board_factory(admins=frozenset({"root"}))
     request_id = _queue_random(board)
     started = time.monotonic()

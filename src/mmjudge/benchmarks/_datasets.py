@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mmjudge.benchmarks._exports import FRAMEWORK, eval_yaml_document
 from mmjudge.benchmarks._registry import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
 
@@ -35,7 +36,6 @@ def build_dataset(
 def write_benchmark_eval_yaml(benchmark: str, folder: str | Path) -> Path:
     """Write ``benchmark``'s ``eval.yaml`` into a built ``folder`` and say in its card why it is not
     pushed by default (the ``evaluation_framework`` key must first be accepted by the Hub)."""
-    from mmjudge.benchmarks._exports import FRAMEWORK, eval_yaml_document
     from mmjudge.data.eval_yaml import add_card_note, write_eval_yaml
 
     spec = get_benchmark(benchmark)

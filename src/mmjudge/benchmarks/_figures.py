@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge.benchmarks._base import BoardRow
-from mmjudge.estimates import Interval, interval_of
+from mmjudge.estimates import Interval, estimates_from, interval_caption, interval_of
 
 __all__ = [
     "BOARD_FONT",
@@ -81,7 +81,6 @@ def bars_caption(scores: Mapping[str, Any], keys: Sequence[str]) -> str:
     >>> bars_caption({"a": 1.0}, ["a"])
     ''
     """
-    from mmjudge.estimates import estimates_from, interval_caption
 
     caption = interval_caption(estimates_from(scores), keys)
     return f" Error bars: {caption}" if caption else ""

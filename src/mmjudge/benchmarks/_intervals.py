@@ -17,6 +17,7 @@ import numpy as np
 
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import MIN_CLUSTERS, dominant_note, interval_keys, thin_note
+from mmjudge.stats import Ratio, jackknife_metrics, rate_df, wilson_effective, wilson_repaired
 
 if TYPE_CHECKING:
     from mmjudge.stats import Metric, Outcomes
@@ -56,7 +57,6 @@ def wilson_keys(
     """
     if n <= 0:
         return {}
-    from mmjudge.stats import wilson_repaired
 
     low, high = wilson_repaired(int(successes), int(n), confidence)
     return interval_keys(key, scale * low, scale * high)
@@ -128,7 +128,6 @@ def outcome_keys(
     (``method`` beginning ``none:``) says why. ``n_resamples`` and ``seed`` are checked and kept for the
     callers' bootstrap-based measures; these intervals draw nothing.
     """
-    from mmjudge.stats import jackknife_metrics, rate_df, wilson_effective
 
     del n_resamples, seed  # the jackknife resamples nothing
     independent = outcomes.independent
@@ -170,7 +169,6 @@ def outcome_keys(
 def _trials(metric: Metric, outcomes: Outcomes, units: int) -> int:
     """The most 0/1 trials a rate's value can rest on, what its effective sample size is capped at: the sum of
     a ratio's denominators (a MIST control cell counts two comparisons), the counted units otherwise."""
-    from mmjudge.stats import Ratio
 
     if not isinstance(metric, Ratio):
         return units

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mmjudge.benchmarks._intervals import intervals_of, outcome_keys
 from mmjudge.estimates import (
     MIN_CLUSTERS,
     dominant_note,
@@ -25,6 +26,7 @@ from mmjudge.estimates import (
     thin_note,
 )
 from mmjudge.queries import Query, Verdict
+from mmjudge.stats import Outcomes, Ratio, bootstrap_ci, jackknife, rate_df, t_interval, wilson_interval
 
 __all__ = [
     "Effect",
@@ -164,7 +166,6 @@ def scored_effect(scores: Mapping[str, Any], key: str, n: int, description: str,
     >>> e.value, e.ci_low, e.interval, e.note
     (10.0, 5.0, 'percentile bootstrap over prompts, 1000 resamples', 'thin: 12 prompts (under 30)')
     """
-    from mmjudge.benchmarks._intervals import intervals_of
 
     ci = interval_of(scores, key)
     method = str(intervals_of(scores).get(key, {}).get("method", "")) if ci is not None else ""
@@ -184,7 +185,6 @@ def rate_effect(
     """
     if n <= 0:
         return Effect(name, None, "%", 0, description, note=note or "no units to count")
-    from mmjudge.stats import wilson_interval
 
     ci = wilson_interval(int(successes), int(n), confidence=confidence)
     value = 100.0 * successes / n
@@ -202,7 +202,6 @@ def mean_effect(
     """
     if len(values) == 0:
         return Effect(name, None, unit, 0, description, note=note or "no units to average")
-    from mmjudge.stats import bootstrap_ci
 
     ci = bootstrap_ci(list(values), n_resamples=10_000, seed=seed)
     return Effect(
@@ -240,8 +239,6 @@ def clustered_rate_effect(
         raise ValueError(f"{name}: {n} hits but {len(clusters)} cluster ids; give one cluster id per unit")
     if len(set(clusters)) == n:  # independent units (none, or each its own cluster)
         return rate_effect(name, int(sum(bool(h) for h in hits)), n, description, confidence=confidence, note=note)
-    from mmjudge.benchmarks._intervals import outcome_keys
-    from mmjudge.stats import Outcomes, Ratio
 
     outcomes = Outcomes(tuple(str(k) for k in range(n)), tuple(str(c) for c in clusters),
                         {"hit": np.asarray(hits, dtype=np.float64), "one": np.ones(n)}, cluster_name=cluster)  # fmt: skip
@@ -278,7 +275,6 @@ def clustered_mean_effect(
         raise ValueError(f"{name}: {n} values but {len(clusters)} cluster ids; give one cluster id per unit")
     if len(set(clusters)) == n:
         return mean_effect(name, values, description, unit=unit, seed=seed, note=note)
-    from mmjudge.stats import jackknife, rate_df, t_interval
 
     _, codes = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
     terms = np.column_stack([np.asarray(values, dtype=np.float64), np.ones(n)])

@@ -41,7 +41,19 @@ from mmjudge.estimates import (
     no_test_reaches,
     thin_note,
 )
-from mmjudge.stats import KeyOutcomes, Outcomes, SignFlipResult, Spread
+from mmjudge.stats import (
+    EXACT_MAX_CLUSTERS,
+    KeyOutcomes,
+    Outcomes,
+    SignFlipResult,
+    Spread,
+    mcnemar_exact,
+    paired_jackknife,
+    paired_metric_bootstrap,
+    sign_flip_interval,
+    sign_flip_test,
+    two_sided_p,
+)
 
 __all__ = [
     "CORRECTION", "FEW_CLUSTERS", "RANDOMISATION_BELOW", "KeyComparison", "McNemar", "adjust", "compare_units",
@@ -169,7 +181,6 @@ def compare_units(
     >>> r.note
     'no interval: 3 units (at least 5 needed); no p-value: no test at this size can reach p < 0.05'
     """
-    from mmjudge.stats import paired_jackknife
 
     b = _aligned(a, b)
     value_a, value_b = values if values is not None else (a.value(), b.value())
@@ -194,7 +205,6 @@ def _bootstrap(
     confidence: float, seed: int,
 ) -> KeyComparison:  # fmt: skip
     """The paired cluster bootstrap: percentile interval and bootstrap p-value (at 100 clusters or more)."""
-    from mmjudge.stats import paired_metric_bootstrap, two_sided_p
 
     _, replicates, _ = paired_metric_bootstrap(
         a.outcomes, b.outcomes, a.metric, n_resamples=n_resamples, seed=seed
@@ -215,7 +225,6 @@ def _few_clusters(
 ) -> KeyComparison:  # fmt: skip
     """The sign-flip test's p-value and the interval made by inverting the same test (5 to 99 clusters): the
     interval holds 0 exactly when the test does not reject at ``1 - confidence``."""
-    from mmjudge.stats import sign_flip_interval, sign_flip_test
 
     flip = sign_flip_test(a.outcomes, b.outcomes, a.metric, n_flips=n_resamples, seed=seed)
     notes = [n for n in [thin_note(spread.n_clusters, _cluster_word(a.outcomes))] if n]
@@ -245,7 +254,6 @@ def inversion_method(n_clusters: int, cluster: str, n_flips: int) -> str:
     >>> inversion_method(40, "prompt", 10_000)
     'interval by inverting the sign-flip test (the shifts it does not reject; 10000 drawn flips of 40 prompts)'
     """
-    from mmjudge.stats import EXACT_MAX_CLUSTERS
 
     over = f"{n_clusters} {cluster}{'' if n_clusters == 1 else 's'}"
     flips = f"every flip of {over}" if n_clusters <= EXACT_MAX_CLUSTERS else f"{n_flips} drawn flips of {over}"
@@ -303,7 +311,6 @@ def adjust(comparisons: Sequence[KeyComparison]) -> list[KeyComparison]:
 def _mcnemar(a: KeyOutcomes, b: KeyOutcomes) -> McNemar | None:
     """McNemar's exact test when the key is a rate of per-unit correct/wrong outcomes counted on the same
     units for both judges (not, e.g., a rate over the pairs each judge decided)."""
-    from mmjudge.stats import mcnemar_exact
 
     first, second = a.binary(), b.binary()
     if first is None or second is None or not np.array_equal(np.isnan(first), np.isnan(second)):

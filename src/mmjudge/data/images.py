@@ -21,6 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from mmjudge._deps import require
 from mmjudge.errors import SchemaError
 
 __all__ = ["IMAGE_TYPE", "image_columns", "image_path", "image_table", "without_image_bytes"]
@@ -126,7 +127,6 @@ def _recorded_features(schema: pa.Schema) -> dict[str, Any]:
 
 def _features_json(schema: pa.Schema, images: set[str]) -> bytes:
     """The ``huggingface`` metadata ``datasets`` writes: features of every column, ``Image`` for ``images``."""
-    from mmjudge._deps import require
 
     datasets = require("datasets", "metrics", purpose="writing datasets.Image columns")
     known = datasets.Features.from_arrow_schema(pa.schema([f for f in schema if f.name not in images]))

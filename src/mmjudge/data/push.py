@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge._version import __version__
 from mmjudge.data.card import split_front_matter
 from mmjudge.data.eval_yaml import EVAL_YAML
 from mmjudge.errors import ConfigError, SchemaError
@@ -73,7 +74,6 @@ def plan_push(
         ConfigError: bad repo id or revision.
         SchemaError: no card, no ``configs`` in it, or a listed data file missing.
     """
-    from mmjudge._version import __version__
 
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):

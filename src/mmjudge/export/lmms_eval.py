@@ -20,6 +20,7 @@ import yaml
 from mmjudge._version import __version__
 from mmjudge.benchmarks import Benchmark, LmmsTask, benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
+from mmjudge.export.lmms_runtime import media_env, metric_name
 
 __all__ = ["FOLDER_PREFIX", "GENERATION_KWARGS", "datasets_from_args", "write_lmms_tasks"]
 
@@ -109,7 +110,6 @@ def _template(spec: Benchmark, dataset_path: str) -> str:
 
 
 def _task_yaml(spec: Benchmark, task: LmmsTask) -> str:
-    from mmjudge.export.lmms_runtime import metric_name
 
     prefix = _identifier(task.name)
     lines = [
@@ -137,7 +137,6 @@ def _identifier(name: str) -> str:
 
 
 def _utils(spec: Benchmark, dataset_path: str) -> str:
-    from mmjudge.export.lmms_runtime import metric_name
 
     lines = [
         f'"""lmms-eval functions of the mmjudge {spec.id} tasks (written by `mmjudge export lmms-eval`, mmjudge {__version__}).',
@@ -167,7 +166,6 @@ def _utils(spec: Benchmark, dataset_path: str) -> str:
 
 
 def _readme(spec: Benchmark, dataset_path: str) -> str:
-    from mmjudge.export.lmms_runtime import media_env, metric_name
 
     rows = "\n".join(
         f"| `{t.name}` | `{t.config}` | {t.description} | {', '.join(f'`{metric_name(k)}`' for k in t.keys)} |"

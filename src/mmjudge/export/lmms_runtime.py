@@ -34,6 +34,8 @@ from typing import Any, cast
 
 from mmjudge.benchmarks import Benchmark, LmmsTask, QuerySource, get_benchmark
 from mmjudge.errors import ConfigError
+from mmjudge.judges import free_text_verdict
+from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
 from mmjudge.queries import ChoiceQuery, Query, ScoreQuery, Verdict
 
 __all__ = ["MEDIA_ENV", "TaskRuntime", "clip_rating", "dataset_folder", "media_env", "metric_name", "runtime"]
@@ -184,7 +186,6 @@ class TaskRuntime:
         """The text a free-text judge is given for ``query``: the digit rating prompt of a clip, a choice's
         free-text prompt."""
         if isinstance(query, ScoreQuery):
-            from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
 
             return DEFAULT_PROMPT.replace("{prompt}", query.prompt)
         return cast(ChoiceQuery, query).free_prompt()
@@ -224,7 +225,6 @@ class TaskRuntime:
                 error = f"no digit 0-9 in the reply {reply[:80]!r}"
                 return Verdict(query.item_id, None, no_judgment=True, error=error)
             return Verdict(query.item_id, rating)
-        from mmjudge.judges import free_text_verdict
 
         return free_text_verdict(cast(ChoiceQuery, query), reply)
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from mmjudge._configs import config_dataclass
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError, SchemaError
 from mmjudge.judges._config import JudgeConfig, fingerprint, validate_options
 from mmjudge.judges._registry import get_judge
@@ -37,7 +38,6 @@ class _AnsweredBenchmarks:
     """``Judge.benchmarks``: the registered benchmarks the judge can answer (derived)."""
 
     def __get__(self, obj: object, owner: type[Judge]) -> frozenset[str]:
-        from mmjudge.benchmarks import benchmark_ids
 
         return frozenset(b for b in benchmark_ids() if owner.query_kind(b) is not None)
 
@@ -93,7 +93,6 @@ class Judge(abc.ABC):
     @classmethod
     def query_kind(cls, benchmark: str) -> type | None:
         """The first kind ``benchmark`` asks that this judge answers, with the media it needs read (``None``: none)."""
-        from mmjudge.benchmarks import get_benchmark
 
         records = get_benchmark(benchmark).records
         if not (cls.blind or records.media <= cls.reads or hears_clips(records, cls.reads)):
@@ -102,7 +101,6 @@ class Judge(abc.ABC):
 
     def check_benchmark(self, benchmark: str) -> type:
         """The kind of query this judge answers for ``benchmark``; a benchmark it cannot judge is refused."""
-        from mmjudge.benchmarks import get_benchmark
 
         kind = self.query_kind(benchmark)
         if kind is not None:

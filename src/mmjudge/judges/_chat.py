@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from mmjudge.judges._family import Media, processor_inputs
+from mmjudge.judges._hf import to_device
 from mmjudge.judges.families import ModelFamily, family_of
 
 __all__ = [
@@ -204,7 +205,6 @@ def next_logprobs(model: Any, batch: Mapping[str, Any]) -> np.ndarray:
     """``(rows, vocab)`` float64 log-probs of the token after each row's last position."""
     import torch
 
-    from mmjudge.judges._hf import to_device
 
     inputs = to_device(batch, model.device, _model_dtype(model))
     with torch.inference_mode():
@@ -222,7 +222,6 @@ def generate_texts(
     special tokens dropped."""
     import torch
 
-    from mmjudge.judges._hf import to_device
 
     texts = [""] * len(encodings)
     for group, encoded in batches(encodings, pad_id):

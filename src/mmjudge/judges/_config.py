@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import config_dataclass, validated
+from mmjudge._version import __version__
 from mmjudge.errors import ConfigError
 
 
@@ -109,7 +110,6 @@ def fingerprint(config: JudgeConfig, judge_version: str) -> str:
     >>> a == fingerprint(JudgeConfig(judge="random", seed=1), "1"), len(a)
     (False, 16)
     """
-    from mmjudge._version import __version__
 
     resolved = dataclasses.asdict(config)
     if not resolved.get("trust_remote_code"):

@@ -19,7 +19,15 @@ import numpy as np
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
+from mmjudge.judges._hf import (
+    hub_options,
+    load_model_and_processor,
+    load_pretrained,
+    model_source,
+    require_transformers,
+)
 from mmjudge.judges._types import MediaRequest
+from mmjudge.judges._vision_batch import model_factor, processor_batch, video_metadata
 from mmjudge.judges.families import ModelFamily, family_of
 from mmjudge.judges.profiles import VisionProfile
 
@@ -30,7 +38,6 @@ def resolve_family(config: Any, model_class: str = "AutoModelForImageTextToText"
     """The family of ``config.model`` (its ``config.json`` read with the config's revision and
     ``local_files_only``); a missing model, an unsupported family or a checkpoint ``model_class`` cannot
     load (a whole Qwen2.5-Omni model: its thinker loads) is a :class:`ConfigError`."""
-    from mmjudge.judges._hf import hub_options, load_pretrained, model_source, require_transformers
 
     source = model_source(config)
     common = hub_options(config)
@@ -101,7 +108,6 @@ def processor_inputs(
     """
     from PIL import Image
 
-    from mmjudge.judges._vision_batch import model_factor, processor_batch, video_metadata
 
     metadata = [
         video_metadata(m.frame_indices, m.fps, len(m.video), m.total_frames)
@@ -214,7 +220,6 @@ class FamilyJudge(Judge):
     def load_model(self, device: str, model_class: str | None = None) -> tuple[Any, Any]:
         """The model (``model_class``, default :attr:`loads_as`) on ``device`` and its processor; the family
         checked on the loaded model."""
-        from mmjudge.judges._hf import load_model_and_processor
 
         model, processor = load_model_and_processor(self.config, device, model_class or self.loads_as)
         loaded = family_of(getattr(model.config, "model_type", None), source=repr(self.config.model))

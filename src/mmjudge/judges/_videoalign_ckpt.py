@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mmjudge.errors import ConfigError
+from mmjudge._deps import require
+from mmjudge.errors import ConfigError, summarize
 
 __all__ = [
     "DIMENSIONS",
@@ -225,7 +226,6 @@ def attach_head(model: Any, output_dim: int) -> Any:
 
 def wrap_lora(model: Any, settings: LoraSettings) -> Any:
     """``model`` wrapped with PEFT LoRA on VideoAlign's target modules."""
-    from mmjudge._deps import require
 
     peft = require("peft", "judges", purpose="loading a VideoAlign LoRA checkpoint")
     config = peft.LoraConfig(
@@ -241,7 +241,6 @@ def wrap_lora(model: Any, settings: LoraSettings) -> Any:
 
 
 def _load_state(model: Any, incoming: Mapping[str, Any], source: Path, *, full: bool = False) -> None:
-    from mmjudge.errors import summarize
 
     state = model.state_dict()
     missing = sorted(set(state) - set(incoming))

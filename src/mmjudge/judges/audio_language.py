@@ -36,6 +36,7 @@ from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges import _chat
 from mmjudge.judges._base import free_text_verdict, missing_media, with_media
+from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
@@ -120,7 +121,6 @@ class AudioLanguageJudge(PairwiseDescribeJudge):
         return self._sampling_rate
 
     def _feature_extractor(self) -> Any:
-        from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 
         return load_pretrained("AutoFeatureExtractor", model_source(self.config), **hub_options(self.config))
 

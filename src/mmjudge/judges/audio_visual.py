@@ -56,9 +56,11 @@ from typing import Any, ClassVar, NamedTuple, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import free_text_verdict
+from mmjudge.judges._chat import batches, pad_token_id
 from mmjudge.judges._config import check_option
 from mmjudge.judges._describe import compare_descriptions
 from mmjudge.judges._family import FamilyJudge
+from mmjudge.judges._hf import hub_options, load_pretrained, model_source, to_device
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges._vision_batch import model_factor
@@ -172,7 +174,6 @@ class AudioVisualJudge(FamilyJudge):
 
     def load(self, device: str) -> None:
         """Load the thinker (from a thinker folder or a whole Qwen2.5-Omni model) and the processor."""
-        from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 
         _ = self.family  # any family but Qwen2.5-Omni is refused here, before a weight is read
         source = model_source(self.config)
@@ -321,8 +322,6 @@ class AudioVisualJudge(FamilyJudge):
     def _generate(self, encodings: list[dict[str, Any]], interleaved: bool, max_new_tokens: int) -> list[str]:
         import torch
 
-        from mmjudge.judges._chat import batches, pad_token_id
-        from mmjudge.judges._hf import to_device
 
         tokenizer = self.processor.tokenizer
         pad_id = pad_token_id(tokenizer)

@@ -24,6 +24,7 @@ from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
 from mmjudge.judges._base import Judge
 from mmjudge.judges._config import check_option
+from mmjudge.judges._hf import hub_options, load_pretrained, model_source, to_device
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
 from mmjudge.queries import Diagnostics, ScoreQuery, Verdict
@@ -88,7 +89,6 @@ class ClipScoreJudge(Judge):
 
     def load(self, device: str) -> None:
         """Load the CLIP model onto ``device`` and its processor."""
-        from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 
         source = model_source(self.config)
         common: dict[str, Any] = hub_options(self.config)
@@ -108,7 +108,6 @@ class ClipScoreJudge(Judge):
         """Mean frame CLIP score of each clip."""
         import torch
 
-        from mmjudge.judges._hf import to_device
 
         if self.model is None:
             raise RuntimeError("clip_score: call load(device) before judge_batch")

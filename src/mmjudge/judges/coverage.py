@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
 from mmjudge.judges.families import ModelFamily, family_of
 
@@ -112,7 +113,6 @@ def paper_judges(benchmark: str | None = None) -> list[PaperJudge]:
     >>> len(paper_judges("emorealm"))  # its source prints no per-model results
     0
     """
-    from mmjudge.benchmarks import benchmark_ids
 
     ids = benchmark_ids() if benchmark is None else (benchmark,)
     return [_entry(b, row) for b in ids for row in _data().get(b, {}).get("rows", [])]
@@ -136,7 +136,6 @@ def _line(judge: PaperJudge) -> str:
 
 
 def _section(benchmark: str) -> list[str]:
-    from mmjudge.benchmarks import get_benchmark
 
     info, judges = get_benchmark(benchmark), paper_judges(benchmark)
     citation = (info.reported() or {}).get("citation", "") or info.citation
@@ -154,7 +153,6 @@ def coverage_markdown() -> str:
     >>> print(coverage_markdown().splitlines()[0])
     82 judge rows in the papers' result tables: 56 run in mmjudge, 26 cannot run yet.
     """
-    from mmjudge.benchmarks import benchmark_ids
 
     judges = paper_judges()
     runs = sum(j.runs for j in judges)

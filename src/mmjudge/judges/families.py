@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from mmjudge.errors import ConfigError
 from mmjudge.judges.profiles import QWEN_OMNI_UTILS, QWEN_VL_UTILS, VisionProfile
+from mmjudge.registry import FAMILY_ENTRY_POINT_GROUP
 
 __all__ = ["FAMILIES", "ModelFamily", "families_markdown", "family_of", "supported_model_types"]
 
@@ -141,7 +142,6 @@ def _by_type() -> dict[str, ModelFamily]:
     taken over)."""
     from importlib import metadata
 
-    from mmjudge.registry import FAMILY_ENTRY_POINT_GROUP
 
     found = dict(_BY_TYPE)
     for entry in metadata.entry_points(group=FAMILY_ENTRY_POINT_GROUP):

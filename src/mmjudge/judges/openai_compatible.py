@@ -71,6 +71,7 @@ from mmjudge.judges._openai_payload import (
 )
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
+from mmjudge.judges.vlm_digit import DEFAULT_PROMPT
 from mmjudge.queries import ChoiceQuery, Diagnostics, Query, ScoreQuery, Verdict
 
 __all__ = ["OpenAICompatibleJudge", "OpenAICompatibleOptions"]
@@ -231,7 +232,6 @@ class OpenAICompatibleJudge(Judge):
         n = 0 if judge_input.frames is None else len(judge_input.frames)
         if n == 0:
             raise SchemaError(f"clip {query.item_id!r} came without frames; the judge needs sampled frames")
-        from mmjudge.judges.vlm_digit import DEFAULT_PROMPT  # the prompt of the local digit judge
 
         prompt = DEFAULT_PROMPT.replace("{prompt}", query.prompt)
         extra = {"logprobs": True, "top_logprobs": self.options.top_logprobs}

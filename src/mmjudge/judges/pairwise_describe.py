@@ -28,6 +28,7 @@ from mmjudge.judges._base import free_text_verdict, missing_media, with_media
 from mmjudge.judges._config import check_option
 from mmjudge.judges._describe import compare_descriptions
 from mmjudge.judges._family import FamilyJudge, wants_video
+from mmjudge.judges._hf import load_pretrained
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput
 from mmjudge.judges.families import ModelFamily
@@ -134,7 +135,6 @@ class PairwiseDescribeJudge(FamilyJudge):
 
     def load(self, device: str) -> None:
         """Load the VLM (``config.model``) and, for S3/S4, the text LLM onto ``device``."""
-        from mmjudge.judges._hf import load_pretrained
 
         model, processor = self.load_model(device)
         self.vlm = _LM(model, getattr(processor, "tokenizer", processor), processor, self.family)

@@ -43,6 +43,7 @@ import numpy as np
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import missing_media, with_media
+from mmjudge.judges._chat import generate_texts, pad_token_id
 from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._family import FamilyJudge
 from mmjudge.judges._registry import register_judge
@@ -282,7 +283,6 @@ class UnifiedRewardBase(FamilyJudge):
         return with_media(self._judge, inputs)
 
     def _judge(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
-        from mmjudge.judges._chat import generate_texts, pad_token_id
 
         if self.model is None:
             raise RuntimeError(f"{self.config.judge}: call load(device) before judge_batch")

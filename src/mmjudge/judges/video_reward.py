@@ -47,11 +47,21 @@ from typing import Any, ClassVar, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
+from mmjudge.judges._chat import batches, pad_token_id
 from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._digits import last_positions
 from mmjudge.judges._family import FamilyJudge, Media, processor_inputs
+from mmjudge.judges._hf import to_device
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
-from mmjudge.judges._videoalign_ckpt import DIMENSIONS, VideoAlignSettings
+from mmjudge.judges._videoalign_ckpt import (
+    DIMENSIONS,
+    VideoAlignSettings,
+    attach_head,
+    find_checkpoint,
+    load_weights,
+    read_settings,
+)
 from mmjudge.judges.families import ModelFamily
 from mmjudge.judges.profiles import VIDEOALIGN
 from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
@@ -210,7 +220,6 @@ class VideoRewardJudge(FamilyJudge):
 
     def build_model(self, device: str, settings: VideoAlignSettings) -> tuple[Any, Any]:
         """Base model + processor as VideoAlign builds them (markers added, embeddings resized, ``rm_head``)."""
-        from mmjudge.judges._videoalign_ckpt import attach_head
 
         model, processor = self.load_model(device)
         tokenizer = processor.tokenizer
@@ -225,7 +234,6 @@ class VideoRewardJudge(FamilyJudge):
 
     def load(self, device: str) -> None:
         """Read the checkpoint settings, build the model and load the VideoAlign weights."""
-        from mmjudge.judges._videoalign_ckpt import find_checkpoint, load_weights, read_settings
 
         folder = self.checkpoint_folder()
         self.settings = read_settings(folder)
@@ -308,7 +316,6 @@ class VideoRewardJudge(FamilyJudge):
 
     def batches(self, inputs: Sequence[JudgeInput]) -> list[tuple[list[int], dict[str, Any]]]:
         """``(positions, right-padded batch)`` pairs covering ``inputs`` (:func:`mmjudge.judges._chat.batches`)."""
-        from mmjudge.judges._chat import batches, pad_token_id
 
         made = [x.model_inputs if x.model_inputs is not None else self.encode_one(x) for x in inputs]
         return batches(made, pad_token_id(self.processor.tokenizer), padding_side="right")
@@ -322,7 +329,6 @@ class VideoRewardJudge(FamilyJudge):
         """Head outputs ``(B, 3)`` for VQ, MQ, TA (float32)."""
         import torch
 
-        from mmjudge.judges._digits import last_positions
 
         with torch.inference_mode():
             extra: dict[str, Any] = {}
@@ -346,7 +352,6 @@ class VideoRewardJudge(FamilyJudge):
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Per-dimension z-scored rewards and their sum for a batch of clips."""
-        from mmjudge.judges._hf import to_device
 
         if self.model is None:
             raise RuntimeError("video_reward: call load(device) before judge_batch")

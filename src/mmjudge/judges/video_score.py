@@ -29,8 +29,10 @@ from typing import Any, ClassVar, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import with_media
+from mmjudge.judges._chat import batches
 from mmjudge.judges._config import JudgeConfig
 from mmjudge.judges._family import FamilyJudge
+from mmjudge.judges._hf import hub_options, load_pretrained, model_source, require_transformers, to_device
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
@@ -188,7 +190,6 @@ class VideoScoreJudge(FamilyJudge):
 
     def load(self, device: str) -> None:
         """The processor and the backbone + head from ``model`` (refusing a checkpoint with other keys)."""
-        from mmjudge.judges._hf import hub_options, load_pretrained, model_source, require_transformers
 
         require_transformers("the video_score judge")
         from mmjudge.judges._videoscore_model import VideoScoreRegressor, check_loading_info
@@ -242,7 +243,6 @@ class VideoScoreJudge(FamilyJudge):
         """``(positions, batch)`` pairs covering ``inputs``: each clip's official processor output (made ahead or
         here); clips whose frames have the same shape share a right-padded batch (the head reads each row's
         last real token), the others run apart (:func:`mmjudge.judges._chat.batches`)."""
-        from mmjudge.judges._chat import batches
 
         pad = self.processor.tokenizer.pad_token_id
         if len(inputs) > 1 and pad is None:
@@ -255,7 +255,6 @@ class VideoScoreJudge(FamilyJudge):
 
     def _outputs_of(self, inputs: Sequence[JudgeInput]) -> tuple[list[list[float]], list[int]]:
         """Five outputs and the token count of each clip, batch by batch (:meth:`batches`)."""
-        from mmjudge.judges._hf import to_device
 
         rows: list[list[float]] = [[] for _ in inputs]
         tokens = [0] * len(inputs)

@@ -36,10 +36,18 @@ from typing import Any, ClassVar, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
+from mmjudge.judges._chat import batches, pad_token_id, user_content
 from mmjudge.judges._config import check_option
 from mmjudge.judges._family import FamilyJudge, Media, processor_inputs
+from mmjudge.judges._hf import to_device
 from mmjudge.judges._registry import register_judge
-from mmjudge.judges._reward_text import Warping
+from mmjudge.judges._reward_text import (
+    Warping,
+    digit_recorder,
+    normed_top_score,
+    score_step,
+    single_token_ids,
+)
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
 from mmjudge.queries import Diagnostics, Query, ScoreQuery, Verdict
@@ -195,7 +203,6 @@ class VideoScore2Judge(FamilyJudge):
 
     def prompt_text(self, query: ScoreQuery) -> str:
         """The chat-formatted text of ``query`` (video placeholder unexpanded)."""
-        from mmjudge.judges._chat import user_content
 
         messages = [{"role": "user", "content": user_content(user_text(query.prompt), video=True)}]
         return str(self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
@@ -225,7 +232,6 @@ class VideoScore2Judge(FamilyJudge):
 
     def judge_batch(self, inputs: Sequence[JudgeInput]) -> list[Verdict]:
         """Generate each clip's reply and read its scores (one batch per media shape; alone when sampling)."""
-        from mmjudge.judges._chat import batches, pad_token_id
 
         if self.model is None:
             raise RuntimeError("videoscore2: call load(device) before judge_batch")
@@ -250,9 +256,6 @@ class VideoScore2Judge(FamilyJudge):
         import torch
         from transformers import LogitsProcessorList
 
-        from mmjudge.judges._chat import pad_token_id
-        from mmjudge.judges._hf import to_device
-        from mmjudge.judges._reward_text import digit_recorder
 
         if self.warping is None:
             raise RuntimeError("videoscore2: call load(device) before generate")
@@ -279,7 +282,6 @@ class VideoScore2Judge(FamilyJudge):
     def verdict(self, one: JudgeInput, ids: list[int], probs: Sequence[Mapping[int, float]], tokens: int) -> Verdict:
         """One clip's verdict from its generated ids and, per step, the probabilities of the values 1..5 under
         the processed scores (:meth:`generate`)."""
-        from mmjudge.judges._reward_text import normed_top_score, score_step
 
         tokenizer = self.processor.tokenizer
         reply = str(tokenizer.decode(ids, skip_special_tokens=True, clean_up_tokenization_spaces=False))
@@ -331,7 +333,6 @@ def official_warping(generation_config: Any, temperature: float, top_k: int | No
 
 def single_token_values(tokenizer: Any) -> dict[int, int]:
     """Token ids of ``"1"`` .. ``"5"`` (single tokens only, as the official readout skips the others)."""
-    from mmjudge.judges._reward_text import single_token_ids
 
     return single_token_ids(tokenizer, SCORE_VALUES)
 

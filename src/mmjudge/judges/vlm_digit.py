@@ -35,8 +35,11 @@ from typing import Any, ClassVar, cast
 
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError
+from mmjudge.judges._chat import batches, pad_token_id
 from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._digits import digit_token_ids, expected_digit, next_token_logits
 from mmjudge.judges._family import FamilyJudge, Media, processor_inputs
+from mmjudge.judges._hf import to_device
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges.families import ModelFamily
@@ -116,7 +119,6 @@ class VlmDigitJudge(FamilyJudge):
 
     def load(self, device: str) -> None:
         """Load the model onto ``device`` and its processor; find the ten digit tokens."""
-        from mmjudge.judges._digits import digit_token_ids
 
         self.model, self.processor = self.load_model(device)
         self.digit_ids = digit_token_ids(self.processor.tokenizer)
@@ -169,7 +171,6 @@ class VlmDigitJudge(FamilyJudge):
     def batches(self, inputs: Sequence[JudgeInput]) -> list[tuple[list[int], Any]]:
         """``(positions, batch)`` pairs covering ``inputs``: each clip's own processor output (made ahead or
         here), batched by :func:`mmjudge.judges._chat.batches` on the configured padding side."""
-        from mmjudge.judges._chat import batches, pad_token_id
 
         made = [x.model_inputs if x.model_inputs is not None else self.encode([x]) for x in inputs]
         pad = pad_token_id(self.processor.tokenizer)
@@ -193,8 +194,6 @@ class VlmDigitJudge(FamilyJudge):
     def _score(self, inputs: Sequence[JudgeInput], encoded: Any) -> list[Verdict]:
         import torch
 
-        from mmjudge.judges._digits import expected_digit, next_token_logits
-        from mmjudge.judges._hf import to_device
 
         batch = to_device(encoded, self.model.device)
         mask = batch["attention_mask"]

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mmjudge._version import __version__
 from mmjudge.benchmarks import Benchmark, JudgeTraits, Probe, ProbeData, QuerySource, get_benchmark
 from mmjudge.errors import ConfigError
 from mmjudge.judges import Judge, JudgeConfig, fingerprint, with_frames
 from mmjudge.queries import Query, Verdict, kind_name
+from mmjudge.report import headline
 from mmjudge.robustness._schema import SCHEMA_VERSION, summary_of
 from mmjudge.runner import (
     ItemErrors,
@@ -167,9 +169,7 @@ def judge_robustness(
         report["probes"].append(_repeat(context, verdicts))
     if not base.is_main:
         return Judged({"probes": []}, errors)
-    from mmjudge._version import __version__
     from mmjudge.data.rows import dataset_hash
-    from mmjudge.report import headline
     from mmjudge.results import estimates_of
 
     shown = headline(benchmark, scores)

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmjudge._version import __version__
+from mmjudge.benchmarks import get_benchmark
 from mmjudge.data.location import DataSource, location_of
 from mmjudge.data.rows import dataset_hash
 from mmjudge.judges import JudgeConfig, fingerprint
+from mmjudge.predictions import PredictionHeader, read_predictions, write_predictions
+from mmjudge.report import write_report
 from mmjudge.runner.failures import ItemErrors, item_errors
 from mmjudge.runner.runner import PreparedRun, RunOptions, RunResult, prepare_run, run_prepared
 from mmjudge.runner.sweep import SweepRun, write_sweep
@@ -58,7 +62,6 @@ def provenance(
     limit: int | None = None,
 ) -> dict[str, Any]:
     """Deterministic provenance of a prediction file (no timings, no dates, no paths)."""
-    from mmjudge._version import __version__
 
     return {
         "judge_config": dataclasses.asdict(config),
@@ -131,10 +134,6 @@ def _write_outputs(
     options: RunOptions,
     score_options: dict[str, Any],
 ) -> EvalOutput:
-    from mmjudge._version import __version__
-    from mmjudge.benchmarks import get_benchmark
-    from mmjudge.predictions import PredictionHeader, read_predictions, write_predictions
-    from mmjudge.report import write_report
     from mmjudge.results import write_results
     from mmjudge.scoring import score_predictions
 

@@ -16,7 +16,7 @@ from mmjudge._checks import (
 )
 from mmjudge.errors import SchemaError, summarize
 from mmjudge.stats._bootstrap import ConfidenceInterval, resample_indices
-from mmjudge.stats._jackknife import Spread
+from mmjudge.stats._jackknife import Spread, jackknife
 
 __all__ = ["cohen_kappa", "fleiss_kappa", "fleiss_kappa_ci", "fleiss_kappa_jackknife", "rating_table"]
 
@@ -180,7 +180,6 @@ def fleiss_kappa_jackknife(ratings: Any) -> Spread:
     >>> round(s.value, 4), s.n_clusters, s.df, s.variance > 0
     (0.4667, 20, 19, True)
     """
-    from mmjudge.stats._jackknife import jackknife
 
     table, _ = rating_table(ratings)
     agreement, shares = _fleiss_parts(table)

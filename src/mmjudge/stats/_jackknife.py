@@ -36,6 +36,7 @@ import numpy as np
 
 from mmjudge._deps import scipy_stats
 from mmjudge.errors import SchemaError
+from mmjudge.stats._proportion import wilson_interval
 
 __all__ = [
     "Spread",
@@ -296,7 +297,6 @@ def wilson_repaired(successes: int, n: int, confidence: float) -> tuple[float, f
     >>> [round(x, 4) for x in wilson_repaired(10, 20, 0.95)]
     [0.2993, 0.7007]
     """
-    from mmjudge.stats._proportion import wilson_interval
 
     ci = wilson_interval(successes, n, confidence=confidence)
     return _poisson_ends(successes / n, float(n), float(ci.low), float(ci.high), confidence)

@@ -30,7 +30,8 @@ import numpy as np
 
 from mmjudge.errors import SchemaError
 from mmjudge.estimates import Estimate
-from mmjudge.stats._jackknife import Spread
+from mmjudge.stats._classification import weighted_f1_from_counts
+from mmjudge.stats._jackknife import Spread, jackknife
 
 __all__ = [
     "CLUSTER_CHUNK",
@@ -285,7 +286,6 @@ class WeightedF1(Metric):
         return cells
 
     def reduce(self, sums: np.ndarray) -> np.ndarray:
-        from mmjudge.stats._classification import weighted_f1_from_counts
 
         sums = np.asarray(sums, dtype=np.float64)
         tables = sums.reshape(-1, self.classes, self.classes)
@@ -491,7 +491,6 @@ def jackknife_metrics(
     >>> s.value, s.n_clusters, s.df, s.n_units
     (75.0, 3, 2, 4)
     """
-    from mmjudge.stats._jackknife import jackknife
 
     draws = _draws(outcomes, stratify)
     return {

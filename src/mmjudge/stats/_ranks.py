@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mmjudge._deps import scipy_stats
 from mmjudge.errors import SchemaError
 from mmjudge.stats._bootstrap import TIE_TOLERANCE
 from mmjudge.stats._outcomes import KeyOutcomes, _cluster_sums, _draws, _resampled_sums
@@ -222,7 +223,6 @@ def _on_t_scale(critical: float, df: int) -> float:
     >>> round(_on_t_scale(1.959964, 10**6), 3), round(_on_t_scale(1.959964, 9), 3)
     (1.96, 2.262)
     """
-    from mmjudge._deps import scipy_stats
 
     st = scipy_stats()
     return float(st.t.ppf(st.norm.cdf(critical), df))

@@ -40,7 +40,7 @@ import numpy as np
 from mmjudge.errors import ConfigError
 from mmjudge.stats._bootstrap import TIE_TOLERANCE
 from mmjudge.stats._jackknife import Spread, jackknife
-from mmjudge.stats._outcomes import CLUSTER_CHUNK, Metric, Outcomes, _cluster_sums, _draws, _paired
+from mmjudge.stats._outcomes import CLUSTER_CHUNK, Metric, Outcomes, Ratio, _cluster_sums, _draws, _paired
 
 __all__ = ["EXACT_MAX_CLUSTERS", "SignFlipResult", "paired_jackknife", "sign_flip_interval", "sign_flip_test"]
 
@@ -225,7 +225,6 @@ def _cluster_weights(metric: Metric, sums_a: np.ndarray, sums_b: np.ndarray, cou
     """Each cluster's share of the key (summing to 1): of the two judges' mean denominator for a pooled rate, the
     mean over strata of its share within each for a rate averaged over strata; of the counted units for any
     other metric."""
-    from mmjudge.stats._outcomes import Ratio
 
     if isinstance(metric, Ratio):
         k = sums_a.shape[1] // 3

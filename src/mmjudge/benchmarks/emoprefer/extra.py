@@ -31,6 +31,7 @@ import numpy as np
 
 from mmjudge._checks import check_labels, check_nonempty, check_same_length
 from mmjudge.errors import SchemaError
+from mmjudge.stats import bradley_terry_ties, pairwise_counts
 
 TieBreak = Literal["same", "first"]
 
@@ -226,7 +227,6 @@ def rank_description_models(
     (('x', 'y'), [[0, 3], [1, 0]], [[0, 1], [1, 0]])
     """
     from mmjudge.benchmarks.emoprefer.scoring import LABELS
-    from mmjudge.stats import bradley_terry_ties, pairwise_counts
 
     check_same_length(model1=model1, model2=model2, preferences=preferences)
     check_nonempty("preferences", preferences)

@@ -35,7 +35,7 @@ from mmjudge._checks import check_labels, check_nonempty, check_same_length, che
 from mmjudge.benchmarks._base import ResultKey
 from mmjudge.benchmarks._intervals import Scores, check_resampling, outcome_keys
 from mmjudge.errors import SchemaError, summarize
-from mmjudge.stats import Metric, Outcomes, Ratio, WeightedF1
+from mmjudge.stats import Metric, Outcomes, Ratio, WeightedF1, classification_summary
 
 __all__ = [
     "LABELS",
@@ -141,7 +141,6 @@ def flip_labels(labels: Sequence[str]) -> list[str]:
 
 
 def _waf_acc(references: Sequence[str], predictions: Sequence[str]) -> WafAcc:
-    from mmjudge.stats import classification_summary
 
     with warnings.catch_warnings():
         # a class that is never predicted has undefined precision; its F1 is 0, as in the official code

@@ -16,6 +16,7 @@ from mmjudge.benchmarks._probes import Effect, Probe, ProbeData, ProbeOutcome, V
 from mmjudge.benchmarks.emorealm.queries import EmoRealmQuestion
 from mmjudge.benchmarks.emorealm.scoring import is_correct
 from mmjudge.queries import Query, Verdict
+from mmjudge.stats import paired_bootstrap_diff
 
 __all__ = ["PROBES", "AblatedQuestion"]
 
@@ -58,7 +59,6 @@ def _correct(verdict: Verdict, row: Mapping[str, Any]) -> float:
 
 def _drop(name: str, what: str, full: list[float], ablated: list[float], seed: int) -> Effect:
     """Accuracy with all media minus without one, paired bootstrap over the questions."""
-    from mmjudge.stats import paired_bootstrap_diff
 
     description = f"accuracy with all media minus with the {what} removed (points; {len(full)} questions)"
     if not full:

@@ -42,6 +42,7 @@ from mmjudge.benchmarks.isovrbench.queries import DIMENSION_HEADS, clip_score, r
 from mmjudge.benchmarks.isovrbench.records import cluster_of, score_inputs
 from mmjudge.benchmarks.isovrbench.scoring import choices_from_scores, score
 from mmjudge.queries import Query, ScoreQuery, Verdict
+from mmjudge.stats import bootstrap_ci
 
 __all__ = [
     "CONTROLS_PER_INTERVENTION",
@@ -157,7 +158,6 @@ def _spread(values: Sequence[float], seed: int) -> Effect:
         return Effect(
             "score_spread", None, "score", len(values), description, note="fewer than two judged clips"
         )
-    from mmjudge.stats import bootstrap_ci
 
     ci = bootstrap_ci(values, lambda x, axis: np.std(x, axis=axis), n_resamples=10_000, seed=seed)
     return Effect("score_spread", float(ci.estimate), "score", len(values), description, float(ci.low),

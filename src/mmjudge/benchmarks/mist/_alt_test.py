@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from mmjudge.errors import SchemaError
+from mmjudge.stats import alt_test
 
 SLICES: dict[str, tuple[str, ...]] = {
     "all": ("aligned", "misleading"),
@@ -92,7 +93,6 @@ def alt_tests(
 
 def _run(labels: dict[Any, float], annotators: dict[Any, dict[Any, float]], scoring: str, epsilon: float,
          settings: dict[str, Any]) -> Any:  # fmt: skip
-    from mmjudge.stats import alt_test
 
     return alt_test(labels, annotators, scoring=scoring, epsilon=epsilon, **settings)
 

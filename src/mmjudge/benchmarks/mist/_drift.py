@@ -26,6 +26,8 @@ import numpy as np
 import pandas as pd
 
 from mmjudge.benchmarks.mist._inputs import ARMS
+from mmjudge.estimates import MIN_CLUSTERS, interval_keys, thin_note
+from mmjudge.stats import jackknife, mean_interval
 
 SENSES: tuple[str, ...] = ("figurative", "literal")
 """Sentence types, in the paper's column order."""
@@ -111,8 +113,6 @@ def _cis(
 ) -> dict[str, float]:
     """Each term's jackknife interval over items (:func:`mmjudge.stats.mean_interval`, bounds -3..3 code
     points); ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
-    from mmjudge.estimates import interval_keys
-    from mmjudge.stats import jackknife, mean_interval
 
     del n_resamples, seed
     out: dict[str, float] = {}
@@ -141,7 +141,6 @@ def few_items_note(n_items: int) -> str:
     >>> few_items_note(3), few_items_note(12)
     ('no interval: 3 items (at least 5 needed)', '')
     """
-    from mmjudge.estimates import MIN_CLUSTERS, thin_note
 
     if n_items >= DRIFT_MIN_ITEMS:
         return ""

@@ -36,8 +36,8 @@ from mmjudge.benchmarks._intervals import outcome_keys
 from mmjudge.benchmarks.mist._drift import item_record
 from mmjudge.benchmarks.mist._inputs import ARMS, CONDITIONS, IMAGE_CONDITIONS, NO_LABEL
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import interval_keys, with_its_interval
-from mmjudge.stats import Metric, Outcomes, Ratio
+from mmjudge.estimates import MIN_CLUSTERS, interval_keys, thin_note, with_its_interval
+from mmjudge.stats import Metric, Outcomes, Ratio, fleiss_kappa, fleiss_kappa_jackknife, mean_interval
 
 CELL = ["item_id", "judge", "prompt"]
 _SLOTS = [("none", "none")] + [(c, a) for c in IMAGE_CONDITIONS for a in ARMS]
@@ -242,8 +242,6 @@ def kappa_by_trio(
     (:func:`mmjudge.stats.fleiss_kappa_jackknife`, :func:`mmjudge.stats.mean_interval`; none with fewer than
     :data:`~mmjudge.estimates.MIN_CLUSTERS` items); how each interval was made goes into ``methods``.
     ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
-    from mmjudge.estimates import MIN_CLUSTERS, thin_note
-    from mmjudge.stats import fleiss_kappa, fleiss_kappa_jackknife, mean_interval
 
     del n_resamples, seed
 

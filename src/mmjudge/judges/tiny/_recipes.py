@@ -16,8 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mmjudge._deps import require
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
+from mmjudge.judges._base import make_judge
+from mmjudge.judges._config import load_config
+from mmjudge.judges._hf import require_transformers
 from mmjudge.judges._registry import get_judge
 from mmjudge.judges.families import FAMILIES
 from mmjudge.judges.tiny._audio import build_qwen2_audio
@@ -40,6 +44,8 @@ from mmjudge.judges.tiny._qwen import (
     build_qwen3_5,
     build_qwen3_vl,
 )
+from mmjudge.judges.tiny._videoalign import build_videoalign
+from mmjudge.judges.tiny._videoscore import build_videoscore
 from mmjudge.queries import ChoiceQuery
 
 CHECKPOINTS: dict[str, Callable[..., Path]] = {
@@ -245,8 +251,6 @@ def write_tiny_judge(
     ``checkpoint`` defaults to the recipe's first. An existing ``out_dir/model`` is refused unless
     ``overwrite``. The config's ``model`` (and ``video_reward``'s ``options.checkpoint``) are absolute paths.
     """
-    from mmjudge._deps import require
-    from mmjudge.judges._hf import require_transformers
 
     recipe = recipe_for(judge, checkpoint)
     require_transformers("mmjudge tiny-model")
@@ -259,12 +263,10 @@ def write_tiny_judge(
     settings = {k: v for k, v in recipe.settings.items() if k != "options"}
     options = dict(recipe.settings.get("options", {}))
     if judge == "video_reward":
-        from mmjudge.judges.tiny._videoalign import build_videoalign
 
         _, reward = build_videoalign(model, reward_dir, seed=seed)
         options["checkpoint"] = str(reward.resolve())
     elif judge == "video_score":  # its own key layout over the family's backbone
-        from mmjudge.judges.tiny._videoscore import build_videoscore
 
         build_videoscore(model, seed=seed)
     else:
@@ -296,8 +298,6 @@ def _write_yaml(path: Path, config: Mapping[str, Any], what: str) -> None:
 
 def _check(path: Path, benchmark: str) -> None:
     """Validate the written config as ``mmjudge eval`` does before a run."""
-    from mmjudge.judges._base import make_judge
-    from mmjudge.judges._config import load_config
 
     judge = make_judge(load_config(path))
     judge.check_benchmark(benchmark)

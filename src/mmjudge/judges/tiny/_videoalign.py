@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mmjudge.judges._config import JudgeConfig
+from mmjudge.judges._videoalign_ckpt import VideoAlignSettings, save_checkpoint
 from mmjudge.judges.tiny._qwen import build_qwen2_vl
+from mmjudge.judges.video_reward import VideoRewardJudge
 
 DATA_SETTINGS = {"fps": 2.0, "max_frame_pixels": 12_544}
 """The checkpoint's ``data_config``: VideoReward's 2 fps, small frames (112 x 112; VideoReward: 448 x 448)."""
@@ -16,9 +19,6 @@ def build_videoalign(base_dir: str | Path, checkpoint_dir: str | Path, *, seed: 
     released; one output per marker, a random reward head, no z-score statistics)."""
     import torch
 
-    from mmjudge.judges._config import JudgeConfig
-    from mmjudge.judges._videoalign_ckpt import VideoAlignSettings, save_checkpoint
-    from mmjudge.judges.video_reward import VideoRewardJudge
 
     base = build_qwen2_vl(base_dir, seed=seed)
     settings = VideoAlignSettings(output_dim=1, data=dict(DATA_SETTINGS))

@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 
 from mmjudge._private import private_folder
 from mmjudge.leaderboard.app._login_routes import logged_in_username
+from mmjudge.leaderboard.store import close_session, open_session, session_user
 
 __all__ = [
     "ANYONE",
@@ -278,19 +279,16 @@ class RouteGate:
         return wrapped
 
     def _user_of(self, session_id: str) -> str | None:
-        from mmjudge.leaderboard.store import session_user
 
         return None if self.sessions is None else session_user(self.sessions, session_id)
 
     def _open(self, user: str, expires_at: float) -> str:
-        from mmjudge.leaderboard.store import open_session
 
         if self.sessions is None:  # no store: no login can be kept
             return ""
         return open_session(self.sessions, user, expires_at=expires_at)
 
     def _close(self, session_id: str) -> None:
-        from mmjudge.leaderboard.store import close_session
 
         if self.sessions is not None:
             close_session(self.sessions, session_id)

@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._atomic import write_atomic
+from mmjudge.leaderboard.board.export import public_scores
+from mmjudge.leaderboard.board.table import public_row
+from mmjudge.leaderboard.core.redaction import public_log
 from mmjudge.leaderboard.store import Store, StoredSubmission, all_requests, visible_submissions
 
 __all__ = ["MIRROR_FILES", "PUBLIC_REQUEST_FIELDS", "default_mirror_folder", "export_public_tables", "start_mirror"]
@@ -51,7 +54,6 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
     >>> [p.name for p in out], json.loads(out[0].read_text())["results"]
     (['submissions.jsonl', 'requests.jsonl'], {'x': None})
     """
-    from mmjudge.leaderboard.core.redaction import public_log
 
     with store.snapshot() as conn:  # both tables as of one moment
         submissions, requests = visible_submissions(conn), all_requests(conn)
@@ -66,8 +68,6 @@ def export_public_tables(store: Store, folder: str | Path, *, private_labels: bo
 
 def _public_submission(sub: StoredSubmission, private_labels: bool) -> dict[str, Any]:
     """A stored row as the mirror publishes it: what its table row and results file show, nothing more."""
-    from mmjudge.leaderboard.board.export import public_scores
-    from mmjudge.leaderboard.board.table import public_row
 
     shown = public_row(sub, private=private_labels)
     record = {k: v for k, v in asdict(shown).items() if k not in _PRIVATE_SUBMISSION_FIELDS}

@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import config_dataclass
+from mmjudge.benchmarks import benchmark_ids
 from mmjudge.errors import ConfigError, MmjudgeError
+from mmjudge.leaderboard.app.auth import check_no_auth
+from mmjudge.leaderboard.app.startup import about_text, open_leaderboard, start_mirror
 from mmjudge.leaderboard.core.login_settings import VARIABLES as AUTH_VARIABLES
 from mmjudge.leaderboard.core.redaction import SECRETS
 from mmjudge.leaderboard.core.setting_kinds import COMMIT, REPO, Names
@@ -139,7 +142,6 @@ def _served(value: str | None, problems: list[str]) -> list[str]:
     >>> problems = []; _served("mist, imagenet", problems), problems  # doctest: +ELLIPSIS
     (['mist'], ["MMJUDGE_BENCHMARKS='mist, imagenet': expected ids among isovrbench, ..."])
     """
-    from mmjudge.benchmarks import benchmark_ids
 
     known = benchmark_ids()
     served = Names().from_text(",".join(known) if value is None else value, "MMJUDGE_BENCHMARKS")
@@ -245,8 +247,6 @@ def open_space(environ: Mapping[str, str], *, download: Download | None = None,
                persistent: Path = Path("/data"),
                is_private: Callable[[str, str], bool] | None = None) -> tuple[Any, Any]:  # fmt: skip
     """Read the configuration, fetch the labels, open the store and build the app: ``(board, app)``."""
-    from mmjudge.leaderboard.app.auth import check_no_auth
-    from mmjudge.leaderboard.app.startup import about_text, open_leaderboard, start_mirror
     from mmjudge.leaderboard.app.ui import build_app
 
     config = SpaceConfig.from_env(environ, persistent=persistent)

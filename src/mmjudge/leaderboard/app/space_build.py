@@ -29,7 +29,10 @@ from typing import Any, NamedTuple
 
 from mmjudge import _checkout as checkout
 from mmjudge._secrets import MIN_SECRET_LENGTH, strip_userinfo, url_credentials
+from mmjudge.benchmarks import benchmark_ids
 from mmjudge.errors import ConfigError
+from mmjudge.leaderboard.app.space import SECRETS, VARIABLES, label_variable
+from mmjudge.leaderboard.core.login_settings import VARIABLES as OFF_SPACE_LOGIN
 
 __all__ = [
     "EXTRAS", "SpaceBuild", "SpacePushPlan", "build_space", "find_checkout", "find_leak", "plan_space_push", "push_space",
@@ -152,7 +155,6 @@ def _private_values(root: Path, git_url: str | None) -> list[str]:
     database URL's password on its own) and the credentials in the origin or ``--git-url``."""
     import os
 
-    from mmjudge.leaderboard.app.space import SECRETS
 
     values = [os.environ.get(name, "") for name in SECRETS]
     for url in (git_url, _origin(root, required=False), *values):
@@ -283,9 +285,6 @@ def plan_space_push(folder: str | Path, repo_id: str, *, remote_files: Iterable[
     Raises:
         ConfigError: bad repo id, or ``folder`` is not a Space build.
     """
-    from mmjudge.benchmarks import benchmark_ids
-    from mmjudge.leaderboard.app.space import SECRETS, VARIABLES, label_variable
-    from mmjudge.leaderboard.core.login_settings import VARIABLES as OFF_SPACE_LOGIN
 
     folder = Path(folder)
     if repo_id.count("/") != 1 or not all(repo_id.split("/")):

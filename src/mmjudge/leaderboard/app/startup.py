@@ -16,6 +16,8 @@ from typing import Any
 from mmjudge._configs import validated
 from mmjudge.benchmarks import benchmark_ids
 from mmjudge.errors import MissingFileError
+from mmjudge.judges.coverage import coverage_markdown
+from mmjudge.leaderboard.app import mirror
 from mmjudge.leaderboard.board.ranks import InlineRanks, RankRefresher
 from mmjudge.leaderboard.core.reported import seed_reported
 from mmjudge.leaderboard.core.revisions import hub_commit
@@ -88,7 +90,6 @@ def about_text() -> str:
     of them run here (:func:`mmjudge.judges.coverage.coverage_markdown`, the table the README shows)."""
     from importlib import resources
 
-    from mmjudge.judges.coverage import coverage_markdown
 
     about = (resources.files("mmjudge.leaderboard.app") / "about.md").read_text(encoding="utf-8")
     return f"{about.rstrip()}\n\n## Judges the papers evaluate\n\n{coverage_markdown()}"
@@ -139,6 +140,4 @@ def open_leaderboard(db: str | Path | None = None, *, data_root: str | Path | No
 def start_mirror(store: Store, repo_id: str, *, every_min: float = 10.0, private_labels: bool = False) -> Any:
     """Mirror the store's public tables to the Hub dataset ``repo_id`` (returns the ``CommitScheduler``);
     ``private_labels``: the board's mode (a submitted row is mirrored with its Ladder score only)."""
-    from mmjudge.leaderboard.app import mirror
-
     return mirror.start_mirror(store, repo_id, every_min=every_min, private_labels=private_labels)

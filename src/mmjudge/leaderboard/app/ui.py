@@ -30,6 +30,7 @@ import gradio as gr
 
 from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import MmjudgeError
+from mmjudge.judges import JUDGES
 from mmjudge.leaderboard.app._calls import (
     EXPORT_TTL_S,
     AppClosingError,
@@ -41,6 +42,7 @@ from mmjudge.leaderboard.app._calls import (
 )
 from mmjudge.leaderboard.app._gate import FileRule, RouteGate, private_gradio_dir
 from mmjudge.leaderboard.app._tab import ONE_SORT_JS, TabControls, benchmark_tab, phone_head, pin_css, refresh
+from mmjudge.leaderboard.app.auth import LoginSetupError, gated, guard_login, reserve_login
 from mmjudge.leaderboard.board import facets, plots
 from mmjudge.leaderboard.board.arrange import arrange, parse_order
 from mmjudge.leaderboard.board.export import rank_entry, write_results_file, write_table
@@ -49,6 +51,8 @@ from mmjudge.leaderboard.board.ranks import RankKeeper, keeper_of, read_table
 from mmjudge.leaderboard.board.table import build_table, is_laddered
 from mmjudge.leaderboard.core import queue
 from mmjudge.leaderboard.core.columns import views
+from mmjudge.leaderboard.core.fit import backend_benchmarks
+from mmjudge.leaderboard.core.heartbeats import list_workers
 from mmjudge.leaderboard.core.policy import ENDPOINT_MODEL
 from mmjudge.leaderboard.core.queue import canonical_revision
 from mmjudge.leaderboard.core.redaction import public_log
@@ -198,7 +202,6 @@ class Handlers:
     @tracked
     def workers_value(self) -> list[list[Any]]:
         """Rows of the workers table: each worker's state, request, time since its last heartbeat, GPUs."""
-        from mmjudge.leaderboard.core.heartbeats import list_workers
 
         now = time.time()
         return [
@@ -295,7 +298,6 @@ class LeaderboardApp:
         """
         from starlette.middleware import Middleware
 
-        from mmjudge.leaderboard.app.auth import LoginSetupError, gated, guard_login
 
         kwargs.setdefault("css", pin_css())
         kwargs.setdefault("js", ONE_SORT_JS)
@@ -334,7 +336,6 @@ class LeaderboardApp:
 
 def build_app(board: Leaderboard, *, about: str = "") -> LeaderboardApp:
     """The leaderboard app: one tab per registered benchmark, submit, model request, queue, about, admin."""
-    from mmjudge.leaderboard.app.auth import reserve_login
 
     files = private_gradio_dir()  # before the Blocks: gradio reads its folder from GRADIO_TEMP_DIR
     handlers = Handlers(board, files)
@@ -423,8 +424,6 @@ def _request_tab(handlers: Handlers) -> None:
                 "may set only what the backend allows (frames, batch size and a few bounded settings); URLs, "
                 "secrets, environment variable names and local paths are refused. API judges: admins only (the model is "
                 "the endpoint's model name). Weight-free judges name no model: leave it empty.")  # fmt: skip
-    from mmjudge.judges import JUDGES
-    from mmjudge.leaderboard.core.fit import backend_benchmarks
 
     requestable = sorted(set(handlers.board.settings.request_rules) & set(JUDGES.names()))
     first = requestable[0] if requestable else None  # what the dropdown shows before any choice

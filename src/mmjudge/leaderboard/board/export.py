@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mmjudge.estimates import score_keys, with_its_interval
+from mmjudge.benchmarks import get_benchmark
+from mmjudge.estimates import Estimate, score_keys, with_its_interval
 from mmjudge.leaderboard.board.facets import row_tier
 from mmjudge.leaderboard.board.grid import Role, Table
 from mmjudge.leaderboard.core.columns import ranked_column
@@ -73,7 +74,6 @@ def public_scores(sub: StoredSubmission) -> dict[str, Any]:
     their intervals stay (as the papers report them)."""
     if sub.tier != SUBMITTED:
         return dict(sub.results)
-    from mmjudge.benchmarks import get_benchmark
 
     spec = get_benchmark(sub.benchmark)
     kept = [k for k in score_keys(sub.results) if not spec.metrics.is_count(k)]
@@ -136,7 +136,6 @@ def results_record(sub: StoredSubmission, ranks: Sequence[Mapping[str, Any]] = (
 def write_results_file(sub: StoredSubmission, path: str | Path, ranks: Sequence[Mapping[str, Any]] = ()) -> Path:
     """Write the results file of ``sub`` to ``path`` with the runner's writer (NaN -> null, strict JSON);
     ``ranks`` as :func:`results_record` takes them."""
-    from mmjudge.estimates import Estimate
     from mmjudge.results import write_results
 
     record = results_record(sub, ranks)

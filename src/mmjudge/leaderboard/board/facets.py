@@ -29,8 +29,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mmjudge._text import unsafe_char
 from mmjudge.benchmarks import get_benchmark
 from mmjudge.errors import UnknownNameError
+from mmjudge.judges import JUDGES
 from mmjudge.leaderboard.board.grid import Role, Table
 from mmjudge.leaderboard.store import PUBLISHED, RUN_HERE, SUBMITTED, StoredSubmission
 from mmjudge.report import interval_text
@@ -262,8 +264,6 @@ def known_backend(claimed: Any) -> str:
     >>> known_backend("vlm_digit"), known_backend("vlm_digit\u202e"), known_backend("x" * 5000), known_backend(None)
     ('vlm_digit', 'unknown', 'unknown', 'unknown')
     """
-    from mmjudge._text import unsafe_char
-    from mmjudge.judges import JUDGES
 
     if not isinstance(claimed, str) or not 0 < len(claimed) <= 100 or unsafe_char(claimed) is not None:
         return UNKNOWN_TYPE

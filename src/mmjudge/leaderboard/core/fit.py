@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
+from mmjudge.judges import JUDGES, describe_kinds, describe_media, describe_needs, get_judge
 from mmjudge.leaderboard.store import SubmissionRejected
 
 __all__ = ["FRAME_KEYS", "accepting_backends", "backend_benchmarks", "check_request_fit"]
@@ -26,8 +28,6 @@ def backend_benchmarks(backend: str) -> list[str]:
     >>> backend_benchmarks("pairwise_describe")
     ['emoprefer']
     """
-    from mmjudge.benchmarks import benchmark_ids
-    from mmjudge.judges import get_judge
 
     judge = get_judge(backend)
     return [b for b in benchmark_ids() if judge.query_kind(b) is not None]
@@ -39,7 +39,6 @@ def accepting_backends(benchmark: str, backends: Iterable[str]) -> list[str]:
     >>> accepting_backends("mist", ["vlm_digit", "constant", "random"])
     ['constant', 'random']
     """
-    from mmjudge.judges import JUDGES, get_judge
 
     registered = set(JUDGES.names())
     return sorted(b for b in backends if b in registered and get_judge(b).query_kind(benchmark) is not None)
@@ -65,7 +64,6 @@ def check_request_fit(
     ...
     mmjudge.leaderboard.store.SubmissionRejected: judge backend 'vlm_digit' cannot judge mist: it answers ['a clip to rate against its prompt'] and reads ['video'], and mist asks ['a choice among labels'] and needs ['image']; backends open to requests that judge mist: ['random']. Pick one of them, or leave mist out of this request
     """
-    from mmjudge.judges import JUDGES
 
     if backend in JUDGES.names():
         for benchmark in benchmarks:
@@ -74,8 +72,6 @@ def check_request_fit(
 
 
 def _check_kind(backend: str, benchmark: str, requestable: Iterable[str]) -> None:
-    from mmjudge.benchmarks import get_benchmark
-    from mmjudge.judges import describe_kinds, describe_media, describe_needs, get_judge
 
     judge = get_judge(backend)
     if judge.query_kind(benchmark) is not None:
@@ -91,7 +87,6 @@ def _check_kind(backend: str, benchmark: str, requestable: Iterable[str]) -> Non
 
 
 def _check_frames(benchmarks: Sequence[str], config: Mapping[str, Any]) -> None:
-    from mmjudge.benchmarks import get_benchmark
 
     keys = [k for k in FRAME_KEYS if config.get(k) is not None]
     if not keys:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from mmjudge._version import __version__
 from mmjudge.leaderboard.store import Store, upsert_worker, worker_rows
 
 __all__ = ["WorkerStatus", "beat", "list_workers"]
@@ -54,8 +55,6 @@ def beat(store: Store, worker: str, *, state: str = "idle", request_id: int | No
     >>> [(w.id, w.state, w.request_id, w.gpus, w.started_at, w.heartbeat) for w in list_workers(store)]
     [('gpu-1:42', 'running', 3, 8, 100.0, 160.0)]
     """
-    from mmjudge import __version__
-
     if state not in STATES:
         raise ValueError(f"worker state must be one of {STATES}, got {state!r}")
     now = time.time() if now is None else now

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mmjudge._checks import ref_name_problem
+from mmjudge._text import unsafe_char
+from mmjudge.errors import ConfigError
 from mmjudge.leaderboard.store import SubmissionRejected
 
 __all__ = [
@@ -108,7 +110,6 @@ class Rule:
         return isinstance(value, str) and bool(REVISION.match(value)) and not ref_name_problem(value)
 
     def _text(self, value: Any) -> bool:
-        from mmjudge._text import unsafe_char
 
         limit = int(self.high or 100)
         return isinstance(value, str) and 0 < len(value) <= limit and unsafe_char(value) is None
@@ -324,7 +325,6 @@ def check_remote_code_list(allowed: Mapping[str, str]) -> None:
     ...
     mmjudge.errors.ConfigError: remote_code: 'THUDM/VisionReward-Video' must be pinned to a 40-character commit (the code the operator read), got 'main'
     """
-    from mmjudge.errors import ConfigError
 
     for repo, commit in allowed.items():
         if not (isinstance(repo, str) and REPO_ID.match(repo) and ".." not in repo and "/" in repo):

@@ -23,6 +23,9 @@ from typing import Any
 
 from mmjudge._checks import ref_name_problem
 from mmjudge._text import text_key
+from mmjudge.benchmarks import benchmark_ids
+from mmjudge.errors import ConfigError
+from mmjudge.judges import JUDGES, config_from_mapping, get_judge, make_judge, validate_options
 from mmjudge.leaderboard.core.fit import check_request_fit
 from mmjudge.leaderboard.core.policy import (
     DEFAULT_RULES,
@@ -98,9 +101,6 @@ def validate_request(model: str, revision: str, backend: str, config: Mapping[st
     ...
     mmjudge.leaderboard.store.SubmissionRejected: random is a weight-free judge: it loads no model, so a request for it names none; leave the model empty, got 'KwaiVGI/VideoReward'
     """
-    from mmjudge.benchmarks import benchmark_ids
-    from mmjudge.errors import ConfigError
-    from mmjudge.judges import config_from_mapping, make_judge
 
     model, revision, backend = str(model).strip(), str(revision or "").strip(), str(backend).strip()
     known = sorted(known_backends) if known_backends is not None else _registered_judges()
@@ -175,7 +175,6 @@ def _model_and_revision(model: str, revision: str, backend: str, source: str,
 
 
 def _registered_judges() -> list[str]:
-    from mmjudge.judges import JUDGES
 
     return sorted(JUDGES.names())
 
@@ -272,7 +271,6 @@ def canonical_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """
     import dataclasses
 
-    from mmjudge.judges import config_from_mapping, get_judge, validate_options
 
     chosen = config_from_mapping(config, source="request config")
     defaults = type(chosen)(judge=chosen.judge)

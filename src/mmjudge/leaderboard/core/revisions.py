@@ -25,6 +25,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from mmjudge._hub import hub_commit
+from mmjudge.errors import ConfigError
+from mmjudge.judges.repos import pin_config
 from mmjudge.leaderboard.core.queue import RequestSpec, canonical_revision
 from mmjudge.leaderboard.store import SubmissionRejected
 
@@ -57,8 +59,6 @@ def pin_revision(spec: RequestSpec, resolve: RevisionResolver | None) -> Request
     """
     if resolve is None:
         return spec
-    from mmjudge.errors import ConfigError
-    from mmjudge.judges.repos import pin_config
 
     if not (COMMIT.fullmatch(spec.revision) or Path(spec.model).is_absolute()):
         commit = _commit_of(spec.model, canonical_revision(spec.revision), resolve)

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from mmjudge._configs import config_dataclass
+from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
-from mmjudge.leaderboard.core.policy import DEFAULT_RULES, BackendRules
+from mmjudge.leaderboard.core.ladder import LADDERS
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES, BackendRules, check_remote_code_list
 from mmjudge.leaderboard.core.revisions import RevisionResolver
 from mmjudge.leaderboard.core.setting_kinds import Folder, Kind, Names, Number, Pins, Switch, Text
 from mmjudge.leaderboard.core.validation import DEFAULT_MAX_BYTES
@@ -88,7 +90,6 @@ class Settings:
     content hash."""
 
     def __post_init__(self) -> None:
-        from mmjudge.leaderboard.core.ladder import LADDERS
 
         if self.ladder not in LADDERS:
             raise ConfigError(f"ladder must be one of {', '.join(LADDERS)}, got {self.ladder!r}")
@@ -96,7 +97,6 @@ class Settings:
             raise ConfigError(f"ladder_margin must be a positive number of headline points, got {self.ladder_margin!r}")
         if self.daily_limit < 0:
             raise ConfigError(f"daily_limit must be 0 or more, got {self.daily_limit!r}")
-        from mmjudge.leaderboard.core.policy import check_remote_code_list
 
         check_remote_code_list(self.remote_code)
         for name in ("max_bytes", "max_attempts"):
@@ -209,7 +209,6 @@ def default(name: str) -> Any:
 
 def _per_benchmark(attribute: str) -> dict[str, Any]:
     """``{id: benchmark.present.leaderboard.<attribute>}`` for every registered benchmark that sets one."""
-    from mmjudge.benchmarks import benchmark_ids, get_benchmark
 
     found = {b: getattr(get_benchmark(b).present.leaderboard, attribute) for b in benchmark_ids()}
     return {b: dict(v) for b, v in found.items() if v}

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from mmjudge._deps import require
 from mmjudge.errors import ConfigError
 
 __all__ = [
@@ -193,7 +194,6 @@ class PostgresBackend:
     dialect = POSTGRES
 
     def __init__(self, url: str, timeout: float = 30.0) -> None:
-        from mmjudge._deps import require
 
         self._psycopg = require("psycopg", "postgres", purpose="a PostgreSQL store (MMJUDGE_DB=postgresql://...)")
         self.location = url

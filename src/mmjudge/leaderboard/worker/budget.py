@@ -20,6 +20,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from mmjudge.judges import get_judge, validate_options
+
 __all__ = ["CALL_S", "DEFAULT_FRAMES", "DEFAULT_MAX_RUN_HOURS", "FRAME_S", "START_S", "TOKEN_S", "Budget", "run_budget"]
 
 START_S = 1800.0
@@ -47,7 +49,6 @@ class Budget(NamedTuple):
 
 def _tokens(config: Mapping[str, Any]) -> int:
     """The sum of the token limits of the backend's options, defaults included (``0`` for a judge without)."""
-    from mmjudge.judges import get_judge, validate_options
 
     options_type = get_judge(str(config["judge"])).Options
     options = validate_options(options_type, dict(config.get("options") or {}), source="request options")
@@ -58,7 +59,6 @@ def _tokens(config: Mapping[str, Any]) -> int:
 
 
 def _frames(config: Mapping[str, Any]) -> int:
-    from mmjudge.judges import get_judge
 
     given = config.get("frames")
     default = get_judge(str(config["judge"])).default_frames

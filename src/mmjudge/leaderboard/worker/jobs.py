@@ -54,6 +54,8 @@ from typing import Any, NamedTuple
 from mmjudge._private import private_folder, private_path, read_own_file, write_own_file
 from mmjudge._secrets import url_credentials
 from mmjudge.errors import MmjudgeError
+from mmjudge.judges import get_judge, validate_options
+from mmjudge.judges.repos import loaded_repos
 from mmjudge.leaderboard.core.heartbeats import beat
 from mmjudge.leaderboard.core.policy import (
     ENDPOINT_MODEL,
@@ -61,12 +63,14 @@ from mmjudge.leaderboard.core.policy import (
     check_request_config,
     remote_code_revision,
 )
-from mmjudge.leaderboard.core.queue import ModelRequest, claim, finish, renew
+from mmjudge.leaderboard.core.queue import ModelRequest, canonical_config, claim, finish, renew
 from mmjudge.leaderboard.core.redaction import SECRETS, public_log
+from mmjudge.leaderboard.core.revisions import endpoint_name
 from mmjudge.leaderboard.core.service import Leaderboard
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import Lease, LeaseLost, is_postgres_url
 from mmjudge.leaderboard.worker.budget import DEFAULT_MAX_RUN_HOURS, Budget, run_budget
+from mmjudge.leaderboard.worker.launch import eval_command
 
 __all__ = [
     "EvalFn",
@@ -145,7 +149,6 @@ def subprocess_eval(job: EvalJob, *, gpus: int = 0) -> Path:
     """Run ``mmjudge eval --benchmark B --judge CONFIG --data DIR --out OUT`` in a child process (its own
     process group), through ``accelerate launch`` with one rank per GPU when ``gpus`` > 1; past ``job.budget``
     the whole group is stopped."""
-    from mmjudge.leaderboard.worker.launch import eval_command
 
     command = eval_command(["--benchmark", job.benchmark, "--judge", str(job.config_path), "--data",
                             str(job.data_dir), "--out", str(job.out_dir), "--no-progress"], gpus)  # fmt: skip
@@ -317,8 +320,6 @@ def _row_meta(board: Leaderboard, request: ModelRequest, name: str) -> Submissio
         return SubmissionMeta(judge=request.backend, model=request.backend, revision=_settings_text(request.config),
                               weights="open")  # fmt: skip
     if source == ENDPOINT_MODEL:
-        from mmjudge.judges import get_judge, validate_options
-        from mmjudge.leaderboard.core.revisions import endpoint_name
 
         fixed = board.settings.server_options.get(request.backend, {})
         options = validate_options(get_judge(request.backend).Options, dict(fixed), source="server options")
@@ -337,7 +338,6 @@ def revision_text(revision: str, config: Mapping[str, Any], limit: int = 200) ->
     ...               "text_model": "mallory/answers", "text_model_revision": "b" * 40}})
     'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa + text_model mallory/answers@bbbbbbbbbbbb'
     """
-    from mmjudge.judges.repos import loaded_repos
 
     parts = [revision]
     for repo in loaded_repos(config):
@@ -355,7 +355,6 @@ def _settings_text(config: Mapping[str, Any]) -> str:
     >>> _settings_text({"judge": "random", "seed": 3, "options": {"include_same": False}})
     'seed=3, include_same=False'
     """
-    from mmjudge.leaderboard.core.queue import canonical_config
 
     changed = {k: v for k, v in canonical_config(config).items() if k not in ("judge", "options")}
     options = dict(canonical_config(config).get("options") or {})

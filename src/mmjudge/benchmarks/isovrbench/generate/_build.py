@@ -37,6 +37,7 @@ from mmjudge.benchmarks.isovrbench.generate._prompts import PromptRecord, read_p
 from mmjudge.benchmarks.isovrbench.generate._store import ClipLog
 from mmjudge.benchmarks.isovrbench.generate._table import write_outputs
 from mmjudge.errors import ConfigError
+from mmjudge.media.encode import write_video
 
 __all__ = ["BuildResult", "Ranks", "SingleProcess", "build_interventions"]
 
@@ -235,7 +236,6 @@ def _prepare_edits(ctx: Context, todo: list[Job], device: str) -> None:
 
 
 def _write_clip(ctx: Context, job: Job, produced: Produced, seconds: float) -> dict[str, Any]:
-    from mmjudge.media.encode import write_video
 
     config = ctx.config
     path = ctx.root / job.clip

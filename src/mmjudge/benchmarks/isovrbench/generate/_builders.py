@@ -23,6 +23,7 @@ from mmjudge.benchmarks.isovrbench.generate._keyframes import keyframe_positions
 from mmjudge.benchmarks.isovrbench.generate._pipelines import GeneratorPool
 from mmjudge.benchmarks.isovrbench.generate._prompts import PromptRecord
 from mmjudge.benchmarks.isovrbench.interventions import frame_hold, motion_score, temporal_shuffle
+from mmjudge.media.video import read_all
 
 __all__ = ["BUILDERS", "Context", "Job", "Produced", "intervention_rng"]
 
@@ -77,7 +78,6 @@ class Context:
 
     def anchor_frames(self, job: Job) -> np.ndarray:
         """The decoded frames of ``job``'s anchor clip (the last one decoded is kept)."""
-        from mmjudge.media.video import read_all
 
         clip = anchor_clip(job.prompt.prompt_id)
         if self._anchor is None or self._anchor[0] != clip:

@@ -21,6 +21,7 @@ from typing import Any
 
 from mmjudge._atomic import write_atomic
 from mmjudge._hashing import file_sha256
+from mmjudge._version import __version__
 from mmjudge.benchmarks.isovrbench.generate._builders import Job
 from mmjudge.benchmarks.isovrbench.generate._config import GenerateConfig
 from mmjudge.errors import MediaError
@@ -110,7 +111,6 @@ def write_outputs(
     world: int,
 ) -> tuple[int, int]:
     """Write the pair table, ``clips.jsonl`` and ``generation.json``; returns (pairs, clips)."""
-    from mmjudge._version import __version__
 
     rows = pair_rows(plan, records)
     write_jsonl(table, rows)

@@ -26,6 +26,8 @@ from mmjudge.benchmarks.isovrbench.interventions._frames import (
     temporal_shuffle,
 )
 from mmjudge.errors import MediaError, UnknownNameError
+from mmjudge.media.encode import write_video
+from mmjudge.media.video import read_all, video_info
 
 __all__ = [
     "FRAME_INTERVENTIONS",
@@ -163,8 +165,6 @@ def write_counterpart(
     >>> out.anchor.name, out.fps, len(out.index_map)
     ('a2.mp4', 16.0, 24)
     """
-    from mmjudge.media.encode import write_video
-    from mmjudge.media.video import read_all, video_info
 
     apply = _resolve(intervention)
     fps = video_info(anchor, backend=backend).fps
