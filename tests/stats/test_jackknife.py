@@ -79,7 +79,11 @@ def test_stratified_mean_of_rates_equals_the_loop_within_strata() -> None:
     for s in "abc":
         names = sorted(set(cluster[strata == s]))
         left_out = np.array([avg(cluster != c) for c in names])
-        expected += _loop_variance(left_out, np.array([np.sum(cluster == c) for c in names], dtype=float))
+        within = _loop_variance(left_out, np.array([np.sum(cluster == c) for c in names], dtype=float))
+        # no stratum's variance under its binomial one with 2/3 of a success and of a failure added (Price-Bonett, 3 rates)
+        x, n = hit[strata == s].sum(), np.sum(strata == s)
+        p = (x + 2 / 3) / (n + 4 / 3)
+        expected += max(within, (100 / 3) ** 2 * p * (1 - p) / (n + 4 / 3))
         df += len(names) - 1
     assert spread.stratified and spread.df == df == 13 - 3
     assert spread.variance == pytest.approx(expected, rel=1e-12)
@@ -218,3 +222,22 @@ def test_mean_interval_without_spread_is_not_certain() -> None:
     expected = t_interval(varied.value, varied.variance, 29, 0.95)
     assert (low, high) == pytest.approx((max(expected[0], -1.0), min(expected[1], 1.0)))
     assert how == "t interval (jackknife over items; t quantile)"
+
+
+def test_a_stratum_that_shows_no_spread_keeps_the_price_bonett_variance() -> None:
+    """A mean of two rates, 5 of 5 and 5 of 10 independent pairs: the first stratum's jackknife variance is 0, so
+    its variance is Agresti and Caffo's (one success and one failure added: Price and Bonett's rule for two rates),
+    as statsmodels computes it for a difference of two rates; the second keeps its jackknife ``p q / (n - 1)``."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    hit = np.array([1.0] * 5 + [1.0] * 5 + [0.0] * 5)
+    strata = ("a",) * 5 + ("b",) * 10
+    table = Outcomes(tuple(map(str, range(15))), tuple(map(str, range(15))), {"hit": hit, "one": np.ones(15)}, strata)
+    spread = jackknife_metrics(table, {"avg": Ratio("hit", "one", by_stratum=True)})["avg"]
+    # statsmodels' Agresti-Caffo interval of 5/5 - 0/1: its half width over z is sqrt(var_a + var_of(0/1)).
+    low, high = confint_proportions_2indep(5, 5, 0, 1, method="agresti-caffo", compare="diff")
+    z = 1.959963984540054
+    zero_one = (1 / 3) * (2 / 3) / 3
+    var_a = ((high - low) / (2 * z)) ** 2 - zero_one
+    assert var_a == pytest.approx((6 / 7) * (1 / 7) / 7, rel=1e-9)
+    assert spread.variance == pytest.approx(50.0**2 * (var_a + 0.25 / 9), rel=1e-9)

@@ -62,6 +62,7 @@ from mmjudge.stats._outcomes import (
     jackknife_metrics,
     metric_from_json,
     paired_metric_bootstrap,
+    rates_floor,
 )
 from mmjudge.stats._paired import McNemarResult, mcnemar_exact
 from mmjudge.stats._proportion import multinomial_counts, wilson_interval
@@ -127,6 +128,7 @@ __all__ = [
     "pairwise_counts",
     "rank_sets",
     "rate_df",
+    "rates_floor",
     "rating_table",
     "sign_flip_interval",
     "sign_flip_test",

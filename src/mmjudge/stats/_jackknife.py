@@ -11,7 +11,8 @@ factor and the t quantile). The scorers' intervals are built instead from
    clusters this is the usual jackknife ``(g - 1) / g * sum (theta_(c) - mean)^2``; with unequal ones the
    ``(1 - h_c)`` weights turn the jackknife's CV3-type variance (which over-corrects a large cluster by
    ``1 / (1 - h_c)^2``) into the bias-reduced CR2 variance of Bell and McCaffrey (2002). Exact (no
-   resampling noise), one reduction per cluster;
+   resampling noise), one reduction per cluster. In a mean of the rates of strata no stratum's variance is
+   less than its binomial one with Price and Bonett's pseudo-counts (:func:`mmjudge.stats.rates_floor`);
 2. **a t quantile with Bell and McCaffrey's degrees of freedom** (:func:`rate_df`): the effective number of
    clusters ``(sum n_c)^2 / sum n_c^2`` less the strata, at most ``g - H`` (Imbens and Kolesár 2016 find
    CR2 with these degrees of freedom the reliable choice with few or unequal clusters);
@@ -86,6 +87,7 @@ def jackknife(
     groups: list[np.ndarray] | None = None,
     *,
     counted: np.ndarray | None = None,
+    floor: Callable[[np.ndarray], float] | None = None,
 ) -> Spread:
     """The delete-one-cluster jackknife of ``reduce(terms.sum(axis=0))``.
 
@@ -97,6 +99,9 @@ def jackknife(
         groups: the cluster codes of each stratum when clusters nest in strata (``None``: one stratum).
         counted: which units the statistic counts (default: those whose terms are not all zero); a rate does
             not count a unit outside its denominator.
+        floor: the least variance a stratum can have, from the term sums of its clusters (of all clusters
+            when the clusters are taken as one stratum): each stratum's jackknife variance is raised to it
+            (:func:`mmjudge.stats.rates_floor` for a mean of rates, whose small strata often show no spread).
 
     Only clusters with a counted unit count (a key over one intervention is not made more precise by the other
     interventions' prompts). A stratum with a single such cluster cannot be jackknifed within
@@ -143,7 +148,8 @@ def jackknife(
         if g < 2:
             continue
         share = sizes / sizes.sum() if sizes.sum() > 0 else np.full(g, 1.0 / g)
-        variance += float(np.sum((1.0 - share) * (values - values.mean()) ** 2))
+        spread = float(np.sum((1.0 - share) * (values - values.mean()) ** 2))
+        variance += spread if floor is None else max(spread, floor(sums[stratum].sum(axis=0)))
         df += g - 1
     if df == 0:
         variance = math.nan

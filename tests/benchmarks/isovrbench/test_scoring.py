@@ -374,3 +374,21 @@ def test_a_prompt_holding_half_the_pairs_leaves_no_interval_and_says_why(n_promp
             assert ("average_ci_low" not in result if key == "average" else f"{key}_ci_low" not in result) == withheld
             caveat = interval_caveat(estimates[key])
             assert caveat.startswith("no interval: one prompt holds 50% of the units") == withheld, caveat
+
+
+def test_a_small_intervention_all_right_still_adds_to_the_averages_spread():
+    """``average`` over 5 pairs all right and 100 pairs half right (independent pairs): the 5-pair intervention's
+    jackknife variance is 0, and its variance is taken as Price and Bonett's for two rates (one success and one
+    failure added: ``p~ = 6/7`` over 7); the Wilson interval on the effective sample size of the mean, with t on
+    the pairs less the two strata, written out here. Without the pseudo-counts the interval rested on the
+    100-pair intervention's spread alone."""
+    from scipy import stats
+
+    result = iso.score(["frame_hold"] * 5 + ["t2v_5b"] * 100, choice=["chosen"] * 55 + ["rejected"] * 50)
+    assert result["average"] == 75.0
+    variance = 0.5**2 * ((6 / 7) * (1 / 7) / 7 + 0.25 / 99)  # of the mean, as a fraction
+    p, n = 0.75, 0.75 * 0.25 / variance
+    t = stats.t.ppf(0.975, 105 - 2)
+    centre, half = (p + t**2 / (2 * n)) / (1 + t**2 / n), t * math.sqrt(p * (1 - p) / n + t**2 / (4 * n**2)) / (1 + t**2 / n)
+    assert result["average_ci_low"] == pytest.approx(100 * (centre - half), rel=1e-9)
+    assert result["average_ci_high"] == pytest.approx(100 * (centre + half), rel=1e-9)

@@ -173,7 +173,9 @@ def score(
     ``decided_average`` always) gets the Wilson score interval on the effective sample size of a
     bias-reduced (CR2-weighted) delete-one-cluster jackknife, stratified by intervention when each cluster
     sits in one intervention, with a t quantile on Bell and McCaffrey's degrees of freedom (the effective
-    number of clusters minus the strata); it never has zero width at 0 or 100. A key carried by fewer than
+    number of clusters minus the strata); it never has zero width at 0 or 100. In a mean over interventions
+    no intervention's variance is less than its binomial one with Price and Bonett's pseudo-counts
+    (:func:`mmjudge.stats.rates_floor`: 5 pairs all right still add spread). A key carried by fewer than
     5 clusters gets no interval (its record says why); under 30 the interval is marked thin. The intervals
     are closed forms: ``n_resamples`` and ``seed`` are checked but change none of them (``n_resamples=0``
     does not remove them). The result depends only on the outcomes per cluster, not on row order. How each
