@@ -19,6 +19,10 @@ import pytest
 # modules of this folder (data_helpers) importable.
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
+# and the tiny-checkpoint helpers of tests/judges (tiny_models, tiny_families), which the fixtures below, the runner
+# tests and the leaderboard's worker tests build models with
+if str(Path(__file__).parent / "judges") not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent / "judges"))
 
 _HF_HOME = Path(tempfile.mkdtemp(prefix="mmjudge-tests-hf-"))
 
@@ -60,3 +64,63 @@ def load_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..
         return datasets.load_dataset(str(folder), config, cache_dir=str(home / "datasets"))
 
     return load
+
+
+# --- tiny random model folders (tests/judges/tiny_models.py, tiny_families.py), each built once per session
+
+
+def _build(factory: pytest.TempPathFactory, family: str) -> Path:
+    pytest.importorskip("transformers")
+    pytest.importorskip("tokenizers")
+    from tiny_models import BUILDERS
+
+    builder: Callable[..., Path] = BUILDERS[family]
+    return builder(factory.mktemp(f"tiny-{family}"), seed=0)
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2_vl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Folder of a tiny random Qwen2-VL (text hidden 32, 1 layer; vision depth 1, patch 14)."""
+    return _build(tmp_path_factory, "qwen2_vl")
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2_5_vl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Folder of a tiny random Qwen2.5-VL."""
+    return _build(tmp_path_factory, "qwen2_5_vl")
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen3_vl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Folder of a tiny random Qwen3-VL (patch 16, so frames come in 32-px cells)."""
+    return _build(tmp_path_factory, "qwen3_vl")
+
+
+@pytest.fixture(scope="session")
+def tiny_omni_thinker(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Folder of a tiny random Qwen2.5-Omni thinker (vision and audio encoders, Whisper features)."""
+    return _build(tmp_path_factory, "qwen2_5_omni_thinker")
+
+
+@pytest.fixture(scope="session")
+def tiny_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Folder of a tiny random CLIP (projection 16)."""
+    return _build(tmp_path_factory, "clip")
+
+
+@pytest.fixture(scope="session")
+def tiny_family(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``tiny_family(key) -> Path``: the folder of a tiny random checkpoint of family ``key``
+    (a key of ``tiny_families.FAMILY_BUILDERS``), built on first request and reused for the session."""
+    pytest.importorskip("transformers")
+    pytest.importorskip("tokenizers")
+    from tiny_families import FAMILY_BUILDERS
+
+    built: dict[str, Path] = {}
+
+    def folder(key: str) -> Path:
+        if key not in built:
+            built[key] = FAMILY_BUILDERS[key](tmp_path_factory.mktemp(f"tiny-{key}"), seed=0)
+        return built[key]
+
+    return folder

@@ -428,7 +428,7 @@ def _attach_oauth(app: Any) -> None:
 def _install_hook() -> None:
     """Point ``gradio.routes.attach_oauth`` at :func:`_attach_oauth` (idempotent). Why a patch: gradio offers
     no option to use its real OAuth routes off a Space, nor to choose the session key, and both are chosen
-    inside this one function, which ``App.create_app`` looks up by this name (``tests/leaderboard/test_auth.py``
+    inside this one function, which ``App.create_app`` looks up by this name (``tests/leaderboard/app/test_auth.py``
     fails if that changes)."""
     import gradio.routes
 

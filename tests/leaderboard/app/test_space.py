@@ -22,9 +22,9 @@ from mmjudge.errors import ConfigError
 from mmjudge.leaderboard.app import space_build
 from mmjudge.leaderboard.app.space import VARIABLES, SpaceConfig, label_variable, open_space
 
-from .conftest import BENCHMARKS
+from ..conftest import BENCHMARKS
 
-CHECKOUT = Path(__file__).resolve().parents[2]
+CHECKOUT = Path(__file__).resolve().parents[3]
 SHA = "0123456789abcdef0123456789abcdef01234567"
 
 

@@ -14,7 +14,7 @@ from mmjudge import BENCHMARK_IDS
 from mmjudge.leaderboard import NewSubmission, Store, SubmissionMeta, SubmissionRejected
 from mmjudge.leaderboard.store import MIGRATIONS, POSTGRES_MIGRATIONS
 
-from .conftest import prediction_bytes
+from ..conftest import prediction_bytes
 
 
 @pytest.fixture

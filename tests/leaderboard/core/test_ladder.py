@@ -20,9 +20,9 @@ from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import LadderRule
 from mmjudge.stats import KeyOutcomes, Outcomes, Ratio, paired_jackknife
 
-from .conftest import prediction_bytes
+from ..conftest import prediction_bytes
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
 
 def free_ladder_reference(losses: np.ndarray) -> list[float]:

@@ -20,7 +20,7 @@ from mmjudge.leaderboard.core import queue as q
 from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
 from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
-from .conftest import prediction_bytes, shown
+from ..conftest import prediction_bytes, shown
 
 KNOWN = ["random", "openai_compatible", "video_reward", "clip_score"]
 RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}
@@ -178,7 +178,7 @@ def test_a_worker_killed_after_step_one_is_resumed_at_step_two(
     request_id = q.enqueue(board.store, _spec(benchmarks=["isovrbench", "emoprefer"]), "alice")
     child = subprocess.run(
         [sys.executable, "-c", _KILLED_AFTER_FIRST_STEP, board.store.location, str(data_root), str(work),
-         str(Path(__file__).parent)],
+         str(Path(__file__).parents[1])],
         timeout=300, check=False,
     )  # fmt: skip
     assert child.returncode == 9

@@ -26,7 +26,7 @@ from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 from mmjudge.leaderboard.app.ui import Handlers
 
-from .conftest import prediction_lines, shown
+from ..conftest import prediction_lines, shown
 
 ADMIN = "root"
 

@@ -12,7 +12,7 @@ import pytest
 from mmjudge.leaderboard.core import queue as q
 from mmjudge.leaderboard.worker.jobs import process_one
 
-JUDGE_TESTS = Path(__file__).resolve().parents[1] / "judges"
+JUDGE_TESTS = Path(__file__).resolve().parents[2] / "judges"
 
 
 def _run_request(board, spec):
@@ -60,7 +60,7 @@ def test_the_worker_stores_no_run_whose_results_record_errored_items(
     from mmjudge.leaderboard.worker.jobs import EvalJob
     from mmjudge.results import write_results
 
-    from .conftest import prediction_bytes
+    from ..conftest import prediction_bytes
 
     def fake_eval(job: EvalJob) -> Path:
         job.out_dir.mkdir(parents=True)

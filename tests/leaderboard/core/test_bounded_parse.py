@@ -14,7 +14,7 @@ from mmjudge.errors import SchemaError
 from mmjudge.leaderboard import SubmissionMeta, validate_file
 from mmjudge.predictions import MAX_LINE_BYTES, ReadLimits, parse_predictions, read_predictions
 
-from .conftest import prediction_lines
+from ..conftest import prediction_lines
 
 HEADER = json.dumps({"record": "header", "schema_version": 1, "benchmark": "emorealm", "judge": "j"})
 

@@ -19,7 +19,7 @@ from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta, Su
 from mmjudge.leaderboard.core import queue as q
 from mmjudge.leaderboard.core.heartbeats import list_workers
 
-from .conftest import prediction_bytes
+from ..conftest import prediction_bytes
 
 KNOWN = ["random"]
 
@@ -193,7 +193,7 @@ def test_two_worker_processes_share_ten_requests_and_finish_a_killed_ones_reques
                                                known_backends=KNOWN), "alice", now=1000.0 + i)
            for i in range(10)]  # fmt: skip
     runs, go = tmp_path / "runs.jsonl", tmp_path / "go"
-    here = str(Path(__file__).parent)
+    here = str(Path(__file__).parents[1])
     workers = {}
     for name, die_on in (("doomed", 2), ("survivor", 0)):
         ready = tmp_path / f"{name}.ready"

@@ -27,7 +27,7 @@ import pytest
 from mmjudge.errors import ConfigError
 from mmjudge.leaderboard import Store
 
-from .conftest import free_port, prediction_bytes
+from ..conftest import free_port, prediction_bytes
 
 ADMIN = "root"
 CLIENT_ID, CLIENT_SECRET = "fake-client-id", "fake-client-secret"
@@ -530,7 +530,7 @@ def test_login_settings_are_documented_and_secret_ones_masked() -> None:
 
     assert set(VARIABLES) <= set(SPACE_VARIABLES) and set(SECRETS) <= set(SPACE_SECRETS)
     assert {"OAUTH_CLIENT_SECRET", "MMJUDGE_SESSION_SECRET"} <= set(SPACE_SECRETS)
-    page = (Path(__file__).resolve().parents[2] / "docs" / "leaderboard.md").read_text()
+    page = (Path(__file__).resolve().parents[3] / "docs" / "leaderboard.md").read_text()
     deploy = page[page.index("## Deploy") :]
     for name in (*VARIABLES, "/login/callback", "openid profile", "settings/applications/new"):
         assert name in deploy, name

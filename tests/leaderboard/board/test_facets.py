@@ -21,7 +21,7 @@ from mmjudge.leaderboard.board.table import DETAILS
 from mmjudge.leaderboard.core.columns import views
 from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
 
-from .conftest import prediction_lines
+from ..conftest import prediction_lines
 
 
 def _reference_ranks(values: list[float | None], higher: bool) -> list[int | None]:

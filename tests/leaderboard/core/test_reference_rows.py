@@ -10,7 +10,7 @@ from mmjudge.leaderboard import Leaderboard, Settings, Store, SubmissionMeta
 from mmjudge.predictions import parse_predictions
 from mmjudge.scoring import load_reference_rows, score_predictions
 
-from .test_hostile_inputs import _lines
+from ..app.test_hostile_inputs import _lines
 
 
 def _is_image(value: object) -> bool:

@@ -15,7 +15,7 @@ from mmjudge.benchmarks.isovrbench import INTERVENTIONS
 from mmjudge.benchmarks.mist import STRATEGIES as MIST_STRATEGIES
 from mmjudge.leaderboard.core.reported import reported_note, reported_rows
 
-PAPER_TABLES = Path(__file__).resolve().parents[2].parent / "shared" / "paper-tables"
+PAPER_TABLES = Path(__file__).resolve().parents[3].parent / "shared" / "paper-tables"
 GENSUB = {"gensub_ti2v5b_first_frame": "i2v_continuation", "gensub_ti2v5b_t2v": "t2v_5b",
           "gensub_wan21_t2v_1p3b": "t2v_1_3b"}  # fmt: skip
 PROMPTS = dict(zip(("Zero-Shot", "Few-Shot", "CoT", "Few-Shot + CoT"), MIST_STRATEGIES, strict=True))

@@ -15,7 +15,7 @@ from mmjudge.leaderboard.core import queue as q
 from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
 from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
-from .conftest import BENCHMARKS, prediction_bytes
+from ..conftest import BENCHMARKS, prediction_bytes
 
 BACKENDS = ["random", "frame_smoothness"]
 RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}

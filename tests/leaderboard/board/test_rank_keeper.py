@@ -20,7 +20,7 @@ from mmjudge.leaderboard.core.columns import views
 from mmjudge.leaderboard.core.pairing import LRU
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 
-from .conftest import BENCHMARKS, prediction_bytes
+from ..conftest import BENCHMARKS, prediction_bytes
 
 
 class AskedOnly(RankKeeper):

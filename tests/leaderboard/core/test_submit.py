@@ -16,9 +16,9 @@ from metric_cases import scores_only
 from mmjudge.leaderboard import SubmissionMeta, build_table, ingest_demo_output
 from mmjudge.leaderboard.app.ui import Handlers
 
-from .conftest import prediction_bytes, prediction_lines, shown
+from ..conftest import prediction_bytes, prediction_lines, shown
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 XSS = "<script>alert('x')</script>"
 
 

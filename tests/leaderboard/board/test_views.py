@@ -17,9 +17,9 @@ from mmjudge.leaderboard.app.ui import Handlers, build_app
 from mmjudge.leaderboard.board.facets import SHOWN_TIERS
 from mmjudge.leaderboard.core.reported import seed_reported
 
-from .conftest import prediction_bytes
+from ..conftest import prediction_bytes
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

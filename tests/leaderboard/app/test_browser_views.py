@@ -17,7 +17,7 @@ from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
 
 from mmjudge.leaderboard.app.ui import Handlers
 
-from .conftest import served
+from ..conftest import served
 from .test_browser import _ranked, page_at
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ import pytest
 from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard.core.reported import reported_rows, seed_reported
 
-from .conftest import prediction_bytes, served
+from ..conftest import prediction_bytes, served
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -96,7 +96,7 @@ def test_space_app_builds_from_environment(tmp_path, data_root, monkeypatch) -> 
     monkeypatch.setenv("MMJUDGE_DB", str(tmp_path / "space.sqlite"))
     monkeypatch.setenv("MMJUDGE_DATA_ROOT", str(data_root))
     monkeypatch.setenv("MMJUDGE_ADMINS", "root, admin2")
-    namespace = runpy.run_path(str(Path(__file__).resolve().parents[2] / "spaces" / "leaderboard" / "app.py"))
+    namespace = runpy.run_path(str(Path(__file__).resolve().parents[3] / "spaces" / "leaderboard" / "app.py"))
     assert isinstance(namespace["demo"], gr.Blocks)
     board = namespace["board"]
     assert board.settings.require_login and board.settings.admins == {"root", "admin2"}
@@ -104,7 +104,7 @@ def test_space_app_builds_from_environment(tmp_path, data_root, monkeypatch) -> 
     assert [s.judge for s in board.store.submissions("isovrbench")] == [
         r.judge for r in reported_rows("isovrbench")
     ]
-    readme = (Path(__file__).resolve().parents[2] / "spaces" / "leaderboard" / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "spaces" / "leaderboard" / "README.md").read_text()
     front = readme.split("---")[1]
     for line in ("sdk: gradio", "sdk_version: 6.31.0", "app_file: app.py", "hf_oauth: true"):
         assert line in front

@@ -26,7 +26,7 @@ from mmjudge.leaderboard.core.submit import ingest_demo_output
 from mmjudge.leaderboard.core.validation import SubmissionMeta
 from mmjudge.leaderboard.store import LadderRule, StoredSubmission
 
-from .conftest import prediction_bytes, prediction_lines
+from ..conftest import prediction_bytes, prediction_lines
 
 SAMPLE = {"dataset": "isovrbench labels (local folder)", "revision": "f" * 64, "units": 40}
 

@@ -10,7 +10,7 @@ from mmjudge.leaderboard.app.ui import Handlers
 from mmjudge.leaderboard.core import queue as q
 from mmjudge.leaderboard.core.revisions import pin_revision
 
-from .conftest import shown
+from ..conftest import shown
 
 OLD, NEW = "a" * 40, "b" * 40
 

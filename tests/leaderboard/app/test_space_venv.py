@@ -22,13 +22,13 @@ import pytest
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 from mmjudge.leaderboard.app.space_build import build_space
 
+from ..conftest import free_port
 from . import test_browser as browser_tests
-from .conftest import free_port
 from .test_browser import browser  # noqa: F401 (the module's Chromium fixture)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CHECKOUT = Path(__file__).resolve().parents[2]
+CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

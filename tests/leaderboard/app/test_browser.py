@@ -28,7 +28,7 @@ from browser_helpers import COLUMN, STEP_MS, choose_file, chromium, sort_column
 from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard.core.reported import seed_reported
 
-from .conftest import prediction_bytes, prediction_lines, served
+from ..conftest import prediction_bytes, prediction_lines, served
 
 pytestmark = pytest.mark.browser
 
