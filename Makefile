@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.mmjudge-installed
 comma := ,
-PYTEST_ARGS ?= -n 2 -m "not slow and not gpu and not browser" --durations=15
+PYTEST_ARGS ?= -n auto --dist worksteal -m "not slow and not gpu and not browser" --durations=15
 # The browser tests run after the rest, one at a time: beside two workers running torch, a first page load of
 # the gradio app in Chromium has taken over a minute on the 2-core CI machine.
 BROWSER_PYTEST_ARGS ?= -p no:xdist -m "browser and not slow and not gpu" --durations=5
