@@ -58,9 +58,11 @@ def test_encodings_are_batched_through_one_function() -> None:
     assert set(_calls("collate")) == {"_chat.py"}
     assert set(_calls("media_groups")) == {"_chat.py"}
     assert set(_calls("processor_batch")) == {"_family.py"}
-    assert {"video_reward.py", "video_score.py", "audio_visual.py", "vlm_digit.py", "videoscore2.py"} <= set(
+    assert {"video_reward.py", "video_score.py", "vlm_digit.py", "videoscore2.py", "_chat.py"} <= set(
         _calls("batches")
     )
+    # the generating judges batch through _chat.generate_texts, which batches through batches
+    assert {"audio_visual.py", "unified_reward.py"} <= set(_calls("generate_texts"))
 
 
 def test_no_judge_hard_codes_a_resize_factor() -> None:

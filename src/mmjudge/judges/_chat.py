@@ -216,10 +216,10 @@ def next_logprobs(model: Any, batch: Mapping[str, Any]) -> np.ndarray:
 
 
 def generate_texts(
-    model: Any, tokenizer: Any, encodings: Sequence[Encoded], max_new_tokens: int, pad_id: int
+    model: Any, tokenizer: Any, encodings: Sequence[Encoded], max_new_tokens: int, pad_id: int, **options: Any
 ) -> list[str]:
     """Greedy free generation for each encoding (one batch per :func:`media_groups` group); the new text,
-    special tokens dropped."""
+    special tokens dropped. ``options`` go to ``model.generate`` as well (Qwen2.5-Omni's ``use_audio_in_video``)."""
     import torch
 
 
@@ -227,7 +227,8 @@ def generate_texts(
     for group, encoded in batches(encodings, pad_id):
         batch = to_device(encoded, model.device, _model_dtype(model))
         with torch.inference_mode():
-            out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=pad_id)
+            out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=pad_id,
+                                 **options)  # fmt: skip
         new = out[:, batch["input_ids"].shape[1] :]
         for i, text in zip(group, tokenizer.batch_decode(new, skip_special_tokens=True), strict=True):
             texts[i] = str(text)

@@ -56,11 +56,11 @@ from typing import Any, ClassVar, NamedTuple, cast
 from mmjudge._configs import config_dataclass
 from mmjudge.errors import ConfigError, MediaError
 from mmjudge.judges._base import free_text_verdict
-from mmjudge.judges._chat import batches, pad_token_id
+from mmjudge.judges._chat import generate_texts, pad_token_id
 from mmjudge.judges._config import check_option
 from mmjudge.judges._describe import compare_descriptions
 from mmjudge.judges._family import FamilyJudge
-from mmjudge.judges._hf import hub_options, load_pretrained, model_source, to_device
+from mmjudge.judges._hf import hub_options, load_pretrained, model_source
 from mmjudge.judges._registry import register_judge
 from mmjudge.judges._types import JudgeInput, MediaRequest
 from mmjudge.judges._vision_batch import model_factor
@@ -320,26 +320,9 @@ class AudioVisualJudge(FamilyJudge):
         return dict(self.processor(**kwargs)), interleaved
 
     def _generate(self, encodings: list[dict[str, Any]], interleaved: bool, max_new_tokens: int) -> list[str]:
-        import torch
-
-
         tokenizer = self.processor.tokenizer
-        pad_id = pad_token_id(tokenizer)
-        texts = [""] * len(encodings)
-        for group, encoded in batches(encodings, pad_id):
-            batch = to_device(encoded, self.model.device, self.model.dtype)
-            with torch.inference_mode():
-                out = self.model.generate(
-                    **batch,
-                    use_audio_in_video=interleaved,
-                    max_new_tokens=max_new_tokens,
-                    do_sample=False,
-                    pad_token_id=pad_id,
-                )
-            new = out[:, batch["input_ids"].shape[1] :]
-            for i, text in zip(group, tokenizer.batch_decode(new, skip_special_tokens=True), strict=True):
-                texts[i] = str(text)
-        return texts
+        return generate_texts(self.model, tokenizer, encodings, max_new_tokens, pad_token_id(tokenizer),
+                              use_audio_in_video=interleaved)  # fmt: skip
 
     def _verdict(self, judge_input: JudgeInput, reply: _Reply) -> Verdict:
         frames = 0 if judge_input.frames is None else len(judge_input.frames)
