@@ -205,7 +205,6 @@ def next_logprobs(model: Any, batch: Mapping[str, Any]) -> np.ndarray:
     """``(rows, vocab)`` float64 log-probs of the token after each row's last position."""
     import torch
 
-
     inputs = to_device(batch, model.device, _model_dtype(model))
     with torch.inference_mode():
         try:
@@ -221,7 +220,6 @@ def generate_texts(
     """Greedy free generation for each encoding (one batch per :func:`media_groups` group); the new text,
     special tokens dropped. ``options`` go to ``model.generate`` as well (Qwen2.5-Omni's ``use_audio_in_video``)."""
     import torch
-
 
     texts = [""] * len(encodings)
     for group, encoded in batches(encodings, pad_id):

@@ -108,7 +108,6 @@ def processor_inputs(
     """
     from PIL import Image
 
-
     metadata = [
         video_metadata(m.frame_indices, m.fps, len(m.video), m.total_frames)
         for m in media

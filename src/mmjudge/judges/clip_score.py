@@ -108,7 +108,6 @@ class ClipScoreJudge(Judge):
         """Mean frame CLIP score of each clip."""
         import torch
 
-
         if self.model is None:
             raise RuntimeError("clip_score: call load(device) before judge_batch")
         for one in inputs:

@@ -142,7 +142,6 @@ def _by_type() -> dict[str, ModelFamily]:
     taken over)."""
     from importlib import metadata
 
-
     found = dict(_BY_TYPE)
     for entry in metadata.entry_points(group=FAMILY_ENTRY_POINT_GROUP):
         family = entry.load()

@@ -329,7 +329,6 @@ class VideoRewardJudge(FamilyJudge):
         """Head outputs ``(B, 3)`` for VQ, MQ, TA (float32)."""
         import torch
 
-
         with torch.inference_mode():
             extra: dict[str, Any] = {}
             if self.positions == "sequential":

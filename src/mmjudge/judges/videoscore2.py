@@ -256,7 +256,6 @@ class VideoScore2Judge(FamilyJudge):
         import torch
         from transformers import LogitsProcessorList
 
-
         if self.warping is None:
             raise RuntimeError("videoscore2: call load(device) before generate")
         inputs, pad = to_device(batch, self.model.device), pad_token_id(self.processor.tokenizer)

@@ -194,7 +194,6 @@ class VlmDigitJudge(FamilyJudge):
     def _score(self, inputs: Sequence[JudgeInput], encoded: Any) -> list[Verdict]:
         import torch
 
-
         batch = to_device(encoded, self.model.device)
         mask = batch["attention_mask"]
         left = bool(mask[:, -1].all())

@@ -19,7 +19,6 @@ def build_videoalign(base_dir: str | Path, checkpoint_dir: str | Path, *, seed: 
     released; one output per marker, a random reward head, no z-score statistics)."""
     import torch
 
-
     base = build_qwen2_vl(base_dir, seed=seed)
     settings = VideoAlignSettings(output_dim=1, data=dict(DATA_SETTINGS))
     config = JudgeConfig(judge="video_reward", model=str(base), local_files_only=True, dtype="float32")

@@ -155,7 +155,6 @@ def _private_values(root: Path, git_url: str | None) -> list[str]:
     database URL's password on its own) and the credentials in the origin or ``--git-url``."""
     import os
 
-
     values = [os.environ.get(name, "") for name in SECRETS]
     for url in (git_url, _origin(root, required=False), *values):
         values += url_credentials(url or "")

@@ -90,7 +90,6 @@ def about_text() -> str:
     of them run here (:func:`mmjudge.judges.coverage.coverage_markdown`, the table the README shows)."""
     from importlib import resources
 
-
     about = (resources.files("mmjudge.leaderboard.app") / "about.md").read_text(encoding="utf-8")
     return f"{about.rstrip()}\n\n## Judges the papers evaluate\n\n{coverage_markdown()}"
 

@@ -298,7 +298,6 @@ class LeaderboardApp:
         """
         from starlette.middleware import Middleware
 
-
         kwargs.setdefault("css", pin_css())
         kwargs.setdefault("js", ONE_SORT_JS)
         kwargs.setdefault("head", phone_head())

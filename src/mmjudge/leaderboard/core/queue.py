@@ -271,7 +271,6 @@ def canonical_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """
     import dataclasses
 
-
     chosen = config_from_mapping(config, source="request config")
     defaults = type(chosen)(judge=chosen.judge)
     out: dict[str, Any] = {"judge": chosen.judge}
