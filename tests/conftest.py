@@ -34,6 +34,23 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["HF_EVALUATE_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ.setdefault("MPLBACKEND", "Agg")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _one_thread_per_worker()
+
+
+def _one_thread_per_worker() -> None:
+    """Under ``pytest -n N`` each worker computes on one thread (unless the caller chose otherwise).
+
+    By default torch and the BLAS libraries start one thread per core in every worker, so N workers run N x cores
+    threads on N cores and spin against each other: on the 2-core CI machine two workers running the tiny models
+    took about three times as long as with one thread each. Set before the test modules import torch (the
+    variables) and after a plugin may have (``set_num_threads``); subprocesses the tests start inherit the
+    variables.
+    """
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
 
 
 @pytest.fixture(scope="session")
