@@ -32,7 +32,7 @@ def test_docs_block_is_the_generated_table() -> None:
     page = (REPO / DOCS_PAGE).read_text(encoding="utf-8")
     assert embed(page) == page, (
         f"{DOCS_PAGE}'s 'Judges the papers evaluate' block differs from coverage_markdown(); regenerate it with "
-        "`python -m mmjudge.judges.coverage --write-readme`"
+        "`python -m mmjudge.judges.coverage --write-docs`"
     )
 
 

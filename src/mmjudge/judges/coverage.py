@@ -6,7 +6,7 @@ row's name as printed, the tables it is in, its Hub id or API model, and either 
 (:mod:`mmjudge.judges.families`) gives the reference its preprocessing follows and the test that checks it,
 unless the row names its own (a reward model whose official inference code is the reference).
 :func:`coverage_markdown` renders the table; ``docs/judges/index.md`` holds a copy between two marker comments
-(regenerate it with ``python -m mmjudge.judges.coverage --write-readme``).
+(regenerate it with ``python -m mmjudge.judges.coverage --write-docs``).
 
 >>> gemma = next(j for j in paper_judges("mist") if j.row == "Gm3-27B")
 >>> gemma.family.name, gemma.parity
@@ -28,14 +28,14 @@ from mmjudge.benchmarks import benchmark_ids, get_benchmark
 from mmjudge.errors import ConfigError
 from mmjudge.judges.families import ModelFamily, family_of
 
-__all__ = ["DOCS_PAGE", "README_END", "README_START", "PaperJudge", "coverage_markdown", "embed", "paper_judges"]
+__all__ = ["BLOCK_END", "BLOCK_START", "DOCS_PAGE", "PaperJudge", "coverage_markdown", "embed", "paper_judges"]
 
-README_START = "<!-- coverage:start (generated: python -m mmjudge.judges.coverage --write-readme) -->"
+BLOCK_START = "<!-- coverage:start (generated: python -m mmjudge.judges.coverage --write-docs) -->"
 """The line before the generated table in ``docs/judges/index.md``."""
-README_END = "<!-- coverage:end -->"
+BLOCK_END = "<!-- coverage:end -->"
+"""The line after it."""
 DOCS_PAGE = "docs/judges/index.md"
 """The page, relative to the repository root, that holds the generated table (``scripts/gen_docs.py`` rewrites it)."""
-"""The line after it."""
 
 _PARITY_BY_PROFILE = {
     "qwen_vl_utils": "tests/judges/test_qwen_vl_parity.py",
@@ -168,30 +168,30 @@ def coverage_markdown() -> str:
 
 
 def embed(text: str) -> str:
-    """``text`` (``docs/judges/index.md``) with the block between :data:`README_START` and :data:`README_END`
+    """``text`` (``docs/judges/index.md``) with the block between :data:`BLOCK_START` and :data:`BLOCK_END`
     regenerated.
 
-    >>> text = f"intro\\n{README_START}\\nstale\\n{README_END}\\nrest\\n"
-    >>> "stale" in embed(text), embed(embed(text)) == embed(text), embed(text).endswith(f"{README_END}\\nrest\\n")
+    >>> text = f"intro\\n{BLOCK_START}\\nstale\\n{BLOCK_END}\\nrest\\n"
+    >>> "stale" in embed(text), embed(embed(text)) == embed(text), embed(text).endswith(f"{BLOCK_END}\\nrest\\n")
     (False, True, True)
     """
-    if text.count(README_START) != 1 or text.count(README_END) != 1:
-        raise ConfigError(f"expected one {README_START!r} and one {README_END!r} line, found "
-                          f"{text.count(README_START)} and {text.count(README_END)}")  # fmt: skip
-    head, rest = text.split(README_START)
-    return f"{head}{README_START}\n{coverage_markdown()}{README_END}{rest.split(README_END)[1]}"
+    if text.count(BLOCK_START) != 1 or text.count(BLOCK_END) != 1:
+        raise ConfigError(f"expected one {BLOCK_START!r} and one {BLOCK_END!r} line, found "
+                          f"{text.count(BLOCK_START)} and {text.count(BLOCK_END)}")  # fmt: skip
+    head, rest = text.split(BLOCK_START)
+    return f"{head}{BLOCK_START}\n{coverage_markdown()}{BLOCK_END}{rest.split(BLOCK_END)[1]}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mmjudge.judges.coverage [--write-readme [PATH]]``: print the table, or regenerate the docs page."""
+    """``python -m mmjudge.judges.coverage [--write-docs [PATH]]``: print the table, or regenerate the docs page."""
     parser = argparse.ArgumentParser(prog="python -m mmjudge.judges.coverage", description=main.__doc__)
-    parser.add_argument("--write-readme", nargs="?", const=DOCS_PAGE, metavar="PATH",
+    parser.add_argument("--write-docs", nargs="?", const=DOCS_PAGE, metavar="PATH",
                         help=f"rewrite the generated block of this page (default: {DOCS_PAGE})")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.write_readme is None:
+    if args.write_docs is None:
         print(coverage_markdown(), end="")
         return 0
-    path = Path(args.write_readme)
+    path = Path(args.write_docs)
     path.write_text(embed(path.read_text(encoding="utf-8")), encoding="utf-8")
     return 0
 
