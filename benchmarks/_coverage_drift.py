@@ -112,7 +112,7 @@ def drift_draw(n_items: int, n_judges: int, n_prompts: int) -> Callable[..., dic
 
 
 DRIFT_DESIGNS: dict[str, Design] = {}
-for _items, _judges in ((10, 10), (16, 10), (10, 1), (16, 1), (24, 10), (32, 10), (24, 1), (32, 1)):
+for _items, _judges in ((10, 10), (16, 10), (10, 1), (16, 1), (24, 10), (32, 10), (24, 1), (32, 1), (60, 1), (64, 1)):
     DRIFT_DESIGNS[f"mist_drift_{_items}_items_{_judges}_judges"] = Design(
         f"MIST drift, {_items} items, {_judges} judge{'s' if _judges > 1 else ''}",
         f"{_items} items (half figurative, half literal) x {_judges} judge{'s' if _judges > 1 else ''} x 2 prompts x "

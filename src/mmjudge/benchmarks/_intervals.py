@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mmjudge.errors import SchemaError
-from mmjudge.estimates import MIN_CLUSTERS, dominant_note, interval_keys, thin_note
+from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, dominant_note, interval_keys, strata_note, thin_note
 from mmjudge.stats import Ratio, jackknife_metrics, rate_df, wilson_effective, wilson_repaired
 
 if TYPE_CHECKING:
@@ -125,7 +125,10 @@ def outcome_keys(
     0 to 100): it neither collapses at 0 or 100 nor narrows with few clusters the way a percentile bootstrap
     does. A key carried by fewer than :data:`~mmjudge.estimates.MIN_CLUSTERS` clusters, or with one cluster
     holding :data:`~mmjudge.estimates.DOMINANT_SHARE` of its units or more, gets no interval; its record
-    (``method`` beginning ``none:``) says why. ``n_resamples`` and ``seed`` are checked and kept for the
+    (``method`` beginning ``none:``) says why. A mean of the rates of strata that holds
+    :data:`~mmjudge.estimates.FEW_CLUSTERS` clusters or more (fewer: the key itself is marked thin) but one of
+    whose strata has fewer gets its interval with a ``note`` saying so (:func:`mmjudge.estimates.strata_note`):
+    the mean weighs that stratum as much as any other. ``n_resamples`` and ``seed`` are checked and kept for the
     callers' bootstrap-based measures; these intervals draw nothing.
     """
 
@@ -163,7 +166,22 @@ def outcome_keys(
             continue
         values.update(interval_keys(key, low, high))
         methods[key] = {**record, "method": jackknife_method(cluster, spread.stratified)}
+        note = strata_note(_stratum_clusters(metric, outcomes), cluster)
+        if note and spread.n_clusters >= FEW_CLUSTERS:  # under FEW_CLUSTERS the key itself is marked thin
+            methods[key]["note"] = note
     return values, methods
+
+
+def _stratum_clusters(metric: Metric, outcomes: Outcomes) -> dict[str, int]:
+    """The clusters of each stratum that a mean of the rates of strata counts (empty for any other metric)."""
+    if not (isinstance(metric, Ratio) and metric.by_stratum):
+        return {}
+    names = list(metric.strata) if metric.strata is not None else outcomes.stratum_names()
+    member = outcomes.stratum_member(names) > 0
+    counted = metric.counted(outcomes)
+    clusters = np.asarray(outcomes.clusters)
+    sizes = {name: len(set(clusters[member[:, k] & counted].tolist())) for k, name in enumerate(names)}
+    return {name: n for name, n in sizes.items() if n > 0}
 
 
 def _trials(metric: Metric, outcomes: Outcomes, units: int) -> int:

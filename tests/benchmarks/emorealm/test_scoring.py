@@ -483,3 +483,23 @@ def test_invariant_to_row_order(rows, seed, mode):
             warnings.simplefilter("ignore")  # a task whose outputs are all missing warns
             results.append(emo.score(predictions, golds, tasks, choices=choices, mode=mode, n_resamples=100))
     assert results[0] == results[1]
+
+
+def test_overall_over_a_task_of_few_clips_is_marked_thin_and_says_which():
+    """``overall`` (a mean over the tasks) over 48 clips of two questions each, one task of which holds 4 clips: the
+    mean weighs that task as much as the others, so its interval is marked thin with the task named."""
+    from mmjudge.benchmarks import emorealm
+    from mmjudge.estimates import estimates_from, interval_caveat
+
+    sizes = {"reasoning_basic_audio": 24, "reasoning_basic_video": 24, "reasoning_stress_audio": 20,
+             "reasoning_stress_video": 20, "modality_agreement": 8}  # fmt: skip
+    tasks = [t for t, n in sizes.items() for _ in range(n)]
+    references = ["A"] * len(tasks)
+    predictions = ["A" if k % 3 else "B" for k in range(len(tasks))]
+    result = emorealm.score(predictions, references, tasks, clusters=[f"c{k // 2}" for k in range(len(tasks))],
+                            n_resamples=0)  # fmt: skip
+    estimates = estimates_from(result)
+    assert estimates["overall"].n_clusters == 48
+    assert interval_caveat(estimates["overall"]) == (
+        "thin: stratum modality_agreement has 4 clips (under 30; 5 of the 5 strata the mean weighs alike are)"
+    )

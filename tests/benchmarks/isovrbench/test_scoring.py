@@ -392,3 +392,29 @@ def test_a_small_intervention_all_right_still_adds_to_the_averages_spread():
     centre, half = (p + t**2 / (2 * n)) / (1 + t**2 / n), t * math.sqrt(p * (1 - p) / n + t**2 / (4 * n**2)) / (1 + t**2 / n)
     assert result["average_ci_low"] == pytest.approx(100 * (centre - half), rel=1e-9)
     assert result["average_ci_high"] == pytest.approx(100 * (centre + half), rel=1e-9)
+
+
+def test_a_mean_over_a_stratum_of_few_pairs_is_marked_thin_and_says_which():
+    """Interventions of 1,000 down to 5 independent pairs (the coverage benchmark's unequal design): ``average``
+    holds 1,918 pairs, but it weighs the 5-pair intervention as much as the 1,000-pair one, so its interval rests on
+    the strata under 30 pairs. Its record says so (the note ``interval_caveat`` shows in reports, the evaluate
+    output and the leaderboard); ``dimension_accuracy/overall`` (15, 8 and 5 pairs) is marked thin by its own 28
+    pairs, as before; a mean whose strata all hold 30 or more is not marked."""
+    from mmjudge.estimates import Estimate, estimates_from, interval_caveat
+    from mmjudge.metric_inputs import with_interval_notes
+
+    sizes = (1000, 500, 250, 100, 40, 15, 8, 5)
+    names = [iv for iv, n in zip(iso.INTERVENTIONS, sizes, strict=True) for _ in range(n)]
+    choice = [("chosen" if k % 4 else "rejected") for k in range(len(names))]
+    result = iso.score(names, choice=choice)
+    estimates = estimates_from(result)
+    why = "thin: stratum t2v_1_3b has 5 pairs (under 30; 3 of the 8 strata the mean weighs alike are)"
+    assert estimates["average"].n_clusters == 1918
+    assert interval_caveat(estimates["average"]) == why
+    assert interval_caveat(estimates["decided_average"]) == why
+    assert interval_caveat(estimates["dimension_accuracy/overall"]) == "thin: 28 pairs (under 30)"
+    assert estimates["dimension_accuracy/overall"].note is None  # its own count already marks it
+    assert interval_caveat(estimates["dimension_accuracy/motion"]) == ""
+    # results.json and the leaderboard store the record and read it back
+    assert interval_caveat(Estimate.from_json(estimates["average"].to_json())) == why
+    assert why in with_interval_notes(result)["interval_notes"]

@@ -112,8 +112,8 @@ def paper_drift(labels, senses, prompt, arm):
 
 def test_drift_is_decomposed_per_sentence_type_prompt_and_arm():
     rng = np.random.default_rng(4)
-    cells = ["T1", "T2", "T3", "T4"] * 10
-    items = [f"i{k}" for k in range(40)]
+    cells = ["T1", "T2", "T3", "T4"] * 16  # 32 items of each sentence type: one judge's cells get intervals
+    items = [f"i{k}" for k in range(64)]
     labels = {}
     for item in items:
         for prompt in ("zs", "cot"):
@@ -133,23 +133,33 @@ def test_drift_is_decomposed_per_sentence_type_prompt_and_arm():
                     assert r[f"{prefix}/{term}_ci_low"] <= value <= r[f"{prefix}/{term}_ci_high"]
                 total = r[f"{prefix}/text_to_aligned"] + r[f"{prefix}/aligned_to_misleading"]
                 assert r[f"{prefix}/text_to_misleading"] == pytest.approx(total, abs=1e-12)
-    assert r["drift/figurative/cot/silent/n_items"] == 19 and r["drift/figurative/cot/explicit/n_items"] == 20
+    assert r["drift/figurative/cot/silent/n_items"] == 31 and r["drift/figurative/cot/explicit/n_items"] == 32
     assert not [k for k in r if k.startswith("drift/none_to")]  # no drift pooled over sentence types
 
 
-@pytest.mark.parametrize("per_sense,shown", [(5, False), (8, False), (11, False), (12, True), (16, True)])
-def test_a_drift_over_too_few_items_has_no_interval_and_says_why(per_sense, shown):
+def _drift_run(per_sense: int, judges: int, seed: int = 7):
+    """A run of ``per_sense`` items of each sentence type, each labelled at random by ``judges`` judges."""
+    rng = np.random.default_rng(seed)
+    items = [f"i{k}" for k in range(2 * per_sense)]
+    cols: dict[str, list[str]] = {}
+    for judge in range(judges):
+        labels = {}
+        for item in items:
+            labels.update(grid(item, "zs", *rng.choice(mist.LABELS, size=5)))
+        for k, v in columns(labels, judge=f"j{judge}").items():
+            cols.setdefault(k, []).extend(v)
+    return mist.score(**cols, meta_item_ids=items, meta_cells=["T1", "T3"] * per_sense, **FAST)
+
+
+@pytest.mark.parametrize("per_sense,judges,shown", [(5, 1, False), (8, 1, False), (11, 1, False), (11, 2, False),
+                                                    (12, 2, True), (16, 2, True)])  # fmt: skip
+def test_a_drift_over_too_few_items_has_no_interval_and_says_why(per_sense, judges, shown):
     """Over 5 and 8 items the drift's t interval covered as little as 88% (benchmarks/_coverage_drift.py): below 12 items of
     its sentence type the record withholds it with the reason, as under 5 clusters."""
     from mmjudge.estimates import interval_caveat
     from mmjudge.results import estimates_of
 
-    rng = np.random.default_rng(7)
-    items = [f"i{k}" for k in range(2 * per_sense)]
-    labels = {}
-    for item in items:
-        labels.update(grid(item, "zs", *rng.choice(mist.LABELS, size=5)))
-    r = mist.score(**columns(labels), meta_item_ids=items, meta_cells=["T1", "T3"] * per_sense, **FAST)
+    r = _drift_run(per_sense, judges)
     for kind in ("figurative", "literal"):
         key = f"drift/{kind}/zs/explicit/text_to_misleading"
         assert r[f"drift/{kind}/zs/explicit/n_items"] == per_sense
@@ -160,6 +170,29 @@ def test_a_drift_over_too_few_items_has_no_interval_and_says_why(per_sense, show
         else:
             why = f"no interval: {per_sense} items (at least 12 needed for a drift: on fewer its t interval covered as little as 88%)"
             assert r.intervals[key]["method"] == f"none: {why}" and caveat == why
+
+
+@pytest.mark.parametrize("per_sense,shown", [(12, False), (16, False), (29, False), (30, True), (32, True)])
+def test_a_drift_over_items_of_one_cell_each_needs_30_of_them(per_sense, shown):
+    """With one judge each item holds one cell, whose shift is a whole number of label steps: over 12 and 16 such items
+    the drift's interval covered 90.7-99.8% (benchmarks/_coverage_drift.py, 1,000 replicates), so under 30 the record
+    withholds it with that reason, as under 12 items; two judges' cells per item at 12 keep it (the test above)."""
+    from mmjudge.estimates import interval_caveat
+    from mmjudge.results import estimates_of
+
+    r = _drift_run(per_sense, 1)
+    estimates = estimates_of("mist", r)
+    for kind in ("figurative", "literal"):
+        for term in ("text_to_aligned", "aligned_to_misleading", "text_to_misleading"):
+            key = f"drift/{kind}/zs/silent/{term}"
+            assert (f"{key}_ci_low" in r) is shown
+            if shown:
+                assert interval_caveat(estimates[key]) == ""
+            else:
+                from mmjudge.benchmarks.mist._drift import SINGLE_CELL_NOTE
+
+                why = f"no interval: {per_sense} items ({SINGLE_CELL_NOTE})"
+                assert r.intervals[key]["method"] == f"none: {why}" and interval_caveat(estimates[key]) == why
 
 
 def test_drift_weights_items_equally_over_judges():

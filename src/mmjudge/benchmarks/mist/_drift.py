@@ -15,7 +15,9 @@ Rules:
   prompt an item has one cell; with several judges in the table their cells are pooled per item);
 * the CI is the jackknife t interval over items (:func:`mmjudge.stats.mean_interval`; the Wilson bound
   rescaled to -3..3 when every item shifts alike), none with fewer than :data:`DRIFT_MIN_ITEMS` items of the
-  sentence type (the record says why, as under :data:`~mmjudge.estimates.MIN_CLUSTERS`).
+  sentence type, nor with fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` items when each item holds one
+  cell (one judge's labels: :data:`SINGLE_CELL_NOTE`); the record says why, as under
+  :data:`~mmjudge.estimates.MIN_CLUSTERS`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from mmjudge.benchmarks.mist._inputs import ARMS
-from mmjudge.estimates import MIN_CLUSTERS, interval_keys, thin_note
+from mmjudge.estimates import FEW_CLUSTERS, MIN_CLUSTERS, interval_keys, thin_note
 from mmjudge.stats import jackknife, mean_interval
 
 SENSES: tuple[str, ...] = ("figurative", "literal")
@@ -38,6 +40,15 @@ DRIFT_MIN_ITEMS = 12
 few cells, skewed by items that follow the image and items that never do; over 5 and 8 items the t interval
 covered as little as 88-89% on some keys (88-98% over the keys, 200 replicates) with 10 judges' labels per item,
 and up to 100% (uselessly wide, mostly the no-spread bound) with one judge's (``benchmarks/_coverage_drift.py``, ``docs/performance.md``)."""
+SINGLE_CELL_NOTE = (
+    "each item holds one cell, whose shift is a whole number of label steps: at least 30 such items needed; on 12 "
+    "and 16 its interval covered 90.7-99.8%"
+)
+"""Why a drift over fewer than :data:`~mmjudge.estimates.FEW_CLUSTERS` items that each hold a single cell (one
+judge's labels under the key's prompt) has no interval. Each item's shift is then a whole number of label steps,
+mostly 0: a sentence type whose items rarely move shows no spread (the no-spread bound, 99.8%), and one whose few
+items jump by several steps is skewed (the t interval, 90.7%); with 10 judges' cells per item the same 12 and 16
+items covered 92.3-96.7% (``benchmarks/_coverage_drift.py``, ``docs/performance.md``)."""
 
 
 def drift(
@@ -93,8 +104,10 @@ def _terms(
     shifts = pd.DataFrame(
         np.column_stack([aligned - text, misleading - aligned, misleading - text])[full], columns=list(TERMS)
     )
-    per_item = shifts.groupby(item_ids[full]).mean().to_numpy()
-    cis = _cis(prefix, per_item, n_resamples, confidence, seed, methods)
+    grouped = shifts.groupby(item_ids[full])
+    per_item = grouped.mean().to_numpy()
+    single = bool(grouped.size().max() == 1)
+    cis = _cis(prefix, per_item, n_resamples, confidence, seed, methods, single=single)
     out: dict[str, float] = {}
     for term, value in zip(TERMS, per_item.mean(axis=0), strict=True):
         out[f"{prefix}/{term}"] = float(value)
@@ -110,15 +123,18 @@ def _cis(
     confidence: float,
     seed: int,
     methods: dict[str, dict[str, Any]] | None = None,
+    *,
+    single: bool = False,
 ) -> dict[str, float]:
     """Each term's jackknife interval over items (:func:`mmjudge.stats.mean_interval`, bounds -3..3 code
-    points); ``n_resamples`` and ``seed`` are not used (the jackknife draws nothing)."""
+    points); ``single``: each item holds one cell (:data:`SINGLE_CELL_NOTE`). ``n_resamples`` and ``seed`` are
+    not used (the jackknife draws nothing)."""
 
     del n_resamples, seed
     out: dict[str, float] = {}
-    if len(per_item) < DRIFT_MIN_ITEMS:
+    if few_items_note(len(per_item), single=single):
         if methods is not None:
-            why = item_record(len(per_item), confidence, "none: " + few_items_note(len(per_item)))
+            why = item_record(len(per_item), confidence, "none: " + few_items_note(len(per_item), single=single))
             methods.update({f"{prefix}/{term}": why for term in TERMS})
         return out
     codes = np.arange(len(per_item))
@@ -132,17 +148,24 @@ def _cis(
     return out
 
 
-def few_items_note(n_items: int) -> str:
-    """Why a drift over ``n_items`` items has no interval (``""`` from :data:`DRIFT_MIN_ITEMS` on); under
+def few_items_note(n_items: int, *, single: bool = False) -> str:
+    """Why a drift over ``n_items`` items has no interval (``""`` from :data:`DRIFT_MIN_ITEMS` on, and from
+    :data:`~mmjudge.estimates.FEW_CLUSTERS` on when each item holds one cell: ``single``); under
     :data:`~mmjudge.estimates.MIN_CLUSTERS` the general reason.
 
     >>> few_items_note(8)
     'no interval: 8 items (at least 12 needed for a drift: on fewer its t interval covered as little as 88%)'
     >>> few_items_note(3), few_items_note(12)
     ('no interval: 3 items (at least 5 needed)', '')
+    >>> few_items_note(16, single=True)
+    'no interval: 16 items (each item holds one cell, whose shift is a whole number of label steps: at least 30 such items needed; on 12 and 16 its interval covered 90.7-99.8%)'
+    >>> few_items_note(30, single=True)
+    ''
     """
 
     if n_items >= DRIFT_MIN_ITEMS:
+        if single and n_items < FEW_CLUSTERS:
+            return f"no interval: {n_items} items ({SINGLE_CELL_NOTE})"
         return ""
     if n_items < MIN_CLUSTERS:
         return thin_note(n_items, "item")

@@ -15,7 +15,8 @@ Wilson score interval on the effective sample size of a bias-reduced delete-one-
 quantile, as the judge mean of direction always does; drift and kappa get the jackknife t interval over
 items (the Wilson bound rescaled to -3..3 or -1..1 when every item gives the same value). A key carried by
 fewer than 5 items gets no interval, nor does a drift over fewer than 12 items of its sentence type
-(:data:`~mmjudge.benchmarks.mist._drift.DRIFT_MIN_ITEMS`); the record says why. The alt-test rates carry none.
+(:data:`~mmjudge.benchmarks.mist._drift.DRIFT_MIN_ITEMS`), or over fewer than 30 when each item holds one cell
+(one judge's labels: :data:`~mmjudge.benchmarks.mist._drift.SINGLE_CELL_NOTE`); the record says why. The alt-test rates carry none.
 
 Which keys appear:
 
