@@ -70,7 +70,7 @@ def _isovrbench(tmp_path):
     )
 
 
-def _isovrbench_ab(tmp_path):
+def _videogen_rewardbench(tmp_path):
     row = {
         "path_A": "a.mp4",
         "path_B": "b.mp4",
@@ -83,12 +83,12 @@ def _isovrbench_ab(tmp_path):
         "Overall": "same",
     }
     write_csv(tmp_path / "vgrb.csv", [row])
-    return build_dataset("isovrbench", tmp_path / "vgrb.csv", tmp_path / "out", media="metadata")
+    return build_dataset("videogen_rewardbench", tmp_path / "vgrb.csv", tmp_path / "out", media="metadata")
 
 
-@pytest.mark.parametrize("build", [_emoprefer, _emorealm, _isovrbench, _isovrbench_ab])
+@pytest.mark.parametrize("build", [_emoprefer, _emorealm, _isovrbench, _videogen_rewardbench])
 def test_card_documents_every_column_and_fills_every_placeholder(tmp_path, build):
-    expect_warning = build is not _isovrbench_ab  # the others are built with missing media allowed
+    expect_warning = build is not _videogen_rewardbench  # the others are built with missing media allowed
     with pytest.warns(UserWarning, match="missing") if expect_warning else contextlib.nullcontext():
         out = build(tmp_path)
     meta, body = split_front_matter((out / "README.md").read_text(encoding="utf-8"))

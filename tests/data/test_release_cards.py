@@ -26,7 +26,7 @@ from mmjudge.benchmarks.tempcompass.release import RELEASES as TEMPCOMPASS
 from mmjudge.benchmarks.temporalbench.release import RELEASES as TEMPORALBENCH
 from mmjudge.benchmarks.videogen_rewardbench.release import RELEASES as VIDEOGEN_REWARDBENCH
 from mmjudge.data.build import write_folder
-from mmjudge.data.release import RawRelease, SourceFile, release_section
+from mmjudge.data.release import release_section
 from mmjudge.errors import ConfigError, SchemaError
 
 PUBLISHED = {"videogen_rewardbench": "KwaiVGI/VideoGen-RewardBench", "genai_bench_video": "TIGER-Lab/GenAI-Bench",
@@ -192,9 +192,4 @@ def test_every_needed_file_of_each_release_is_covered_by_a_case():
         for release in releases:
             for file in release.files:
                 if file.required:
-                    assert (benchmark, file.name) in covered or _shared_layout(benchmark, release, file)
-
-
-def _shared_layout(benchmark: str, release: RawRelease, file: SourceFile) -> bool:
-    """IsoVRBench's A/B table has no sample; its columns are checked by the A/B tests of the builder."""
-    return benchmark == "isovrbench" and release.title.startswith("VideoGen-RewardBench")
+                    assert (benchmark, file.name) in covered

@@ -1,9 +1,11 @@
-"""IsoVRBench builder: pair tables (CSV / parquet / JSONL, splits), A/B tables with ties, clips, bad inputs."""
+"""IsoVRBench builder: pair tables (CSV / parquet / JSONL, splits), clips, bad inputs; A/B tables refused."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pyarrow as pa
@@ -11,6 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from data_helpers import leftovers, write_csv
 
+import mmjudge
+from mmjudge import cli
 from mmjudge.benchmarks import build_dataset
 from mmjudge.errors import ConfigError, MediaError, SchemaError
 
@@ -63,11 +67,12 @@ def test_round_trip_configs_features_and_media_copy(tmp_path, load_offline):
     assert rows.num_rows == 6
     features = rows.features
     assert features["seed"].dtype == "int64" and features["fps"].dtype == "float64"
-    assert features["index_map"].feature.dtype == "int64" and features["is_tie"].dtype == "bool"
+    assert features["index_map"].feature.dtype == "int64"
     assert features["motion_score"].dtype == "string"  # extra column kept
     first = rows[0]
     assert first["dimension"] == "motion" and first["index_map"] == [2, 3, 0, 1] and first["seed"] == 0
-    assert first["label"] is None and first["is_tie"] is False and first["media_missing"] is False
+    assert first["media_missing"] is False
+    assert not {"label", "is_tie", "chosen_is_a", "VQ"} & set(features)  # no A/B-table columns
     assert rows[1]["index_map"] is None
     for row in rows:
         for side in ("chosen", "rejected"):
@@ -148,57 +153,65 @@ def test_missing_clips_fail_unless_allowed(tmp_path, load_offline):
     assert load_offline(out, "clips")["test"].num_rows == 7
 
 
-VGRB = [
-    {
-        "path_A": "v/a1.mp4",
-        "path_B": "v/b1.mp4",
-        "A_model": "m1",
-        "B_model": "m2",
-        "prompt": "p1",
-        "VQ": "A",
-        "MQ": "B",
-        "TA": "same",
-        "Overall": "A",
-    },
-    {
-        "path_A": "v/a2.mp4",
-        "path_B": "v/b2.mp4",
-        "A_model": "m1",
-        "B_model": "m3",
-        "prompt": "p2",
-        "VQ": "B",
-        "MQ": "B",
-        "TA": "B",
-        "Overall": "B",
-    },
-    {
-        "path_A": "v/a3.mp4",
-        "path_B": "v/b3.mp4",
-        "A_model": "m2",
-        "B_model": "m3",
-        "prompt": "p3",
-        "VQ": "same",
-        "MQ": "A",
-        "TA": "B",
-        "Overall": "same",
-    },
-]
+AB_TABLE = [
+    {"path_A": "v/a1.mp4", "path_B": "v/b1.mp4", "A_model": "m1", "B_model": "m2", "prompt": "p1",
+     "VQ": "A", "MQ": "B", "TA": "same", "Overall": "A"},
+    {"path_A": "v/a2.mp4", "path_B": "v/b2.mp4", "A_model": "m1", "B_model": "m3", "prompt": "p2",
+     "VQ": "B", "MQ": "B", "TA": "B", "Overall": "same"},
+]  # fmt: skip
 
 
-def test_videogen_rewardbench_table_maps_to_chosen_rejected_with_ties(tmp_path, load_offline):
+def _ab_release(raw: Path) -> Path:
+    _clips(raw, [{"video_chosen": r["path_A"], "video_rejected": r["path_B"]} for r in AB_TABLE])
+    write_csv(raw / "vgrb.csv", AB_TABLE)
+    return raw / "vgrb.csv"
+
+
+def _command_in(message: str) -> list[str]:
+    """The CLI command the refusal gives, with ``DIR`` standing for the output folder."""
+    command = re.search(r"`(mmjudge build-dataset [^`]+)`", message)
+    assert command, message
+    return shlex.split(command.group(1))
+
+
+def test_an_ab_table_is_refused_with_the_command_that_builds_it_as_videogen_rewardbench(tmp_path, load_offline):
+    source = _ab_release(tmp_path / "raw")
+    with pytest.raises(SchemaError) as info:
+        build_dataset("isovrbench", source, tmp_path / "out")
+    message = str(info.value)
+    assert message.startswith(f"{source}: expected an IsoVRBench pair table (columns ['pair_id', 'prompt', ")
+    assert "got an A/B table (columns ['path_A', 'path_B', 'A_model', 'B_model', 'prompt', ...] (9 in all))" in message
+    assert "IsoVRBench does not read A/B tables; build this one as the videogen_rewardbench benchmark" in message
+    assert leftovers(tmp_path, "out") == []
+    command = _command_in(message)
+    assert command[:3] == ["mmjudge", "build-dataset", "videogen_rewardbench"]
+    out = tmp_path / "vgrb"
+    assert cli.main([out.as_posix() if word == "DIR" else word for word in command[1:]]) == 0
+    assert load_offline(out, "pairs")["test"]["pref_overall"] == ["A", "same"]
+    python = re.search(r"`(mmjudge\.benchmarks\.build_dataset\([^`]+\))`", message)
+    assert python, message
+    built = eval(python.group(1).replace("'DIR'", repr(str(tmp_path / "vgrb-py"))), {"mmjudge": mmjudge})
+    assert load_offline(built, "pairs")["test"]["pref_overall"] == ["A", "same"]
+
+
+def test_the_refusal_carries_the_build_options_and_asks_for_the_csv_videogen_rewardbench_reads(tmp_path):
     raw = tmp_path / "raw"
-    _clips(raw, [{"video_chosen": r["path_A"], "video_rejected": r["path_B"]} for r in VGRB])
-    write_csv(raw / "vgrb.csv", VGRB)
-    out = build_dataset("isovrbench", raw / "vgrb.csv", tmp_path / "out")
-    assert sorted(p.name for p in (out / "data").iterdir()) == ["all", "clips"]
-    rows = load_offline(out, "all")["test"]
-    assert rows["video_chosen"] == ["media/v/a1.mp4", "media/v/b2.mp4", "media/v/a3.mp4"]
-    assert rows["video_rejected"] == ["media/v/b1.mp4", "media/v/a2.mp4", "media/v/b3.mp4"]
-    assert rows["generator_chosen"] == ["m1", "m3", "m2"]
-    assert rows["label"] == ["A", "B", "same"] and rows["is_tie"] == [False, False, True]
-    assert rows["chosen_is_a"] == [True, False, True] and rows["MQ"] == ["B", "B", "A"]
-    assert all(p.startswith("vgrb-") for p in rows["pair_id"]) and len(set(rows["pair_id"])) == 3
-    assert rows["intervention"] == [None] * 3
+    _clips(raw, [{"video_chosen": r["path_A"], "video_rejected": r["path_B"]} for r in AB_TABLE])
+    pq.write_table(pa.Table.from_pylist(AB_TABLE), raw / "test.parquet")
+    with pytest.raises(SchemaError) as info:
+        build_dataset("isovrbench", raw, tmp_path / "out", media_root=raw, allow_missing_media=True, media="reference")
+    message = str(info.value)
+    assert message.startswith(f"{raw / 'test.parquet'}: expected an IsoVRBench pair table")
+    assert message.endswith("It reads the release's CSV: write this table as test.csv first.")
+    assert _command_in(message)[3:] == ["--source", str(raw / "test.csv"), "--out", "DIR", "--media-root", str(raw),
+                                        "--allow-missing-media", "--option", "media=reference"]  # fmt: skip
+    assert f"media_root={str(raw)!r}, allow_missing_media=True, media='reference')" in message
+
+
+def test_a_pair_table_with_columns_named_path_a_and_path_b_is_read_as_a_pair_table(tmp_path, load_offline):
+    rows = [{**r, "path_A": "x", "path_B": "y"} for r in _pairs(anchors=1)]
+    out = build_dataset("isovrbench", _raw(tmp_path, rows), tmp_path / "out")
+    assert load_offline(out, "all")["test"]["path_A"] == ["x"] * 3  # kept as extra columns
 
 
 def _bad_pairs(**changes: object) -> list[dict]:
@@ -240,16 +253,6 @@ def test_bad_pair_rows_name_file_row_and_column(tmp_path, rows, pattern):
         build_dataset("isovrbench", raw, tmp_path / "out")
     assert "test.csv" in str(info.value)
     assert leftovers(tmp_path, "out") == []
-
-
-def test_bad_vgrb_label(tmp_path):
-    rows = [dict(VGRB[0]), {**VGRB[1], "Overall": "tie"}]
-    write_csv(tmp_path / "vgrb.csv", rows)
-    with pytest.raises(
-        SchemaError,
-        match=r"vgrb\.csv, row 2 .*column 'Overall': expected one of \['A', 'B', 'same'\], got 'tie'",
-    ):
-        build_dataset("isovrbench", tmp_path / "vgrb.csv", tmp_path / "out", media="metadata")
 
 
 def test_duplicate_pair_ids_across_splits(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -61,9 +62,38 @@ def test_a_bad_row_is_refused_naming_its_column(tmp_path, row, message):
         build.read_pairs(_release(tmp_path, [row], clips=False))
 
 
-def test_a_repeated_pair_is_refused(tmp_path):
-    with pytest.raises(SchemaError, match="repeats pair 1"):
+def test_every_label_is_kept_as_released_same_included_with_its_generators_and_a_stable_id(tmp_path):
+    rows = [*ROWS, ["v/3a.mp4", "v/3b.mp4", "m2", "m3", "a bird", "8", "same", "A", "B", "same"]]
+    pairs = build.build_tables(_release(tmp_path, rows)).configs[0].splits["test"].to_pylist()
+    for pair, row in zip(pairs, rows, strict=True):
+        assert [pair[f"pref_{a}"] for a in ("VQ", "MQ", "TA", "overall")] == row[6:]
+        assert (pair["model_a"], pair["model_b"]) == (row[2], row[3])
+        assert pair["pair_id"] == "vgrb-" + hashlib.sha256("\0".join([row[0], row[1], row[4]]).encode()).hexdigest()[:16]
+    assert len({p["pair_id"] for p in pairs}) == 3
+
+
+def test_a_label_outside_a_b_same_names_the_file_row_and_column(tmp_path):
+    rows = [ROWS[0], [*ROWS[1][:9], "tie"]]
+    with pytest.raises(SchemaError, match=r"videogen-rewardbench\.csv, row 2, column 'Overall': expected one of "
+                                          r"\['A', 'B', 'same'\], got 'tie'"):  # fmt: skip
+        build.read_pairs(_release(tmp_path, rows, clips=False))
+
+
+def test_a_repeated_pair_is_refused_naming_the_file_and_both_rows(tmp_path):
+    with pytest.raises(SchemaError, match=r"videogen-rewardbench\.csv, row 2 \(pair_id 'vgrb-[0-9a-f]{16}'\): "
+                                          r"expected each pair once, got the pair of row 1 again\. Drop the duplicate"):  # fmt: skip
         build.build_tables(_release(tmp_path, [ROWS[0], ROWS[0]]))
+
+
+def test_a_clip_linked_out_of_the_media_root_names_the_file_row_and_column(tmp_path):
+    path = _release(tmp_path / "raw", ROWS)
+    (tmp_path / "secret.mp4").write_bytes(b"not a clip of the release")
+    (tmp_path / "raw" / "v/2b.mp4").unlink()
+    (tmp_path / "raw" / "v/2b.mp4").symlink_to(tmp_path / "secret.mp4")
+    with pytest.raises(SchemaError, match=r"videogen-rewardbench\.csv, row 2 \(pair_id 'vgrb-[0-9a-f]{16}'\), column "
+                                          r"'path_B': expected a clip inside the media root, got 'v/2b\.mp4' "
+                                          r"\(media path 'v/2b\.mp4' resolves to .*outside its root"):  # fmt: skip
+        build.build_tables(path, media="reference")
 
 
 def test_missing_clips_fail_the_build_unless_allowed_then_the_pair_has_no_judgment(tmp_path):

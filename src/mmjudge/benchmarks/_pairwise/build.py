@@ -1,6 +1,7 @@
 """Pairwise video preference releases -> the Hub-ready folder: a ``pairs`` config and a ``clips`` config.
 
-A benchmark's reader turns its release into :class:`PairRow` values (checked, the labels still the release's own);
+A benchmark's reader turns its release into :class:`PairRow` values (checked, the labels still the release's own),
+one per row of the release file and in its order, so that row ``k`` of the file is pair ``k`` in every message;
 :func:`build_pairs` writes them. ``pairs`` holds one row per pair: ``pair_id, prompt, video_a, video_b,
 clip_id_a, clip_id_b, model_a, model_b``, one ``pref_<aspect>`` column per aspect (the release's label), the
 reader's extra columns and ``media_missing``. ``clips`` holds each distinct (clip, prompt) once, so a judge scores
@@ -30,6 +31,7 @@ from mmjudge.data.build import BuiltConfig, BuiltDataset
 from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import MediaRoot
 from mmjudge.data.release import RawRelease, release_section
+from mmjudge.data.strict_read import schema_error
 from mmjudge.errors import ConfigError, MediaError, SchemaError
 
 __all__ = ["MEDIA_MODES", "PairRow", "build_pairs", "clip_id", "pair_id_of"]
@@ -84,20 +86,28 @@ def build_pairs(
     aspects: Sequence[Aspect],
     extra_columns: Sequence[str],
     source: Path,
+    video_columns: tuple[str, str],
     releases: Sequence[RawRelease],
     root: Path,
     media: str,
     allow_missing_media: bool,
 ) -> BuiltDataset:
-    """The ``pairs`` and ``clips`` configs of the checked ``rows`` read from the release file ``source``, with the
-    card of the benchmark's package (``card.md``) listing ``releases`` (see the module doc)."""
+    """The ``pairs`` and ``clips`` configs of the checked ``rows`` read from the release file ``source`` (its
+    columns ``video_columns`` hold clips A and B), with the card of the benchmark's package (``card.md``) listing
+    ``releases`` (see the module doc).
+
+    Raises:
+        SchemaError: no pairs, a pair repeated, or a clip path resolving outside ``root`` (a symlink out of it);
+            the message names the file, the row and, for a clip, its column.
+        MediaError: clips missing under ``root`` and ``allow_missing_media`` not set.
+    """
     if media not in MEDIA_MODES:
         raise ConfigError(f"media={media!r}: expected one of {MEDIA_MODES}")
     rows = list(rows)
     if not rows:
         raise SchemaError(f"{benchmark}: the release holds no pairs; expected at least one")
-    _check_unique(rows)
-    present = _present(rows, root, media)
+    _check_unique(rows, source)
+    present = _present(rows, root, media, source, video_columns)
     missing = sorted(rel for rel, found in present.items() if not found)
     if missing and not allow_missing_media:
         raise MediaError(
@@ -137,24 +147,35 @@ def build_pairs(
     )
 
 
-def _check_unique(rows: Sequence[PairRow]) -> None:
+def _check_unique(rows: Sequence[PairRow], source: Path) -> None:
     seen: dict[str, int] = {}
     for k, row in enumerate(rows, start=1):
         if row.pair_id in seen:
-            raise SchemaError(
-                f"pair {k} repeats pair {seen[row.pair_id]} (id {row.pair_id!r}): expected each pair once; drop the "
-                "duplicate row"
+            raise schema_error(
+                source,
+                row=f"{k} (pair_id {row.pair_id!r})",
+                expected="each pair once",
+                got=f"the pair of row {seen[row.pair_id]} again",
+                fix="Drop the duplicate row.",
             )
         seen[row.pair_id] = k
 
 
-def _present(rows: Sequence[PairRow], root: Path, media: str) -> dict[str, bool]:
+def _present(
+    rows: Sequence[PairRow], root: Path, media: str, source: Path, columns: tuple[str, str]
+) -> dict[str, bool]:
+    """Relative clip path -> whether the file is there (always ``True`` in ``metadata`` mode)."""
     found: dict[str, bool] = {}
     resolver = MediaRoot(root)
-    for row in rows:
-        for rel in (row.video_a, row.video_b):
-            if rel not in found:
+    for k, row in enumerate(rows, start=1):
+        for rel, column in zip((row.video_a, row.video_b), columns, strict=True):
+            if rel in found:
+                continue
+            try:
                 found[rel] = True if media == "metadata" else resolver.resolve(rel).is_file()
+            except SchemaError as exc:
+                raise schema_error(source, row=f"{k} (pair_id {row.pair_id!r})", column=column,
+                                   expected="a clip inside the media root", got=f"{rel!r} ({exc})") from None  # fmt: skip
     return found
 
 

@@ -40,6 +40,7 @@ def build_tables(
         aspects=ASPECTS,
         extra_columns=extras,
         source=path,
+        video_columns=("left_video", "right_video"),
         releases=RELEASES,
         root=root,
         media=media,

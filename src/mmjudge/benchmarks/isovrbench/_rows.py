@@ -1,15 +1,13 @@
 """Turning chunks of an IsoVRBench pair table into output record batches (checked row by row).
 
-Two input formats: the native pair table (chosen/rejected) and VideoGen-RewardBench's A/B table
-(``path_A, path_B, A_model, B_model, prompt, VQ, MQ, TA, Overall``), mapped to chosen/rejected with
-ties kept: ``Overall == "same"`` gives ``is_tie=True`` with A as ``video_chosen`` and B as
-``video_rejected`` (the order means nothing for a tie).
+The pair table names the preferred clip (``video_chosen``) and its counterpart (``video_rejected``). An A/B
+table with human labels (VideoGen-RewardBench's layout) is not read here: that is the release format of
+:mod:`mmjudge.benchmarks.videogen_rewardbench`, and :mod:`.build` refuses it.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -26,12 +24,8 @@ __all__ = [
     "INTERVENTIONS",
     "NATIVE_REQUIRED",
     "OPTIONAL",
-    "VGRB_COLUMNS",
-    "VGRB_LABELS",
     "base_schema",
-    "is_vgrb",
     "transform_chunk",
-    "vgrb_pair_id",
 ]
 
 INTERVENTIONS: dict[str, str] = {
@@ -56,19 +50,12 @@ OPTIONAL = (
     "index_map",
     "synthetic",
 )
-VGRB_COLUMNS = ("path_A", "path_B", "A_model", "B_model", "prompt", "VQ", "MQ", "TA", "Overall")
-VGRB_LABELS = ("A", "B", "same")
 
 ClipLookup = Callable[[str], "str | None"]
 """Relative clip path -> clip id (``None`` when the file is missing)."""
 
 
-def is_vgrb(columns: list[str]) -> bool:
-    """A VideoGen-RewardBench-style table (it has ``path_A`` and ``path_B``)."""
-    return "path_A" in columns and "path_B" in columns
-
-
-def base_schema(vgrb: bool, media_missing: bool) -> pa.Schema:
+def base_schema(media_missing: bool) -> pa.Schema:
     """Output columns before the source's extra columns."""
     text = pa.string()
     fields = [("pair_id", text), ("prompt", text), ("intervention", text), ("dimension", text)]
@@ -80,9 +67,7 @@ def base_schema(vgrb: bool, media_missing: bool) -> pa.Schema:
     ]
     fields += [("generator_chosen", text), ("generator_rejected", text), ("seed", pa.int64())]
     fields += [("num_frames", pa.int64()), ("fps", pa.float64()), ("index_map", pa.list_(pa.int64()))]
-    fields += [("synthetic", text), ("label", text), ("is_tie", pa.bool_())]
-    if vgrb:
-        fields += [("chosen_is_a", pa.bool_()), ("VQ", text), ("MQ", text), ("TA", text)]
+    fields += [("synthetic", text)]
     if media_missing:
         fields += [("media_missing", pa.bool_())]
     return pa.schema(fields)
@@ -144,16 +129,6 @@ def _video(ctx: _Row, column: str, value: Any) -> str:
         raise ctx.error(column, "a clip path relative to the media root", f"{text} ({exc})") from None
 
 
-def vgrb_pair_id(path_a: str, path_b: str, prompt: str) -> str:
-    """Stable id of a VideoGen-RewardBench row (the table has none).
-
-    >>> vgrb_pair_id("a.mp4", "b.mp4", "a cat")
-    'vgrb-983f4a29ec04a3a3'
-    """
-    digest = hashlib.sha256(f"{path_a}\0{path_b}\0{prompt}".encode()).hexdigest()[:16]
-    return f"vgrb-{digest}"
-
-
 def _native_row(ctx: _Row, get: Callable[[str], Any], interventions: Mapping[str, str]) -> dict[str, Any]:
     ctx.pair_id = _text(ctx, "pair_id", get("pair_id"))
     intervention = str(_text(ctx, "intervention", get("intervention")))
@@ -174,43 +149,6 @@ def _native_row(ctx: _Row, get: Callable[[str], Any], interventions: Mapping[str
         "fps": _number(ctx, "fps", get("fps"), float),
         "index_map": _index_map(ctx, get("index_map"), num_frames),
         "synthetic": _text(ctx, "synthetic", get("synthetic"), required=False) or "",
-        "label": None,
-        "is_tie": False,
-    }
-
-
-def _vgrb_row(ctx: _Row, get: Callable[[str], Any], interventions: Mapping[str, str]) -> dict[str, Any]:
-    path_a, path_b = _video(ctx, "path_A", get("path_A")), _video(ctx, "path_B", get("path_B"))
-    prompt = _text(ctx, "prompt", get("prompt"))
-    ctx.pair_id = vgrb_pair_id(path_a, path_b, str(prompt))
-    labels = {}
-    for column in ("VQ", "MQ", "TA", "Overall"):
-        label = _text(ctx, column, get(column))
-        if label not in VGRB_LABELS:
-            raise ctx.error(column, f"one of {list(VGRB_LABELS)}", label)
-        labels[column] = label
-    a_first = labels["Overall"] != "B"
-    gen_a, gen_b = _text(ctx, "A_model", get("A_model")), _text(ctx, "B_model", get("B_model"))
-    return {
-        "pair_id": ctx.pair_id,
-        "prompt": prompt,
-        "intervention": None,
-        "dimension": None,
-        "video_chosen": path_a if a_first else path_b,
-        "video_rejected": path_b if a_first else path_a,
-        "generator_chosen": gen_a if a_first else gen_b,
-        "generator_rejected": gen_b if a_first else gen_a,
-        "seed": None,
-        "num_frames": None,
-        "fps": None,
-        "index_map": None,
-        "synthetic": "",
-        "label": labels["Overall"],
-        "is_tie": labels["Overall"] == "same",
-        "chosen_is_a": a_first,
-        "VQ": labels["VQ"],
-        "MQ": labels["MQ"],
-        "TA": labels["TA"],
     }
 
 
@@ -218,15 +156,12 @@ def _cell(chunk: Mapping[str, list[Any]], index: int, column: str) -> Any:
     return chunk[column][index] if column in chunk else None
 
 
-def _clip_id(ctx: _Row, clip_id: ClipLookup, row: Mapping[str, Any], side: str, vgrb: bool) -> str | None:
+def _clip_id(ctx: _Row, clip_id: ClipLookup, row: Mapping[str, Any], side: str) -> str | None:
     """The clip id of one side; a path resolving outside the media root names its row and column."""
     try:
         return clip_id(row[side])
     except SchemaError as exc:
-        column = side
-        if vgrb:  # the release's own column: path_A or path_B, whichever this side came from
-            column = "path_A" if (side == "video_chosen") == bool(row.get("chosen_is_a", True)) else "path_B"
-        raise ctx.error(column, "a clip inside the media root", row[side], reason=str(exc)) from None
+        raise ctx.error(side, "a clip inside the media root", row[side], reason=str(exc)) from None
 
 
 def transform_chunk(
@@ -235,21 +170,19 @@ def transform_chunk(
     chunk: Mapping[str, list[Any]],
     schema: pa.Schema,
     *,
-    vgrb: bool,
     clip_id: ClipLookup,
     video_prefix: str,
     interventions: Mapping[str, str],
 ) -> pa.RecordBatch:
     """Check one chunk and return it as a batch of ``schema`` (base columns, then the extras)."""
     size = len(next(iter(chunk.values())))
-    make = _vgrb_row if vgrb else _native_row
-    base = set(base_schema(vgrb, False).names) | {"media_missing"}
+    base = set(base_schema(False).names) | {"media_missing"}
     extras = [f for f in schema if f.name not in base]
     out: dict[str, list[Any]] = {name: [] for name in schema.names}
     for i in range(size):
         ctx = _Row(path, first_row + i)
-        row = make(ctx, functools.partial(_cell, chunk, i), interventions)
-        ids = (_clip_id(ctx, clip_id, row, "video_chosen", vgrb), _clip_id(ctx, clip_id, row, "video_rejected", vgrb))
+        row = _native_row(ctx, functools.partial(_cell, chunk, i), interventions)
+        ids = (_clip_id(ctx, clip_id, row, "video_chosen"), _clip_id(ctx, clip_id, row, "video_rejected"))
         row["clip_id_chosen"], row["clip_id_rejected"] = ids
         row["media_missing"] = ids[0] is None or ids[1] is None
         for side in ("video_chosen", "video_rejected"):

@@ -4,9 +4,9 @@ Raw layout: ``source`` is a pair table (``.csv``, ``.parquet`` or ``.jsonl``; on
 default) or a folder with ``{test,train,validation}.{csv,parquet,jsonl}``. Required columns
 ``pair_id, prompt, intervention, video_chosen, video_rejected``; optional ``dimension,
 generator_chosen, generator_rejected, seed, num_frames, fps, index_map`` (JSON list: counterpart
-frame ``i`` = anchor frame ``index_map[i]``) and ``synthetic``; other columns are kept. A
-VideoGen-RewardBench-style table (``path_A, path_B, A_model, B_model, prompt, VQ, MQ, TA, Overall``
-with labels in ``{A, B, same}``) is also read: see :mod:`mmjudge.benchmarks.isovrbench._rows` for the mapping.
+frame ``i`` = anchor frame ``index_map[i]``) and ``synthetic``; other columns are kept. A table in
+VideoGen-RewardBench's A/B layout (``path_A`` and ``path_B`` instead of the pair table's columns) is refused
+with the command that builds it as ``videogen_rewardbench``, the benchmark whose release format it is.
 Clip paths are relative to ``media_root`` (default: the source's folder).
 
 Configs: ``all`` (default), one per intervention present, and ``clips`` (each distinct
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import shlex
 import tempfile
 import warnings
 from collections import Counter
@@ -40,11 +41,8 @@ from mmjudge.benchmarks.isovrbench._rows import (
     INTERVENTIONS,
     NATIVE_REQUIRED,
     OPTIONAL,
-    VGRB_COLUMNS,
     base_schema,
-    is_vgrb,
     transform_chunk,
-    vgrb_pair_id,
 )
 from mmjudge.benchmarks.isovrbench.pair_files import (
     CHUNK_ROWS,
@@ -59,7 +57,7 @@ from mmjudge.data.card import read_template
 from mmjudge.data.media_paths import MediaRoot
 from mmjudge.data.release import release_section
 from mmjudge.data.strict_read import require_columns, schema_error
-from mmjudge.errors import ConfigError, MediaError
+from mmjudge.errors import ConfigError, MediaError, summarize
 
 __all__ = ["CLIP_SCHEMA", "INTERVENTIONS", "MEDIA_MODES", "build_tables", "clip_hash"]
 
@@ -138,12 +136,13 @@ def build_tables(
     files = find_split_files(source, split=split)
     root = Path(media_root) if media_root is not None else (source if source.is_dir() else source.parent)
     interventions = {**INTERVENTIONS, **(extra_interventions or {})}
-    columns, vgrb = _check_columns(files)
-    schema = _schema(files[0].path, columns, vgrb, media_missing=media != "metadata")
+    given = {"media_root": media_root and str(media_root), "allow_missing_media": allow_missing_media, "media": media}
+    columns = _check_columns(files, {k: v for k, v in given.items() if v not in (None, False, "copy")})
+    schema = _schema(files[0].path, columns, media_missing=media != "metadata")
     clips = _Clips(root, media)
     tmp = tempfile.TemporaryDirectory(prefix="mmjudge-isovrbench-")
     try:
-        counts = _stage(files, Path(tmp.name), schema, vgrb, clips, media, interventions)
+        counts = _stage(files, Path(tmp.name), schema, clips, media, interventions)
         _missing_policy(clips, root, allow_missing_media)
     except BaseException:
         tmp.cleanup()
@@ -170,29 +169,70 @@ def build_tables(
         configs=configs,
         media_files=media_files,
         media_root_required=media != "copy",
-        card_context=_card_context(files, counts, vgrb, media, clips),
+        card_context=_card_context(files, counts, media, clips),
         resources=[tmp],
     )
 
 
-def _check_columns(files: list[SplitFile]) -> tuple[list[str], bool]:
+def _check_columns(files: list[SplitFile], options: Mapping[str, Any]) -> list[str]:
     columns = columns_of(files[0].path)
-    vgrb = is_vgrb(columns)
     for f in files:
         found = columns if f is files[0] else columns_of(f.path)
-        require_columns(f.path, found, VGRB_COLUMNS if vgrb else NATIVE_REQUIRED)
+        _refuse_ab_table(f.path, found, options)
+        require_columns(f.path, found, NATIVE_REQUIRED)
         if set(found) != set(columns):
             raise schema_error(
                 f.path,
                 expected=f"the same columns in every split (as {files[0].path.name}: {columns})",
                 got=f"{found}",
             )
-    return columns, vgrb
+    return columns
 
 
-def _schema(path: Path, columns: list[str], vgrb: bool, *, media_missing: bool) -> pa.Schema:
-    base = base_schema(vgrb, media_missing)
-    known = set(base.names) | set(NATIVE_REQUIRED) | set(OPTIONAL) | set(VGRB_COLUMNS)
+_AB_MARKERS = ("path_A", "path_B")
+"""The columns that make a table an A/B table (VideoGen-RewardBench's layout) rather than a pair table."""
+
+
+def _refuse_ab_table(path: Path, columns: list[str], options: Mapping[str, Any]) -> None:
+    """Refuse an A/B table (``path_A`` and ``path_B``, not the pair table's columns): it is the release format of
+    ``videogen_rewardbench``, and the message gives the command that builds it so, with the build ``options`` given
+    here (``media_root`` as text, ``allow_missing_media``, ``media``; only those not at their default).
+
+    >>> _refuse_ab_table(Path("raw/vgrb.csv"), ["path_A", "path_B", "prompt", "Overall"],
+    ...                  {"media": "reference"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mmjudge.errors.SchemaError: raw/vgrb.csv: expected an IsoVRBench pair table ... build this one as the \
+videogen_rewardbench benchmark: `mmjudge build-dataset videogen_rewardbench --source raw/vgrb.csv --out DIR \
+--option media=reference` (in Python: `mmjudge.benchmarks.build_dataset('videogen_rewardbench', 'raw/vgrb.csv', \
+'DIR', media='reference')`).
+    """
+    if not all(c in columns for c in _AB_MARKERS) or all(c in columns for c in NATIVE_REQUIRED):
+        return
+    flags = {
+        "media_root": "--media-root {}",
+        "allow_missing_media": "--allow-missing-media",
+        "media": "--option media={}",
+    }
+    csv = path.with_suffix(".csv")  # videogen_rewardbench reads the release's CSV
+    cli = ["mmjudge", "build-dataset", "videogen_rewardbench", "--source", str(csv), "--out", "DIR"]
+    for name, value in options.items():
+        cli += [flag.format(value) for flag in flags[name].split(" ")]
+    python = ", ".join(repr(str(v)) for v in ("videogen_rewardbench", csv, "DIR"))
+    python += "".join(f", {k}={v!r}" for k, v in options.items())
+    csv_note = "" if path == csv else f" It reads the release's CSV: write this table as {csv.name} first."
+    raise schema_error(
+        path,
+        expected=f"an IsoVRBench pair table (columns {list(NATIVE_REQUIRED)})",
+        got=f"an A/B table (columns {summarize(columns)}), VideoGen-RewardBench's layout",
+        fix="IsoVRBench does not read A/B tables; build this one as the videogen_rewardbench benchmark: "
+        f"`{shlex.join(cli)}` (in Python: `mmjudge.benchmarks.build_dataset({python})`).{csv_note}",
+    )
+
+
+def _schema(path: Path, columns: list[str], *, media_missing: bool) -> pa.Schema:
+    base = base_schema(media_missing)
+    known = set(base.names) | set(NATIVE_REQUIRED) | set(OPTIONAL)
     types: dict[str, pa.DataType] = {}
     if path.suffix == ".parquet":
         types = {f.name: f.type for f in pq.read_schema(path)}
@@ -210,7 +250,6 @@ def _stage(
     files: list[SplitFile],
     tmp: Path,
     schema: pa.Schema,
-    vgrb: bool,
     clips: _Clips,
     media: str,
     interventions: Mapping[str, str],
@@ -228,7 +267,6 @@ def _stage(
                     first,
                     chunk,
                     schema,
-                    vgrb=vgrb,
                     clip_id=clips,
                     video_prefix=prefix,
                     interventions=interventions,
@@ -261,18 +299,8 @@ def _check_new_ids(path: Path, first: int, ids: list[str], seen: set[bytes], fil
 def _first_row_of(pair_id: str, files: list[SplitFile]) -> str:
     """Where ``pair_id`` first occurs (re-read on the error path only, so no id -> row map is kept)."""
     for f in files:
-        columns = columns_of(f.path)
-        column = "pair_id" if "pair_id" in columns else None
-        for first, chunk in iter_chunks(f.path, columns):
-            ids = (
-                chunk[column]
-                if column
-                else [
-                    vgrb_pair_id(str(a), str(b), str(p))
-                    for a, b, p in zip(chunk["path_A"], chunk["path_B"], chunk["prompt"], strict=True)
-                ]
-            )
-            for offset, value in enumerate(ids):
+        for first, chunk in iter_chunks(f.path, columns_of(f.path)):
+            for offset, value in enumerate(chunk["pair_id"]):
                 if value == pair_id:
                     return f"{f.path.name}, row {first + offset}"
     return "an earlier row"
@@ -337,13 +365,12 @@ def _clip_rows(path: Path) -> Iterator[pa.RecordBatch]:
 
 
 def _card_context(
-    files: list[SplitFile], counts: dict[str, Counter[str]], vgrb: bool, media: str, clips: _Clips
+    files: list[SplitFile], counts: dict[str, Counter[str]], media: str, clips: _Clips
 ) -> dict[str, Any]:
     per = "; ".join(f"{s}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())) for s, c in counts.items())
     return {
-        "source_format": "VideoGen-RewardBench A/B table" if vgrb else "IsoVRBench pair table",
         "source_files": ", ".join(f"`{f.path.name}` ({f.split})" for f in files),
-        "intervention_counts": per if not vgrb else "(no interventions in an A/B table)",
+        "intervention_counts": per,
         "media_mode": media,
         "num_clip_files": len(clips.ids) if media != "metadata" else "not counted (metadata mode)",
         "num_missing_clips": len(clips.missing()),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mmjudge.benchmarks.isovrbench._rows import NATIVE_REQUIRED, OPTIONAL, VGRB_COLUMNS, VGRB_LABELS
+from mmjudge.benchmarks.isovrbench._rows import NATIVE_REQUIRED, OPTIONAL
 from mmjudge.benchmarks.isovrbench.pair_files import SUFFIXES
 from mmjudge.data.release import RawRelease, SourceFile
 
@@ -25,21 +25,17 @@ RELEASES = (
     RawRelease(
         "IsoVRBench pair table",
         (
-            SourceFile(_TABLE, _FORMAT, NATIVE_REQUIRED, OPTIONAL, note=f"{_WHERE}; other columns are kept"),
+            SourceFile(
+                _TABLE,
+                _FORMAT,
+                NATIVE_REQUIRED,
+                OPTIONAL,
+                note=f"{_WHERE}; other columns are kept; an A/B table (`path_A`, `path_B`) is refused: it is "
+                "VideoGen-RewardBench's layout, built as `videogen_rewardbench`",
+            ),
             _CLIPS,
         ),
         unpublished=_UNPUBLISHED,
     ),
-    RawRelease(
-        "VideoGen-RewardBench-style A/B table (read when the table has `path_A` and `path_B`)",
-        (
-            SourceFile(
-                _TABLE, _FORMAT, VGRB_COLUMNS, note=f"{_WHERE}; `Overall` in {', '.join(VGRB_LABELS)}"
-            ),
-            _CLIPS,
-        ),
-        unpublished="not part of an IsoVRBench release (no Hub or GitHub id is given for one here); pass your own "
-        "A/B table in this layout",
-    ),
 )
-"""What ``build_tables`` reads: the A/B layout when the table has ``path_A`` and ``path_B``, else the pair table."""
+"""What ``build_tables`` reads: the pair table only (an A/B table is ``videogen_rewardbench``'s release, and refused)."""

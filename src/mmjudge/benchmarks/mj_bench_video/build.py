@@ -38,6 +38,7 @@ def build_tables(
         aspects=ASPECTS,
         extra_columns=extras,
         source=path,
+        video_columns=("video_0_path", "video_1_path"),
         releases=RELEASES,
         root=root,
         media=media,

@@ -2,10 +2,13 @@
 
 ``source`` is the CSV (or a folder holding exactly one ``.csv``). Columns ``path_A, path_B, A_model, B_model,
 prompt, VQ, MQ, TA, Overall`` are required (labels ``A``, ``B`` or ``same``), every other column is kept as text.
-The table has no id: a pair's id is ``vgrb-`` + a hash of ``path_A``, ``path_B`` and ``prompt`` (the id IsoVRBench
-gave an A/B row). The A/B order is kept as released: the labels name a side of it. Clip paths are relative to
-``media_root`` (default: the CSV's folder). See :mod:`mmjudge.benchmarks._pairwise.build` for the configs and the
-media modes.
+The table has no id: a pair's id is ``vgrb-`` + a hash of ``path_A``, ``path_B`` and ``prompt`` (the id an A/B row
+got when IsoVRBench's builder still read this layout). The A/B order is kept as released: the labels name a side of
+it, and ``same`` stays ``same``. Clip paths are relative to ``media_root`` (default: the CSV's folder). See
+:mod:`mmjudge.benchmarks._pairwise.build` for the configs and the media modes.
+
+This is mmjudge's one reader of the A/B layout: ``mmjudge build-dataset isovrbench`` refuses such a table and
+names this benchmark.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ def build_tables(
         aspects=ASPECTS,
         extra_columns=extras,
         source=path,
+        video_columns=("path_A", "path_B"),
         releases=RELEASES,
         root=root,
         media=media,
