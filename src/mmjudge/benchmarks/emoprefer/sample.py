@@ -71,7 +71,8 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
         name = f"sample_{seed:02d}{index:06d}"
         clip = moving_texture_clip(NUM_FRAMES, 64, 96, seed=seed * 1000 + index, num_objects=2)
         audio = tone(NUM_FRAMES / FPS, SAMPLE_RATE, seed=seed * 1000 + index)
-        write_video(media / "video" / f"{name}.mp4", clip, FPS, crf=30, preset="veryfast", audio=audio)
+        write_video(media / "video" / f"{name}.mp4", clip, FPS, crf=30, preset="veryfast", audio=audio,
+                    x264_params={"mbtree": "0"})  # mbtree off: the same bytes in every run
         write_wav(media / "audio" / f"{name}.wav", audio, SAMPLE_RATE)
         rows.append(_pair(name, index, rng))
     _write(

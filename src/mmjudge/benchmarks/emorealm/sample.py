@@ -68,7 +68,8 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
         video = f"clips/{seed * 10000 + index + 1:05d}.mp4"
         clip = moving_texture_clip(NUM_FRAMES, 64, 96, seed=seed * 1000 + index, num_objects=2)
         audio = tone(NUM_FRAMES / FPS, SAMPLE_RATE, seed=seed * 1000 + index)
-        write_video(root / video, clip, FPS, crf=30, preset="veryfast", audio=audio)
+        write_video(root / video, clip, FPS, crf=30, preset="veryfast", audio=audio,
+                    x264_params={"mbtree": "0"})  # mbtree off: the same bytes in every run
         write_wav(root / Path(video).with_suffix(".wav"), audio, SAMPLE_RATE)
         for k in range(2):
             task = TASKS[(2 * index + k) % len(TASKS)]

@@ -60,7 +60,7 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
     for clip in range(SIZES[size]):
         video = f"{1000000000 + seed * 1000 + clip}"
         frames = moving_texture_clip(16, 64, 96, seed=seed * 1000 + clip, num_objects=2)
-        write_video(raw_dir / "videos" / f"{video}.mp4", frames, 8, crf=30, preset="veryfast")
+        write_video(raw_dir / "videos" / f"{video}.mp4", frames, 8, crf=30, preset="veryfast", x264_params={"mbtree": "0"})
         questions[video] = {}
         meta[video] = {"eval_dim": {d: None for d in DIMENSIONS}, "content": ["synthetic"]}
         for k in range(2):

@@ -67,7 +67,7 @@ def write_raw(raw_dir: str | Path, *, size: str = "small", seed: int = 0) -> Raw
         dataset = _DATASETS[clip % len(_DATASETS)]
         video = f"short_video/{dataset}/clip_{seed:02d}_{clip:03d}.mp4"
         frames = moving_texture_clip(16, 64, 96, seed=seed * 1000 + clip, num_objects=2)
-        write_video(raw_dir / video, frames, 8, crf=30, preset="veryfast")
+        write_video(raw_dir / video, frames, 8, crf=30, preset="veryfast", x264_params={"mbtree": "0"})
         subject = _SUBJECTS[clip % len(_SUBJECTS)]
         for k in range(2 + clip % 2):
             category = CATEGORIES[(clip + 3 * k) % len(CATEGORIES)]
