@@ -35,7 +35,8 @@ import importlib.metadata
 import importlib.util
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -199,11 +200,18 @@ def module_closure(roots: Iterable[str]) -> list[str]:
         seen.add(module)
         parts = module.split(".")
         todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))
-        tree = ast.parse(_source_path(module).read_text(encoding="utf-8"))
-        package = module if _source_path(module).name == "__init__.py" else ".".join(parts[:-1])
-        for node in ast.walk(tree):
-            todo.extend(_reached(node, package))
+        path = _source_path(module)
+        todo.extend(_names_reached(module, str(path), path.stat().st_mtime_ns))
     return sorted(seen)
+
+
+@cache
+def _names_reached(module: str, path: str, mtime_ns: int) -> tuple[str, ...]:
+    """The mmjudge names ``module``'s source (``path``, as of ``mtime_ns``) imports or spells; parsed once per
+    process and version of the file, since building every metric walks the same modules again."""
+    package = module if Path(path).name == "__init__.py" else module.rpartition(".")[0]
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    return tuple(name for node in ast.walk(tree) for name in _reached(node, package))
 
 
 def _reached(node: ast.AST, package: str) -> list[str]:
@@ -282,14 +290,10 @@ def _requirements(root: Path, paths: list[Path], script: str) -> list[str]:
     """PyPI requirement lines: the imported distributions that mmjudge's core and ``metrics`` extra name."""
     from packaging.requirements import Requirement
 
-    imported: set[str] = set()
-    for text in [*(p.read_text(encoding="utf-8") for p in paths), script]:
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.Import):
-                imported.update(a.name.split(".")[0] for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                imported.add(node.module.split(".")[0])
-    distributions = importlib.metadata.packages_distributions()
+    imported = set(_top_level_imports(script))
+    for path in paths:
+        imported.update(_top_level_imports(path.read_text(encoding="utf-8")))
+    distributions = _packages_distributions()
     wanted = {checkout.normal_name(d) for top in imported for d in distributions.get(top, [])}
     pins = checkout.read_constraints(root / "constraints.txt")
     lines = []
@@ -302,6 +306,25 @@ def _requirements(root: Path, paths: list[Path], script: str) -> list[str]:
             continue
         lines.append(_bounded(requirement.name, str(requirement.specifier), pins.get(name)))
     return sorted(set(lines), key=str.lower)
+
+
+@cache
+def _top_level_imports(text: str) -> frozenset[str]:
+    """The top-level names of the absolute imports in the source ``text`` (parsed once per process)."""
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            imported.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+    return frozenset(imported)
+
+
+@cache
+def _packages_distributions() -> Mapping[str, list[str]]:
+    """``importlib.metadata.packages_distributions()``, read once per process: it lists the files of every
+    installed distribution (about 0.7 s here), and what is installed does not change while a process builds."""
+    return importlib.metadata.packages_distributions()
 
 
 def _bounded(name: str, specifier: str, pinned: str | None) -> str:
