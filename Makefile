@@ -4,7 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.mmjudge-installed
 comma := ,
-PYTEST_ARGS ?= -n auto --dist worksteal -m "not slow and not gpu and not browser" --durations=15
+# One pytest worker per core and one more: the tests also wait (subprocesses, sockets, PostgreSQL, leases), and on
+# 2 cores a third worker filled those waits (the default suite in 318 s, against 344 s with two and 345 s with four;
+# 2026-12-07). Each worker computes on one thread (tests/conftest.py).
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --dist worksteal -m "not slow and not gpu and not browser" --durations=15
 # The browser tests run after the rest, one at a time: beside two workers running torch, a first page load of
 # the gradio app in Chromium has taken over a minute on the 2-core CI machine.
 BROWSER_PYTEST_ARGS ?= -p no:xdist -m "browser and not slow and not gpu" --durations=5
@@ -31,9 +35,12 @@ typecheck: $(STAMP)
 layers: $(STAMP)
 	$(VENV)/bin/lint-imports
 
+# PYTHONDONTWRITEBYTECODE emptied: where the environment sets it (as container images often do), every worker and
+# every mmjudge subprocess the tests start compiled the sources again; a fresh clone's default suite took 350 s with
+# it set and 323 s without (2026-12-07). The .pyc files go to __pycache__ folders git ignores.
 pytest: $(STAMP)
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
-	$(VENV)/bin/pytest $(BROWSER_PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest $(BROWSER_PYTEST_ARGS)
 
 # The docs site (mkdocs.yml, docs/): the generated pages must be current (scripts/gen_docs.py), then a strict
 # build (a broken link, a missing anchor or an API reference that does not resolve fails it) into site/.
@@ -56,7 +63,7 @@ test: lint typecheck layers docs pytest test-pythons
 # pandas and scipy releases that need >=3.11), so pip resolves these venvs from the index.
 PYTHON_VERSIONS := 3.10 3.13
 PYTHON_VENVS := $(foreach v,$(PYTHON_VERSIONS),.venv-py$(subst .,,$(v)))
-PYTHONS_PYTEST_ARGS ?= -n 2 -m "not slow and not gpu and not browser and not simulation" -p no:cacheprovider -q
+PYTHONS_PYTEST_ARGS ?= -n $(PYTEST_WORKERS) -m "not slow and not gpu and not browser and not simulation" -p no:cacheprovider -q
 PYTHONS_SLICE := tests/test_scoring.py tests/test_predictions.py tests/test_prediction_schema.py \
 	tests/test_results_estimates.py tests/stats tests/metrics tests/data tests/test_eval_cli.py \
 	tests/comparison tests/test_readme_commands.py tests/runner tests/test_hashing.py \
@@ -77,7 +84,7 @@ $(foreach v,$(PYTHON_VERSIONS),$(eval .venv-py$(subst .,,$(v))/.mmjudge-installe
 test-pythons: $(foreach d,$(PYTHON_VENVS),$(d)/.mmjudge-installed)
 	for d in $(PYTHON_VENVS); do \
 	  ! $$d/bin/python -c "import torch" 2>/dev/null || { echo "$$d has torch: this slice must run without it" >&2; exit 1; }; \
-	  $$d/bin/python -m pytest $(PYTHONS_PYTEST_ARGS) $(PYTHONS_SLICE) || exit 1; \
+	  PYTHONDONTWRITEBYTECODE= $$d/bin/python -m pytest $(PYTHONS_PYTEST_ARGS) $(PYTHONS_SLICE) || exit 1; \
 	done
 
 clean:
