@@ -13,6 +13,7 @@ import random
 import socket
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,23 @@ import pytest
 
 from mmjudge.leaderboard import Leaderboard, Settings, Store
 from mmjudge.leaderboard.board.ranks import InlineRanks
+from mmjudge.leaderboard.core import queue as q
+from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
 
 BENCHMARKS = ("isovrbench", "emoprefer", "emorealm")
+
+HUB_RANDOM_RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}
+"""Request rules in which ``random`` stands in for a judge that loads a Hub model: the queue's and the worker's
+mechanics do not depend on the backend (a real ``random`` request names no model: ``test_trust_round_three.py``)."""
+
+
+def request_spec(known_backends: Sequence[str], **changes: Any) -> q.RequestSpec:
+    """A validated request of ``random`` on IsoVRBench under :data:`HUB_RANDOM_RULES`, with ``changes`` applied."""
+    args: dict[str, Any] = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
+                            "benchmarks": ["isovrbench"], "known_backends": list(known_backends),
+                            "rules": HUB_RANDOM_RULES}  # fmt: skip
+    args.update(changes)
+    return q.validate_request(**args)
 
 
 @pytest.fixture(scope="session")

@@ -5,28 +5,23 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from mmjudge.leaderboard import SubmissionRejected
 from mmjudge.leaderboard.core import queue as q
-from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
 from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
-from ..conftest import BENCHMARKS, prediction_bytes
+from ..conftest import BENCHMARKS, HUB_RANDOM_RULES, prediction_bytes, request_spec
 
 BACKENDS = ["random", "frame_smoothness"]
-RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}
-"""The queue's mechanics do not depend on the backend: here ``random`` stands in for a judge that loads a Hub
-model (a real ``random`` request names no model: ``test_trust_round_three.py``)."""
 
 
 @pytest.fixture
 def board_factory(board_factory):
     def make(**settings):
-        settings.setdefault("request_rules", RULES)
+        settings.setdefault("request_rules", HUB_RANDOM_RULES)
         return board_factory(**settings)
 
     return make
@@ -39,10 +34,7 @@ def store_location(both_backends: str) -> str:
 
 
 def _spec(**kw):
-    args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
-            "benchmarks": ["isovrbench"], "known_backends": BACKENDS, "rules": RULES}  # fmt: skip
-    args.update(kw)
-    return q.validate_request(**args)
+    return request_spec(BACKENDS, **kw)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ import json
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,15 +16,11 @@ import yaml
 from mmjudge.leaderboard import SubmissionMeta, SubmissionRejected
 from mmjudge.leaderboard.app.ui import Handlers
 from mmjudge.leaderboard.core import queue as q
-from mmjudge.leaderboard.core.policy import DEFAULT_RULES, HUB_MODEL
 from mmjudge.leaderboard.worker.jobs import EvalJob, process_one
 
-from ..conftest import prediction_bytes, shown
+from ..conftest import HUB_RANDOM_RULES, prediction_bytes, request_spec, shown
 
 KNOWN = ["random", "openai_compatible", "video_reward", "clip_score"]
-RULES = {**DEFAULT_RULES, "random": replace(DEFAULT_RULES["random"], model_source=HUB_MODEL)}
-"""The queue's mechanics do not depend on the backend: here ``random`` stands in for a judge that loads a Hub
-model (a real ``random`` request names no model: ``test_trust_round_three.py``)."""
 
 
 @pytest.fixture
@@ -37,17 +32,14 @@ def store_location(both_backends: str) -> str:
 @pytest.fixture
 def board_factory(board_factory):
     def make(**settings):
-        settings.setdefault("request_rules", RULES)
+        settings.setdefault("request_rules", HUB_RANDOM_RULES)
         return board_factory(**settings)
 
     return make
 
 
 def _spec(**kw):
-    args = {"model": "org/tiny", "revision": "main", "backend": "random", "config": "seed: 1",
-            "benchmarks": ["isovrbench"], "known_backends": KNOWN, "rules": RULES}  # fmt: skip
-    args.update(kw)
-    return q.validate_request(**args)
+    return request_spec(KNOWN, **kw)
 
 
 # --- item 1: a request carries only what a requester may choose -------------------------------------
