@@ -147,29 +147,17 @@ class RankCache:
 
     def read(self, text: str) -> Pairing:
         """:func:`~mmjudge.leaderboard.core.pairing.read_pairing`, kept."""
-        found = self.pairings.get(text)
-        if found is None:
-            found = read_pairing(text)
-            self.pairings.put(text, found)
-        return found
+        return self.pairings.get_or_make(text, lambda: read_pairing(text))
 
     def summary(self, sub: StoredSubmission) -> str:
         """The pairing summary made from ``sub``'s paired data (``sub`` was stored without one), kept."""
-        key = packed_key(sub.id, sub.sha256, sub.paired)
-        text = self.made.get(key)
-        if text is None:
-            text = pairing_of(sub.paired, sub.results)
-            self.made.put(key, text)
-        return text
+        return self.made.get_or_make(packed_key(sub.id, sub.sha256, sub.paired),
+                                     lambda: pairing_of(sub.paired, sub.results))
 
     def compact(self, sub: StoredSubmission) -> dict[str, KeyOutcomes]:
         """``sub``'s outcomes kept compact (:func:`~mmjudge.leaderboard.core.pairing.compact_outcomes`), kept."""
-        key = packed_key(sub.id, sub.sha256, sub.paired)
-        found = self.outcomes.get(key)
-        if found is None:
-            found = compact_outcomes(sub.paired, self.shared)
-            self.outcomes.put(key, found)
-        return found
+        return self.outcomes.get_or_make(packed_key(sub.id, sub.sha256, sub.paired),
+                                         lambda: compact_outcomes(sub.paired, self.shared))
 
 
 class RankSource(Protocol):

@@ -25,7 +25,7 @@ import json
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -85,6 +85,20 @@ class LRU(Generic[K, V]):
             self._items.move_to_end(key)
             while len(self._items) > self.limit:
                 self._items.popitem(last=False)
+
+    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
+        """The item under ``key``, else ``make()`` kept under it (made outside the lock: two threads missing the
+        same key at once may both make it, and the later one is kept).
+
+        >>> cache: LRU[str, int] = LRU(2)
+        >>> cache.get_or_make("a", lambda: 1), cache.get_or_make("a", lambda: 2)
+        (1, 1)
+        """
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
 
     def clear(self) -> None:
         """Drop every item."""
@@ -269,11 +283,10 @@ def compact_outcomes(packed: str, shared: LRU[tuple[Any, ...], SharedUnits] | No
 def _compact(units: KeyOutcomes, shared: LRU[tuple[Any, ...], SharedUnits] | None) -> KeyOutcomes:
     o = units.outcomes
     key = (o.units, o.clusters, o.strata)
-    held = None if shared is None else shared.get(key)
-    if held is None:
-        held = SharedUnits(o.units, o.clusters, o.strata)
-        if shared is not None:
-            shared.put(key, held)
+    def make() -> SharedUnits:
+        return SharedUnits(o.units, o.clusters, o.strata)
+
+    held = make() if shared is None else shared.get_or_make(key, make)
     columns = {name: _smallest(o.column(name)) for name in o.columns}
     kept = Outcomes(held.units, held.clusters, columns, held.strata, o.unit, o.cluster_name)
     return KeyOutcomes(units.key, kept, units.metric)
