@@ -33,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["HF_DATASETS_OFFLINE"] = "1"
     os.environ["HF_EVALUATE_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"  # a gradio app the tests build never calls home
     os.environ.setdefault("MPLBACKEND", "Agg")
     if os.environ.get("PYTEST_XDIST_WORKER"):
         _one_thread_per_worker()

@@ -17,8 +17,7 @@ XSS = "<img src=x onerror=alert(1)>"
 
 
 @pytest.fixture
-def app(board_factory, reference, monkeypatch):
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+def app(board_factory, reference):
     board = board_factory()
     seed_reported(board.store)
     board.submit(
@@ -117,7 +116,6 @@ def test_close_waits_for_a_running_handler_then_refuses_new_calls(board_factory,
 
     from mmjudge.leaderboard.app import ui
 
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     started, release, closed = threading.Event(), threading.Event(), []
     real = ui.read_table
 

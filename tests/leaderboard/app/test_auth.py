@@ -138,7 +138,6 @@ def _off_a_space(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     for name in ("SPACE_ID", "SYSTEM", "SPACE_HOST", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "OAUTH_SCOPES",
                  "OPENID_PROVIDER_URL", "MMJUDGE_SESSION_SECRET", "MMJUDGE_PUBLIC_URL", "GRADIO_NUM_WORKERS"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     uploads = tmp_path / "gradio-uploads"
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(uploads))
     return uploads

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser_helpers import COLUMN, STEP_MS, choose_file, chromium, sort_column
+from browser_helpers import COLUMN, STEP_MS, choose_file, sort_column
 
 from mmjudge.leaderboard import SubmissionMeta
 from mmjudge.leaderboard.core.reported import seed_reported
@@ -34,21 +34,6 @@ pytestmark = pytest.mark.browser
 
 MODEL = "org/<b>browser</b>-judge"
 LOAD_S = 4.0  # how late the slowed page-load answer of a table comes
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        from playwright.sync_api import expect
-
-        # every wait on the page waits as long as a step may take (the assertion default is 5 s)
-        expect.set_options(timeout=STEP_MS)
-        yield launched
-
-
-@pytest.fixture(autouse=True)
-def _no_analytics(monkeypatch):
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
 
 
 @contextmanager

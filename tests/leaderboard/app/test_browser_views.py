@@ -9,11 +9,10 @@ Needs Debian's ``chromium`` at ``/usr/bin/chromium``; run with ``-m browser``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import COLUMN, STEP_MS, chromium, sort_column
+from browser_helpers import COLUMN, sort_column
 
 from mmjudge.leaderboard.app.ui import Handlers
 
@@ -26,20 +25,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1400, "height": 900}
 READABLE_PX = 9.0
 """Smallest legend text height (CSS px) taken as readable on a phone."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        from playwright.sync_api import expect
-
-        expect.set_options(timeout=STEP_MS)
-        yield launched
-
-
-@pytest.fixture(autouse=True)
-def _no_analytics(monkeypatch):
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
 
 
 @pytest.fixture(scope="module")

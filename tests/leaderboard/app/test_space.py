@@ -123,8 +123,7 @@ class FakeHub:
         return str(local_dir)
 
 
-def test_labels_are_fetched_at_pinned_commits_into_persistent_storage_once(data_root, tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+def test_labels_are_fetched_at_pinned_commits_into_persistent_storage_once(data_root, tmp_path) -> None:
     persistent = tmp_path / "data"
     persistent.mkdir()
     hub = FakeHub(data_root, {(f"org/{b}-labels", SHA): b for b in BENCHMARKS})

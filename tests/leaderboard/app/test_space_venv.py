@@ -24,7 +24,6 @@ from mmjudge.leaderboard.app.space_build import build_space
 
 from ..conftest import free_port
 from . import test_browser as browser_tests
-from .test_browser import browser  # noqa: F401 (the module's Chromium fixture)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -100,12 +99,12 @@ def venv_app(space_venv, data_root, reference, tmp_path, monkeypatch):
         "test_the_same_predictions_again_are_rejected_as_a_duplicate",
     ],
 )
-def test_browser_case_against_the_space_built_into_a_fresh_venv(case, venv_app, browser, reference, tmp_path):  # noqa: F811
+def test_browser_case_against_the_space_built_into_a_fresh_venv(case, venv_app, browser, reference, tmp_path):
     with browser_tests._page_on(browser, venv_app) as page:  # a page on the venv's server
         getattr(browser_tests, case)((venv_app, page), reference, tmp_path)
 
 
-def test_markup_case_against_the_space_built_into_a_fresh_venv(venv_app, browser, reference):  # noqa: F811
+def test_markup_case_against_the_space_built_into_a_fresh_venv(venv_app, browser, reference):
     browser_tests.test_markup_in_names_is_shown_literally_once_and_exported_as_submitted(
         browser, lambda: venv_app, reference
     )

@@ -153,8 +153,7 @@ def test_handler_refuses_a_misfit_request_and_stores_nothing(board_factory) -> N
     assert "Queued" in queued and len(q.list_requests(handlers.board.store)) == 1
 
 
-def test_request_form_offers_the_benchmarks_the_chosen_backend_judges(board_factory, monkeypatch) -> None:
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+def test_request_form_offers_the_benchmarks_the_chosen_backend_judges(board_factory) -> None:
     app = build_app(board_factory())
     fitting = [f for f in app.blocks.fns.values() if getattr(f.fn, "__name__", "") == "fitting"]
     assert len(fitting) == 1

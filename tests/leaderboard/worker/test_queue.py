@@ -236,13 +236,12 @@ def test_a_request_counts_once_and_its_worker_rows_are_not_uploads(board_factory
                      SubmissionMeta("mine", "org/upload-5", "r1"), "alice")  # fmt: skip
 
 
-def test_the_submit_tab_states_the_quota_rule(board_factory, monkeypatch) -> None:
+def test_the_submit_tab_states_the_quota_rule(board_factory) -> None:
     import gradio as gr
 
     from mmjudge.leaderboard.app.ui import build_app
     from mmjudge.leaderboard.core.submit import quota_text
 
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     app = build_app(board_factory(daily_limit=3))
     [policy] = [b for b in app.blocks.blocks.values() if isinstance(b, gr.Markdown) and b.elem_id == "submit-policy"]
     assert quota_text(3) in policy.value and "whatever its number of benchmarks" in policy.value

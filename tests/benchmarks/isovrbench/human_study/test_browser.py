@@ -68,11 +68,10 @@ def _answer(page, visual: str, motion: str, text: str) -> None:
 
 
 def test_an_annotator_answers_pairs_and_resumes_after_a_reload(
-    browser, small_study: Study, monkeypatch
+    browser, small_study: Study
 ) -> None:
     from playwright.sync_api import expect
 
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     expect.set_options(timeout=STEP_MS)
     first, second, third = small_study.items[:3]
     with served(small_study) as url:
