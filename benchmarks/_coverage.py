@@ -294,12 +294,7 @@ def _mist_draw(
                 changed = rng.random() < _logistic(mu + u[item])
                 code = int((base + rng.integers(1, 4)) % 4) if changed else base
                 slots.append((cond, arm, code))
-            for cond, arm, code in slots:
-                rows["item_ids"].append(f"i{item}")
-                rows["image_conditions"].append(cond)
-                rows["arms"].append(arm)
-                rows["prompt_strategies"].append(prompt)
-                rows["predictions"].append(str(_MIST_LABELS[code]))
+            _add_mist_slots(rows, item, prompt, slots, _MIST_LABELS)
     import warnings
 
     with warnings.catch_warnings():
@@ -308,6 +303,21 @@ def _mist_draw(
                        prompt_strategies=rows["prompt_strategies"], predictions=rows["predictions"],
                        n_resamples=n_resamples, seed=seed)  # fmt: skip
     return _intervals(scores, tuple(_mist_truth(0.0)))
+
+
+def _add_mist_slots(rows: dict[str, list[Any]], item: int, prompt: str, slots: list[tuple[str, str, int]],
+                    labels: Any, judge: int | None = None) -> None:
+    """Append one cell's labels to the scorer's columns ``rows``: each ``(image condition, arm, label code)`` of
+    ``slots`` as one row of item ``i<item>`` under ``prompt`` (``labels[code]`` its label; ``j<judge>`` its judge
+    when ``rows`` has a judges column)."""
+    for cond, arm, code in slots:
+        rows["item_ids"].append(f"i{item}")
+        rows["image_conditions"].append(cond)
+        rows["arms"].append(arm)
+        rows["prompt_strategies"].append(prompt)
+        rows["predictions"].append(str(labels[code]))
+        if judge is not None:
+            rows["judges"].append(f"j{judge}")
 
 
 def _mist_truth(sd: float) -> dict[str, float]:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from _coverage import _MIST_MU, DESIGNS, Design, _expect, _intervals, _logistic
+from _coverage import _MIST_MU, DESIGNS, Design, _add_mist_slots, _expect, _intervals, _logistic
 
 __all__ = ["DRIFT_DESIGNS", "drift_draw", "drift_keys", "drift_truth"]
 
@@ -90,13 +90,7 @@ def drift_draw(n_items: int, n_judges: int, n_prompts: int) -> Callable[..., dic
                     for (cond, arm), mu in _MIST_MU.items():
                         moved = rng.random() < _logistic(mu + u[item])
                         slots.append((cond, arm, int(rng.choice(4, p=_IMAGE[(sense, cond)])) if moved else base))
-                    for cond, arm, code in slots:
-                        rows["item_ids"].append(f"i{item}")
-                        rows["image_conditions"].append(cond)
-                        rows["arms"].append(arm)
-                        rows["prompt_strategies"].append(prompt)
-                        rows["predictions"].append(str(labels[code]))
-                        rows["judges"].append(f"j{judge}")
+                    _add_mist_slots(rows, item, prompt, slots, labels, judge)
         import warnings
 
         with warnings.catch_warnings():
