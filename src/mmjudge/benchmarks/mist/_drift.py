@@ -132,9 +132,10 @@ def _cis(
 
     del n_resamples, seed
     out: dict[str, float] = {}
-    if few_items_note(len(per_item), single=single):
+    few = few_items_note(len(per_item), single=single)
+    if few:
         if methods is not None:
-            why = item_record(len(per_item), confidence, "none: " + few_items_note(len(per_item), single=single))
+            why = item_record(len(per_item), confidence, "none: " + few)
             methods.update({f"{prefix}/{term}": why for term in TERMS})
         return out
     codes = np.arange(len(per_item))
